@@ -1,0 +1,7 @@
+//! xs2a-sandbox: a local, faithful sandbox of a Norwegian bank's PSD2 access-to-account interface.
+//!
+//! The service is a library so that the headless CLI, the desktop shell and the integration tests all start
+//! exactly the same thing through [`server::serve`]. Nothing here depends on a GUI toolkit.
+
+pub mod domain;
+pub mod signing;

@@ -1,0 +1,1 @@
+//! The request gate and its TPP-side twin: HTTP message signatures, digests, dates and eIDAS certificates.
