@@ -3,5 +3,8 @@
 //! The service is a library so that the headless CLI, the desktop shell and the integration tests all start
 //! exactly the same thing through [`server::serve`]. Nothing here depends on a GUI toolkit.
 
+pub mod clock;
 pub mod domain;
+pub mod error;
 pub mod signing;
+pub mod store;

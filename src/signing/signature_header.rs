@@ -1,0 +1,203 @@
+//! Parsing the Signature header (cavage HTTP signatures draft 09/10 with NextGenPSD2 rules): the four
+//! parts keyId, algorithm, headers and signature in any order, optionally inside an RFC 2047 wrapper.
+
+use super::rfc2047;
+use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
+use base64::Engine;
+
+/// The parsed parts of a Signature header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignatureParams {
+    /// `SN=<hex serial>,CA=<issuer DN>`.
+    pub key_id: String,
+    pub algorithm: String,
+    /// Header names as written, in signing order.
+    pub headers: Vec<String>,
+    /// The decoded signature bytes.
+    pub signature: Vec<u8>,
+    /// True when the header came in an RFC 2047 wrapper.
+    pub was_wrapped: bool,
+}
+
+/// The serial and issuer named by a keyId.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyId {
+    pub serial: String,
+    pub issuer: String,
+}
+
+/// Parses a Signature header value. Errors are sentences for a TPP developer.
+pub fn parse(value: &str) -> Result<SignatureParams, String> {
+    let was_wrapped = rfc2047::is_encoded_word(value);
+    let unwrapped;
+    let text = if was_wrapped {
+        unwrapped = rfc2047::decode(value)?;
+        unwrapped.as_str()
+    } else {
+        value
+    };
+
+    let mut key_id = None;
+    let mut algorithm = None;
+    let mut headers = None;
+    let mut signature = None;
+    for (name, value) in split_parameters(text)? {
+        let slot = match name.to_ascii_lowercase().as_str() {
+            "keyid" => &mut key_id,
+            "algorithm" => &mut algorithm,
+            "headers" => &mut headers,
+            "signature" => &mut signature,
+            // draft-cavage allows (created) and (expires); they carry no meaning here.
+            "created" | "expires" => continue,
+            _ => return Err(format!("the Signature header has an unknown part '{name}'")),
+        };
+        if slot.replace(value).is_some() {
+            return Err(format!("the Signature header names '{name}' twice"));
+        }
+    }
+    let missing = |part: &str| {
+        format!("the Signature header lacks the part {part}; it needs keyId, algorithm, headers and signature")
+    };
+    let signature_text = signature.ok_or_else(|| missing("signature"))?;
+    let signature = decode_base64(&signature_text)
+        .ok_or("the signature part of the Signature header is not valid base64")?;
+    // draft-cavage: a missing headers part means just "date"; NextGenPSD2 wants it explicit.
+    let headers = headers.ok_or_else(|| missing("headers"))?;
+    Ok(SignatureParams {
+        key_id: key_id.ok_or_else(|| missing("keyId"))?,
+        algorithm: algorithm.ok_or_else(|| missing("algorithm"))?,
+        headers: headers.split(' ').filter(|h| !h.is_empty()).map(str::to_owned).collect(),
+        signature,
+        was_wrapped,
+    })
+}
+
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    STANDARD
+        .decode(&text)
+        .or_else(|_| STANDARD_NO_PAD.decode(text.trim_end_matches('=')))
+        .ok()
+}
+
+/// Splits `name="value",name="value"`; commas inside quotes belong to the value.
+fn split_parameters(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        let eq = rest
+            .find('=')
+            .ok_or_else(|| format!("expected name=\"value\" in the Signature header near '{}'", clip(rest)))?;
+        let name = rest[..eq].trim().to_owned();
+        if name.is_empty() || name.contains([',', '"', ' ']) {
+            return Err(format!("a part of the Signature header has no valid name near '{}'", clip(rest)));
+        }
+        let after = rest[eq + 1..].trim_start();
+        let (value, remainder) = if let Some(quoted) = after.strip_prefix('"') {
+            let end = quoted
+                .find('"')
+                .ok_or_else(|| format!("the value of '{name}' in the Signature header has no closing quote"))?;
+            (quoted[..end].to_owned(), &quoted[end + 1..])
+        } else {
+            // Unquoted values are tolerated up to the next comma.
+            let end = after.find(',').unwrap_or(after.len());
+            (after[..end].trim().to_owned(), &after[end..])
+        };
+        out.push((name, value));
+        let remainder = remainder.trim_start();
+        rest = match remainder.strip_prefix(',') {
+            Some(r) => r.trim_start(),
+            None if remainder.is_empty() => remainder,
+            None => {
+                return Err(format!(
+                    "expected ',' between the parts of the Signature header near '{}'",
+                    clip(remainder)
+                ))
+            }
+        };
+    }
+    Ok(out)
+}
+
+fn clip(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+/// Splits a keyId into its serial and issuer: `SN=<serial>,CA=<issuer>` (the issuer holds commas itself).
+pub fn parse_key_id(key_id: &str) -> Result<KeyId, String> {
+    let text = key_id.trim();
+    let format_hint = "keyId must have the form SN=<hex serial>,CA=<issuer DN>";
+    let (sn_part, ca_part) = text
+        .split_once(',')
+        .ok_or_else(|| format!("{format_hint}; got '{}'", clip(text)))?;
+    let serial = sn_part
+        .trim()
+        .strip_prefix("SN=")
+        .or_else(|| sn_part.trim().strip_prefix("sn="))
+        .ok_or_else(|| format!("{format_hint}; it does not start with SN="))?;
+    let ca_part = ca_part.trim_start();
+    let issuer = ca_part
+        .strip_prefix("CA=")
+        .or_else(|| ca_part.strip_prefix("ca="))
+        .ok_or_else(|| format!("{format_hint}; the part after the serial does not start with CA="))?;
+    if serial.trim().is_empty() || issuer.trim().is_empty() {
+        return Err(format!("{format_hint}; the serial or the issuer is empty"));
+    }
+    Ok(KeyId {
+        serial: serial.trim().to_owned(),
+        issuer: issuer.trim().to_owned(),
+    })
+}
+
+/// Writes a Signature header value (the TPP side).
+pub fn format(key_id: &str, algorithm: &str, headers: &[&str], signature: &[u8]) -> String {
+    format!(
+        "keyId=\"{key_id}\",algorithm=\"{algorithm}\",headers=\"{}\",signature=\"{}\"",
+        headers.join(" "),
+        STANDARD.encode(signature)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = r#"keyId="SN=1A2B,CA=CN=Test CA,O=Test,C=NO",algorithm="rsa-sha256",headers="(request-target) date x-request-id",signature="AQID""#;
+
+    #[test]
+    fn parts_are_read_in_any_order() {
+        let reordered = r#"signature="AQID", headers="date x-request-id (request-target)",algorithm="rsa-sha256",keyId="SN=1A2B,CA=CN=Test CA,O=Test,C=NO""#;
+        let a = parse(SAMPLE).unwrap();
+        let b = parse(reordered).unwrap();
+        assert_eq!(a.key_id, b.key_id);
+        assert_eq!(a.signature, vec![1, 2, 3]);
+        assert_eq!(b.headers, ["date", "x-request-id", "(request-target)"]);
+    }
+
+    #[test]
+    fn an_rfc2047_wrapper_is_unwrapped() {
+        let parsed = parse(&rfc2047::encode_utf8(SAMPLE)).unwrap();
+        assert!(parsed.was_wrapped);
+        assert_eq!(parsed.algorithm, "rsa-sha256");
+    }
+
+    #[test]
+    fn missing_and_duplicate_parts_are_named() {
+        let no_headers = r#"keyId="SN=1,CA=CN=x",algorithm="rsa-sha256",signature="AQID""#;
+        assert!(parse(no_headers).unwrap_err().contains("headers"));
+        let twice = format!(r#"{SAMPLE},algorithm="rsa-sha256""#);
+        assert!(parse(&twice).unwrap_err().contains("twice"));
+        assert!(parse(r#"keyId="SN=1"#).unwrap_err().contains("closing quote"));
+        let bad_b64 = SAMPLE.replace("AQID", "***");
+        assert!(parse(&bad_b64).unwrap_err().contains("base64"));
+    }
+
+    #[test]
+    fn key_id_splits_serial_from_an_issuer_with_commas() {
+        let key_id = parse_key_id("SN=00A1,CA=CN=Test CA,O=Test,C=NO").unwrap();
+        assert_eq!(key_id.serial, "00A1");
+        assert_eq!(key_id.issuer, "CN=Test CA,O=Test,C=NO");
+        assert!(parse_key_id("CA=CN=x,SN=1").is_err());
+        assert!(parse_key_id("SN=1").is_err());
+    }
+}

@@ -1,0 +1,68 @@
+//! The signing string: one `name: value` line per signed header, in the order of the Signature header's
+//! `headers` part, joined by newlines. `(request-target)` is the lower-case method, a space, and the path
+//! with its query, exactly as sent.
+
+use axum::http::HeaderMap;
+
+/// The pseudo-header naming the request line.
+pub const REQUEST_TARGET: &str = "(request-target)";
+
+/// Builds the signing string for a request, or names the listed header the request does not carry.
+pub fn build(
+    names: &[String],
+    method: &str,
+    path_and_query: &str,
+    headers: &HeaderMap,
+) -> Result<String, String> {
+    let mut lines = Vec::with_capacity(names.len());
+    for name in names {
+        let lower = name.to_ascii_lowercase();
+        if lower == REQUEST_TARGET {
+            lines.push(format!("{REQUEST_TARGET}: {} {path_and_query}", method.to_ascii_lowercase()));
+            continue;
+        }
+        let values: Vec<&str> = headers
+            .get_all(lower.as_str())
+            .iter()
+            .map(|v| v.to_str().unwrap_or_default())
+            .collect();
+        if values.is_empty() {
+            return Err(format!(
+                "the Signature header lists '{lower}' among the signed headers, but the request has no {lower} header"
+            ));
+        }
+        // draft-cavage: several instances of one header are joined with ", ".
+        lines.push(format!("{lower}: {}", values.join(", ")));
+    }
+    Ok(lines.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (k, v) in pairs {
+            map.append(*k, v.parse().unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn lines_follow_the_listed_order_with_lower_case_names() {
+        let map = headers(&[("Date", "Sun, 22 Nov 2026 10:00:00 GMT"), ("X-Request-ID", "r1")]);
+        let names = vec!["x-request-id".into(), "(request-target)".into(), "Date".into()];
+        let text = build(&names, "GET", "/v1/sandbox/customers?a=1", &map).unwrap();
+        assert_eq!(
+            text,
+            "x-request-id: r1\n(request-target): get /v1/sandbox/customers?a=1\ndate: Sun, 22 Nov 2026 10:00:00 GMT"
+        );
+    }
+
+    #[test]
+    fn a_listed_header_the_request_lacks_is_named() {
+        let error = build(&["psu-id".into()], "GET", "/", &HeaderMap::new()).unwrap_err();
+        assert!(error.contains("psu-id"));
+    }
+}

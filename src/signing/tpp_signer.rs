@@ -1,0 +1,174 @@
+//! The TPP side of request signing: what a TPP must add to a request (X-Request-ID, Date, Digest,
+//! TPP-Signature-Certificate, Signature). Used by the `sign` command, the workbench and the tests, so the
+//! sandbox's own client and its gate can never drift apart.
+
+use super::distinguished_name::{serial_hex, DistinguishedName};
+use super::{digest, http_date, rfc2047, signature_header, signing_string};
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use rsa::pkcs1::DecodeRsaPrivateKey;
+use rsa::pkcs8::DecodePrivateKey;
+use rsa::{Pkcs1v15Sign, RsaPrivateKey};
+use sha2::{Digest as _, Sha256};
+use std::path::Path;
+use time::OffsetDateTime;
+
+/// A TPP's certificate and private key, ready to sign.
+#[derive(Clone)]
+pub struct TppCredentials {
+    key: RsaPrivateKey,
+    cert_der: Vec<u8>,
+    key_id: String,
+}
+
+/// Which Digest algorithm to send.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DigestAlgorithm {
+    #[default]
+    Sha256,
+    Sha512,
+}
+
+/// Choices a TPP client makes; the defaults are what SPEC.md asks for.
+#[derive(Debug, Clone)]
+pub struct SignOptions {
+    /// Sign `(request-target)` first (not required by SPEC.md, common in clients).
+    pub request_target: bool,
+    /// Wrap the Signature header as `=?utf-8?B?...?=` (SPEC.md rule 10).
+    pub rfc2047: bool,
+    pub digest: DigestAlgorithm,
+    /// Send a Digest even without a body (some clients do on GET).
+    pub digest_without_body: bool,
+    /// The signed-header list to use instead of the default order.
+    pub signed_headers: Option<Vec<String>>,
+    /// Overrides keyId (to test refusals and tolerated variants).
+    pub key_id: Option<String>,
+}
+
+impl Default for SignOptions {
+    fn default() -> Self {
+        SignOptions {
+            request_target: true,
+            rfc2047: false,
+            digest: DigestAlgorithm::Sha256,
+            digest_without_body: false,
+            signed_headers: None,
+            key_id: None,
+        }
+    }
+}
+
+impl TppCredentials {
+    /// Reads a PEM certificate and a PEM private key (PKCS#8 or PKCS#1).
+    pub fn from_pem(cert_pem: &str, key_pem: &str) -> Result<Self, String> {
+        let key = RsaPrivateKey::from_pkcs8_pem(key_pem)
+            .or_else(|_| RsaPrivateKey::from_pkcs1_pem(key_pem))
+            .map_err(|e| format!("the private key is not an RSA key in PEM (PKCS#8 or PKCS#1): {e}"))?;
+        let cert_der = pem_to_der(cert_pem)?;
+        let (_, cert) = x509_parser::parse_x509_certificate(&cert_der)
+            .map_err(|e| format!("the certificate does not parse: {e}"))?;
+        let issuer = DistinguishedName::from_x509(cert.issuer());
+        let key_id = format!(
+            "SN={},CA={}",
+            serial_hex(cert.raw_serial()),
+            issuer.to_rfc2253()
+        );
+        Ok(TppCredentials { key, cert_der, key_id })
+    }
+
+    /// Reads `cert.pem` and `key.pem` from a directory made by `xs2a-sandbox cert issue`.
+    pub fn from_dir(dir: &Path) -> Result<Self, String> {
+        let read = |name: &str| {
+            std::fs::read_to_string(dir.join(name))
+                .map_err(|e| format!("cannot read {}: {e}", dir.join(name).display()))
+        };
+        Self::from_pem(&read("cert.pem")?, &read("key.pem")?)
+    }
+
+    /// The value of TPP-Signature-Certificate: base64 of the DER.
+    pub fn certificate_header(&self) -> String {
+        STANDARD.encode(&self.cert_der)
+    }
+
+    /// `SN=<serial>,CA=<issuer>` as SPEC.md writes it.
+    pub fn key_id(&self) -> &str {
+        &self.key_id
+    }
+
+    /// Signs arbitrary bytes with RSA-SHA256 (PKCS#1 v1.5).
+    pub fn sign_bytes(&self, message: &[u8]) -> Vec<u8> {
+        self.key
+            .sign(Pkcs1v15Sign::new::<Sha256>(), &Sha256::digest(message))
+            .expect("RSA signing with a valid key does not fail")
+    }
+
+    /// Adds X-Request-ID (when absent), Date, Digest, TPP-Signature-Certificate and Signature to
+    /// `headers` for a request with this method, path and query, and body, dated `now`.
+    pub fn sign(
+        &self,
+        method: &str,
+        path_and_query: &str,
+        headers: &mut HeaderMap,
+        body: &[u8],
+        now: OffsetDateTime,
+        options: &SignOptions,
+    ) {
+        let mut set = |name: &'static str, value: String| {
+            headers.insert(
+                HeaderName::from_static(name),
+                HeaderValue::from_str(&value).expect("generated header values are ASCII"),
+            );
+        };
+        set("date", http_date::format(now));
+        if !body.is_empty() || options.digest_without_body {
+            set(
+                "digest",
+                match options.digest {
+                    DigestAlgorithm::Sha256 => digest::sha256(body),
+                    DigestAlgorithm::Sha512 => digest::sha512(body),
+                },
+            );
+        }
+        set("tpp-signature-certificate", self.certificate_header());
+        if !headers.contains_key("x-request-id") {
+            headers.insert("x-request-id", HeaderValue::from_str(&uuid::Uuid::new_v4().to_string()).unwrap());
+        }
+
+        let names = options.signed_headers.clone().unwrap_or_else(|| {
+            let mut names = Vec::new();
+            if options.request_target {
+                names.push(signing_string::REQUEST_TARGET.to_owned());
+            }
+            names.extend(
+                super::verifier::SIGNING_CANDIDATES
+                    .iter()
+                    .filter(|name| headers.contains_key(**name))
+                    .map(|name| name.to_string()),
+            );
+            names
+        });
+        let text = signing_string::build(&names, method, path_and_query, headers)
+            .expect("the signer lists only headers the request carries");
+        let signature = self.sign_bytes(text.as_bytes());
+        let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let key_id = options.key_id.as_deref().unwrap_or(&self.key_id);
+        let mut value = signature_header::format(key_id, "rsa-sha256", &name_refs, &signature);
+        if options.rfc2047 {
+            value = rfc2047::encode_utf8(&value);
+        }
+        headers.insert("signature", HeaderValue::from_str(&value).expect("signature header is ASCII"));
+    }
+}
+
+/// The DER inside a PEM certificate (the first CERTIFICATE block).
+pub fn pem_to_der(pem: &str) -> Result<Vec<u8>, String> {
+    let begin = "-----BEGIN CERTIFICATE-----";
+    let end = "-----END CERTIFICATE-----";
+    let start = pem.find(begin).ok_or("no -----BEGIN CERTIFICATE----- block found")? + begin.len();
+    let stop = pem[start..].find(end).ok_or("the certificate's PEM block is not closed")? + start;
+    let body: String = pem[start..stop].chars().filter(|c| !c.is_whitespace()).collect();
+    STANDARD
+        .decode(body)
+        .map_err(|e| format!("the certificate's PEM block is not valid base64: {e}"))
+}

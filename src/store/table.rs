@@ -1,0 +1,113 @@
+//! A typed view of one sled tree: JSON records under string keys, listed in key order.
+
+use super::{Store, StoreError};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::marker::PhantomData;
+
+/// A type stored in its own tree under a string key.
+pub trait Record: Serialize + DeserializeOwned {
+    /// The tree's name; part of the on-disk format, so never rename one.
+    const TREE: &'static str;
+    /// The record's key. Keys sort byte-wise, so composite keys (`owner/sequence`) list in order.
+    fn key(&self) -> String;
+}
+
+/// The records of type `R`.
+pub struct Table<R> {
+    tree: sled::Tree,
+    store: Store,
+    _record: PhantomData<R>,
+}
+
+impl<R: Record> Table<R> {
+    pub(super) fn new(tree: sled::Tree, store: Store) -> Self {
+        Table {
+            tree,
+            store,
+            _record: PhantomData,
+        }
+    }
+
+    fn decode(bytes: &[u8]) -> Result<R, StoreError> {
+        serde_json::from_slice(bytes).map_err(|source| StoreError::Decode {
+            tree: R::TREE,
+            source,
+        })
+    }
+
+    fn encode(record: &R) -> Result<Vec<u8>, StoreError> {
+        serde_json::to_vec(record).map_err(StoreError::Encode)
+    }
+
+    /// The record under `key`, if any.
+    pub fn get(&self, key: &str) -> Result<Option<R>, StoreError> {
+        self.tree.get(key)?.map(|v| Self::decode(&v)).transpose()
+    }
+
+    /// Writes the record, replacing any record under the same key.
+    pub fn insert(&self, record: &R) -> Result<(), StoreError> {
+        self.tree.insert(record.key(), Self::encode(record)?)?;
+        self.store.note_write();
+        Ok(())
+    }
+
+    /// Writes the record only if its key is free; false when it was taken (nothing written).
+    pub fn insert_new(&self, record: &R) -> Result<bool, StoreError> {
+        let swapped =
+            self.tree
+                .compare_and_swap(record.key(), None as Option<&[u8]>, Some(Self::encode(record)?))?;
+        if swapped.is_ok() {
+            self.store.note_write();
+        }
+        Ok(swapped.is_ok())
+    }
+
+    /// Removes the record under `key`; returns it if there was one.
+    pub fn remove(&self, key: &str) -> Result<Option<R>, StoreError> {
+        let old = self.tree.remove(key)?;
+        if old.is_some() {
+            self.store.note_write();
+        }
+        old.map(|v| Self::decode(&v)).transpose()
+    }
+
+    /// Every record, in key order.
+    pub fn list(&self) -> Result<Vec<R>, StoreError> {
+        self.tree
+            .iter()
+            .values()
+            .map(|v| Self::decode(&v?))
+            .collect()
+    }
+
+    /// The records whose key starts with `prefix`, in key order.
+    pub fn scan_prefix(&self, prefix: &str) -> Result<Vec<R>, StoreError> {
+        self.tree
+            .scan_prefix(prefix)
+            .values()
+            .map(|v| Self::decode(&v?))
+            .collect()
+    }
+
+    /// The first record for which `matches` holds, in key order.
+    pub fn find(&self, matches: impl Fn(&R) -> bool) -> Result<Option<R>, StoreError> {
+        for value in self.tree.iter().values() {
+            let record = Self::decode(&value?)?;
+            if matches(&record) {
+                return Ok(Some(record));
+            }
+        }
+        Ok(None)
+    }
+
+    /// How many records there are.
+    pub fn len(&self) -> usize {
+        self.tree.len()
+    }
+
+    /// True when the table holds no record.
+    pub fn is_empty(&self) -> bool {
+        self.tree.is_empty()
+    }
+}
