@@ -43,10 +43,15 @@ impl Code {
     pub fn status(self) -> StatusCode {
         use Code::*;
         match self {
-            BadRequest | FormatError | HttpHeaderRequired | QueryParameterRequired | KidMissing
-            | KidInvalid | ReferenceMixInvalid | ExecutionDateInvalid | PaymentFailed => {
-                StatusCode::BAD_REQUEST
-            }
+            BadRequest
+            | FormatError
+            | HttpHeaderRequired
+            | QueryParameterRequired
+            | KidMissing
+            | KidInvalid
+            | ReferenceMixInvalid
+            | ExecutionDateInvalid
+            | PaymentFailed => StatusCode::BAD_REQUEST,
             PsuCredentialsInvalid | ScaInvalid | ScaExpired | ConsentInvalid | ConsentExpired => {
                 StatusCode::UNAUTHORIZED
             }
@@ -207,7 +212,9 @@ impl ApiError {
         Self::new(
             Code::NotFound,
             None,
-            format!("There is no endpoint {method} {path}. See the README for the list of endpoints."),
+            format!(
+                "There is no endpoint {method} {path}. See the README for the list of endpoints."
+            ),
         )
     }
 
@@ -273,7 +280,13 @@ impl ApiError {
 
 impl std::fmt::Display for ApiError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {}: {}", self.status.as_u16(), self.code.as_str(), self.text)
+        write!(
+            f,
+            "{} {}: {}",
+            self.status.as_u16(),
+            self.code.as_str(),
+            self.text
+        )
     }
 }
 
@@ -311,7 +324,10 @@ mod tests {
             serde_json::to_value(Code::ReferenceMixInvalid).unwrap(),
             "REFERENCE_MIX_INVALID"
         );
-        assert_eq!(serde_json::to_value(Code::FormatError).unwrap(), Code::FormatError.as_str());
+        assert_eq!(
+            serde_json::to_value(Code::FormatError).unwrap(),
+            Code::FormatError.as_str()
+        );
     }
 
     #[test]
@@ -323,9 +339,18 @@ mod tests {
 
     #[test]
     fn status_follows_the_code() {
-        assert_eq!(ApiError::unknown("id", "account", "1").status, StatusCode::NOT_FOUND);
+        assert_eq!(
+            ApiError::unknown("id", "account", "1").status,
+            StatusCode::NOT_FOUND
+        );
         assert_eq!(ApiError::conflict("id", "dup").status, StatusCode::CONFLICT);
-        assert_eq!(ApiError::header_required("Date").status, StatusCode::BAD_REQUEST);
-        assert_eq!(ApiError::payload_too_large(10).status, StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(
+            ApiError::header_required("Date").status,
+            StatusCode::BAD_REQUEST
+        );
+        assert_eq!(
+            ApiError::payload_too_large(10).status,
+            StatusCode::PAYLOAD_TOO_LARGE
+        );
     }
 }

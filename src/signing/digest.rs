@@ -31,13 +31,20 @@ pub fn verify(header: &str, body: &[u8]) -> Result<(), DigestProblem> {
             ))
         })?;
         let given = STANDARD.decode(value.trim()).map_err(|_| {
-            DigestProblem::Malformed(format!("the {algorithm} value in Digest is not valid base64"))
+            DigestProblem::Malformed(format!(
+                "the {algorithm} value in Digest is not valid base64"
+            ))
         })?;
         first_algorithm.get_or_insert(algorithm);
-        matched |= given == STANDARD.decode(&expected[expected.find('=').unwrap() + 1..]).unwrap();
+        matched |= given
+            == STANDARD
+                .decode(&expected[expected.find('=').unwrap() + 1..])
+                .unwrap();
     }
     match (first_algorithm, matched) {
-        (None, _) => Err(DigestProblem::Malformed("the Digest header is empty".into())),
+        (None, _) => Err(DigestProblem::Malformed(
+            "the Digest header is empty".into(),
+        )),
         (Some(_), true) => Ok(()),
         (Some(algorithm), false) => Err(DigestProblem::Mismatch {
             expected: compute_named(&algorithm, body).expect("algorithm checked above"),
@@ -72,25 +79,45 @@ mod tests {
         let body = br#"{"a":1}"#;
         assert_eq!(verify(&sha256(body), body), Ok(()));
         assert_eq!(verify(&sha512(body), body), Ok(()));
-        assert_eq!(verify(&sha256(body).replace("SHA-256", "sha-256"), body), Ok(()));
+        assert_eq!(
+            verify(&sha256(body).replace("SHA-256", "sha-256"), body),
+            Ok(())
+        );
     }
 
     #[test]
     fn the_empty_body_has_the_well_known_digest() {
-        assert_eq!(sha256(b""), "SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
+        assert_eq!(
+            sha256(b""),
+            "SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
+        );
     }
 
     #[test]
     fn a_digest_of_other_bytes_is_a_mismatch_naming_the_expected_value() {
         let problem = verify(&sha256(b"other"), b"body").unwrap_err();
-        assert_eq!(problem, DigestProblem::Mismatch { expected: sha256(b"body") });
+        assert_eq!(
+            problem,
+            DigestProblem::Mismatch {
+                expected: sha256(b"body")
+            }
+        );
     }
 
     #[test]
     fn unknown_algorithms_and_bad_base64_are_malformed() {
-        assert!(matches!(verify("MD5=abc", b""), Err(DigestProblem::Malformed(_))));
-        assert!(matches!(verify("SHA-256=***", b""), Err(DigestProblem::Malformed(_))));
-        assert!(matches!(verify("SHA-256", b""), Err(DigestProblem::Malformed(_))));
+        assert!(matches!(
+            verify("MD5=abc", b""),
+            Err(DigestProblem::Malformed(_))
+        ));
+        assert!(matches!(
+            verify("SHA-256=***", b""),
+            Err(DigestProblem::Malformed(_))
+        ));
+        assert!(matches!(
+            verify("SHA-256", b""),
+            Err(DigestProblem::Malformed(_))
+        ));
     }
 
     #[test]

@@ -28,7 +28,11 @@ pub fn decode(value: &str) -> Result<String, String> {
             .decode(text.trim())
             .map_err(|e| format!("the RFC 2047 B-encoded text is not valid base64: {e}"))?,
         "Q" => decode_q(text)?,
-        other => return Err(format!("RFC 2047 encoding '{other}' is unknown; use B or Q")),
+        other => {
+            return Err(format!(
+                "RFC 2047 encoding '{other}' is unknown; use B or Q"
+            ))
+        }
     };
     match charset.as_str() {
         "utf-8" | "utf8" | "us-ascii" => String::from_utf8(bytes)
@@ -80,13 +84,18 @@ mod tests {
 
     #[test]
     fn q_encoding_and_latin1_are_understood() {
-        assert_eq!(decode("=?iso-8859-1?Q?CA=3DCN=3DT=F8_st?=").unwrap(), "CA=CN=Tø st");
+        assert_eq!(
+            decode("=?iso-8859-1?Q?CA=3DCN=3DT=F8_st?=").unwrap(),
+            "CA=CN=Tø st"
+        );
     }
 
     #[test]
     fn malformed_words_say_why() {
         assert!(decode("=?utf-8?X?abc?=").unwrap_err().contains("unknown"));
         assert!(decode("=?utf-8?B?***?=").unwrap_err().contains("base64"));
-        assert!(decode("=?koi8-r?B?YQ==?=").unwrap_err().contains("not supported"));
+        assert!(decode("=?koi8-r?B?YQ==?=")
+            .unwrap_err()
+            .contains("not supported"));
     }
 }

@@ -66,7 +66,11 @@ pub fn parse(value: &str) -> Result<SignatureParams, String> {
     Ok(SignatureParams {
         key_id: key_id.ok_or_else(|| missing("keyId"))?,
         algorithm: algorithm.ok_or_else(|| missing("algorithm"))?,
-        headers: headers.split(' ').filter(|h| !h.is_empty()).map(str::to_owned).collect(),
+        headers: headers
+            .split(' ')
+            .filter(|h| !h.is_empty())
+            .map(str::to_owned)
+            .collect(),
         signature,
         was_wrapped,
     })
@@ -85,18 +89,24 @@ fn split_parameters(text: &str) -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {
-        let eq = rest
-            .find('=')
-            .ok_or_else(|| format!("expected name=\"value\" in the Signature header near '{}'", clip(rest)))?;
+        let eq = rest.find('=').ok_or_else(|| {
+            format!(
+                "expected name=\"value\" in the Signature header near '{}'",
+                clip(rest)
+            )
+        })?;
         let name = rest[..eq].trim().to_owned();
         if name.is_empty() || name.contains([',', '"', ' ']) {
-            return Err(format!("a part of the Signature header has no valid name near '{}'", clip(rest)));
+            return Err(format!(
+                "a part of the Signature header has no valid name near '{}'",
+                clip(rest)
+            ));
         }
         let after = rest[eq + 1..].trim_start();
         let (value, remainder) = if let Some(quoted) = after.strip_prefix('"') {
-            let end = quoted
-                .find('"')
-                .ok_or_else(|| format!("the value of '{name}' in the Signature header has no closing quote"))?;
+            let end = quoted.find('"').ok_or_else(|| {
+                format!("the value of '{name}' in the Signature header has no closing quote")
+            })?;
             (quoted[..end].to_owned(), &quoted[end + 1..])
         } else {
             // Unquoted values are tolerated up to the next comma.
@@ -139,7 +149,9 @@ pub fn parse_key_id(key_id: &str) -> Result<KeyId, String> {
     let issuer = ca_part
         .strip_prefix("CA=")
         .or_else(|| ca_part.strip_prefix("ca="))
-        .ok_or_else(|| format!("{format_hint}; the part after the serial does not start with CA="))?;
+        .ok_or_else(|| {
+            format!("{format_hint}; the part after the serial does not start with CA=")
+        })?;
     if serial.trim().is_empty() || issuer.trim().is_empty() {
         return Err(format!("{format_hint}; the serial or the issuer is empty"));
     }
@@ -187,7 +199,9 @@ mod tests {
         assert!(parse(no_headers).unwrap_err().contains("headers"));
         let twice = format!(r#"{SAMPLE},algorithm="rsa-sha256""#);
         assert!(parse(&twice).unwrap_err().contains("twice"));
-        assert!(parse(r#"keyId="SN=1"#).unwrap_err().contains("closing quote"));
+        assert!(parse(r#"keyId="SN=1"#)
+            .unwrap_err()
+            .contains("closing quote"));
         let bad_b64 = SAMPLE.replace("AQID", "***");
         assert!(parse(&bad_b64).unwrap_err().contains("base64"));
     }

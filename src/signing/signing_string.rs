@@ -18,7 +18,10 @@ pub fn build(
     for name in names {
         let lower = name.to_ascii_lowercase();
         if lower == REQUEST_TARGET {
-            lines.push(format!("{REQUEST_TARGET}: {} {path_and_query}", method.to_ascii_lowercase()));
+            lines.push(format!(
+                "{REQUEST_TARGET}: {} {path_and_query}",
+                method.to_ascii_lowercase()
+            ));
             continue;
         }
         let values: Vec<&str> = headers
@@ -51,8 +54,15 @@ mod tests {
 
     #[test]
     fn lines_follow_the_listed_order_with_lower_case_names() {
-        let map = headers(&[("Date", "Sun, 22 Nov 2026 10:00:00 GMT"), ("X-Request-ID", "r1")]);
-        let names = vec!["x-request-id".into(), "(request-target)".into(), "Date".into()];
+        let map = headers(&[
+            ("Date", "Sun, 22 Nov 2026 10:00:00 GMT"),
+            ("X-Request-ID", "r1"),
+        ]);
+        let names = vec![
+            "x-request-id".into(),
+            "(request-target)".into(),
+            "Date".into(),
+        ];
         let text = build(&names, "GET", "/v1/sandbox/customers?a=1", &map).unwrap();
         assert_eq!(
             text,

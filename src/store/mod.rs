@@ -142,7 +142,10 @@ mod tests {
             assert!(!store.has_unflushed_writes());
         }
         let store = Store::open(dir.path()).unwrap();
-        assert_eq!(store.table::<Note>().unwrap().get("a").unwrap(), Some(note("a")));
+        assert_eq!(
+            store.table::<Note>().unwrap().get("a").unwrap(),
+            Some(note("a"))
+        );
     }
 
     #[tokio::test]
@@ -161,7 +164,12 @@ mod tests {
         for id in ["x/2", "x/1", "y/1"] {
             notes.insert(&note(id)).unwrap();
         }
-        let ids: Vec<_> = notes.scan_prefix("x/").unwrap().into_iter().map(|n| n.id).collect();
+        let ids: Vec<_> = notes
+            .scan_prefix("x/")
+            .unwrap()
+            .into_iter()
+            .map(|n| n.id)
+            .collect();
         assert_eq!(ids, ["x/1", "x/2"]);
         notes.remove("x/1").unwrap();
         assert_eq!(notes.scan_prefix("x/").unwrap().len(), 1);

@@ -54,9 +54,11 @@ impl<R: Record> Table<R> {
 
     /// Writes the record only if its key is free; false when it was taken (nothing written).
     pub fn insert_new(&self, record: &R) -> Result<bool, StoreError> {
-        let swapped =
-            self.tree
-                .compare_and_swap(record.key(), None as Option<&[u8]>, Some(Self::encode(record)?))?;
+        let swapped = self.tree.compare_and_swap(
+            record.key(),
+            None as Option<&[u8]>,
+            Some(Self::encode(record)?),
+        )?;
         if swapped.is_ok() {
             self.store.note_write();
         }

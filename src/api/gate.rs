@@ -1,0 +1,109 @@
+//! The signed-request gate as axum middleware: every `/v1` request is buffered (up to the body limit),
+//! verified by [`Verifier`](crate::signing::verifier::Verifier) against the one clock, its typed headers
+//! checked, and the identified TPP handed to the handler as an extension. Warnings gathered on the way are
+//! added to the response's `tppMessages` (JSON objects) or to `Sandbox-Warning` headers (other bodies).
+
+use super::headers::validate_typed_headers;
+use crate::error::{ApiError, TppMessage};
+use crate::signing::verifier::{RequestToVerify, VerifiedTpp};
+use crate::state::AppState;
+use axum::body::{to_bytes, Body};
+use axum::extract::{Request, State};
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::HeaderValue;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+/// Request bodies above this size are refused with 413.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// The middleware.
+pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let (mut parts, body) = request.into_parts();
+    let declared = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|len| len > MAX_BODY_BYTES) {
+        return ApiError::payload_too_large(MAX_BODY_BYTES).into_response();
+    }
+    let body = match to_bytes(body, MAX_BODY_BYTES).await {
+        Ok(bytes) => bytes,
+        Err(_) => return ApiError::payload_too_large(MAX_BODY_BYTES).into_response(),
+    };
+    let path_and_query = parts.uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
+    let verified = state.verifier.verify(
+        &RequestToVerify {
+            method: parts.method.as_str(),
+            path_and_query,
+            headers: &parts.headers,
+            body: &body,
+        },
+        state.clock.now(),
+    );
+    let verified = match verified {
+        Ok(verified) => verified,
+        Err(error) => {
+            tracing::info!(method = %parts.method, path = %parts.uri.path(), %error, "request refused at the gate");
+            return error.into_response();
+        }
+    };
+    if let Err(error) = validate_typed_headers(&parts.headers) {
+        return error.with_messages(verified.warnings.clone()).into_response();
+    }
+    let warnings = verified.warnings.clone();
+    parts.extensions.insert::<VerifiedTpp>(verified);
+    let response = next.run(Request::from_parts(parts, Body::from(body))).await;
+    if warnings.is_empty() {
+        response
+    } else {
+        attach_warnings(response, warnings).await
+    }
+}
+
+/// Adds warnings to a JSON object body's `tppMessages`, or as headers when the body is not an object.
+async fn attach_warnings(response: Response, warnings: Vec<TppMessage>) -> Response {
+    let is_json = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    let (mut parts, body) = response.into_parts();
+    if is_json {
+        if let Ok(bytes) = to_bytes(body, usize::MAX).await {
+            if let Ok(serde_json::Value::Object(mut object)) = serde_json::from_slice(&bytes) {
+                let list = object
+                    .entry("tppMessages")
+                    .or_insert_with(|| serde_json::Value::Array(Vec::new()));
+                if let serde_json::Value::Array(list) = list {
+                    list.extend(warnings.iter().map(|w| serde_json::to_value(w).expect("messages serialise")));
+                }
+                let bytes = serde_json::to_vec(&object).expect("JSON serialises");
+                parts.headers.remove(CONTENT_LENGTH);
+                return Response::from_parts(parts, Body::from(bytes));
+            }
+            add_warning_headers(&mut parts.headers, &warnings);
+            parts.headers.remove(CONTENT_LENGTH);
+            return Response::from_parts(parts, Body::from(bytes));
+        }
+        return Response::from_parts(parts, Body::empty());
+    }
+    add_warning_headers(&mut parts.headers, &warnings);
+    Response::from_parts(parts, body)
+}
+
+fn add_warning_headers(headers: &mut axum::http::HeaderMap, warnings: &[TppMessage]) {
+    for warning in warnings {
+        let text = format!(
+            "{}: {}",
+            warning.code.as_str(),
+            warning.text.as_deref().unwrap_or_default()
+        );
+        // Header values must be visible ASCII; anything else is replaced rather than dropped.
+        let ascii: String = text.chars().map(|c| if c.is_ascii() && !c.is_ascii_control() { c } else { '?' }).collect();
+        if let Ok(value) = HeaderValue::from_str(&ascii) {
+            headers.append("sandbox-warning", value);
+        }
+    }
+}

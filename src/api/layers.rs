@@ -1,0 +1,118 @@
+//! Cross-cutting layers: durability before acknowledgement, panics as 500 SYSTEM_ERROR, Content-Language,
+//! and the JSON 404/405 answers for paths and methods the service does not have.
+
+use crate::error::{ApiError, Code};
+use crate::state::AppState;
+use axum::extract::{Request, State};
+use axum::http::header::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE};
+use axum::http::{HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+/// Flushes the store before a successful response leaves when the request wrote anything, so that
+/// a 2xx always means the data is on disk. A failed flush turns the answer into a 500.
+pub async fn durability(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    if state.store.has_unflushed_writes() {
+        if let Err(error) = state.store.make_durable().await {
+            return ApiError::internal(format!("flush failed: {error}")).into_response();
+        }
+    }
+    response
+}
+
+/// Turns a panic in a handler into a logged 500 SYSTEM_ERROR without internals.
+pub fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let detail = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("(no message)");
+    ApiError::internal(format!("handler panicked: {detail}")).into_response()
+}
+
+/// The languages the service writes. API messages are English; the SCA pages are also Norwegian.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    English,
+    Norwegian,
+}
+
+impl Language {
+    pub fn tag(self) -> &'static str {
+        match self {
+            Language::English => "en",
+            Language::Norwegian => "nb",
+        }
+    }
+
+    /// The best of `offered` for an Accept-Language value (quality values honoured; English by default).
+    pub fn negotiate(accept_language: Option<&str>, offered: &[Language]) -> Language {
+        let mut best = (0.0f32, Language::English);
+        for item in accept_language.unwrap_or("").split(',') {
+            let mut pieces = item.trim().split(';');
+            let range = pieces.next().unwrap_or("").trim().to_ascii_lowercase();
+            let quality = pieces
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .and_then(|q| q.parse::<f32>().ok())
+                .unwrap_or(1.0);
+            let primary = range.split('-').next().unwrap_or("");
+            let language = match primary {
+                "nb" | "no" | "nn" => Some(Language::Norwegian),
+                "en" | "*" => Some(Language::English),
+                _ => None,
+            };
+            if let Some(language) = language.filter(|l| offered.contains(l)) {
+                if quality > best.0 {
+                    best = (quality, language);
+                }
+            }
+        }
+        best.1
+    }
+}
+
+/// Sets Content-Language on responses that lack it. API texts exist in English only, so JSON answers say
+/// `en` whatever was asked; pages that speak Norwegian set their own header.
+pub async fn content_language(request: Request, next: Next) -> Response {
+    let asked = request.headers().get(ACCEPT_LANGUAGE).cloned();
+    let mut response = next.run(request).await;
+    if !response.headers().contains_key(CONTENT_LANGUAGE) {
+        let language = Language::negotiate(asked.as_ref().and_then(|v| v.to_str().ok()), &[Language::English]);
+        response
+            .headers_mut()
+            .insert(CONTENT_LANGUAGE, HeaderValue::from_static(language.tag()));
+    }
+    response
+}
+
+/// 404 NOT_FOUND in the usual body for an unknown path.
+pub async fn no_such_path(request: Request) -> Response {
+    ApiError::no_such_path(request.method().as_str(), request.uri().path()).into_response()
+}
+
+/// 405 for a known path with a method it does not take.
+pub async fn no_such_method(request: Request) -> Response {
+    ApiError::new(
+        Code::BadRequest,
+        None,
+        format!("{} does not accept {}.", request.uri().path(), request.method()),
+    )
+    .with_status(StatusCode::METHOD_NOT_ALLOWED)
+    .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_language_quality_values_decide() {
+        let both = [Language::English, Language::Norwegian];
+        assert_eq!(Language::negotiate(Some("nb-NO,en;q=0.5"), &both), Language::Norwegian);
+        assert_eq!(Language::negotiate(Some("en;q=0.9,no;q=0.8"), &both), Language::English);
+        assert_eq!(Language::negotiate(Some("de"), &both), Language::English);
+        assert_eq!(Language::negotiate(Some("nb"), &[Language::English]), Language::English);
+        assert_eq!(Language::negotiate(None, &both), Language::English);
+    }
+}

@@ -1,0 +1,42 @@
+//! `_links`: every entry has SPEC.md's Link shape, `{href, verbs}`.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One link.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Link {
+    pub href: String,
+    pub verbs: Vec<&'static str>,
+}
+
+/// A `_links` map, built fluently: `Links::new().get("self", href)`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Links(BTreeMap<&'static str, Link>);
+
+impl Links {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a link with the given verbs.
+    pub fn with(mut self, name: &'static str, href: impl Into<String>, verbs: &[&'static str]) -> Self {
+        self.0.insert(
+            name,
+            Link {
+                href: href.into(),
+                verbs: verbs.to_vec(),
+            },
+        );
+        self
+    }
+
+    /// Adds a link to read.
+    pub fn get(self, name: &'static str, href: impl Into<String>) -> Self {
+        self.with(name, href, &["GET"])
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}

@@ -1,0 +1,31 @@
+//! The HTTP interface: one router per area, the gate in front of `/v1`, and the layers every answer
+//! passes through. Handlers stay thin: extract, call the service, map.
+
+pub mod gate;
+pub mod headers;
+pub mod json;
+pub mod layers;
+pub mod links;
+pub mod sandbox;
+
+use crate::state::AppState;
+use axum::middleware::{from_fn, from_fn_with_state};
+use axum::Router;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+
+/// The whole service as an axum router.
+pub fn router(state: AppState) -> Router {
+    let v1 = Router::new()
+        .merge(sandbox::router())
+        .layer(from_fn_with_state(state.clone(), gate::gate));
+    Router::new()
+        .nest("/v1", v1)
+        .fallback(layers::no_such_path)
+        .method_not_allowed_fallback(layers::no_such_method)
+        .layer(from_fn_with_state(state.clone(), layers::durability))
+        .layer(from_fn(layers::content_language))
+        .layer(CompressionLayer::new().gzip(true))
+        .layer(CatchPanicLayer::custom(layers::panic_response))
+        .with_state(state)
+}
