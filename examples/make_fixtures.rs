@@ -36,7 +36,12 @@ fn main() -> Result<(), String> {
     write(dir, "aisp", &ca.issue_tpp(&aisp)?)?;
     let pisp = tpp("Sandbox PISP AS", vec![PspPi], VALID_FROM, VALID_TO);
     write(dir, "pisp", &ca.issue_tpp(&pisp)?)?;
-    let both = tpp("Sandbox AISP PISP AS", vec![PspAi, PspPi], VALID_FROM, VALID_TO);
+    let both = tpp(
+        "Sandbox AISP PISP AS",
+        vec![PspAi, PspPi],
+        VALID_FROM,
+        VALID_TO,
+    );
     write(dir, "aisp-pisp", &ca.issue_tpp(&both)?)?;
     let expired = tpp(
         "Sandbox Expired TPP AS",
@@ -48,13 +53,23 @@ fn main() -> Result<(), String> {
     let no_roles = tpp("Sandbox No Roles AS", vec![], VALID_FROM, VALID_TO);
     write(dir, "no-roles", &ca.issue_tpp_without_psd2(&no_roles)?)?;
 
-    let untrusted_ca = CertificateAuthority::generate("Untrusted Test CA", "", VALID_FROM, VALID_TO)?;
+    let untrusted_ca =
+        CertificateAuthority::generate("Untrusted Test CA", "", VALID_FROM, VALID_TO)?;
     write_file(&dir.join("untrusted-ca/cert.pem"), &untrusted_ca.cert_pem)?;
-    let untrusted = tpp("Sandbox Untrusted TPP AS", vec![PspAi, PspPi], VALID_FROM, VALID_TO);
+    let untrusted = tpp(
+        "Sandbox Untrusted TPP AS",
+        vec![PspAi, PspPi],
+        VALID_FROM,
+        VALID_TO,
+    );
     write(dir, "untrusted", &untrusted_ca.issue_tpp(&untrusted)?)?;
 
     write(dir, "bank", &ca.issue_bank_signing()?)?;
-    write(dir, "server", &ca.issue_server(&["localhost", "127.0.0.1"])?)?;
+    write(
+        dir,
+        "server",
+        &ca.issue_server(&["localhost", "127.0.0.1"])?,
+    )?;
     println!("wrote {}", dir.display());
     Ok(())
 }
@@ -69,7 +84,12 @@ fn test_ca(dir: &Path, new_ca: bool) -> Result<CertificateAuthority, String> {
             }
         }
     }
-    let ca = CertificateAuthority::generate("xs2a-sandbox Test CA", "xs2a-sandbox", VALID_FROM, VALID_TO)?;
+    let ca = CertificateAuthority::generate(
+        "xs2a-sandbox Test CA",
+        "xs2a-sandbox",
+        VALID_FROM,
+        VALID_TO,
+    )?;
     write_file(&cert, &ca.cert_pem)?;
     write_file(&key, &ca.key_pem)?;
     println!("generated a new test CA in {}", cert.display());

@@ -81,7 +81,9 @@ pub fn pem_blocks(text: &str) -> Result<Vec<Vec<u8>>, CertificateError> {
             return Err(CertificateError::WrongPemLabel(label.to_string()));
         }
         let body = &after[label_end + 5..];
-        let end = body.find(END_CERTIFICATE).ok_or(CertificateError::UnclosedPem)?;
+        let end = body
+            .find(END_CERTIFICATE)
+            .ok_or(CertificateError::UnclosedPem)?;
         blocks.push(decode_base64(&body[..end])?);
         rest = &body[end + END_CERTIFICATE.len()..];
     }
@@ -129,16 +131,20 @@ pub struct TppCertificate {
 impl TppCertificate {
     /// Parses one DER certificate; bytes after it are refused rather than ignored.
     pub fn from_der(der: &[u8]) -> Result<TppCertificate, CertificateError> {
-        let (rest, cert) =
-            parse_x509_certificate(der).map_err(|e| CertificateError::NotACertificate(e.to_string()))?;
+        let (rest, cert) = parse_x509_certificate(der)
+            .map_err(|e| CertificateError::NotACertificate(e.to_string()))?;
         if !rest.is_empty() {
             return Err(CertificateError::TrailingBytes(rest.len()));
         }
         let subject = DistinguishedName::from_x509(cert.subject());
         let issuer = DistinguishedName::from_x509(cert.issuer());
         let spki = cert.public_key();
-        let (key_algorithm, rsa_public_key) = if spki.algorithm.algorithm == OID_PKCS1_RSAENCRYPTION {
-            ("rsa".to_string(), Some(spki.subject_public_key.data.to_vec()))
+        let (key_algorithm, rsa_public_key) = if spki.algorithm.algorithm == OID_PKCS1_RSAENCRYPTION
+        {
+            (
+                "rsa".to_string(),
+                Some(spki.subject_public_key.data.to_vec()),
+            )
         } else if spki.algorithm.algorithm == OID_KEY_TYPE_EC_PUBLIC_KEY {
             ("ec".to_string(), None)
         } else {
@@ -174,7 +180,10 @@ impl TppCertificate {
 
     /// The PSD2 roles; empty when the certificate has no PSD2 statement.
     pub fn roles(&self) -> &[Psd2Role] {
-        self.psd2.as_ref().map(|p| p.roles.as_slice()).unwrap_or(&[])
+        self.psd2
+            .as_ref()
+            .map(|p| p.roles.as_slice())
+            .unwrap_or(&[])
     }
 
     pub fn has_role(&self, role: Psd2Role) -> bool {
@@ -199,5 +208,177 @@ impl TppCertificate {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::engine::general_purpose::STANDARD;
+    use time::macros::datetime;
+
+    const AISP: &str = include_str!("../../fixtures/certs/aisp/cert.pem");
+    const AISP_KEY: &str = include_str!("../../fixtures/certs/aisp/key.pem");
+
+    fn load(pem: &str) -> TppCertificate {
+        TppCertificate::from_der(&pem_blocks(pem).unwrap()[0]).unwrap()
+    }
+
+    fn aisp_der() -> Vec<u8> {
+        pem_blocks(AISP).unwrap().remove(0)
+    }
+
+    #[test]
+    fn plain_base64_is_read() {
+        let der = aisp_der();
+        let header = STANDARD.encode(&der);
+        assert_eq!(
+            decode_certificate_header(&header).unwrap(),
+            DecodedHeader {
+                der: der.clone(),
+                was_pem: false
+            }
+        );
+        let unpadded = header.trim_end_matches('=');
+        assert_eq!(decode_certificate_header(unpadded).unwrap().der, der);
+        let wrapped: String = header
+            .as_bytes()
+            .chunks(64)
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect::<Vec<_>>()
+            .join("\r\n ");
+        assert_eq!(decode_certificate_header(&wrapped).unwrap().der, der);
+    }
+
+    #[test]
+    fn pem_armour_is_read_and_reported() {
+        let der = aisp_der();
+        for variant in [
+            AISP.to_string(),
+            AISP.replace('\n', " "),
+            AISP.replace('\n', "\\n"),
+            AISP.replace('\n', "\\r\\n"),
+        ] {
+            let decoded = decode_certificate_header(&variant).unwrap();
+            assert!(decoded.was_pem, "{variant}");
+            assert_eq!(decoded.der, der);
+        }
+    }
+
+    #[test]
+    fn bad_headers_say_what_is_wrong() {
+        assert_eq!(
+            decode_certificate_header("  "),
+            Err(CertificateError::Empty)
+        );
+        assert!(matches!(
+            decode_certificate_header("not*base64"),
+            Err(CertificateError::NotBase64(_))
+        ));
+        let url_safe = decode_certificate_header("ab-_").unwrap_err().to_string();
+        assert!(url_safe.contains("URL-safe"), "{url_safe}");
+        assert!(matches!(
+            decode_certificate_header(AISP_KEY),
+            Err(CertificateError::WrongPemLabel(label)) if label == "PRIVATE KEY"
+        ));
+        let cut = &AISP[..AISP.find("-----END").unwrap()];
+        assert_eq!(
+            decode_certificate_header(cut),
+            Err(CertificateError::UnclosedPem)
+        );
+    }
+
+    #[test]
+    fn bytes_that_are_not_a_certificate_are_refused() {
+        let err = TppCertificate::from_der(b"hello").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("TPP-Signature-Certificate is not a certificate: "),
+            "{err}"
+        );
+        let mut der = aisp_der();
+        der.extend([0, 0]);
+        assert_eq!(
+            TppCertificate::from_der(&der),
+            Err(CertificateError::TrailingBytes(2))
+        );
+    }
+
+    #[test]
+    fn the_aisp_fixture_has_exactly_psp_ai() {
+        let cert = load(AISP);
+        assert_eq!(cert.roles(), &[Psd2Role::PspAi]);
+        assert!(cert.has_role(Psd2Role::PspAi) && !cert.has_role(Psd2Role::PspPi));
+        let psd2 = cert.psd2.as_ref().unwrap();
+        assert_eq!(
+            (psd2.nca_name.as_str(), psd2.nca_id.as_str()),
+            ("Finanstilsynet", "NO-FSA")
+        );
+        assert_eq!(cert.common_name.as_deref(), Some("Sandbox AISP AS"));
+        assert_eq!(cert.organization.as_deref(), Some("Sandbox AISP AS"));
+        assert!(cert
+            .organization_identifier
+            .as_deref()
+            .unwrap()
+            .starts_with("PSDNO-FSA-"));
+        assert_eq!(
+            cert.issuer.to_rfc2253(),
+            "CN=xs2a-sandbox Test CA,O=xs2a-sandbox,C=NO"
+        );
+        assert_eq!(cert.key_algorithm, "rsa");
+        assert_eq!(cert.serial_hex.len(), 32);
+        assert_eq!(
+            cert.der_sha256,
+            <[u8; 32]>::from(Sha256::digest(aisp_der()))
+        );
+    }
+
+    #[test]
+    fn role_combinations_of_the_fixtures() {
+        let both = load(include_str!("../../fixtures/certs/aisp-pisp/cert.pem"));
+        assert_eq!(both.roles(), &[Psd2Role::PspAi, Psd2Role::PspPi]);
+        let pisp = load(include_str!("../../fixtures/certs/pisp/cert.pem"));
+        assert_eq!(pisp.roles(), &[Psd2Role::PspPi]);
+        let bank = load(include_str!("../../fixtures/certs/bank/cert.pem"));
+        assert_eq!(bank.roles(), &[Psd2Role::PspAs]);
+        assert_eq!(bank.common_name.as_deref(), Some("xs2a-sandbox Bank"));
+        let none = load(include_str!("../../fixtures/certs/no-roles/cert.pem"));
+        assert_eq!(none.psd2, None);
+        assert!(none.roles().is_empty());
+    }
+
+    #[test]
+    fn validity_is_checked_against_a_given_time() {
+        let expired = load(include_str!("../../fixtures/certs/expired/cert.pem"));
+        let at = datetime!(2026-01-01 00:00 UTC);
+        let problem = expired.validity_problem(at).unwrap();
+        assert!(problem.contains("expired on 2021-01-01"), "{problem}");
+        assert_eq!(
+            expired.validity_problem(datetime!(2020-06-01 00:00 UTC)),
+            None
+        );
+        let aisp = load(AISP);
+        assert_eq!(aisp.validity_problem(at), None);
+        assert!(aisp
+            .validity_problem(datetime!(2024-12-31 00:00 UTC))
+            .unwrap()
+            .contains("not valid before"));
+    }
+
+    #[test]
+    fn the_rsa_key_is_what_ring_verifies_with() {
+        use rsa::pkcs8::DecodePrivateKey;
+        use rsa::signature::{SignatureEncoding, Signer};
+        let key = rsa::RsaPrivateKey::from_pkcs8_pem(AISP_KEY).unwrap();
+        let signature = rsa::pkcs1v15::SigningKey::<Sha256>::new(key)
+            .sign(b"date: today")
+            .to_vec();
+        let public = load(AISP).rsa_public_key.unwrap();
+        let verifier = ring::signature::UnparsedPublicKey::new(
+            &ring::signature::RSA_PKCS1_2048_8192_SHA256,
+            public,
+        );
+        assert!(verifier.verify(b"date: today", &signature).is_ok());
+        assert!(verifier.verify(b"date: tomorrow", &signature).is_err());
     }
 }

@@ -7,8 +7,8 @@ use rand::rngs::OsRng;
 use rand::RngCore;
 use rcgen::string::PrintableString;
 use rcgen::{
-    BasicConstraints, CertificateParams, CustomExtension, DnType, DnValue, ExtendedKeyUsagePurpose, IsCa,
-    Issuer, KeyIdMethod, KeyPair, KeyUsagePurpose, SanType, SerialNumber, PKCS_RSA_SHA256,
+    BasicConstraints, CertificateParams, CustomExtension, DnType, DnValue, ExtendedKeyUsagePurpose,
+    IsCa, Issuer, KeyIdMethod, KeyPair, KeyUsagePurpose, SanType, SerialNumber, PKCS_RSA_SHA256,
 };
 use rsa::pkcs8::{EncodePrivateKey, LineEnding};
 use sha2::{Digest, Sha256};
@@ -51,7 +51,11 @@ pub struct TppCertificateRequest {
 
 /// A Norwegian TPP valid for two years from yesterday; the organisation identifier is derived from the
 /// name so that re-issuing for the same name keeps it.
-pub fn tpp_request_defaults(name: &str, roles: Vec<Psd2Role>, now: OffsetDateTime) -> TppCertificateRequest {
+pub fn tpp_request_defaults(
+    name: &str,
+    roles: Vec<Psd2Role>,
+    now: OffsetDateTime,
+) -> TppCertificateRequest {
     let hash = Sha256::digest(name.as_bytes());
     let hex: String = hash.iter().take(3).map(|b| format!("{b:02X}")).collect();
     let not_before = now - Duration::days(1);
@@ -89,7 +93,8 @@ impl CertificateAuthority {
             .next()
             .ok_or("the CA PEM holds no certificate")?;
         rsa_key_pair(key_pem)?;
-        let (_, cert) = parse_x509_certificate(&der).map_err(|e| format!("the CA certificate cannot be read: {e}"))?;
+        let (_, cert) = parse_x509_certificate(&der)
+            .map_err(|e| format!("the CA certificate cannot be read: {e}"))?;
         let mut subject = rcgen::DistinguishedName::new();
         for atv in cert.subject().iter_attributes() {
             let arcs: Vec<u64> = atv
@@ -97,11 +102,13 @@ impl CertificateAuthority {
                 .iter()
                 .ok_or("the CA subject has an OID arc too large")?
                 .collect();
-            let text = atv
-                .as_str()
-                .map_err(|e| format!("the CA subject has a value that is not a plain string: {e}"))?;
+            let text = atv.as_str().map_err(|e| {
+                format!("the CA subject has a value that is not a plain string: {e}")
+            })?;
             let value = match atv.attr_value().tag().0 {
-                0x13 => DnValue::PrintableString(PrintableString::try_from(text).map_err(|e| e.to_string())?),
+                0x13 => DnValue::PrintableString(
+                    PrintableString::try_from(text).map_err(|e| e.to_string())?,
+                ),
                 _ => DnValue::Utf8String(text.to_string()),
             };
             subject.push(DnType::from_oid(&arcs), value);
@@ -137,16 +144,24 @@ impl CertificateAuthority {
         let mut params = CertificateParams::default();
         params.distinguished_name = rcgen::DistinguishedName::new();
         if !organization.is_empty() {
-            params.distinguished_name.push(DnType::CountryName, printable("NO")?);
-            params.distinguished_name.push(DnType::OrganizationName, organization);
+            params
+                .distinguished_name
+                .push(DnType::CountryName, printable("NO")?);
+            params
+                .distinguished_name
+                .push(DnType::OrganizationName, organization);
         }
-        params.distinguished_name.push(DnType::CommonName, common_name);
+        params
+            .distinguished_name
+            .push(DnType::CommonName, common_name);
         params.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
         params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
         params.serial_number = Some(random_serial());
         params.not_before = not_before;
         params.not_after = not_after;
-        let cert = params.self_signed(&key).map_err(|e| format!("cannot sign the CA certificate: {e}"))?;
+        let cert = params
+            .self_signed(&key)
+            .map_err(|e| format!("cannot sign the CA certificate: {e}"))?;
         Self::from_pem(&cert.pem(), &key_pem)
     }
 
@@ -169,13 +184,19 @@ impl CertificateAuthority {
         let mut params = self.tpp_params(request)?;
         params
             .custom_extensions
-            .push(CustomExtension::from_oid_content(QC_STATEMENTS_EXTENSION_ARCS, statements));
+            .push(CustomExtension::from_oid_content(
+                QC_STATEMENTS_EXTENSION_ARCS,
+                statements,
+            ));
         self.sign(params)
     }
 
     /// The same certificate without any QCStatement: a certificate with no PSD2 roles at all, for testing
     /// that the gate refuses it. `roles`, `nca_name` and `nca_id` are ignored.
-    pub fn issue_tpp_without_psd2(&self, request: &TppCertificateRequest) -> Result<IssuedCertificate, String> {
+    pub fn issue_tpp_without_psd2(
+        &self,
+        request: &TppCertificateRequest,
+    ) -> Result<IssuedCertificate, String> {
         let params = self.tpp_params(request)?;
         self.sign(params)
     }
@@ -189,20 +210,30 @@ impl CertificateAuthority {
                 names.push(default.to_string());
             }
         }
-        let mut params = CertificateParams::new(names.clone()).map_err(|e| format!("bad host name: {e}"))?;
+        let mut params =
+            CertificateParams::new(names.clone()).map_err(|e| format!("bad host name: {e}"))?;
         params.distinguished_name = rcgen::DistinguishedName::new();
-        params.distinguished_name.push(DnType::CommonName, names[0].as_str());
+        params
+            .distinguished_name
+            .push(DnType::CommonName, names[0].as_str());
         params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
-        params.key_usages = vec![KeyUsagePurpose::DigitalSignature, KeyUsagePurpose::KeyEncipherment];
+        params.key_usages = vec![
+            KeyUsagePurpose::DigitalSignature,
+            KeyUsagePurpose::KeyEncipherment,
+        ];
         params.not_before = self.not_before;
         params.not_after = self.not_after;
-        debug_assert!(params.subject_alt_names.iter().any(|s| matches!(s, SanType::IpAddress(_))));
+        debug_assert!(params
+            .subject_alt_names
+            .iter()
+            .any(|s| matches!(s, SanType::IpAddress(_))));
         self.sign(params)
     }
 
     /// The bank's own response-signing certificate (role PSP_AS), valid as long as the CA.
     pub fn issue_bank_signing(&self) -> Result<IssuedCertificate, String> {
-        let mut request = tpp_request_defaults("xs2a-sandbox Bank", vec![Psd2Role::PspAs], self.not_before);
+        let mut request =
+            tpp_request_defaults("xs2a-sandbox Bank", vec![Psd2Role::PspAs], self.not_before);
         request.not_before = self.not_before;
         request.not_after = self.not_after;
         self.issue_tpp(&request)
@@ -211,14 +242,23 @@ impl CertificateAuthority {
     fn tpp_params(&self, request: &TppCertificateRequest) -> Result<CertificateParams, String> {
         let mut params = CertificateParams::default();
         params.distinguished_name = rcgen::DistinguishedName::new();
-        params.distinguished_name.push(DnType::CountryName, printable(&request.country)?);
-        params.distinguished_name.push(DnType::OrganizationName, request.name.as_str());
+        params
+            .distinguished_name
+            .push(DnType::CountryName, printable(&request.country)?);
+        params
+            .distinguished_name
+            .push(DnType::OrganizationName, request.name.as_str());
         params.distinguished_name.push(
             DnType::CustomDnType(ORGANIZATION_IDENTIFIER.to_vec()),
             DnValue::Utf8String(request.organization_identifier.clone()),
         );
-        params.distinguished_name.push(DnType::CommonName, request.name.as_str());
-        params.key_usages = vec![KeyUsagePurpose::DigitalSignature, KeyUsagePurpose::ContentCommitment];
+        params
+            .distinguished_name
+            .push(DnType::CommonName, request.name.as_str());
+        params.key_usages = vec![
+            KeyUsagePurpose::DigitalSignature,
+            KeyUsagePurpose::ContentCommitment,
+        ];
         params.not_before = request.not_before;
         params.not_after = request.not_after;
         Ok(params)
@@ -260,7 +300,8 @@ fn random_serial() -> SerialNumber {
 }
 
 fn new_rsa_key() -> Result<(KeyPair, String), String> {
-    let key = rsa::RsaPrivateKey::new(&mut OsRng, 2048).map_err(|e| format!("cannot generate an RSA key: {e}"))?;
+    let key = rsa::RsaPrivateKey::new(&mut OsRng, 2048)
+        .map_err(|e| format!("cannot generate an RSA key: {e}"))?;
     let pem = key
         .to_pkcs8_pem(LineEnding::LF)
         .map_err(|e| format!("cannot encode the RSA key: {e}"))?
@@ -271,4 +312,131 @@ fn new_rsa_key() -> Result<(KeyPair, String), String> {
 fn rsa_key_pair(pkcs8_pem: &str) -> Result<KeyPair, String> {
     KeyPair::from_pkcs8_pem_and_sign_algo(pkcs8_pem, &PKCS_RSA_SHA256)
         .map_err(|e| format!("not a PKCS#8 RSA private key: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::signing::certificate::TppCertificate;
+    use crate::signing::trust::{ChainVerdict, TrustStore};
+    use time::macros::datetime;
+
+    #[test]
+    fn request_defaults_are_deterministic() {
+        let now = datetime!(2026-03-10 12:00 UTC);
+        let a = tpp_request_defaults("Acme AS", vec![Psd2Role::PspAi], now);
+        assert_eq!(
+            a,
+            tpp_request_defaults("Acme AS", vec![Psd2Role::PspAi], now)
+        );
+        assert!(a.organization_identifier.starts_with("PSDNO-FSA-"));
+        let hex = &a.organization_identifier["PSDNO-FSA-".len()..];
+        assert!(
+            hex.len() == 6
+                && hex
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase()),
+            "{hex}"
+        );
+        assert_ne!(
+            a.organization_identifier,
+            tpp_request_defaults("Other AS", vec![], now).organization_identifier
+        );
+        assert_eq!(a.not_before, datetime!(2026-03-09 12:00 UTC));
+        assert_eq!(a.not_after - a.not_before, Duration::days(730));
+        assert_eq!((a.country.as_str(), a.nca_id.as_str()), ("NO", "NO-FSA"));
+    }
+
+    #[test]
+    fn issued_tpp_certificates_read_back_and_chain() {
+        let ca = CertificateAuthority::bundled_test_ca();
+        let request = tpp_request_defaults(
+            "Acme, Payments & Co",
+            vec![Psd2Role::PspPi, Psd2Role::PspAi],
+            datetime!(2026-01-01 00:00 UTC),
+        );
+        let issued = ca.issue_tpp(&request).unwrap();
+        let cert = TppCertificate::from_der(&issued.cert_der).unwrap();
+        assert_eq!(cert.roles(), &[Psd2Role::PspPi, Psd2Role::PspAi]);
+        assert_eq!(
+            cert.subject.to_rfc2253(),
+            format!(
+                "CN=Acme\\, Payments & Co,organizationIdentifier={},O=Acme\\, Payments & Co,C=NO",
+                request.organization_identifier
+            )
+        );
+        assert_eq!(cert.serial.len(), 16);
+        assert!((0x01..=0x7f).contains(&cert.serial[0]));
+        assert_eq!(
+            (cert.not_before, cert.not_after),
+            (request.not_before, request.not_after)
+        );
+        assert_eq!(
+            TrustStore::with_bundled_test_ca().check_chain(&issued.cert_der),
+            ChainVerdict::Trusted {
+                ca_subject: "CN=xs2a-sandbox Test CA,O=xs2a-sandbox,C=NO".into()
+            }
+        );
+        assert!(issued.key_pem.starts_with("-----BEGIN PRIVATE KEY-----"));
+        let key = rsa_key_pair(&issued.key_pem).unwrap();
+        let (_, parsed) = parse_x509_certificate(&issued.cert_der).unwrap();
+        assert_eq!(
+            key.public_key_raw(),
+            &parsed.public_key().subject_public_key.data[..]
+        );
+    }
+
+    #[test]
+    fn issuer_name_is_byte_identical_to_the_ca_subject() {
+        let ca = CertificateAuthority::bundled_test_ca();
+        let issued = ca.issue_server(&["sandbox.local"]).unwrap();
+        let (_, leaf) = parse_x509_certificate(&issued.cert_der).unwrap();
+        let (_, root) = parse_x509_certificate(&ca.cert_der).unwrap();
+        assert_eq!(leaf.issuer().as_raw(), root.subject().as_raw());
+        let names = format!(
+            "{:?}",
+            leaf.subject_alternative_name()
+                .unwrap()
+                .unwrap()
+                .value
+                .general_names
+        );
+        let loopback6 = format!("{:?}", std::net::Ipv6Addr::LOCALHOST.octets());
+        for host in [
+            "\"sandbox.local\"",
+            "\"localhost\"",
+            "[127, 0, 0, 1]",
+            &loopback6,
+        ] {
+            assert!(names.contains(host), "{host} in {names}");
+        }
+    }
+
+    #[test]
+    fn a_generated_ca_is_a_ca_and_reloads() {
+        let ca = CertificateAuthority::generate(
+            "Throwaway CA",
+            "",
+            datetime!(2025-01-01 00:00 UTC),
+            datetime!(2026-01-01 00:00 UTC),
+        )
+        .unwrap();
+        let (_, cert) = parse_x509_certificate(&ca.cert_der).unwrap();
+        assert!(cert.is_ca());
+        assert!(cert.key_usage().unwrap().unwrap().value.key_cert_sign());
+        assert_eq!(cert.subject().to_string(), "CN=Throwaway CA");
+        let again = CertificateAuthority::from_pem(&ca.cert_pem, &ca.key_pem).unwrap();
+        assert_eq!(again.cert_der, ca.cert_der);
+        assert!(CertificateAuthority::from_pem(&ca.cert_pem, "nonsense").is_err());
+    }
+
+    #[test]
+    fn the_bank_certificate_is_for_the_bank() {
+        let issued = CertificateAuthority::bundled_test_ca()
+            .issue_bank_signing()
+            .unwrap();
+        let cert = TppCertificate::from_der(&issued.cert_der).unwrap();
+        assert_eq!(cert.common_name.as_deref(), Some("xs2a-sandbox Bank"));
+        assert_eq!(cert.roles(), &[Psd2Role::PspAs]);
+    }
 }

@@ -64,7 +64,8 @@ impl TrustStore {
     }
 
     pub fn add_der(&mut self, der: &[u8]) -> Result<(), String> {
-        let (_, cert) = parse_x509_certificate(der).map_err(|e| format!("not a CA certificate: {e}"))?;
+        let (_, cert) =
+            parse_x509_certificate(der).map_err(|e| format!("not a CA certificate: {e}"))?;
         self.cas.push(TrustedCa {
             der: der.to_vec(),
             subject: DistinguishedName::from_x509(cert.subject()),
@@ -91,7 +92,9 @@ impl TrustStore {
     pub fn check_chain(&self, cert_der: &[u8]) -> ChainVerdict {
         let cert = match parse_x509_certificate(cert_der) {
             Ok((_, cert)) => cert,
-            Err(e) => return ChainVerdict::Untrusted(format!("The certificate cannot be read: {e}.")),
+            Err(e) => {
+                return ChainVerdict::Untrusted(format!("The certificate cannot be read: {e}."))
+            }
         };
         let issuer = DistinguishedName::from_x509(cert.issuer());
         let named: Vec<&TrustedCa> = self.cas.iter().filter(|ca| ca.subject == issuer).collect();
@@ -180,5 +183,144 @@ impl CertificateCache {
 
     pub fn clear(&self) {
         self.entries.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::signing::certificate::pem_blocks;
+    use crate::signing::issue::{tpp_request_defaults, CertificateAuthority};
+    use crate::signing::qc_statements::Psd2Role;
+    use time::macros::datetime;
+
+    const TEST_CA: &str = "CN=xs2a-sandbox Test CA,O=xs2a-sandbox,C=NO";
+
+    fn der(pem: &str) -> Vec<u8> {
+        pem_blocks(pem).unwrap().remove(0)
+    }
+
+    #[test]
+    fn the_bundled_test_ca_subject_in_rfc2253_form() {
+        let ca_der = der(bundled_test_ca_pem());
+        let (_, ca) = parse_x509_certificate(&ca_der).unwrap();
+        assert_eq!(
+            DistinguishedName::from_x509(ca.subject()).to_rfc2253(),
+            TEST_CA
+        );
+        let store = TrustStore::with_bundled_test_ca();
+        assert_eq!(store.ca_subjects(), vec![TEST_CA.to_string()]);
+        assert_eq!(
+            store.ca_not_after(TEST_CA),
+            Some(datetime!(2045-01-01 00:00 UTC))
+        );
+        assert_eq!(store.ca_not_after("CN=other"), None);
+    }
+
+    #[test]
+    fn fixture_tpp_certificates_chain_to_the_bundled_ca() {
+        let store = TrustStore::with_bundled_test_ca();
+        for pem in [
+            include_str!("../../fixtures/certs/aisp/cert.pem"),
+            include_str!("../../fixtures/certs/pisp/cert.pem"),
+            include_str!("../../fixtures/certs/aisp-pisp/cert.pem"),
+            include_str!("../../fixtures/certs/expired/cert.pem"),
+            include_str!("../../fixtures/certs/no-roles/cert.pem"),
+            include_str!("../../fixtures/certs/bank/cert.pem"),
+        ] {
+            assert_eq!(
+                store.check_chain(&der(pem)),
+                ChainVerdict::Trusted {
+                    ca_subject: TEST_CA.into()
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn the_untrusted_fixture_names_its_issuer_and_the_trusted_cas() {
+        let store = TrustStore::with_bundled_test_ca();
+        let untrusted = der(include_str!("../../fixtures/certs/untrusted/cert.pem"));
+        let ChainVerdict::Untrusted(why) = store.check_chain(&untrusted) else {
+            panic!()
+        };
+        assert!(
+            why.contains("\"CN=Untrusted Test CA\" is not a CA this sandbox trusts"),
+            "{why}"
+        );
+        assert!(why.contains(TEST_CA), "{why}");
+
+        let mut both = TrustStore::with_bundled_test_ca();
+        assert_eq!(
+            both.add_pem(include_str!("../../fixtures/certs/untrusted-ca/cert.pem")),
+            Ok(1)
+        );
+        assert_eq!(
+            both.check_chain(&untrusted),
+            ChainVerdict::Trusted {
+                ca_subject: "CN=Untrusted Test CA".into()
+            }
+        );
+    }
+
+    #[test]
+    fn an_empty_store_and_self_signed_certificates_are_explained() {
+        let ca = der(bundled_test_ca_pem());
+        let ChainVerdict::Untrusted(why) = TrustStore::new().check_chain(&ca) else {
+            panic!()
+        };
+        assert!(
+            why.contains("self-signed") && why.contains("trusts no CA"),
+            "{why}"
+        );
+        let ChainVerdict::Untrusted(why) = TrustStore::new().check_chain(b"junk") else {
+            panic!()
+        };
+        assert!(why.contains("cannot be read"), "{why}");
+        assert!(TrustStore::new().add_pem("no pem here").is_err());
+    }
+
+    #[test]
+    fn a_ca_with_the_same_name_but_another_key_is_caught() {
+        let impostor = CertificateAuthority::generate(
+            "xs2a-sandbox Test CA",
+            "xs2a-sandbox",
+            datetime!(2025-01-01 00:00 UTC),
+            datetime!(2045-01-01 00:00 UTC),
+        )
+        .unwrap();
+        let request = tpp_request_defaults(
+            "Impostor AS",
+            vec![Psd2Role::PspAi],
+            datetime!(2026-01-01 00:00 UTC),
+        );
+        let issued = impostor.issue_tpp(&request).unwrap();
+        let ChainVerdict::Untrusted(why) =
+            TrustStore::with_bundled_test_ca().check_chain(&issued.cert_der)
+        else {
+            panic!()
+        };
+        assert!(why.contains("signature does not verify"), "{why}");
+    }
+
+    #[test]
+    fn the_cache_verifies_each_certificate_once() {
+        let store = TrustStore::with_bundled_test_ca();
+        let cache = CertificateCache::new();
+        let aisp = der(include_str!("../../fixtures/certs/aisp/cert.pem"));
+        let first = cache.get_or_verify(&store, &aisp);
+        let second = cache.get_or_verify(&store, &aisp);
+        assert!(Arc::ptr_eq(&first, &second));
+        assert_eq!(cache.len(), 1);
+        assert!(first
+            .certificate
+            .as_ref()
+            .unwrap()
+            .has_role(Psd2Role::PspAi));
+        let junk = cache.get_or_verify(&store, b"junk");
+        assert!(junk.certificate.is_err() && matches!(junk.chain, ChainVerdict::Untrusted(_)));
+        assert_eq!(cache.len(), 2);
+        cache.clear();
+        assert!(cache.is_empty());
     }
 }
