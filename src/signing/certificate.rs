@@ -59,8 +59,11 @@ pub fn decode_certificate_header(value: &str) -> Result<DecodedHeader, Certifica
         return Err(CertificateError::Empty);
     }
     if value.contains(BEGIN) {
-        let mut blocks = pem_blocks(value)?;
-        let der = blocks.drain(..).next().ok_or(CertificateError::Empty)?;
+        // A pasted chain starts with the TPP's own certificate; the rest is ignored.
+        let der = pem_blocks(value)?
+            .into_iter()
+            .next()
+            .ok_or(CertificateError::Empty)?;
         return Ok(DecodedHeader { der, was_pem: true });
     }
     Ok(DecodedHeader {
