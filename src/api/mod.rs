@@ -6,7 +6,9 @@ pub mod headers;
 pub mod json;
 pub mod layers;
 pub mod links;
+pub mod response_signing;
 pub mod sandbox;
+pub mod tpp_dialogue;
 
 use crate::state::AppState;
 use axum::middleware::{from_fn, from_fn_with_state};
@@ -18,11 +20,13 @@ use tower_http::compression::CompressionLayer;
 pub fn router(state: AppState) -> Router {
     let v1 = Router::new()
         .merge(sandbox::router())
+        .merge(tpp_dialogue::router())
         .layer(from_fn_with_state(state.clone(), gate::gate));
     Router::new()
         .nest("/v1", v1)
         .fallback(layers::no_such_path)
         .method_not_allowed_fallback(layers::no_such_method)
+        .layer(from_fn_with_state(state.clone(), response_signing::sign_responses))
         .layer(from_fn_with_state(state.clone(), layers::durability))
         .layer(from_fn(layers::content_language))
         .layer(CompressionLayer::new().gzip(true))

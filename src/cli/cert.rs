@@ -92,7 +92,7 @@ fn issue(args: IssueArgs) -> Result<ExitCode, String> {
 fn make_ca(args: CaArgs) -> Result<ExitCode, String> {
     let now = OffsetDateTime::now_utc();
     let ca = CertificateAuthority::generate(&args.name, &args.name, now - Duration::days(1), now + Duration::days(3650))?;
-    write_pair(&args.out, ca.cert_pem(), ca.key_pem())?;
+    write_pair(&args.out, &ca.cert_pem, &ca.key_pem)?;
     println!("Made CA '{}' in {}: trust it with serve --trust-ca {}/cert.pem", args.name, args.out.display(), args.out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -114,13 +114,14 @@ impl SigningCredentials {
         now: OffsetDateTime,
         options: &SignOptions,
     ) {
+        let has_date = headers.contains_key("date");
         let mut set = |name: &'static str, value: String| {
             headers.insert(
                 HeaderName::from_static(name),
                 HeaderValue::from_str(&value).expect("generated header values are ASCII"),
             );
         };
-        if !headers.contains_key("date") {
+        if !has_date {
             set("date", http_date::format(now));
         }
         if !body.is_empty() || options.digest_without_body {
