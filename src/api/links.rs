@@ -20,7 +20,12 @@ impl Links {
     }
 
     /// Adds a link with the given verbs.
-    pub fn with(mut self, name: &'static str, href: impl Into<String>, verbs: &[&'static str]) -> Self {
+    pub fn with(
+        mut self,
+        name: &'static str,
+        href: impl Into<String>,
+        verbs: &[&'static str],
+    ) -> Self {
         self.0.insert(
             name,
             Link {

@@ -26,7 +26,10 @@ pub fn router(state: AppState) -> Router {
         .nest("/v1", v1)
         .fallback(layers::no_such_path)
         .method_not_allowed_fallback(layers::no_such_method)
-        .layer(from_fn_with_state(state.clone(), response_signing::sign_responses))
+        .layer(from_fn_with_state(
+            state.clone(),
+            response_signing::sign_responses,
+        ))
         .layer(from_fn_with_state(state.clone(), layers::durability))
         .layer(from_fn(layers::content_language))
         .layer(CompressionLayer::new().gzip(true))
