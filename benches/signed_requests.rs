@@ -42,9 +42,14 @@ fn credentials() -> SigningCredentials {
 
 /// Raw RSA-2048 PKCS#1 v1.5 SHA-256 verifications per second on one core, with ring (what the gate uses).
 fn raw_verify_rate(credentials: &SigningCredentials) -> f64 {
-    let message = b"(request-target): get /v1/sandbox/customers\ndate: Sun, 22 Nov 2026 10:00:00 GMT";
+    let message =
+        b"(request-target): get /v1/sandbox/customers\ndate: Sun, 22 Nov 2026 10:00:00 GMT";
     let signature = credentials.sign_bytes(message);
-    let der = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, credentials.certificate_header()).unwrap();
+    let der = base64::Engine::decode(
+        &base64::engine::general_purpose::STANDARD,
+        credentials.certificate_header(),
+    )
+    .unwrap();
     let certificate = xs2a_sandbox::signing::certificate::TppCertificate::from_der(&der).unwrap();
     let key = ring::signature::UnparsedPublicKey::new(
         &ring::signature::RSA_PKCS1_2048_8192_SHA256,
@@ -71,14 +76,22 @@ fn start_server(data: &std::path::Path) -> (Child, String, Duration) {
         .spawn()
         .expect("server starts");
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let base = line.split_whitespace().find(|w| w.starts_with("http://")).expect("base URL").to_owned();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .expect("base URL")
+        .to_owned();
     let authority = base.trim_start_matches("http://").to_owned();
     // First answer: any HTTP response on the socket.
     loop {
         if let Ok(mut stream) = std::net::TcpStream::connect(&authority) {
             use std::io::{Read, Write};
-            stream.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+            stream
+                .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                .unwrap();
             let mut buffer = [0u8; 64];
             if stream.read(&mut buffer).unwrap_or(0) > 0 {
                 break;
@@ -101,7 +114,14 @@ fn cpu_time(pid: u32) -> Duration {
 fn signed_request(credentials: &SigningCredentials, authority: &str) -> Vec<u8> {
     let mut headers = axum::http::HeaderMap::new();
     let path = "/v1/sandbox/customers";
-    credentials.sign("GET", path, &mut headers, b"", time::OffsetDateTime::now_utc(), &SignOptions::default());
+    credentials.sign(
+        "GET",
+        path,
+        &mut headers,
+        b"",
+        time::OffsetDateTime::now_utc(),
+        &SignOptions::default(),
+    );
     let mut request = format!("GET {path} HTTP/1.1\r\nHost: {authority}\r\n");
     for (name, value) in &headers {
         request.push_str(&format!("{}: {}\r\n", name, value.to_str().unwrap()));
@@ -119,7 +139,9 @@ async fn read_response(stream: &mut tokio::net::TcpStream, buffer: &mut Vec<u8>)
         assert!(n > 0, "server closed the connection");
         buffer.extend_from_slice(&chunk[..n]);
         if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = std::str::from_utf8(&buffer[..end]).unwrap().to_ascii_lowercase();
+            let head = std::str::from_utf8(&buffer[..end])
+                .unwrap()
+                .to_ascii_lowercase();
             let length: usize = head
                 .lines()
                 .find_map(|l| l.strip_prefix("content-length:"))
@@ -171,7 +193,10 @@ fn main() {
     let options = options();
     let credentials = credentials();
     let verify_rate = raw_verify_rate(&credentials);
-    println!("raw RSA-2048 verify (ring, 1 core): {verify_rate:.0}/s = {:.1} µs each", 1e6 / verify_rate);
+    println!(
+        "raw RSA-2048 verify (ring, 1 core): {verify_rate:.0}/s = {:.1} µs each",
+        1e6 / verify_rate
+    );
 
     let data = tempfile::tempdir().unwrap();
     let mut starts = Vec::new();
@@ -183,13 +208,27 @@ fn main() {
         child.wait().unwrap();
     }
     starts.sort();
-    println!("headless start to first answer: median {:.1} ms (of 5, fresh data dir each)", starts[2].as_secs_f64() * 1e3);
+    println!(
+        "headless start to first answer: median {:.1} ms (of 5, fresh data dir each)",
+        starts[2].as_secs_f64() * 1e3
+    );
 
     let (mut server, authority, _) = start_server(data.path());
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
     let request = signed_request(&credentials, &authority);
     // Warm up: the first request parses and chain-checks the certificate (then cached).
-    runtime.block_on(load(authority.clone(), request.clone(), &Options { seconds: 1, connections: 4 }));
+    runtime.block_on(load(
+        authority.clone(),
+        request.clone(),
+        &Options {
+            seconds: 1,
+            connections: 4,
+        },
+    ));
     let cpu_before = cpu_time(server.id());
     let started = Instant::now();
     let (count, mut latencies) = runtime.block_on(load(authority, request, &options));

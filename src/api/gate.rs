@@ -43,7 +43,7 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
             headers: &parts.headers,
             body: &body,
         },
-        state.clock.now(),
+        &state.clock,
     );
     let verified = match verified {
         Ok(verified) => verified,

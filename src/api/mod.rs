@@ -1,6 +1,7 @@
 //! The HTTP interface: one router per area, the gate in front of `/v1`, and the layers every answer
 //! passes through. Handlers stay thin: extract, call the service, map.
 
+pub mod clock;
 pub mod gate;
 pub mod headers;
 pub mod json;
@@ -21,6 +22,7 @@ pub fn router(state: AppState) -> Router {
     let v1 = Router::new()
         .merge(sandbox::router())
         .merge(tpp_dialogue::router())
+        .merge(clock::router())
         .layer(from_fn_with_state(state.clone(), gate::gate));
     Router::new()
         .nest("/v1", v1)

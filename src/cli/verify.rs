@@ -102,13 +102,14 @@ pub fn parse_raw_request(raw: &[u8]) -> Result<RawRequest, String> {
         .filter(|l| !l.is_empty())
         .ok_or("the file has no request line")?;
     let mut parts = request_line.split_whitespace();
-    let (method, target) =
-        match (parts.next(), parts.next()) {
-            (Some(m), Some(t)) => (m.to_owned(), t.to_owned()),
-            _ => return Err(format!(
+    let (method, target) = match (parts.next(), parts.next()) {
+        (Some(m), Some(t)) => (m.to_owned(), t.to_owned()),
+        _ => {
+            return Err(format!(
                 "'{request_line}' is not a request line like 'GET /v1/sandbox/customers HTTP/1.1'"
-            )),
-        };
+            ))
+        }
+    };
     let target = if target.contains("://") {
         super::sign::path_and_query(&target)?
     } else {

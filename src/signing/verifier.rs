@@ -13,6 +13,7 @@ use super::qc_statements::Psd2Role;
 use super::signature_header::{self, SignatureParams};
 use super::trust::{CachedCertificate, CertificateCache, ChainVerdict, TrustStore};
 use super::{http_date, signing_string};
+use crate::clock::Clock;
 use crate::error::{ApiError, Code, TppMessage};
 use axum::http::HeaderMap;
 use std::sync::{Arc, RwLock};
@@ -82,6 +83,15 @@ pub struct RequestToVerify<'a> {
     pub body: &'a [u8],
 }
 
+/// The instants a Date header is compared with.
+#[derive(Debug, Clone, Copy)]
+struct Times {
+    /// The sandbox clock (simulated time).
+    now: OffsetDateTime,
+    /// The machine's time (equal to `now` unless the clock was moved).
+    machine: OffsetDateTime,
+}
+
 /// An identified TPP.
 #[derive(Debug, Clone)]
 pub struct VerifiedTpp {
@@ -138,28 +148,39 @@ impl Verifier {
         self.cache.len()
     }
 
-    /// Checks a request at the clock's `now`.
+    /// Checks a request at the sandbox clock's time.
     pub fn verify(
         &self,
         request: &RequestToVerify,
-        now: OffsetDateTime,
+        clock: &Clock,
     ) -> Result<VerifiedTpp, ApiError> {
-        self.check(request, now, false).outcome
+        let times = Times {
+            now: clock.now(),
+            machine: clock.machine_now(),
+        };
+        self.check(request, times, false).outcome
     }
 
-    /// Checks a request and records every step's verdict (slower; for diagnostics).
-    pub fn report(&self, request: &RequestToVerify, now: OffsetDateTime) -> Report {
-        self.check(request, now, true)
+    /// Checks a request as of `at` and records every step's verdict (slower; for diagnostics).
+    pub fn report(&self, request: &RequestToVerify, at: OffsetDateTime) -> Report {
+        self.check(
+            request,
+            Times {
+                now: at,
+                machine: at,
+            },
+            true,
+        )
     }
 
-    fn check(&self, request: &RequestToVerify, now: OffsetDateTime, explain: bool) -> Report {
+    fn check(&self, request: &RequestToVerify, times: Times, explain: bool) -> Report {
         let mut run = Run {
             explain,
             steps: Vec::new(),
             warnings: Vec::new(),
             signing_string: None,
         };
-        let outcome = self.run_steps(request, now, &mut run);
+        let outcome = self.run_steps(request, times, &mut run);
         let outcome = outcome.map_err(|error| {
             let mut error = error.with_messages(run.warnings.clone());
             if let Some(signing_string) = &run.signing_string {
@@ -185,9 +206,10 @@ impl Verifier {
     fn run_steps(
         &self,
         request: &RequestToVerify,
-        now: OffsetDateTime,
+        times: Times,
         run: &mut Run,
     ) -> Result<VerifiedTpp, ApiError> {
+        let now = times.now;
         let headers = request.headers;
         let header = |name: &str| {
             headers
@@ -237,8 +259,11 @@ impl Verifier {
             Ok(sent) => sent,
             Err(reason) => return run.fail(Step::Date, ApiError::format("Date", reason)),
         };
+        // Against the sandbox clock, or the machine's when a trainer has moved the clock (TPP apps sign
+        // with their own machine's time).
         let skew = sent - now;
-        if skew.abs() > MAX_CLOCK_SKEW {
+        let machine_skew = sent - times.machine;
+        if skew.abs() > MAX_CLOCK_SKEW && machine_skew.abs() > MAX_CLOCK_SKEW {
             let direction = if skew.is_positive() {
                 "ahead of"
             } else {

@@ -12,24 +12,58 @@ use xs2a_sandbox::signing::signer::SignOptions;
 
 fn synthetic_ids(count: usize) -> Vec<String> {
     (0u16..)
-        .filter_map(|n| NationalId::synthetic(date!(1980 - 01 - 01) + time::Duration::days((n / 400) as i64), n % 400))
+        .filter_map(|n| {
+            NationalId::synthetic(
+                date!(1980 - 01 - 01) + time::Duration::days((n / 400) as i64),
+                n % 400,
+            )
+        })
         .map(|id| id.as_str().to_owned())
         .take(count)
         .collect()
 }
 
-async fn signed_post(client: &reqwest::Client, base: &str, path: &str, body: &serde_json::Value) -> reqwest::Result<reqwest::Response> {
+async fn signed_post(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    body: &serde_json::Value,
+) -> reqwest::Result<reqwest::Response> {
     let bytes = serde_json::to_vec(body).unwrap();
     let mut headers = HeaderMap::new();
     headers.insert("content-type", "application/json".parse().unwrap());
-    crate::helpers::tpp("aisp-pisp").sign("POST", path, &mut headers, &bytes, time::OffsetDateTime::now_utc(), &SignOptions::default());
-    client.post(format!("{base}{path}")).headers(headers).body(bytes).send().await
+    crate::helpers::tpp("aisp-pisp").sign(
+        "POST",
+        path,
+        &mut headers,
+        &bytes,
+        time::OffsetDateTime::now_utc(),
+        &SignOptions::default(),
+    );
+    client
+        .post(format!("{base}{path}"))
+        .headers(headers)
+        .body(bytes)
+        .send()
+        .await
 }
 
 async fn signed_get(client: &reqwest::Client, base: &str, path: &str) -> serde_json::Value {
     let mut headers = HeaderMap::new();
-    crate::helpers::tpp("aisp-pisp").sign("GET", path, &mut headers, b"", time::OffsetDateTime::now_utc(), &SignOptions::default());
-    let response = client.get(format!("{base}{path}")).headers(headers).send().await.unwrap();
+    crate::helpers::tpp("aisp-pisp").sign(
+        "GET",
+        path,
+        &mut headers,
+        b"",
+        time::OffsetDateTime::now_utc(),
+        &SignOptions::default(),
+    );
+    let response = client
+        .get(format!("{base}{path}"))
+        .headers(headers)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
     response.json().await.unwrap()
 }
@@ -44,7 +78,12 @@ async fn every_acknowledged_write_survives_kill_9() {
 
     let mut writers = Vec::new();
     for _ in 0..8 {
-        let (client, base, ids, acknowledged) = (client.clone(), base.clone(), ids.clone(), acknowledged.clone());
+        let (client, base, ids, acknowledged) = (
+            client.clone(),
+            base.clone(),
+            ids.clone(),
+            acknowledged.clone(),
+        );
         writers.push(tokio::spawn(async move {
             loop {
                 let Some(id) = ids.lock().unwrap().pop() else { break };
@@ -80,7 +119,12 @@ async fn every_acknowledged_write_survives_kill_9() {
         .filter_map(|c| c["customerNumber"].as_str().map(str::to_owned))
         .collect();
     let lost: Vec<&String> = acknowledged.difference(&stored).collect();
-    assert!(lost.is_empty(), "{} of {} acknowledged customers lost: {lost:?}", lost.len(), acknowledged.len());
+    assert!(
+        lost.is_empty(),
+        "{} of {} acknowledged customers lost: {lost:?}",
+        lost.len(),
+        acknowledged.len()
+    );
     restarted.kill().unwrap();
     restarted.wait().unwrap();
 }

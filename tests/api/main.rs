@@ -1,6 +1,7 @@
 //! Integration tests: the real server on port 0, real signed requests. One binary, one module per area.
 
 mod cli;
+mod clock;
 mod durability;
 mod errors;
 mod gate_accepts;
