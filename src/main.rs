@@ -1,1 +1,22 @@
-fn main() {}
+//! The `xs2a-sandbox` command: serve the sandbox headless, issue test certificates, sign and verify requests.
+
+use clap::Parser;
+use std::process::ExitCode;
+use xs2a_sandbox::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Serve(args) => xs2a_sandbox::cli::serve::run(args),
+        Command::Cert(args) => xs2a_sandbox::cli::cert::run(args),
+        Command::Sign(args) => xs2a_sandbox::cli::sign::run(args),
+        Command::Verify(args) => xs2a_sandbox::cli::verify::run(args),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("xs2a-sandbox: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

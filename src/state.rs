@@ -22,5 +22,5 @@ pub struct AppState {
     pub verifier: Arc<Verifier>,
     pub settings: Arc<Settings>,
     /// The bank's own key and certificate, for signing responses.
-    pub bank: Option<Arc<crate::signing::tpp_signer::TppCredentials>>,
+    pub bank: Option<Arc<crate::signing::signer::SigningCredentials>>,
 }

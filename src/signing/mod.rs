@@ -8,5 +8,5 @@ pub mod http_date;
 pub mod rfc2047;
 pub mod signature_header;
 pub mod signing_string;
-// pub mod tpp_signer;
+// pub mod signer;
 // pub mod verifier;

@@ -127,6 +127,11 @@ impl Verifier {
         self.trust.read().expect("trust lock").clone()
     }
 
+    /// How many distinct certificates have been parsed and chain-checked.
+    pub fn cached_certificates(&self) -> usize {
+        self.cache.len()
+    }
+
     /// Checks a request at the clock's `now`.
     pub fn verify(&self, request: &RequestToVerify, now: OffsetDateTime) -> Result<VerifiedTpp, ApiError> {
         self.check(request, now, false).outcome

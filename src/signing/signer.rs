@@ -1,4 +1,4 @@
-//! The TPP side of request signing: what a TPP must add to a request (X-Request-ID, Date, Digest,
+//! The signing side (TPPs, and the bank for its responses): what a TPP must add to a request (X-Request-ID, Date, Digest,
 //! TPP-Signature-Certificate, Signature). Used by the `sign` command, the workbench and the tests, so the
 //! sandbox's own client and its gate can never drift apart.
 
@@ -16,7 +16,7 @@ use time::OffsetDateTime;
 
 /// A TPP's certificate and private key, ready to sign.
 #[derive(Clone)]
-pub struct TppCredentials {
+pub struct SigningCredentials {
     key: RsaPrivateKey,
     cert_der: Vec<u8>,
     key_id: String,
@@ -59,7 +59,7 @@ impl Default for SignOptions {
     }
 }
 
-impl TppCredentials {
+impl SigningCredentials {
     /// Reads a PEM certificate and a PEM private key (PKCS#8 or PKCS#1).
     pub fn from_pem(cert_pem: &str, key_pem: &str) -> Result<Self, String> {
         let key = RsaPrivateKey::from_pkcs8_pem(key_pem)
@@ -74,7 +74,7 @@ impl TppCredentials {
             serial_hex(cert.raw_serial()),
             issuer.to_rfc2253()
         );
-        Ok(TppCredentials { key, cert_der, key_id })
+        Ok(SigningCredentials { key, cert_der, key_id })
     }
 
     /// Reads `cert.pem` and `key.pem` from a directory made by `xs2a-sandbox cert issue`.
@@ -103,8 +103,8 @@ impl TppCredentials {
             .expect("RSA signing with a valid key does not fail")
     }
 
-    /// Adds X-Request-ID (when absent), Date, Digest, TPP-Signature-Certificate and Signature to
-    /// `headers` for a request with this method, path and query, and body, dated `now`.
+    /// Adds X-Request-ID and Date (each when absent), Digest, TPP-Signature-Certificate and Signature
+    /// to `headers` for a request with this method, path and query, and body, dated `now`.
     pub fn sign(
         &self,
         method: &str,
@@ -120,7 +120,9 @@ impl TppCredentials {
                 HeaderValue::from_str(&value).expect("generated header values are ASCII"),
             );
         };
-        set("date", http_date::format(now));
+        if !headers.contains_key("date") {
+            set("date", http_date::format(now));
+        }
         if !body.is_empty() || options.digest_without_body {
             set(
                 "digest",

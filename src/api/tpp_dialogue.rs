@@ -1,0 +1,58 @@
+//! The TPP dialogue endpoints: `PUT|GET|DELETE /v1/tpp-dialogue/contact` for the calling TPP's
+//! contact e-mail address (the TPP is whoever signed the request).
+
+use super::json::JsonBody;
+use crate::error::ApiResult;
+use crate::signing::verifier::VerifiedTpp;
+use crate::state::AppState;
+use crate::tpp_dialogue::{self, TppContact};
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Extension, Json, Router};
+use serde::{Deserialize, Serialize};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/tpp-dialogue/contact", get(read).put(register).delete(remove))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ContactRequest {
+    email: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContactResponse {
+    #[serde(flatten)]
+    contact: TppContact,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tpp_messages: Vec<crate::error::TppMessage>,
+}
+
+/// The key the TPP's data is stored under: its organizationIdentifier, or its certificate's hash.
+pub fn tpp_key(tpp: &VerifiedTpp) -> String {
+    let certificate = tpp.tpp();
+    certificate.organization_identifier.clone().unwrap_or_else(|| {
+        certificate.der_sha256.iter().map(|b| format!("{b:02x}")).collect()
+    })
+}
+
+async fn register(
+    State(state): State<AppState>,
+    Extension(tpp): Extension<VerifiedTpp>,
+    JsonBody(body): JsonBody<ContactRequest>,
+) -> ApiResult<Json<ContactResponse>> {
+    let (contact, tpp_messages) = tpp_dialogue::register(&state.store, &tpp_key(&tpp), &body.email, state.clock.now())?;
+    Ok(Json(ContactResponse { contact, tpp_messages }))
+}
+
+async fn read(State(state): State<AppState>, Extension(tpp): Extension<VerifiedTpp>) -> ApiResult<Json<TppContact>> {
+    Ok(Json(tpp_dialogue::get(&state.store, &tpp_key(&tpp))?))
+}
+
+async fn remove(State(state): State<AppState>, Extension(tpp): Extension<VerifiedTpp>) -> ApiResult<StatusCode> {
+    tpp_dialogue::remove(&state.store, &tpp_key(&tpp))?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,92 @@
+//! Starting the service: the same [`serve`] for the headless CLI, the desktop shell and the tests, over
+//! plain HTTP, and [`serve_tls`] for TPP apps that insist on https (rustls, TLS 1.2 and 1.3 only).
+
+use crate::state::AppState;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::server::conn::auto;
+use hyper_util::service::TowerToHyperService;
+use std::future::Future;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio_rustls::rustls;
+
+/// Serves the API on `listener` until `shutdown` completes, then finishes in-flight requests.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = crate::api::router(state);
+    axum::serve(listener, app).with_graceful_shutdown(shutdown).await
+}
+
+/// Serves the API over TLS on `listener` until `shutdown` completes.
+pub async fn serve_tls(
+    listener: TcpListener,
+    state: AppState,
+    tls: Arc<rustls::ServerConfig>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = crate::api::router(state);
+    let acceptor = tokio_rustls::TlsAcceptor::from(tls);
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => accepted?,
+            () = &mut shutdown => return Ok(()),
+        };
+        let acceptor = acceptor.clone();
+        let service = TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let stream = match acceptor.accept(stream).await {
+                Ok(stream) => stream,
+                Err(error) => {
+                    tracing::debug!(%peer, %error, "TLS handshake failed");
+                    return;
+                }
+            };
+            let served = auto::Builder::new(TokioExecutor::new())
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+            if let Err(error) = served {
+                tracing::debug!(%peer, %error, "TLS connection ended with an error");
+            }
+        });
+    }
+}
+
+/// A rustls configuration limited to TLS 1.2 and 1.3 (SPEC.md: TLS 1.2 or higher).
+pub fn tls_config(cert_pem: &str, key_pem: &str) -> Result<Arc<rustls::ServerConfig>, String> {
+    let certs = rustls_pemfile::certs(&mut cert_pem.as_bytes())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("TLS certificate PEM: {e}"))?;
+    let key = rustls_pemfile::private_key(&mut key_pem.as_bytes())
+        .map_err(|e| format!("TLS key PEM: {e}"))?
+        .ok_or("no private key in the TLS key PEM")?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
+        .map_err(|e| format!("TLS versions: {e}"))?
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .map_err(|e| format!("TLS certificate and key: {e}"))?;
+    Ok(Arc::new(config))
+}
+
+/// Completes on SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("SIGTERM handler installs");
+        tokio::select! {
+            _ = interrupt => {},
+            _ = terminate.recv() => {},
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}

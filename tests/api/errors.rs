@@ -1,0 +1,98 @@
+//! The one error shape: `{"tppMessages":[{category, code, path, text}]}` with the documented statuses.
+
+use crate::helpers::spawn_app;
+use serde_json::json;
+
+#[tokio::test]
+async fn an_unknown_path_is_404_not_found() {
+    let app = spawn_app().await;
+    let response = app.get("/v1/no-such-thing").send().await;
+    response.assert_refused(404, "NOT_FOUND", None);
+    let response = app.get("/nothing-here").unsigned().send().await;
+    response.assert_refused(404, "NOT_FOUND", None);
+}
+
+#[tokio::test]
+async fn a_known_path_with_an_unsupported_method_is_405() {
+    let app = spawn_app().await;
+    let response = app.request(axum::http::Method::PATCH, "/v1/tpp-dialogue/contact").send().await;
+    assert_eq!(response.status, 405, "{}", response.body);
+    assert_eq!(response.code(), "BAD_REQUEST");
+}
+
+#[tokio::test]
+async fn an_oversized_body_is_413() {
+    let app = spawn_app().await;
+    let big = json!({ "email": "x".repeat(2 * 1024 * 1024) });
+    let response = app.put("/v1/tpp-dialogue/contact", &big).send().await;
+    assert_eq!(response.status, 413, "{}", response.body);
+    assert_eq!(response.code(), "BAD_REQUEST");
+}
+
+#[tokio::test]
+async fn an_xml_body_is_415_with_a_clear_message() {
+    let app = spawn_app().await;
+    let response = app
+        .request(axum::http::Method::PUT, "/v1/tpp-dialogue/contact")
+        .raw_body(b"<contact><email>ops@tpp.no</email></contact>", "application/xml")
+        .send()
+        .await;
+    response.assert_refused(415, "FORMAT_ERROR", Some("Content-Type"));
+    assert!(response.text().contains("XML is not supported"));
+}
+
+#[tokio::test]
+async fn malformed_json_is_400_format_error() {
+    let app = spawn_app().await;
+    let response = app
+        .request(axum::http::Method::PUT, "/v1/tpp-dialogue/contact")
+        .raw_body(b"{\"email\": ", "application/json")
+        .send()
+        .await;
+    response.assert_refused(400, "FORMAT_ERROR", None);
+    assert!(response.text().contains("not valid JSON"), "{}", response.text());
+}
+
+#[tokio::test]
+async fn a_wrong_type_is_400_format_error_with_the_json_path() {
+    let app = spawn_app().await;
+    let response = app.put("/v1/tpp-dialogue/contact", &json!({"email": 42})).send().await;
+    response.assert_refused(400, "FORMAT_ERROR", Some("email"));
+}
+
+#[tokio::test]
+async fn a_missing_field_is_400_format_error() {
+    let app = spawn_app().await;
+    let response = app.put("/v1/tpp-dialogue/contact", &json!({})).send().await;
+    response.assert_refused(400, "FORMAT_ERROR", None);
+    assert!(response.text().contains("email"), "{}", response.text());
+}
+
+#[tokio::test]
+async fn typed_headers_are_validated() {
+    let app = spawn_app().await;
+    let cases = [
+        ("PSU-ID", "kari", "PSU-ID"),
+        ("PSU-Device-ID", "my-phone", "PSU-Device-ID"),
+        ("PSU-HTTP-Method", "FETCH", "PSU-HTTP-Method"),
+        ("PSU-Context", "BUSINESS", "PSU-Context"),
+    ];
+    for (name, value, path) in cases {
+        let response = app.get("/v1/sandbox/customers").header(name, value).send().await;
+        response.assert_refused(400, "FORMAT_ERROR", Some(path));
+    }
+}
+
+#[tokio::test]
+async fn error_texts_never_exceed_512_characters() {
+    let app = spawn_app().await;
+    let response = app
+        .get("/v1/sandbox/customers")
+        .tamper(|h| drop(h.insert("x-request-id", "y".repeat(900).parse().unwrap())))
+        .send()
+        .await;
+    assert_eq!(response.status, 400);
+    for message in response.body["tppMessages"].as_array().unwrap() {
+        assert!(message["text"].as_str().unwrap().chars().count() <= 512);
+    }
+}

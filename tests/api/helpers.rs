@@ -1,0 +1,263 @@
+//! The test harness: the real service on 127.0.0.1:0 with a temporary store and a frozen clock, and a
+//! request builder that signs with the fixture certificates exactly as a TPP would.
+
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::Arc;
+use time::macros::datetime;
+use time::OffsetDateTime;
+use xs2a_sandbox::clock::Clock;
+use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
+use xs2a_sandbox::signing::trust::TrustStore;
+use xs2a_sandbox::signing::verifier::Verifier;
+use xs2a_sandbox::state::{AppState, Settings};
+use xs2a_sandbox::store::Store;
+
+/// The instant the test clock starts at.
+pub const TEST_NOW: OffsetDateTime = datetime!(2026-06-01 12:00 UTC);
+
+pub struct TestApp {
+    pub base: String,
+    pub state: AppState,
+    pub client: reqwest::Client,
+    _shutdown: tokio::sync::oneshot::Sender<()>,
+}
+
+/// Where the fixture certificates live.
+pub fn fixture_dir(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/certs").join(name)
+}
+
+/// Credentials of a fixture TPP: aisp, pisp, aisp-pisp, expired, untrusted, no-roles.
+pub fn tpp(name: &str) -> SigningCredentials {
+    SigningCredentials::from_dir(&fixture_dir(name)).expect("fixture credentials load")
+}
+
+/// Starts the service with default settings.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(Settings::default(), TrustStore::with_bundled_test_ca()).await
+}
+
+/// Starts the service with the given settings and trust store.
+pub async fn spawn_app_with(settings: Settings, trust: TrustStore) -> TestApp {
+    let bank = SigningCredentials::from_dir(&fixture_dir("bank")).unwrap();
+    let state = AppState {
+        store: Store::temporary().unwrap(),
+        clock: Arc::new(Clock::frozen(TEST_NOW)),
+        verifier: Arc::new(Verifier::new(trust)),
+        settings: Arc::new(settings),
+        bank: Some(Arc::new(bank)),
+    };
+    xs2a_sandbox::startup::prepare(&state).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(xs2a_sandbox::server::serve(listener, state.clone(), async {
+        let _ = rx.await;
+    }));
+    TestApp {
+        base,
+        state,
+        client: reqwest::Client::builder().no_gzip().build().unwrap(),
+        _shutdown: tx,
+    }
+}
+
+impl TestApp {
+    /// A request signed by the aisp-pisp fixture TPP unless told otherwise.
+    pub fn request(&self, method: Method, path: &str) -> TestRequest<'_> {
+        TestRequest {
+            app: self,
+            method,
+            path: path.to_owned(),
+            headers: HeaderMap::new(),
+            body: Vec::new(),
+            credentials: Some(tpp("aisp-pisp")),
+            options: SignOptions::default(),
+            at: None,
+            tamper: None,
+            body_after_signing: None,
+        }
+    }
+
+    pub fn get(&self, path: &str) -> TestRequest<'_> {
+        self.request(Method::GET, path)
+    }
+
+    pub fn post(&self, path: &str, body: &Value) -> TestRequest<'_> {
+        self.request(Method::POST, path).json(body)
+    }
+
+    pub fn put(&self, path: &str, body: &Value) -> TestRequest<'_> {
+        self.request(Method::PUT, path).json(body)
+    }
+
+    pub fn delete(&self, path: &str) -> TestRequest<'_> {
+        self.request(Method::DELETE, path)
+    }
+}
+
+type Tamper = Box<dyn FnOnce(&mut HeaderMap)>;
+
+pub struct TestRequest<'a> {
+    app: &'a TestApp,
+    method: Method,
+    path: String,
+    headers: HeaderMap,
+    body: Vec<u8>,
+    credentials: Option<SigningCredentials>,
+    options: SignOptions,
+    at: Option<OffsetDateTime>,
+    tamper: Option<Tamper>,
+    body_after_signing: Option<Vec<u8>>,
+}
+
+impl<'a> TestRequest<'a> {
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.headers.append(
+            HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            HeaderValue::from_str(value).unwrap(),
+        );
+        self
+    }
+
+    pub fn json(mut self, body: &Value) -> Self {
+        self.body = serde_json::to_vec(body).unwrap();
+        self.headers.insert("content-type", HeaderValue::from_static("application/json"));
+        self
+    }
+
+    pub fn raw_body(mut self, body: &[u8], content_type: &str) -> Self {
+        self.body = body.to_vec();
+        self.headers.insert("content-type", HeaderValue::from_str(content_type).unwrap());
+        self
+    }
+
+    /// Signs with another fixture TPP.
+    pub fn as_tpp(mut self, name: &str) -> Self {
+        self.credentials = Some(tpp(name));
+        self
+    }
+
+    pub fn with_credentials(mut self, credentials: SigningCredentials) -> Self {
+        self.credentials = Some(credentials);
+        self
+    }
+
+    /// Sends no signing headers at all.
+    pub fn unsigned(mut self) -> Self {
+        self.credentials = None;
+        self
+    }
+
+    pub fn options(mut self, options: SignOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Signs as of another time than the sandbox clock's.
+    pub fn signed_at(mut self, at: OffsetDateTime) -> Self {
+        self.at = Some(at);
+        self
+    }
+
+    /// Changes headers after signing (to break or vary what was signed).
+    pub fn tamper(mut self, change: impl FnOnce(&mut HeaderMap) + 'static) -> Self {
+        self.tamper = Some(Box::new(change));
+        self
+    }
+
+    /// Sends other body bytes than the ones signed.
+    pub fn with_body_after_signing(mut self, body: &[u8]) -> Self {
+        self.body_after_signing = Some(body.to_vec());
+        self
+    }
+
+    pub async fn send(self) -> TestResponse {
+        let mut headers = self.headers;
+        if let Some(credentials) = &self.credentials {
+            let at = self.at.unwrap_or_else(|| self.app.state.clock.now());
+            credentials.sign(self.method.as_str(), &self.path, &mut headers, &self.body, at, &self.options);
+        }
+        if let Some(change) = self.tamper {
+            change(&mut headers);
+        }
+        let response = self
+            .app
+            .client
+            .request(self.method, format!("{}{}", self.app.base, self.path))
+            .headers(headers)
+            .body(self.body_after_signing.unwrap_or(self.body))
+            .send()
+            .await
+            .expect("the request reaches the server");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let bytes = response.bytes().await.unwrap().to_vec();
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        TestResponse { status, headers, body, bytes }
+    }
+}
+
+pub struct TestResponse {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+    pub bytes: Vec<u8>,
+}
+
+impl TestResponse {
+    /// The first tppMessage's code.
+    pub fn code(&self) -> &str {
+        self.body["tppMessages"][0]["code"].as_str().unwrap_or("(no code)")
+    }
+
+    pub fn path(&self) -> &str {
+        self.body["tppMessages"][0]["path"].as_str().unwrap_or("(no path)")
+    }
+
+    pub fn text(&self) -> String {
+        self.body["tppMessages"]
+            .as_array()
+            .map(|m| m.iter().filter_map(|m| m["text"].as_str()).collect::<Vec<_>>().join(" | "))
+            .unwrap_or_default()
+    }
+
+    /// Asserts status, code and (when given) path, showing the body when they differ.
+    #[track_caller]
+    pub fn assert_refused(&self, status: u16, code: &str, path: Option<&str>) {
+        assert_eq!(
+            (self.status, self.code()),
+            (status, code),
+            "body: {}",
+            serde_json::to_string_pretty(&self.body).unwrap()
+        );
+        if let Some(path) = path {
+            assert_eq!(self.path(), path, "body: {}", self.body);
+        }
+    }
+
+    /// Warnings, from tppMessages or Sandbox-Warning headers.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.body["tppMessages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| m["category"] == "WARNING")
+            .map(|m| m["text"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        out.extend(self.headers.get_all("sandbox-warning").iter().map(|v| v.to_str().unwrap().to_owned()));
+        out
+    }
+
+    #[track_caller]
+    pub fn assert_ok(&self) {
+        assert!(
+            (200..300).contains(&self.status),
+            "expected success, got {}: {}",
+            self.status,
+            serde_json::to_string_pretty(&self.body).unwrap()
+        );
+    }
+}

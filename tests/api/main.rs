@@ -1,0 +1,10 @@
+//! Integration tests: the real server on port 0, real signed requests. One binary, one module per area.
+
+mod cli;
+mod errors;
+mod gate_accepts;
+mod gate_refuses;
+mod helpers;
+mod sandbox;
+mod tpp_dialogue;
+mod transport;
