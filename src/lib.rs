@@ -6,5 +6,6 @@
 pub mod clock;
 pub mod domain;
 pub mod error;
+pub mod sandbox;
 pub mod signing;
 pub mod store;

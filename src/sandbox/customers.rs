@@ -26,7 +26,11 @@ pub struct CreateCustomer {
 /// Creates a customer. 409 CONFLICT when the customer number is taken.
 pub fn create(store: &Store, request: &CreateCustomer) -> Result<Customer, ApiError> {
     let number = input::required_text("customerNumber", &request.customer_number, 20)?;
-    let customer_type = match request.customer_type.as_deref().map(str::to_ascii_lowercase) {
+    let customer_type = match request
+        .customer_type
+        .as_deref()
+        .map(str::to_ascii_lowercase)
+    {
         Some(t) if t == "private" => CustomerType::Private,
         Some(t) if t == "corporate" => CustomerType::Corporate,
         Some(other) => {
@@ -247,7 +251,11 @@ pub(crate) mod tests {
         let store = Store::temporary().unwrap();
         let mut number = person_number();
         let last = number.pop().unwrap();
-        number.push(if last == '9' { '0' } else { (last as u8 + 1) as char });
+        number.push(if last == '9' {
+            '0'
+        } else {
+            (last as u8 + 1) as char
+        });
         let e = create(&store, &request(&number, Some("private"))).unwrap_err();
         assert_eq!((e.status.as_u16(), e.code), (400, Code::FormatError));
         assert_eq!(e.path.as_deref(), Some("customerNumber"));
@@ -257,7 +265,10 @@ pub(crate) mod tests {
     fn a_bad_organisation_number_is_a_format_error() {
         let store = Store::temporary().unwrap();
         let e = create(&store, &request("974760674", Some("corporate"))).unwrap_err();
-        assert_eq!((e.code, e.path.as_deref()), (Code::FormatError, Some("customerNumber")));
+        assert_eq!(
+            (e.code, e.path.as_deref()),
+            (Code::FormatError, Some("customerNumber"))
+        );
         // A person's number given as corporate is refused too.
         let e = create(&store, &request(&person_number(), Some("corporate"))).unwrap_err();
         assert_eq!(e.code, Code::FormatError);
@@ -267,7 +278,10 @@ pub(crate) mod tests {
     fn an_unknown_type_is_a_format_error_at_type() {
         let store = Store::temporary().unwrap();
         let e = create(&store, &request("974760673", Some("company"))).unwrap_err();
-        assert_eq!((e.code, e.path.as_deref()), (Code::FormatError, Some("type")));
+        assert_eq!(
+            (e.code, e.path.as_deref()),
+            (Code::FormatError, Some("type"))
+        );
     }
 
     #[test]

@@ -114,7 +114,11 @@ pub struct BalanceInput {
 }
 
 /// Parses a `balances` list: each type at most once, each currency the account's.
-pub fn balances(path: &str, input: &[BalanceInput], account_currency: Currency) -> Result<Vec<Balance>, ApiError> {
+pub fn balances(
+    path: &str,
+    input: &[BalanceInput],
+    account_currency: Currency,
+) -> Result<Vec<Balance>, ApiError> {
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(input.len());
     for (i, balance) in input.iter().enumerate() {
@@ -125,7 +129,10 @@ pub fn balances(path: &str, input: &[BalanceInput], account_currency: Currency) 
             let all: Vec<_> = BalanceType::ALL.iter().map(|t| t.as_str()).collect();
             ApiError::format(
                 &type_path,
-                format!("{type_path} '{type_text}' is not a balance type; use one of {}", all.join(", ")),
+                format!(
+                    "{type_path} '{type_text}' is not a balance type; use one of {}",
+                    all.join(", ")
+                ),
             )
         })?;
         if !seen.insert(balance_type) {
@@ -135,7 +142,11 @@ pub fn balances(path: &str, input: &[BalanceInput], account_currency: Currency) 
             ));
         }
         let amount_path = at(&prefix, "balanceAmount");
-        let balance_amount = money(&amount_path, required(&amount_path, &balance.balance_amount)?, account_currency)?;
+        let balance_amount = money(
+            &amount_path,
+            required(&amount_path, &balance.balance_amount)?,
+            account_currency,
+        )?;
         let reference_date = match &balance.reference_date {
             Some(d) => Some(date(&at(&prefix, "referenceDate"), d)?),
             None => None,

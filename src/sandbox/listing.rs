@@ -44,8 +44,16 @@ impl Default for Listing {
 
 impl Listing {
     pub fn parse(query: &ListingQuery) -> Result<Listing, ApiError> {
-        let from = query.from_date.as_deref().map(|d| input::date("fromDate", d)).transpose()?;
-        let to = query.to_date.as_deref().map(|d| input::date("toDate", d)).transpose()?;
+        let from = query
+            .from_date
+            .as_deref()
+            .map(|d| input::date("fromDate", d))
+            .transpose()?;
+        let to = query
+            .to_date
+            .as_deref()
+            .map(|d| input::date("toDate", d))
+            .transpose()?;
         if let (Some(from), Some(to)) = (from, to) {
             if from > to {
                 return Err(ApiError::format(
@@ -77,7 +85,11 @@ impl Listing {
 
     /// The page of `items` (already filtered and in order) this query asks for.
     pub fn page<T>(&self, items: impl IntoIterator<Item = T>) -> Vec<T> {
-        items.into_iter().skip(self.offset).take(self.limit).collect()
+        items
+            .into_iter()
+            .skip(self.offset)
+            .take(self.limit)
+            .collect()
     }
 }
 
@@ -141,21 +153,36 @@ mod tests {
     fn negative_or_non_numeric_limit_is_refused() {
         assert_eq!(refused(&[("limit", "-5")]).path.as_deref(), Some("limit"));
         assert_eq!(refused(&[("limit", "ten")]).path.as_deref(), Some("limit"));
-        assert_eq!(refused(&[("limit", "3000000000")]).path.as_deref(), Some("limit"));
+        assert_eq!(
+            refused(&[("limit", "3000000000")]).path.as_deref(),
+            Some("limit")
+        );
     }
 
     #[test]
     fn negative_offset_is_refused_and_zero_accepted() {
         let e = refused(&[("offset", "-1")]);
-        assert_eq!((e.code, e.path.as_deref()), (Code::FormatError, Some("offset")));
-        assert_eq!(Listing::parse(&query(&[("offset", "0")])).unwrap().offset, 0);
+        assert_eq!(
+            (e.code, e.path.as_deref()),
+            (Code::FormatError, Some("offset"))
+        );
+        assert_eq!(
+            Listing::parse(&query(&[("offset", "0")])).unwrap().offset,
+            0
+        );
     }
 
     #[test]
     fn a_malformed_date_names_its_parameter() {
         let e = refused(&[("fromDate", "2024-13-01")]);
-        assert_eq!((e.code, e.path.as_deref()), (Code::FormatError, Some("fromDate")));
-        assert_eq!(refused(&[("toDate", "01.02.2024")]).path.as_deref(), Some("toDate"));
+        assert_eq!(
+            (e.code, e.path.as_deref()),
+            (Code::FormatError, Some("fromDate"))
+        );
+        assert_eq!(
+            refused(&[("toDate", "01.02.2024")]).path.as_deref(),
+            Some("toDate")
+        );
     }
 
     #[test]

@@ -43,7 +43,9 @@ static WRITES: Mutex<()> = Mutex::new(());
 /// Takes the write lock. A panic while holding it leaves no half state worth protecting (every write
 /// validates first), so a poisoned lock is simply taken over.
 pub(crate) fn write_lock() -> MutexGuard<'static, ()> {
-    WRITES.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    WRITES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The fixed namespace every sandbox id is derived in. Part of the fixtures' contract: never change it.

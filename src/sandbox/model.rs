@@ -154,7 +154,11 @@ pub struct Balance {
     pub balance_amount: Money,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub credit_limit_included: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "iso_date_opt")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "iso_date_opt"
+    )]
     pub reference_date: Option<Date>,
 }
 
@@ -321,7 +325,11 @@ pub struct CardTransaction {
     pub sequence: u64,
     pub status: CardTransactionStatus,
     /// Always present for booked transactions; pending ones may have none yet.
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "iso_date_opt")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "iso_date_opt"
+    )]
     pub booking_date: Option<Date>,
     #[serde(with = "iso_date")]
     pub transaction_date: Date,

@@ -84,7 +84,10 @@ mod tests {
     fn accepts_a_registered_number_and_its_printed_form() {
         // 974 760 673 is the Brønnøysund Register Centre's own, a well-known valid number.
         assert_eq!(OrgNumber::parse("974760673").unwrap().as_str(), "974760673");
-        assert_eq!(OrgNumber::parse("974 760 673").unwrap().as_str(), "974760673");
+        assert_eq!(
+            OrgNumber::parse("974 760 673").unwrap().as_str(),
+            "974760673"
+        );
     }
 
     #[test]
