@@ -65,6 +65,16 @@ impl Clock {
         }
     }
 
+    /// The machine's time as the clock sees it: real time when the clock runs (shifted or not), the frozen
+    /// instant when frozen (so frozen tests stay deterministic). TPP apps sign with their machine's time,
+    /// so the Date window also accepts this reference after a trainer has moved the clock.
+    pub fn machine_now(&self) -> OffsetDateTime {
+        match *self.mode.read().expect("clock lock poisoned") {
+            Mode::Frozen(at) => at,
+            _ => OffsetDateTime::now_utc(),
+        }
+    }
+
     /// Moves simulated time to `at`. A frozen clock stays frozen; otherwise time keeps running from `at`.
     pub fn set(&self, at: OffsetDateTime) {
         let mut mode = self.mode.write().expect("clock lock poisoned");

@@ -3,9 +3,16 @@
 //! The service is a library so that the headless CLI, the desktop shell and the integration tests all start
 //! exactly the same thing through [`server::serve`]. Nothing here depends on a GUI toolkit.
 
+pub mod api;
+pub mod cli;
 pub mod clock;
 pub mod domain;
 pub mod error;
+pub mod fixtures;
 pub mod sandbox;
+pub mod server;
 pub mod signing;
+pub mod startup;
+pub mod state;
 pub mod store;
+pub mod tpp_dialogue;

@@ -27,15 +27,48 @@ impl Record for TppContact {
 
 /// Local parts that name a function rather than a person.
 const ROLE_LOCAL_PARTS: &[&str] = &[
-    "admin", "api", "apisupport", "contact", "developer", "developers", "devops", "drift", "helpdesk",
-    "info", "it", "kundeservice", "noc", "operations", "ops", "post", "postmottak", "psd2", "security",
-    "service", "servicedesk", "support", "tech", "teknisk",
+    "admin",
+    "api",
+    "apisupport",
+    "contact",
+    "developer",
+    "developers",
+    "devops",
+    "drift",
+    "helpdesk",
+    "info",
+    "it",
+    "kundeservice",
+    "noc",
+    "operations",
+    "ops",
+    "post",
+    "postmottak",
+    "psd2",
+    "security",
+    "service",
+    "servicedesk",
+    "support",
+    "tech",
+    "teknisk",
 ];
 
 /// Mail services whose addresses belong to people, not organisations.
 const PERSONAL_DOMAINS: &[&str] = &[
-    "gmail.com", "googlemail.com", "hotmail.com", "outlook.com", "live.com", "yahoo.com", "icloud.com",
-    "me.com", "online.no", "live.no", "hotmail.no", "yahoo.no", "proton.me", "protonmail.com",
+    "gmail.com",
+    "googlemail.com",
+    "hotmail.com",
+    "outlook.com",
+    "live.com",
+    "yahoo.com",
+    "icloud.com",
+    "me.com",
+    "online.no",
+    "live.no",
+    "hotmail.no",
+    "yahoo.no",
+    "proton.me",
+    "protonmail.com",
 ];
 
 /// Checks an address's form; returns it trimmed, or a sentence saying what is wrong.
@@ -52,9 +85,13 @@ pub fn validate_email(address: &str) -> Result<String, String> {
         && !local.starts_with('.')
         && !local.ends_with('.')
         && !local.contains("..")
-        && local.chars().all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+/=?^_`{|}~.-".contains(c));
+        && local
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+/=?^_`{|}~.-".contains(c));
     if !local_ok {
-        return Err(format!("the part before '@' in '{address}' is not a valid mailbox name"));
+        return Err(format!(
+            "the part before '@' in '{address}' is not a valid mailbox name"
+        ));
     }
     let labels: Vec<&str> = domain.split('.').collect();
     let domain_ok = labels.len() >= 2
@@ -65,9 +102,13 @@ pub fn validate_email(address: &str) -> Result<String, String> {
                 && !l.ends_with('-')
                 && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
         })
-        && labels.last().is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()));
+        && labels
+            .last()
+            .is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()));
     if !domain_ok {
-        return Err(format!("'{domain}' is not a valid mail domain (like tpp.example.com)"));
+        return Err(format!(
+            "'{domain}' is not a valid mail domain (like tpp.example.com)"
+        ));
     }
     Ok(address.to_owned())
 }
@@ -124,12 +165,19 @@ pub fn register(
 
 /// The TPP's registered address.
 pub fn get(store: &Store, tpp_id: &str) -> Result<TppContact, ApiError> {
-    store.table::<TppContact>()?.get(tpp_id)?.ok_or_else(not_registered)
+    store
+        .table::<TppContact>()?
+        .get(tpp_id)?
+        .ok_or_else(not_registered)
 }
 
 /// Removes the TPP's registered address.
 pub fn remove(store: &Store, tpp_id: &str) -> Result<(), ApiError> {
-    store.table::<TppContact>()?.remove(tpp_id)?.map(|_| ()).ok_or_else(not_registered)
+    store
+        .table::<TppContact>()?
+        .remove(tpp_id)?
+        .map(|_| ())
+        .ok_or_else(not_registered)
 }
 
 fn not_registered() -> ApiError {
@@ -146,8 +194,19 @@ mod tests {
 
     #[test]
     fn well_formed_addresses_pass_and_others_say_why() {
-        assert_eq!(validate_email(" psd2-ops@tpp.example.com ").unwrap(), "psd2-ops@tpp.example.com");
-        for bad in ["", "no-at.example.com", "a@b", "a@-b.com", "a..b@x.no", "a b@x.no", "x@tpp.c0m"] {
+        assert_eq!(
+            validate_email(" psd2-ops@tpp.example.com ").unwrap(),
+            "psd2-ops@tpp.example.com"
+        );
+        for bad in [
+            "",
+            "no-at.example.com",
+            "a@b",
+            "a@-b.com",
+            "a..b@x.no",
+            "a b@x.no",
+            "x@tpp.c0m",
+        ] {
             assert!(validate_email(bad).is_err(), "{bad}");
         }
     }
@@ -170,7 +229,16 @@ mod tests {
         assert!(warnings.is_empty());
         assert_eq!(get(&store, "PSDNO-FSA-1").unwrap().email, "ops@tpp.no");
         remove(&store, "PSDNO-FSA-1").unwrap();
-        assert_eq!(get(&store, "PSDNO-FSA-1").unwrap_err().code, Code::ResourceUnknown);
-        assert_eq!(register(&store, "x", "bad", now).unwrap_err().path.as_deref(), Some("email"));
+        assert_eq!(
+            get(&store, "PSDNO-FSA-1").unwrap_err().code,
+            Code::ResourceUnknown
+        );
+        assert_eq!(
+            register(&store, "x", "bad", now)
+                .unwrap_err()
+                .path
+                .as_deref(),
+            Some("email")
+        );
     }
 }

@@ -8,7 +8,7 @@ use crate::error::{ApiError, TppMessage};
 use crate::signing::verifier::{RequestToVerify, VerifiedTpp};
 use crate::state::AppState;
 use axum::body::{to_bytes, Body};
-use axum::extract::{Request, State};
+use axum::extract::{OriginalUri, Request, State};
 use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::HeaderValue;
 use axum::middleware::Next;
@@ -32,7 +32,10 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
         Ok(bytes) => bytes,
         Err(_) => return ApiError::payload_too_large(MAX_BODY_BYTES).into_response(),
     };
-    let path_and_query = parts.uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
+    // Inside `nest("/v1", ..)` the URI lacks its prefix; the signature covers the URI as sent.
+    let original = parts.extensions.get::<OriginalUri>().map(|o| o.0.clone());
+    let uri = original.as_ref().unwrap_or(&parts.uri);
+    let path_and_query = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
     let verified = state.verifier.verify(
         &RequestToVerify {
             method: parts.method.as_str(),
@@ -40,7 +43,7 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
             headers: &parts.headers,
             body: &body,
         },
-        state.clock.now(),
+        &state.clock,
     );
     let verified = match verified {
         Ok(verified) => verified,
@@ -50,7 +53,9 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
         }
     };
     if let Err(error) = validate_typed_headers(&parts.headers) {
-        return error.with_messages(verified.warnings.clone()).into_response();
+        return error
+            .with_messages(verified.warnings.clone())
+            .into_response();
     }
     let warnings = verified.warnings.clone();
     parts.extensions.insert::<VerifiedTpp>(verified);
@@ -77,7 +82,11 @@ async fn attach_warnings(response: Response, warnings: Vec<TppMessage>) -> Respo
                     .entry("tppMessages")
                     .or_insert_with(|| serde_json::Value::Array(Vec::new()));
                 if let serde_json::Value::Array(list) = list {
-                    list.extend(warnings.iter().map(|w| serde_json::to_value(w).expect("messages serialise")));
+                    list.extend(
+                        warnings
+                            .iter()
+                            .map(|w| serde_json::to_value(w).expect("messages serialise")),
+                    );
                 }
                 let bytes = serde_json::to_vec(&object).expect("JSON serialises");
                 parts.headers.remove(CONTENT_LENGTH);
@@ -101,7 +110,16 @@ fn add_warning_headers(headers: &mut axum::http::HeaderMap, warnings: &[TppMessa
             warning.text.as_deref().unwrap_or_default()
         );
         // Header values must be visible ASCII; anything else is replaced rather than dropped.
-        let ascii: String = text.chars().map(|c| if c.is_ascii() && !c.is_ascii_control() { c } else { '?' }).collect();
+        let ascii: String = text
+            .chars()
+            .map(|c| {
+                if c.is_ascii() && !c.is_ascii_control() {
+                    c
+                } else {
+                    '?'
+                }
+            })
+            .collect();
         if let Ok(value) = HeaderValue::from_str(&ascii) {
             headers.append("sandbox-warning", value);
         }

@@ -13,33 +13,57 @@ pub fn validate_typed_headers(headers: &HeaderMap) -> Result<(), ApiError> {
     let text = |name: &str| -> Result<Option<&str>, ApiError> {
         headers
             .get(name)
-            .map(|v| v.to_str().map_err(|_| ApiError::format(name, format!("{name} must be visible ASCII"))))
+            .map(|v| {
+                v.to_str()
+                    .map_err(|_| ApiError::format(name, format!("{name} must be visible ASCII")))
+            })
             .transpose()
     };
     for name in UUID_HEADERS {
         if let Some(value) = text(name)? {
             if uuid::Uuid::try_parse(value.trim()).is_err() {
-                return Err(ApiError::format(name, format!("{name} must be a UUID (RFC 4122); got '{value}'")));
+                return Err(ApiError::format(
+                    name,
+                    format!("{name} must be a UUID (RFC 4122); got '{value}'"),
+                ));
             }
         }
     }
-    one_of(text("PSU-HTTP-Method")?, "PSU-HTTP-Method", &PSU_HTTP_METHODS)?;
+    one_of(
+        text("PSU-HTTP-Method")?,
+        "PSU-HTTP-Method",
+        &PSU_HTTP_METHODS,
+    )?;
     one_of(text("PSU-Context")?, "PSU-Context", &PSU_CONTEXTS)?;
-    one_of(text("TPP-Redirect-Preferred")?, "TPP-Redirect-Preferred", &["true", "false"])?;
+    one_of(
+        text("TPP-Redirect-Preferred")?,
+        "TPP-Redirect-Preferred",
+        &["true", "false"],
+    )?;
     if let Some(value) = text("PSU-IP-Address")? {
         if value.trim().parse::<std::net::IpAddr>().is_err() {
-            return Err(ApiError::format("PSU-IP-Address", format!("PSU-IP-Address must be an IPv4 or IPv6 address; got '{value}'")));
+            return Err(ApiError::format(
+                "PSU-IP-Address",
+                format!("PSU-IP-Address must be an IPv4 or IPv6 address; got '{value}'"),
+            ));
         }
     }
     if let Some(value) = text("PSU-IP-Port")? {
         if value.trim().parse::<u16>().is_err() {
-            return Err(ApiError::format("PSU-IP-Port", format!("PSU-IP-Port must be a port number; got '{value}'")));
+            return Err(ApiError::format(
+                "PSU-IP-Port",
+                format!("PSU-IP-Port must be a port number; got '{value}'"),
+            ));
         }
     }
     if let Some(value) = text("TPP-Redirect-URI")? {
-        let ok = value.starts_with("https://") || value.starts_with("http://") || value.contains("://");
+        let ok =
+            value.starts_with("https://") || value.starts_with("http://") || value.contains("://");
         if !ok {
-            return Err(ApiError::format("TPP-Redirect-URI", format!("TPP-Redirect-URI must be an absolute URI; got '{value}'")));
+            return Err(ApiError::format(
+                "TPP-Redirect-URI",
+                format!("TPP-Redirect-URI must be an absolute URI; got '{value}'"),
+            ));
         }
     }
     Ok(())
@@ -69,7 +93,11 @@ mod tests {
     fn each_typed_header_is_checked() {
         for (name, bad, good) in [
             ("psu-id", "12345", "3f1b8a48-5d5e-4a7c-9a4f-2d9c6c1e0b11"),
-            ("psu-device-id", "phone", "3f1b8a48-5d5e-4a7c-9a4f-2d9c6c1e0b11"),
+            (
+                "psu-device-id",
+                "phone",
+                "3f1b8a48-5d5e-4a7c-9a4f-2d9c6c1e0b11",
+            ),
             ("psu-http-method", "FETCH", "GET"),
             ("psu-context", "private", "PRIVATE"),
             ("tpp-redirect-preferred", "no", "false"),
@@ -78,8 +106,18 @@ mod tests {
             ("tpp-redirect-uri", "/back", "https://tpp.example/cb"),
         ] {
             let error = validate_typed_headers(&with(name, bad)).unwrap_err();
-            assert_eq!(error.path.as_deref().map(str::to_ascii_lowercase).as_deref(), Some(name));
-            assert!(validate_typed_headers(&with(name, good)).is_ok(), "{name}: {good}");
+            assert_eq!(
+                error
+                    .path
+                    .as_deref()
+                    .map(str::to_ascii_lowercase)
+                    .as_deref(),
+                Some(name)
+            );
+            assert!(
+                validate_typed_headers(&with(name, good)).is_ok(),
+                "{name}: {good}"
+            );
         }
     }
 }

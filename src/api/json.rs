@@ -14,19 +14,32 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        check_media_type(request.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()))?;
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(|e| ApiError::format("(body)", format!("the request body could not be read: {e}")))?;
+        check_media_type(
+            request
+                .headers()
+                .get(CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok()),
+        )?;
+        let bytes = Bytes::from_request(request, state).await.map_err(|e| {
+            ApiError::format("(body)", format!("the request body could not be read: {e}"))
+        })?;
         parse(&bytes).map(JsonBody)
     }
 }
 
 /// Refuses a declared media type that is not JSON. A missing Content-Type is read as JSON.
 pub fn check_media_type(content_type: Option<&str>) -> Result<(), ApiError> {
-    let Some(content_type) = content_type else { return Ok(()) };
-    let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-    let is_json = essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"));
+    let Some(content_type) = content_type else {
+        return Ok(());
+    };
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    let is_json = essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"));
     if is_json {
         Ok(())
     } else {
@@ -39,17 +52,27 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         ApiError::format(
             "(body)",
-            format!("the body is not valid UTF-8 (byte {}); requests are JSON in UTF-8", e.valid_up_to()),
+            format!(
+                "the body is not valid UTF-8 (byte {}); requests are JSON in UTF-8",
+                e.valid_up_to()
+            ),
         )
     })?;
     if text.trim().is_empty() {
-        return Err(ApiError::format("(body)", "the request needs a JSON body, and it is empty"));
+        return Err(ApiError::format(
+            "(body)",
+            "the request needs a JSON body, and it is empty",
+        ));
     }
     let deserializer = &mut serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(deserializer).map_err(|error| {
         let path = error.path().to_string();
         let inner = error.into_inner();
-        let path = if path == "." { "(body)".to_owned() } else { path };
+        let path = if path == "." {
+            "(body)".to_owned()
+        } else {
+            path
+        };
         let text = if inner.is_syntax() || inner.is_eof() {
             format!("the body is not valid JSON: {inner}")
         } else {
@@ -90,7 +113,10 @@ mod tests {
 
     #[test]
     fn malformed_json_and_xml_media_types_are_refused() {
-        assert!(parse::<Outer>(b"{").unwrap_err().text.contains("not valid JSON"));
+        assert!(parse::<Outer>(b"{")
+            .unwrap_err()
+            .text
+            .contains("not valid JSON"));
         let xml = check_media_type(Some("application/xml")).unwrap_err();
         assert_eq!(xml.status, axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE);
         assert!(check_media_type(Some("application/json; charset=utf-8")).is_ok());

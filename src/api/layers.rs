@@ -78,7 +78,10 @@ pub async fn content_language(request: Request, next: Next) -> Response {
     let asked = request.headers().get(ACCEPT_LANGUAGE).cloned();
     let mut response = next.run(request).await;
     if !response.headers().contains_key(CONTENT_LANGUAGE) {
-        let language = Language::negotiate(asked.as_ref().and_then(|v| v.to_str().ok()), &[Language::English]);
+        let language = Language::negotiate(
+            asked.as_ref().and_then(|v| v.to_str().ok()),
+            &[Language::English],
+        );
         response
             .headers_mut()
             .insert(CONTENT_LANGUAGE, HeaderValue::from_static(language.tag()));
@@ -96,7 +99,11 @@ pub async fn no_such_method(request: Request) -> Response {
     ApiError::new(
         Code::BadRequest,
         None,
-        format!("{} does not accept {}.", request.uri().path(), request.method()),
+        format!(
+            "{} does not accept {}.",
+            request.uri().path(),
+            request.method()
+        ),
     )
     .with_status(StatusCode::METHOD_NOT_ALLOWED)
     .into_response()
@@ -109,10 +116,19 @@ mod tests {
     #[test]
     fn accept_language_quality_values_decide() {
         let both = [Language::English, Language::Norwegian];
-        assert_eq!(Language::negotiate(Some("nb-NO,en;q=0.5"), &both), Language::Norwegian);
-        assert_eq!(Language::negotiate(Some("en;q=0.9,no;q=0.8"), &both), Language::English);
+        assert_eq!(
+            Language::negotiate(Some("nb-NO,en;q=0.5"), &both),
+            Language::Norwegian
+        );
+        assert_eq!(
+            Language::negotiate(Some("en;q=0.9,no;q=0.8"), &both),
+            Language::English
+        );
         assert_eq!(Language::negotiate(Some("de"), &both), Language::English);
-        assert_eq!(Language::negotiate(Some("nb"), &[Language::English]), Language::English);
+        assert_eq!(
+            Language::negotiate(Some("nb"), &[Language::English]),
+            Language::English
+        );
         assert_eq!(Language::negotiate(None, &both), Language::English);
     }
 }

@@ -4,7 +4,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// One link.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Link {
     pub href: String,
     pub verbs: Vec<&'static str>,
@@ -20,7 +20,12 @@ impl Links {
     }
 
     /// Adds a link with the given verbs.
-    pub fn with(mut self, name: &'static str, href: impl Into<String>, verbs: &[&'static str]) -> Self {
+    pub fn with(
+        mut self,
+        name: &'static str,
+        href: impl Into<String>,
+        verbs: &[&'static str],
+    ) -> Self {
         self.0.insert(
             name,
             Link {

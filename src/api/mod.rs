@@ -1,12 +1,15 @@
 //! The HTTP interface: one router per area, the gate in front of `/v1`, and the layers every answer
 //! passes through. Handlers stay thin: extract, call the service, map.
 
+pub mod clock;
 pub mod gate;
 pub mod headers;
 pub mod json;
 pub mod layers;
 pub mod links;
+pub mod response_signing;
 pub mod sandbox;
+pub mod tpp_dialogue;
 
 use crate::state::AppState;
 use axum::middleware::{from_fn, from_fn_with_state};
@@ -18,11 +21,17 @@ use tower_http::compression::CompressionLayer;
 pub fn router(state: AppState) -> Router {
     let v1 = Router::new()
         .merge(sandbox::router())
+        .merge(tpp_dialogue::router())
+        .merge(clock::router())
         .layer(from_fn_with_state(state.clone(), gate::gate));
     Router::new()
         .nest("/v1", v1)
         .fallback(layers::no_such_path)
         .method_not_allowed_fallback(layers::no_such_method)
+        .layer(from_fn_with_state(
+            state.clone(),
+            response_signing::sign_responses,
+        ))
         .layer(from_fn_with_state(state.clone(), layers::durability))
         .layer(from_fn(layers::content_language))
         .layer(CompressionLayer::new().gzip(true))

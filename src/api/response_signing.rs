@@ -15,7 +15,11 @@ use axum::response::{IntoResponse, Response};
 pub const CERTIFICATE_HEADER: &str = "aspsp-signature-certificate";
 
 /// The middleware.
-pub async fn sign_responses(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn sign_responses(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     let bank = match (&state.bank, state.settings.sign_responses) {
         (Some(bank), true) => bank.clone(),
         _ => return next.run(request).await,
@@ -24,7 +28,8 @@ pub async fn sign_responses(State(state): State<AppState>, request: Request, nex
     let response = next.run(request).await;
     let (mut parts, body) = response.into_parts();
     let Ok(bytes) = to_bytes(body, usize::MAX).await else {
-        return crate::error::ApiError::internal("response body could not be buffered for signing").into_response();
+        return crate::error::ApiError::internal("response body could not be buffered for signing")
+            .into_response();
     };
     let mut set = |name: &'static str, value: String| {
         if let Ok(value) = HeaderValue::from_str(&value) {
@@ -43,9 +48,10 @@ pub async fn sign_responses(State(state): State<AppState>, request: Request, nex
     let signature = bank.sign_bytes(text.as_bytes());
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let value = signature_header::format(bank.key_id(), "rsa-sha256", &names, &signature);
-    parts
-        .headers
-        .insert("signature", HeaderValue::from_str(&value).expect("signature header is ASCII"));
+    parts.headers.insert(
+        "signature",
+        HeaderValue::from_str(&value).expect("signature header is ASCII"),
+    );
     parts.headers.remove(axum::http::header::CONTENT_LENGTH);
     Response::from_parts(parts, Body::from(bytes))
 }

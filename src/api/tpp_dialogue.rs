@@ -13,7 +13,10 @@ use axum::{Extension, Json, Router};
 use serde::{Deserialize, Serialize};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/tpp-dialogue/contact", get(read).put(register).delete(remove))
+    Router::new().route(
+        "/tpp-dialogue/contact",
+        get(read).put(register).delete(remove),
+    )
 }
 
 #[derive(Deserialize)]
@@ -34,9 +37,16 @@ struct ContactResponse {
 /// The key the TPP's data is stored under: its organizationIdentifier, or its certificate's hash.
 pub fn tpp_key(tpp: &VerifiedTpp) -> String {
     let certificate = tpp.tpp();
-    certificate.organization_identifier.clone().unwrap_or_else(|| {
-        certificate.der_sha256.iter().map(|b| format!("{b:02x}")).collect()
-    })
+    certificate
+        .organization_identifier
+        .clone()
+        .unwrap_or_else(|| {
+            certificate
+                .der_sha256
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        })
 }
 
 async fn register(
@@ -44,15 +54,25 @@ async fn register(
     Extension(tpp): Extension<VerifiedTpp>,
     JsonBody(body): JsonBody<ContactRequest>,
 ) -> ApiResult<Json<ContactResponse>> {
-    let (contact, tpp_messages) = tpp_dialogue::register(&state.store, &tpp_key(&tpp), &body.email, state.clock.now())?;
-    Ok(Json(ContactResponse { contact, tpp_messages }))
+    let (contact, tpp_messages) =
+        tpp_dialogue::register(&state.store, &tpp_key(&tpp), &body.email, state.clock.now())?;
+    Ok(Json(ContactResponse {
+        contact,
+        tpp_messages,
+    }))
 }
 
-async fn read(State(state): State<AppState>, Extension(tpp): Extension<VerifiedTpp>) -> ApiResult<Json<TppContact>> {
+async fn read(
+    State(state): State<AppState>,
+    Extension(tpp): Extension<VerifiedTpp>,
+) -> ApiResult<Json<TppContact>> {
     Ok(Json(tpp_dialogue::get(&state.store, &tpp_key(&tpp))?))
 }
 
-async fn remove(State(state): State<AppState>, Extension(tpp): Extension<VerifiedTpp>) -> ApiResult<StatusCode> {
+async fn remove(
+    State(state): State<AppState>,
+    Extension(tpp): Extension<VerifiedTpp>,
+) -> ApiResult<StatusCode> {
     tpp_dialogue::remove(&state.store, &tpp_key(&tpp))?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -65,7 +65,11 @@ fn issue(args: IssueArgs) -> Result<ExitCode, String> {
     let roles = args
         .roles
         .iter()
-        .map(|r| r.trim().parse::<Psd2Role>().map_err(|_| format!("unknown role '{r}': use PSP_AS, PSP_PI, PSP_AI or PSP_IC")))
+        .map(|r| {
+            r.trim()
+                .parse::<Psd2Role>()
+                .map_err(|_| format!("unknown role '{r}': use PSP_AS, PSP_PI, PSP_AI or PSP_IC"))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let ca = match (&args.ca_cert, &args.ca_key) {
         (Some(cert), Some(key)) => CertificateAuthority::from_pem(&read(cert)?, &read(key)?)?,
@@ -91,9 +95,19 @@ fn issue(args: IssueArgs) -> Result<ExitCode, String> {
 
 fn make_ca(args: CaArgs) -> Result<ExitCode, String> {
     let now = OffsetDateTime::now_utc();
-    let ca = CertificateAuthority::generate(&args.name, &args.name, now - Duration::days(1), now + Duration::days(3650))?;
-    write_pair(&args.out, ca.cert_pem(), ca.key_pem())?;
-    println!("Made CA '{}' in {}: trust it with serve --trust-ca {}/cert.pem", args.name, args.out.display(), args.out.display());
+    let ca = CertificateAuthority::generate(
+        &args.name,
+        &args.name,
+        now - Duration::days(1),
+        now + Duration::days(3650),
+    )?;
+    write_pair(&args.out, &ca.cert_pem, &ca.key_pem)?;
+    println!(
+        "Made CA '{}' in {}: trust it with serve --trust-ca {}/cert.pem",
+        args.name,
+        args.out.display(),
+        args.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -104,7 +118,8 @@ fn read(path: &Path) -> Result<String, String> {
 fn write_pair(dir: &Path, cert_pem: &str, key_pem: &str) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let write = |name: &str, text: &str| {
-        std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
+        std::fs::write(dir.join(name), text)
+            .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
     };
     write("cert.pem", cert_pem)?;
     write("key.pem", key_pem)

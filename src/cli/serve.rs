@@ -60,12 +60,17 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
 fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("XS2A_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }
 
 /// The default data directory.
 pub fn default_data_dir() -> PathBuf {
-    dirs::data_dir().unwrap_or_else(std::env::temp_dir).join("xs2a-sandbox")
+    dirs::data_dir()
+        .unwrap_or_else(std::env::temp_dir)
+        .join("xs2a-sandbox")
 }
 
 /// The state `serve` runs with: store, clock, trust store and the bank's credentials.
@@ -83,10 +88,16 @@ pub fn build_state(args: &ServeArgs) -> Result<AppState, String> {
     };
     let mut trust = TrustStore::with_bundled_test_ca();
     for path in &args.trust_ca {
-        let pem = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        trust.add_pem(&pem).map_err(|e| format!("{}: {e}", path.display()))?;
+        let pem = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        trust
+            .add_pem(&pem)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    let bank = SigningCredentials::from_pem(crate::fixtures::BANK_CERT_PEM, crate::fixtures::BANK_KEY_PEM)?;
+    let bank = SigningCredentials::from_pem(
+        crate::fixtures::BANK_CERT_PEM,
+        crate::fixtures::BANK_KEY_PEM,
+    )?;
     let state = AppState {
         store,
         clock: Arc::new(clock),
@@ -119,19 +130,31 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 std::fs::read_to_string(cert).map_err(|e| format!("{}: {e}", cert.display()))?,
                 std::fs::read_to_string(key).map_err(|e| format!("{}: {e}", key.display()))?,
             ),
-            _ => (crate::fixtures::SERVER_CERT_PEM.to_owned(), crate::fixtures::SERVER_KEY_PEM.to_owned()),
+            _ => (
+                crate::fixtures::SERVER_CERT_PEM.to_owned(),
+                crate::fixtures::SERVER_KEY_PEM.to_owned(),
+            ),
         };
         let config = crate::server::tls_config(&cert, &key)?;
         let tls_listener = tokio::net::TcpListener::bind(args.tls_addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.tls_addr))?;
         let tls_bound = tls_listener.local_addr().map_err(|e| e.to_string())?;
-        tasks.spawn(crate::server::serve_tls(tls_listener, state.clone(), config, wait_for_stop(stop_rx.clone())));
+        tasks.spawn(crate::server::serve_tls(
+            tls_listener,
+            state.clone(),
+            config,
+            wait_for_stop(stop_rx.clone()),
+        ));
         println!("xs2a-sandbox listening on http://{bound} and https://{tls_bound}");
     } else {
         println!("xs2a-sandbox listening on http://{bound}");
     }
-    tasks.spawn(crate::server::serve(listener, state.clone(), wait_for_stop(stop_rx)));
+    tasks.spawn(crate::server::serve(
+        listener,
+        state.clone(),
+        wait_for_stop(stop_rx),
+    ));
     use std::io::Write;
     let _ = std::io::stdout().flush();
 
@@ -146,8 +169,14 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         }
     }
     while let Some(ended) = tasks.join_next().await {
-        ended.map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
+        ended
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())?;
     }
-    state.store.make_durable().await.map_err(|e| e.to_string())?;
+    state
+        .store
+        .make_durable()
+        .await
+        .map_err(|e| e.to_string())?;
     Ok(())
 }

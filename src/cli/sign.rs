@@ -48,15 +48,21 @@ pub fn run(args: SignArgs) -> Result<ExitCode, String> {
     let credentials = SigningCredentials::from_dir(&args.cert_dir)?;
     let body = match (&args.data, &args.data_file) {
         (Some(text), _) => text.clone().into_bytes(),
-        (None, Some(path)) => std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+        (None, Some(path)) => {
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        }
         (None, None) => Vec::new(),
     };
     let path_and_query = path_and_query(&args.url)?;
     let mut headers = HeaderMap::new();
     for line in &args.headers {
-        let (name, value) = line.split_once(':').ok_or_else(|| format!("header '{line}' must be 'Name: value'"))?;
-        let name = HeaderName::from_bytes(name.trim().as_bytes()).map_err(|_| format!("'{}' is not a header name", name.trim()))?;
-        let value = HeaderValue::from_str(value.trim()).map_err(|_| format!("the value of {name} is not a valid header value"))?;
+        let (name, value) = line
+            .split_once(':')
+            .ok_or_else(|| format!("header '{line}' must be 'Name: value'"))?;
+        let name = HeaderName::from_bytes(name.trim().as_bytes())
+            .map_err(|_| format!("'{}' is not a header name", name.trim()))?;
+        let value = HeaderValue::from_str(value.trim())
+            .map_err(|_| format!("the value of {name} is not a valid header value"))?;
         headers.append(name, value);
     }
     let now = match &args.at {
@@ -66,16 +72,34 @@ pub fn run(args: SignArgs) -> Result<ExitCode, String> {
     let options = SignOptions {
         request_target: !args.no_request_target,
         rfc2047: args.rfc2047,
-        digest: if args.sha512 { DigestAlgorithm::Sha512 } else { DigestAlgorithm::Sha256 },
+        digest: if args.sha512 {
+            DigestAlgorithm::Sha512
+        } else {
+            DigestAlgorithm::Sha256
+        },
         ..SignOptions::default()
     };
     let given: Vec<HeaderName> = headers.keys().cloned().collect();
-    credentials.sign(&args.method.to_ascii_uppercase(), &path_and_query, &mut headers, &body, now, &options);
+    credentials.sign(
+        &args.method.to_ascii_uppercase(),
+        &path_and_query,
+        &mut headers,
+        &body,
+        now,
+        &options,
+    );
     if args.show_signing_string {
-        let report_names: Vec<String> = crate::signing::signature_header::parse(headers["signature"].to_str().unwrap_or_default())
-            .map(|p| p.headers)
-            .unwrap_or_default();
-        if let Ok(text) = crate::signing::signing_string::build(&report_names, &args.method, &path_and_query, &headers) {
+        let report_names: Vec<String> = crate::signing::signature_header::parse(
+            headers["signature"].to_str().unwrap_or_default(),
+        )
+        .map(|p| p.headers)
+        .unwrap_or_default();
+        if let Ok(text) = crate::signing::signing_string::build(
+            &report_names,
+            &args.method,
+            &path_and_query,
+            &headers,
+        ) {
             eprintln!("signing string:\n{text}\n");
         }
     }
@@ -83,7 +107,11 @@ pub fn run(args: SignArgs) -> Result<ExitCode, String> {
         if given.contains(name) {
             continue; // the caller sends its own headers; print only what signing adds
         }
-        println!("{}: {}", display_name(name.as_str()), value.to_str().unwrap_or_default());
+        println!(
+            "{}: {}",
+            display_name(name.as_str()),
+            value.to_str().unwrap_or_default()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -91,7 +119,10 @@ pub fn run(args: SignArgs) -> Result<ExitCode, String> {
 /// The path and query of a URL, as the request target is signed.
 pub fn path_and_query(url: &str) -> Result<String, String> {
     let uri: axum::http::Uri = url.parse().map_err(|_| format!("'{url}' is not a URL"))?;
-    Ok(uri.path_and_query().map(|p| p.as_str().to_owned()).unwrap_or_else(|| "/".into()))
+    Ok(uri
+        .path_and_query()
+        .map(|p| p.as_str().to_owned())
+        .unwrap_or_else(|| "/".into()))
 }
 
 fn display_name(lower: &str) -> &str {

@@ -27,18 +27,24 @@ pub struct VerifyArgs {
 }
 
 pub fn run(args: VerifyArgs) -> Result<ExitCode, String> {
-    let raw = std::fs::read(&args.request).map_err(|e| format!("cannot read {}: {e}", args.request.display()))?;
+    let raw = std::fs::read(&args.request)
+        .map_err(|e| format!("cannot read {}: {e}", args.request.display()))?;
     let parsed = parse_raw_request(&raw)?;
     let mut headers = parsed.headers;
     if let Some(path) = &args.cert {
-        let pem = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let pem = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let der = pem_to_der(&pem)?;
         let value = base64::engine::general_purpose::STANDARD.encode(der);
-        headers.insert("tpp-signature-certificate", HeaderValue::from_str(&value).expect("base64 is ASCII"));
+        headers.insert(
+            "tpp-signature-certificate",
+            HeaderValue::from_str(&value).expect("base64 is ASCII"),
+        );
     }
     let mut trust = TrustStore::with_bundled_test_ca();
     for path in &args.trust_ca {
-        let pem = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let pem = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         trust.add_pem(&pem)?;
     }
     let at = match &args.at {
@@ -46,7 +52,12 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode, String> {
         None => time::OffsetDateTime::now_utc(),
     };
     let report = Verifier::new(trust).report(
-        &RequestToVerify { method: &parsed.method, path_and_query: &parsed.target, headers: &headers, body: &parsed.body },
+        &RequestToVerify {
+            method: &parsed.method,
+            path_and_query: &parsed.target,
+            headers: &headers,
+            body: &parsed.body,
+        },
         at,
     );
     for (step, verdict) in &report.steps {
@@ -86,21 +97,41 @@ pub fn parse_raw_request(raw: &[u8]) -> Result<RawRequest, String> {
     let (head, body) = split_head(raw);
     let head = std::str::from_utf8(head).map_err(|_| "the request head is not UTF-8")?;
     let mut lines = head.lines().map(|l| l.trim_end_matches('\r'));
-    let request_line = lines.next().filter(|l| !l.is_empty()).ok_or("the file has no request line")?;
+    let request_line = lines
+        .next()
+        .filter(|l| !l.is_empty())
+        .ok_or("the file has no request line")?;
     let mut parts = request_line.split_whitespace();
     let (method, target) = match (parts.next(), parts.next()) {
         (Some(m), Some(t)) => (m.to_owned(), t.to_owned()),
-        _ => return Err(format!("'{request_line}' is not a request line like 'GET /v1/sandbox/customers HTTP/1.1'")),
+        _ => {
+            return Err(format!(
+                "'{request_line}' is not a request line like 'GET /v1/sandbox/customers HTTP/1.1'"
+            ))
+        }
     };
-    let target = if target.contains("://") { super::sign::path_and_query(&target)? } else { target };
+    let target = if target.contains("://") {
+        super::sign::path_and_query(&target)?
+    } else {
+        target
+    };
     let mut headers = HeaderMap::new();
     for line in lines.filter(|l| !l.is_empty()) {
-        let (name, value) = line.split_once(':').ok_or_else(|| format!("header line '{line}' has no ':'"))?;
-        let name = HeaderName::from_bytes(name.trim().as_bytes()).map_err(|_| format!("'{name}' is not a header name"))?;
-        let value = HeaderValue::from_str(value.trim()).map_err(|_| format!("the value of {name} is not valid"))?;
+        let (name, value) = line
+            .split_once(':')
+            .ok_or_else(|| format!("header line '{line}' has no ':'"))?;
+        let name = HeaderName::from_bytes(name.trim().as_bytes())
+            .map_err(|_| format!("'{name}' is not a header name"))?;
+        let value = HeaderValue::from_str(value.trim())
+            .map_err(|_| format!("the value of {name} is not valid"))?;
         headers.append(name, value);
     }
-    Ok(RawRequest { method, target, headers, body: body.to_vec() })
+    Ok(RawRequest {
+        method,
+        target,
+        headers,
+        body: body.to_vec(),
+    })
 }
 
 fn split_head(raw: &[u8]) -> (&[u8], &[u8]) {
@@ -120,10 +151,14 @@ mod tests {
     fn raw_requests_with_crlf_or_lf_parse() {
         let raw = b"POST /v1/x?a=1 HTTP/1.1\r\nDate: now\r\nX-Request-ID: 1\r\n\r\n{\"a\":1}";
         let parsed = parse_raw_request(raw).unwrap();
-        assert_eq!((parsed.method.as_str(), parsed.target.as_str()), ("POST", "/v1/x?a=1"));
+        assert_eq!(
+            (parsed.method.as_str(), parsed.target.as_str()),
+            ("POST", "/v1/x?a=1")
+        );
         assert_eq!(parsed.headers["x-request-id"], "1");
         assert_eq!(parsed.body, b"{\"a\":1}");
-        let lf = parse_raw_request(b"GET http://127.0.0.1:8080/v1/y HTTP/1.1\nDate: now\n").unwrap();
+        let lf =
+            parse_raw_request(b"GET http://127.0.0.1:8080/v1/y HTTP/1.1\nDate: now\n").unwrap();
         assert_eq!(lf.target, "/v1/y");
         assert!(lf.body.is_empty());
     }

@@ -3,10 +3,15 @@
 //! One module serves the server (verification), the CLI (`sign`, `verify`, `cert issue`), the workbench
 //! and the tests, so what the sandbox accepts and what its own tools produce cannot drift apart.
 
+pub mod certificate;
 pub mod digest;
+pub mod distinguished_name;
 pub mod http_date;
+pub mod issue;
+pub mod qc_statements;
 pub mod rfc2047;
 pub mod signature_header;
+pub mod signer;
 pub mod signing_string;
-// pub mod signer;
-// pub mod verifier;
+pub mod trust;
+pub mod verifier;

@@ -64,7 +64,9 @@ impl SigningCredentials {
     pub fn from_pem(cert_pem: &str, key_pem: &str) -> Result<Self, String> {
         let key = RsaPrivateKey::from_pkcs8_pem(key_pem)
             .or_else(|_| RsaPrivateKey::from_pkcs1_pem(key_pem))
-            .map_err(|e| format!("the private key is not an RSA key in PEM (PKCS#8 or PKCS#1): {e}"))?;
+            .map_err(|e| {
+                format!("the private key is not an RSA key in PEM (PKCS#8 or PKCS#1): {e}")
+            })?;
         let cert_der = pem_to_der(cert_pem)?;
         let (_, cert) = x509_parser::parse_x509_certificate(&cert_der)
             .map_err(|e| format!("the certificate does not parse: {e}"))?;
@@ -74,7 +76,11 @@ impl SigningCredentials {
             serial_hex(cert.raw_serial()),
             issuer.to_rfc2253()
         );
-        Ok(SigningCredentials { key, cert_der, key_id })
+        Ok(SigningCredentials {
+            key,
+            cert_der,
+            key_id,
+        })
     }
 
     /// Reads `cert.pem` and `key.pem` from a directory made by `xs2a-sandbox cert issue`.
@@ -114,13 +120,14 @@ impl SigningCredentials {
         now: OffsetDateTime,
         options: &SignOptions,
     ) {
+        let has_date = headers.contains_key("date");
         let mut set = |name: &'static str, value: String| {
             headers.insert(
                 HeaderName::from_static(name),
                 HeaderValue::from_str(&value).expect("generated header values are ASCII"),
             );
         };
-        if !headers.contains_key("date") {
+        if !has_date {
             set("date", http_date::format(now));
         }
         if !body.is_empty() || options.digest_without_body {
@@ -134,7 +141,10 @@ impl SigningCredentials {
         }
         set("tpp-signature-certificate", self.certificate_header());
         if !headers.contains_key("x-request-id") {
-            headers.insert("x-request-id", HeaderValue::from_str(&uuid::Uuid::new_v4().to_string()).unwrap());
+            headers.insert(
+                "x-request-id",
+                HeaderValue::from_str(&uuid::Uuid::new_v4().to_string()).unwrap(),
+            );
         }
 
         let names = options.signed_headers.clone().unwrap_or_else(|| {
@@ -159,7 +169,10 @@ impl SigningCredentials {
         if options.rfc2047 {
             value = rfc2047::encode_utf8(&value);
         }
-        headers.insert("signature", HeaderValue::from_str(&value).expect("signature header is ASCII"));
+        headers.insert(
+            "signature",
+            HeaderValue::from_str(&value).expect("signature header is ASCII"),
+        );
     }
 }
 
@@ -167,9 +180,18 @@ impl SigningCredentials {
 pub fn pem_to_der(pem: &str) -> Result<Vec<u8>, String> {
     let begin = "-----BEGIN CERTIFICATE-----";
     let end = "-----END CERTIFICATE-----";
-    let start = pem.find(begin).ok_or("no -----BEGIN CERTIFICATE----- block found")? + begin.len();
-    let stop = pem[start..].find(end).ok_or("the certificate's PEM block is not closed")? + start;
-    let body: String = pem[start..stop].chars().filter(|c| !c.is_whitespace()).collect();
+    let start = pem
+        .find(begin)
+        .ok_or("no -----BEGIN CERTIFICATE----- block found")?
+        + begin.len();
+    let stop = pem[start..]
+        .find(end)
+        .ok_or("the certificate's PEM block is not closed")?
+        + start;
+    let body: String = pem[start..stop]
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
     STANDARD
         .decode(body)
         .map_err(|e| format!("the certificate's PEM block is not valid base64: {e}"))

@@ -13,6 +13,7 @@ use super::qc_statements::Psd2Role;
 use super::signature_header::{self, SignatureParams};
 use super::trust::{CachedCertificate, CertificateCache, ChainVerdict, TrustStore};
 use super::{http_date, signing_string};
+use crate::clock::Clock;
 use crate::error::{ApiError, Code, TppMessage};
 use axum::http::HeaderMap;
 use std::sync::{Arc, RwLock};
@@ -22,8 +23,14 @@ use time::{Duration, OffsetDateTime};
 pub const MAX_CLOCK_SKEW: Duration = Duration::seconds(60);
 
 /// Headers SPEC.md names as candidates for signing; carried ones should be signed.
-pub const SIGNING_CANDIDATES: [&str; 6] =
-    ["date", "digest", "x-request-id", "psu-id", "psu-corporate-id", "tpp-redirect-uri"];
+pub const SIGNING_CANDIDATES: [&str; 6] = [
+    "date",
+    "digest",
+    "x-request-id",
+    "psu-id",
+    "psu-corporate-id",
+    "tpp-redirect-uri",
+];
 
 /// The steps of the check, named in refusals and in `xs2a-sandbox verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +81,15 @@ pub struct RequestToVerify<'a> {
     pub path_and_query: &'a str,
     pub headers: &'a HeaderMap,
     pub body: &'a [u8],
+}
+
+/// The instants a Date header is compared with.
+#[derive(Debug, Clone, Copy)]
+struct Times {
+    /// The sandbox clock (simulated time).
+    now: OffsetDateTime,
+    /// The machine's time (equal to `now` unless the clock was moved).
+    machine: OffsetDateTime,
 }
 
 /// An identified TPP.
@@ -132,24 +148,39 @@ impl Verifier {
         self.cache.len()
     }
 
-    /// Checks a request at the clock's `now`.
-    pub fn verify(&self, request: &RequestToVerify, now: OffsetDateTime) -> Result<VerifiedTpp, ApiError> {
-        self.check(request, now, false).outcome
+    /// Checks a request at the sandbox clock's time.
+    pub fn verify(
+        &self,
+        request: &RequestToVerify,
+        clock: &Clock,
+    ) -> Result<VerifiedTpp, ApiError> {
+        let times = Times {
+            now: clock.now(),
+            machine: clock.machine_now(),
+        };
+        self.check(request, times, false).outcome
     }
 
-    /// Checks a request and records every step's verdict (slower; for diagnostics).
-    pub fn report(&self, request: &RequestToVerify, now: OffsetDateTime) -> Report {
-        self.check(request, now, true)
+    /// Checks a request as of `at` and records every step's verdict (slower; for diagnostics).
+    pub fn report(&self, request: &RequestToVerify, at: OffsetDateTime) -> Report {
+        self.check(
+            request,
+            Times {
+                now: at,
+                machine: at,
+            },
+            true,
+        )
     }
 
-    fn check(&self, request: &RequestToVerify, now: OffsetDateTime, explain: bool) -> Report {
+    fn check(&self, request: &RequestToVerify, times: Times, explain: bool) -> Report {
         let mut run = Run {
             explain,
             steps: Vec::new(),
             warnings: Vec::new(),
             signing_string: None,
         };
-        let outcome = self.run_steps(request, now, &mut run);
+        let outcome = self.run_steps(request, times, &mut run);
         let outcome = outcome.map_err(|error| {
             let mut error = error.with_messages(run.warnings.clone());
             if let Some(signing_string) = &run.signing_string {
@@ -175,15 +206,25 @@ impl Verifier {
     fn run_steps(
         &self,
         request: &RequestToVerify,
-        now: OffsetDateTime,
+        times: Times,
         run: &mut Run,
     ) -> Result<VerifiedTpp, ApiError> {
+        let now = times.now;
         let headers = request.headers;
-        let header = |name: &str| headers.get(name).map(|v| v.to_str().map_err(|_| name.to_owned()));
+        let header = |name: &str| {
+            headers
+                .get(name)
+                .map(|v| v.to_str().map_err(|_| name.to_owned()))
+        };
 
         // Required headers.
         let mut present = Vec::with_capacity(4);
-        for name in ["X-Request-ID", "Date", "TPP-Signature-Certificate", "Signature"] {
+        for name in [
+            "X-Request-ID",
+            "Date",
+            "TPP-Signature-Certificate",
+            "Signature",
+        ] {
             match header(name) {
                 None => return run.fail(Step::RequiredHeaders, ApiError::header_required(name)),
                 Some(Err(_)) => {
@@ -209,16 +250,25 @@ impl Verifier {
                 ),
             );
         }
-        run.pass(Step::RequiredHeaders, || "X-Request-ID, Date, TPP-Signature-Certificate and Signature are present".into());
+        run.pass(Step::RequiredHeaders, || {
+            "X-Request-ID, Date, TPP-Signature-Certificate and Signature are present".into()
+        });
 
         // Date window.
         let sent = match http_date::parse(date) {
             Ok(sent) => sent,
             Err(reason) => return run.fail(Step::Date, ApiError::format("Date", reason)),
         };
+        // Against the sandbox clock, or the machine's when a trainer has moved the clock (TPP apps sign
+        // with their own machine's time).
         let skew = sent - now;
-        if skew.abs() > MAX_CLOCK_SKEW {
-            let direction = if skew.is_positive() { "ahead of" } else { "behind" };
+        let machine_skew = sent - times.machine;
+        if skew.abs() > MAX_CLOCK_SKEW && machine_skew.abs() > MAX_CLOCK_SKEW {
+            let direction = if skew.is_positive() {
+                "ahead of"
+            } else {
+                "behind"
+            };
             return run.fail(
                 Step::Date,
                 ApiError::new(
@@ -233,29 +283,45 @@ impl Verifier {
                 ),
             );
         }
-        run.pass(Step::Date, || format!("{} s from the sandbox clock", skew.whole_seconds()));
+        run.pass(Step::Date, || {
+            format!("{} s from the sandbox clock", skew.whole_seconds())
+        });
 
         // Certificate.
         let cached = match self.certificate(certificate_header, now, run) {
             Ok(cached) => cached,
             Err(error) => return run.fail(Step::Certificate, error),
         };
-        let tpp = cached.certificate.as_ref().expect("checked by certificate()");
+        let tpp = cached
+            .certificate
+            .as_ref()
+            .expect("checked by certificate()");
 
         // Signature header.
         let params = match signature_header::parse(signature) {
             Ok(params) => params,
-            Err(reason) => return run.fail(Step::SignatureHeader, ApiError::format("Signature", reason)),
+            Err(reason) => {
+                return run.fail(Step::SignatureHeader, ApiError::format("Signature", reason))
+            }
         };
         run.pass(Step::SignatureHeader, || {
-            format!("keyId, algorithm, headers and signature present{}", if params.was_wrapped { " (RFC 2047 wrapped)" } else { "" })
+            format!(
+                "keyId, algorithm, headers and signature present{}",
+                if params.was_wrapped {
+                    " (RFC 2047 wrapped)"
+                } else {
+                    ""
+                }
+            )
         });
 
         // keyId.
         if let Err(error) = check_key_id(&params, tpp, run) {
             return run.fail(Step::KeyId, error);
         }
-        run.pass(Step::KeyId, || "serial and issuer match the certificate".into());
+        run.pass(Step::KeyId, || {
+            "serial and issuer match the certificate".into()
+        });
 
         // Algorithm.
         if let Err(error) = check_algorithm(&params, tpp, run) {
@@ -267,10 +333,18 @@ impl Verifier {
         if let Err(error) = check_signed_headers(&params, headers, has_body, run) {
             return run.fail(Step::SignedHeaders, error);
         }
-        let signing_string = match signing_string::build(&params.headers, request.method, request.path_and_query, headers) {
+        let signing_string = match signing_string::build(
+            &params.headers,
+            request.method,
+            request.path_and_query,
+            headers,
+        ) {
             Ok(text) => text,
             Err(reason) => {
-                return run.fail(Step::SignedHeaders, ApiError::new(Code::BadRequest, Some("Signature"), reason))
+                return run.fail(
+                    Step::SignedHeaders,
+                    ApiError::new(Code::BadRequest, Some("Signature"), reason),
+                )
             }
         };
         run.signing_string = Some(signing_string);
@@ -304,10 +378,19 @@ impl Verifier {
         }
 
         // The signature itself.
-        let key = tpp.rsa_public_key.as_deref().expect("RSA key checked in the algorithm step");
+        let key = tpp
+            .rsa_public_key
+            .as_deref()
+            .expect("RSA key checked in the algorithm step");
         let signing_string = run.signing_string.as_deref().expect("set above");
-        let public_key = ring::signature::UnparsedPublicKey::new(&ring::signature::RSA_PKCS1_2048_8192_SHA256, key);
-        if public_key.verify(signing_string.as_bytes(), &params.signature).is_err() {
+        let public_key = ring::signature::UnparsedPublicKey::new(
+            &ring::signature::RSA_PKCS1_2048_8192_SHA256,
+            key,
+        );
+        if public_key
+            .verify(signing_string.as_bytes(), &params.signature)
+            .is_err()
+        {
             return run.fail(
                 Step::Signature,
                 ApiError::new(
@@ -324,7 +407,9 @@ impl Verifier {
                 ),
             );
         }
-        run.pass(Step::Signature, || "RSA-SHA256 (PKCS#1 v1.5) verifies".into());
+        run.pass(Step::Signature, || {
+            "RSA-SHA256 (PKCS#1 v1.5) verifies".into()
+        });
 
         Ok(VerifiedTpp {
             certificate: cached,
@@ -339,17 +424,29 @@ impl Verifier {
         run: &mut Run,
     ) -> Result<Arc<CachedCertificate>, ApiError> {
         const HEADER: &str = "TPP-Signature-Certificate";
-        let decoded = decode_certificate_header(header).map_err(|e| ApiError::format(HEADER, e.to_string()))?;
+        let decoded = decode_certificate_header(header)
+            .map_err(|e| ApiError::format(HEADER, e.to_string()))?;
         if decoded.was_pem {
             run.warn(Code::FormatError, HEADER, "TPP-Signature-Certificate came with PEM armour; it should be the plain base64 of the DER. Production may refuse it.");
         }
         let cached = self.cache.get_or_verify(&self.trust(), &decoded.der);
         let tpp = match &cached.certificate {
             Ok(tpp) => tpp,
-            Err(reason) => return Err(ApiError::format(HEADER, format!("TPP-Signature-Certificate is not a usable X.509 certificate: {reason}"))),
+            Err(reason) => {
+                return Err(ApiError::format(
+                    HEADER,
+                    format!(
+                        "TPP-Signature-Certificate is not a usable X.509 certificate: {reason}"
+                    ),
+                ))
+            }
         };
         if let ChainVerdict::Untrusted(reason) = &cached.chain {
-            return Err(ApiError::new(Code::BadRequest, Some(HEADER), format!("The certificate is not trusted: {reason}")));
+            return Err(ApiError::new(
+                Code::BadRequest,
+                Some(HEADER),
+                format!("The certificate is not trusted: {reason}"),
+            ));
         }
         if now < tpp.not_before || now > tpp.not_after {
             return Err(ApiError::new(
@@ -373,24 +470,39 @@ impl Verifier {
             ));
         }
         let roles: Vec<&str> = tpp.roles().iter().map(|r| r.as_str()).collect();
-        run.pass(Step::Certificate, || format!("trusted, valid, roles {}", roles.join(",")));
+        run.pass(Step::Certificate, || {
+            format!("trusted, valid, roles {}", roles.join(","))
+        });
         Ok(cached)
     }
 }
 
-fn check_key_id(params: &SignatureParams, tpp: &TppCertificate, run: &mut Run) -> Result<(), ApiError> {
-    let key_id = signature_header::parse_key_id(&params.key_id).map_err(|r| ApiError::format("Signature", r))?;
+fn check_key_id(
+    params: &SignatureParams,
+    tpp: &TppCertificate,
+    run: &mut Run,
+) -> Result<(), ApiError> {
+    let key_id = signature_header::parse_key_id(&params.key_id)
+        .map_err(|r| ApiError::format("Signature", r))?;
     match compare_serial(&key_id.serial, &tpp.serial) {
         SerialMatch::Exact => {}
-        SerialMatch::Tolerated(notes) => notes.into_iter().for_each(|n| run.warn(Code::FormatError, "Signature", n)),
+        SerialMatch::Tolerated(notes) => notes
+            .into_iter()
+            .for_each(|n| run.warn(Code::FormatError, "Signature", n)),
         SerialMatch::Mismatch(reason) => {
-            return Err(ApiError::new(Code::BadRequest, Some("Signature"), format!("keyId SN does not name the certificate: {reason}")))
+            return Err(ApiError::new(
+                Code::BadRequest,
+                Some("Signature"),
+                format!("keyId SN does not name the certificate: {reason}"),
+            ))
         }
     }
     match compare_issuer(&key_id.issuer, &tpp.issuer) {
         IssuerMatch::Exact => Ok(()),
         IssuerMatch::Tolerated(notes) => {
-            notes.into_iter().for_each(|n| run.warn(Code::FormatError, "Signature", n));
+            notes
+                .into_iter()
+                .for_each(|n| run.warn(Code::FormatError, "Signature", n));
             Ok(())
         }
         IssuerMatch::Mismatch(reason) => Err(ApiError::new(
@@ -401,18 +513,32 @@ fn check_key_id(params: &SignatureParams, tpp: &TppCertificate, run: &mut Run) -
     }
 }
 
-fn check_algorithm(params: &SignatureParams, tpp: &TppCertificate, run: &mut Run) -> Result<(), ApiError> {
+fn check_algorithm(
+    params: &SignatureParams,
+    tpp: &TppCertificate,
+    run: &mut Run,
+) -> Result<(), ApiError> {
     if tpp.rsa_public_key.is_none() {
         return Err(ApiError::new(
             Code::BadRequest,
             Some("TPP-Signature-Certificate"),
-            format!("The certificate's key is {}; this sandbox verifies RSA keys (rsa-sha256) only.", tpp.key_algorithm),
+            format!(
+                "The certificate's key is {}; this sandbox verifies RSA keys (rsa-sha256) only.",
+                tpp.key_algorithm
+            ),
         ));
     }
     match params.algorithm.to_ascii_lowercase().as_str() {
         "rsa-sha256" => {
             if params.algorithm != "rsa-sha256" {
-                run.warn(Code::FormatError, "Signature", format!("algorithm '{}' should be written 'rsa-sha256'.", params.algorithm));
+                run.warn(
+                    Code::FormatError,
+                    "Signature",
+                    format!(
+                        "algorithm '{}' should be written 'rsa-sha256'.",
+                        params.algorithm
+                    ),
+                );
             }
             Ok(())
         }
@@ -427,26 +553,45 @@ fn check_algorithm(params: &SignatureParams, tpp: &TppCertificate, run: &mut Run
         _ => Err(ApiError::new(
             Code::BadRequest,
             Some("Signature"),
-            format!("algorithm '{}' is not the certificate's algorithm; use rsa-sha256.", params.algorithm),
+            format!(
+                "algorithm '{}' is not the certificate's algorithm; use rsa-sha256.",
+                params.algorithm
+            ),
         )),
     }
 }
 
-fn check_signed_headers(params: &SignatureParams, headers: &HeaderMap, has_body: bool, run: &mut Run) -> Result<(), ApiError> {
+fn check_signed_headers(
+    params: &SignatureParams,
+    headers: &HeaderMap,
+    has_body: bool,
+    run: &mut Run,
+) -> Result<(), ApiError> {
     let mut seen: Vec<String> = Vec::with_capacity(params.headers.len());
     for name in &params.headers {
         let lower = name.to_ascii_lowercase();
         if lower != *name {
-            run.warn(Code::FormatError, "Signature", format!("signed header names are lower case: write '{lower}', not '{name}'."));
+            run.warn(
+                Code::FormatError,
+                "Signature",
+                format!("signed header names are lower case: write '{lower}', not '{name}'."),
+            );
         }
         if seen.contains(&lower) {
-            return Err(ApiError::format("Signature", format!("the headers part lists '{lower}' twice")));
+            return Err(ApiError::format(
+                "Signature",
+                format!("the headers part lists '{lower}' twice"),
+            ));
         }
         seen.push(lower);
     }
     let signs = |name: &str| seen.iter().any(|s| s == name);
     if !signs("date") {
-        return Err(ApiError::new(Code::BadRequest, Some("Signature"), "the headers part must include 'date': an unsigned Date could be replayed."));
+        return Err(ApiError::new(
+            Code::BadRequest,
+            Some("Signature"),
+            "the headers part must include 'date': an unsigned Date could be replayed.",
+        ));
     }
     if has_body && !signs("digest") {
         return Err(ApiError::new(Code::BadRequest, Some("Signature"), "the headers part must include 'digest' on a request with a body, or the body is not covered by the signature."));
@@ -480,12 +625,17 @@ impl Run {
 
     fn fail<T>(&mut self, step: Step, error: ApiError) -> Result<T, ApiError> {
         let mut error = error;
-        error.text = format!("Request signature check failed at step '{}': {}", step.name(), error.text);
+        error.text = format!(
+            "Request signature check failed at step '{}': {}",
+            step.name(),
+            error.text
+        );
         self.steps.push((step, Err(error.text.clone())));
         Err(error)
     }
 
     fn warn(&mut self, code: Code, header: &str, text: impl Into<String>) {
-        self.warnings.push(TppMessage::warning(code, Some(header), text));
+        self.warnings
+            .push(TppMessage::warning(code, Some(header), text));
     }
 }

@@ -15,7 +15,10 @@ async fn an_unknown_path_is_404_not_found() {
 #[tokio::test]
 async fn a_known_path_with_an_unsupported_method_is_405() {
     let app = spawn_app().await;
-    let response = app.request(axum::http::Method::PATCH, "/v1/tpp-dialogue/contact").send().await;
+    let response = app
+        .request(axum::http::Method::PATCH, "/v1/tpp-dialogue/contact")
+        .send()
+        .await;
     assert_eq!(response.status, 405, "{}", response.body);
     assert_eq!(response.code(), "BAD_REQUEST");
 }
@@ -34,7 +37,10 @@ async fn an_xml_body_is_415_with_a_clear_message() {
     let app = spawn_app().await;
     let response = app
         .request(axum::http::Method::PUT, "/v1/tpp-dialogue/contact")
-        .raw_body(b"<contact><email>ops@tpp.no</email></contact>", "application/xml")
+        .raw_body(
+            b"<contact><email>ops@tpp.no</email></contact>",
+            "application/xml",
+        )
         .send()
         .await;
     response.assert_refused(415, "FORMAT_ERROR", Some("Content-Type"));
@@ -50,13 +56,20 @@ async fn malformed_json_is_400_format_error() {
         .send()
         .await;
     response.assert_refused(400, "FORMAT_ERROR", None);
-    assert!(response.text().contains("not valid JSON"), "{}", response.text());
+    assert!(
+        response.text().contains("not valid JSON"),
+        "{}",
+        response.text()
+    );
 }
 
 #[tokio::test]
 async fn a_wrong_type_is_400_format_error_with_the_json_path() {
     let app = spawn_app().await;
-    let response = app.put("/v1/tpp-dialogue/contact", &json!({"email": 42})).send().await;
+    let response = app
+        .put("/v1/tpp-dialogue/contact", &json!({"email": 42}))
+        .send()
+        .await;
     response.assert_refused(400, "FORMAT_ERROR", Some("email"));
 }
 
@@ -78,7 +91,11 @@ async fn typed_headers_are_validated() {
         ("PSU-Context", "BUSINESS", "PSU-Context"),
     ];
     for (name, value, path) in cases {
-        let response = app.get("/v1/sandbox/customers").header(name, value).send().await;
+        let response = app
+            .get("/v1/sandbox/customers")
+            .header(name, value)
+            .send()
+            .await;
         response.assert_refused(400, "FORMAT_ERROR", Some(path));
     }
 }

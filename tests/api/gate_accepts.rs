@@ -11,14 +11,26 @@ const CUSTOMERS: &str = "/v1/sandbox/customers";
 
 fn key_id_parts() -> (String, String) {
     let credentials = tpp("aisp-pisp");
-    let (sn, ca) = credentials.key_id().strip_prefix("SN=").unwrap().split_once(",CA=").unwrap();
+    let (sn, ca) = credentials
+        .key_id()
+        .strip_prefix("SN=")
+        .unwrap()
+        .split_once(",CA=")
+        .unwrap();
     (sn.to_owned(), ca.to_owned())
 }
 
 #[tokio::test]
 async fn a_signature_in_an_rfc_2047_wrapper_is_accepted() {
     let app = spawn_app().await;
-    let response = app.get(CUSTOMERS).options(SignOptions { rfc2047: true, ..Default::default() }).send().await;
+    let response = app
+        .get(CUSTOMERS)
+        .options(SignOptions {
+            rfc2047: true,
+            ..Default::default()
+        })
+        .send()
+        .await;
     response.assert_ok();
     assert!(response.warnings().is_empty(), "{:?}", response.warnings());
 }
@@ -28,7 +40,10 @@ async fn request_target_may_be_signed_or_left_out() {
     let app = spawn_app().await;
     app.get(CUSTOMERS).send().await.assert_ok();
     app.get(CUSTOMERS)
-        .options(SignOptions { request_target: false, ..Default::default() })
+        .options(SignOptions {
+            request_target: false,
+            ..Default::default()
+        })
         .send()
         .await
         .assert_ok();
@@ -39,7 +54,10 @@ async fn a_sha_512_digest_is_accepted() {
     let app = spawn_app().await;
     let response = app
         .put("/v1/tpp-dialogue/contact", &json!({"email": "ops@tpp.no"}))
-        .options(SignOptions { digest: DigestAlgorithm::Sha512, ..Default::default() })
+        .options(SignOptions {
+            digest: DigestAlgorithm::Sha512,
+            ..Default::default()
+        })
         .send()
         .await;
     response.assert_ok();
@@ -48,9 +66,14 @@ async fn a_sha_512_digest_is_accepted() {
 #[tokio::test]
 async fn signed_headers_may_come_in_another_order() {
     let app = spawn_app().await;
-    let order = ["x-request-id", "date", "(request-target)"].map(String::from).to_vec();
+    let order = ["x-request-id", "date", "(request-target)"]
+        .map(String::from)
+        .to_vec();
     app.get(CUSTOMERS)
-        .options(SignOptions { signed_headers: Some(order), ..Default::default() })
+        .options(SignOptions {
+            signed_headers: Some(order),
+            ..Default::default()
+        })
         .send()
         .await
         .assert_ok();
@@ -60,7 +83,10 @@ async fn signed_headers_may_come_in_another_order() {
 async fn a_digest_on_a_get_without_body_is_accepted() {
     let app = spawn_app().await;
     app.get(CUSTOMERS)
-        .options(SignOptions { digest_without_body: true, ..Default::default() })
+        .options(SignOptions {
+            digest_without_body: true,
+            ..Default::default()
+        })
         .send()
         .await
         .assert_ok();
@@ -72,7 +98,10 @@ async fn a_lower_case_serial_with_leading_zeros_is_accepted_with_a_warning() {
     let (sn, ca) = key_id_parts();
     let response = app
         .get(CUSTOMERS)
-        .options(SignOptions { key_id: Some(format!("SN=00{},CA={ca}", sn.to_lowercase())), ..Default::default() })
+        .options(SignOptions {
+            key_id: Some(format!("SN=00{},CA={ca}", sn.to_lowercase())),
+            ..Default::default()
+        })
         .send()
         .await;
     response.assert_ok();
@@ -86,7 +115,9 @@ async fn an_issuer_in_another_order_with_spaces_is_accepted_with_a_warning() {
     let response = app
         .get(CUSTOMERS)
         .options(SignOptions {
-            key_id: Some(format!("SN={sn},CA=C=NO, O=xs2a-sandbox, CN=xs2a-sandbox%20Test%20CA")),
+            key_id: Some(format!(
+                "SN={sn},CA=C=NO, O=xs2a-sandbox, CN=xs2a-sandbox%20Test%20CA"
+            )),
             ..Default::default()
         })
         .send()
@@ -101,12 +132,18 @@ async fn an_issuer_naming_only_some_attributes_is_accepted_with_a_warning() {
     let (sn, _) = key_id_parts();
     let response = app
         .get(CUSTOMERS)
-        .options(SignOptions { key_id: Some(format!("SN={sn},CA=CN=xs2a-sandbox Test CA")), ..Default::default() })
+        .options(SignOptions {
+            key_id: Some(format!("SN={sn},CA=CN=xs2a-sandbox Test CA")),
+            ..Default::default()
+        })
         .send()
         .await;
     response.assert_ok();
     let warnings = response.warnings().join(" ");
-    assert!(warnings.contains("O") || warnings.contains("C"), "{warnings}");
+    assert!(
+        warnings.contains("O") || warnings.contains("C"),
+        "{warnings}"
+    );
 }
 
 #[tokio::test]
@@ -117,18 +154,26 @@ async fn a_pem_armoured_certificate_is_accepted_with_a_warning() {
         .tamper(|h| {
             let der = h["tpp-signature-certificate"].to_str().unwrap().to_owned();
             let pem = format!("-----BEGIN CERTIFICATE-----{der}-----END CERTIFICATE-----");
-            h.insert("tpp-signature-certificate", HeaderValue::from_str(&pem).unwrap());
+            h.insert(
+                "tpp-signature-certificate",
+                HeaderValue::from_str(&pem).unwrap(),
+            );
         })
         .send()
         .await;
     response.assert_ok();
-    assert!(response.warnings().iter().any(|w| w.contains("PEM")), "{:?}", response.warnings());
+    assert!(
+        response.warnings().iter().any(|w| w.contains("PEM")),
+        "{:?}",
+        response.warnings()
+    );
 }
 
 #[tokio::test]
 async fn a_date_written_with_utc_as_in_spec_is_accepted() {
     let app = spawn_app().await;
-    let date = xs2a_sandbox::signing::http_date::format(crate::helpers::TEST_NOW).replace("GMT", "UTC");
+    let date =
+        xs2a_sandbox::signing::http_date::format(crate::helpers::TEST_NOW).replace("GMT", "UTC");
     assert!(date.ends_with(" UTC"));
     let response = app.get(CUSTOMERS).header("Date", &date).send().await;
     response.assert_ok();
@@ -147,7 +192,11 @@ async fn a_carried_but_unsigned_psu_id_is_accepted_with_a_warning() {
         .send()
         .await;
     response.assert_ok();
-    assert!(response.warnings().iter().any(|w| w.contains("psu-id")), "{:?}", response.warnings());
+    assert!(
+        response.warnings().iter().any(|w| w.contains("psu-id")),
+        "{:?}",
+        response.warnings()
+    );
 }
 
 #[tokio::test]

@@ -12,14 +12,23 @@ const CUSTOMERS: &str = "/v1/sandbox/customers";
 #[tokio::test]
 async fn a_request_without_signature_is_refused_as_header_required() {
     let app = spawn_app().await;
-    let response = app.get(CUSTOMERS).tamper(|h| drop(h.remove("signature"))).send().await;
+    let response = app
+        .get(CUSTOMERS)
+        .tamper(|h| drop(h.remove("signature")))
+        .send()
+        .await;
     response.assert_refused(400, "HTTP_HEADER_REQUIRED", Some("Signature"));
 }
 
 #[tokio::test]
 async fn a_completely_unsigned_request_is_refused() {
     let app = spawn_app().await;
-    let response = app.get(CUSTOMERS).unsigned().header("X-Request-ID", "1").send().await;
+    let response = app
+        .get(CUSTOMERS)
+        .unsigned()
+        .header("X-Request-ID", "1")
+        .send()
+        .await;
     assert_eq!(response.status, 400);
     assert_eq!(response.code(), "HTTP_HEADER_REQUIRED");
 }
@@ -32,7 +41,11 @@ async fn each_required_header_is_named_when_missing() {
         ("date", "Date"),
         ("tpp-signature-certificate", "TPP-Signature-Certificate"),
     ] {
-        let response = app.get(CUSTOMERS).tamper(move |h| drop(h.remove(header))).send().await;
+        let response = app
+            .get(CUSTOMERS)
+            .tamper(move |h| drop(h.remove(header)))
+            .send()
+            .await;
         response.assert_refused(400, "HTTP_HEADER_REQUIRED", Some(path));
     }
 }
@@ -52,12 +65,24 @@ async fn a_body_without_digest_is_refused() {
 async fn a_date_more_than_60_seconds_off_either_way_is_refused() {
     let app = spawn_app().await;
     for offset in [61, -61, 3600] {
-        let response = app.get(CUSTOMERS).signed_at(TEST_NOW + Duration::seconds(offset)).send().await;
+        let response = app
+            .get(CUSTOMERS)
+            .signed_at(TEST_NOW + Duration::seconds(offset))
+            .send()
+            .await;
         response.assert_refused(400, "BAD_REQUEST", Some("Date"));
-        assert!(response.text().contains("step 'date'"), "{}", response.text());
+        assert!(
+            response.text().contains("step 'date'"),
+            "{}",
+            response.text()
+        );
     }
     for offset in [60, -60] {
-        app.get(CUSTOMERS).signed_at(TEST_NOW + Duration::seconds(offset)).send().await.assert_ok();
+        app.get(CUSTOMERS)
+            .signed_at(TEST_NOW + Duration::seconds(offset))
+            .send()
+            .await
+            .assert_ok();
     }
 }
 
@@ -66,7 +91,10 @@ async fn a_date_that_is_not_rfc_7231_is_refused_as_format_error() {
     let app = spawn_app().await;
     let response = app
         .get(CUSTOMERS)
-        .options(SignOptions { signed_headers: Some(vec!["date".into()]), ..Default::default() })
+        .options(SignOptions {
+            signed_headers: Some(vec!["date".into()]),
+            ..Default::default()
+        })
         .tamper(|h| drop(h.insert("date", HeaderValue::from_static("2026-06-01T12:00:00Z"))))
         .send()
         .await;
@@ -78,7 +106,12 @@ async fn a_certificate_header_that_is_not_base64_der_is_refused() {
     let app = spawn_app().await;
     let response = app
         .get(CUSTOMERS)
-        .tamper(|h| drop(h.insert("tpp-signature-certificate", HeaderValue::from_static("not a certificate"))))
+        .tamper(|h| {
+            drop(h.insert(
+                "tpp-signature-certificate",
+                HeaderValue::from_static("not a certificate"),
+            ))
+        })
         .send()
         .await;
     response.assert_refused(400, "FORMAT_ERROR", Some("TPP-Signature-Certificate"));
@@ -89,7 +122,11 @@ async fn a_certificate_from_an_untrusted_ca_is_refused() {
     let app = spawn_app().await;
     let response = app.get(CUSTOMERS).as_tpp("untrusted").send().await;
     response.assert_refused(400, "BAD_REQUEST", Some("TPP-Signature-Certificate"));
-    assert!(response.text().contains("not trusted"), "{}", response.text());
+    assert!(
+        response.text().contains("not trusted"),
+        "{}",
+        response.text()
+    );
 }
 
 #[tokio::test]
@@ -97,7 +134,11 @@ async fn an_expired_certificate_is_refused_with_its_validity() {
     let app = spawn_app().await;
     let response = app.get(CUSTOMERS).as_tpp("expired").send().await;
     response.assert_refused(400, "BAD_REQUEST", Some("TPP-Signature-Certificate"));
-    assert!(response.text().contains("valid from"), "{}", response.text());
+    assert!(
+        response.text().contains("valid from"),
+        "{}",
+        response.text()
+    );
 }
 
 #[tokio::test]
@@ -105,7 +146,11 @@ async fn a_certificate_without_psd2_roles_is_refused() {
     let app = spawn_app().await;
     let response = app.get(CUSTOMERS).as_tpp("no-roles").send().await;
     response.assert_refused(400, "BAD_REQUEST", Some("TPP-Signature-Certificate"));
-    assert!(response.text().contains("PSD2 roles"), "{}", response.text());
+    assert!(
+        response.text().contains("PSD2 roles"),
+        "{}",
+        response.text()
+    );
 }
 
 #[tokio::test]
@@ -113,7 +158,12 @@ async fn a_malformed_signature_header_is_refused_as_format_error() {
     let app = spawn_app().await;
     let response = app
         .get(CUSTOMERS)
-        .tamper(|h| drop(h.insert("signature", HeaderValue::from_static("keyId=\"SN=1,CA=CN=x\",algorithm=\"rsa-sha256\""))))
+        .tamper(|h| {
+            drop(h.insert(
+                "signature",
+                HeaderValue::from_static("keyId=\"SN=1,CA=CN=x\",algorithm=\"rsa-sha256\""),
+            ))
+        })
         .send()
         .await;
     response.assert_refused(400, "FORMAT_ERROR", Some("Signature"));
@@ -123,10 +173,18 @@ async fn a_malformed_signature_header_is_refused_as_format_error() {
 #[tokio::test]
 async fn a_key_id_naming_another_serial_is_refused() {
     let app = spawn_app().await;
-    let issuer = tpp("aisp-pisp").key_id().split_once(",CA=").unwrap().1.to_owned();
+    let issuer = tpp("aisp-pisp")
+        .key_id()
+        .split_once(",CA=")
+        .unwrap()
+        .1
+        .to_owned();
     let response = app
         .get(CUSTOMERS)
-        .options(SignOptions { key_id: Some(format!("SN=1234ABCD,CA={issuer}")), ..Default::default() })
+        .options(SignOptions {
+            key_id: Some(format!("SN=1234ABCD,CA={issuer}")),
+            ..Default::default()
+        })
         .send()
         .await;
     response.assert_refused(400, "BAD_REQUEST", Some("Signature"));
@@ -137,11 +195,21 @@ async fn a_key_id_naming_another_serial_is_refused() {
 async fn a_key_id_with_the_decimal_serial_gets_a_hint() {
     let app = spawn_app().await;
     let credentials = tpp("aisp-pisp");
-    let (sn, issuer) = credentials.key_id().strip_prefix("SN=").unwrap().split_once(",CA=").unwrap();
-    let decimal = u128::from_str_radix(sn, 16).map(|n| n.to_string()).unwrap_or_else(|_| "0".into());
+    let (sn, issuer) = credentials
+        .key_id()
+        .strip_prefix("SN=")
+        .unwrap()
+        .split_once(",CA=")
+        .unwrap();
+    let decimal = u128::from_str_radix(sn, 16)
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "0".into());
     let response = app
         .get(CUSTOMERS)
-        .options(SignOptions { key_id: Some(format!("SN={decimal},CA={issuer}")), ..Default::default() })
+        .options(SignOptions {
+            key_id: Some(format!("SN={decimal},CA={issuer}")),
+            ..Default::default()
+        })
         .send()
         .await;
     response.assert_refused(400, "BAD_REQUEST", Some("Signature"));
@@ -151,10 +219,18 @@ async fn a_key_id_with_the_decimal_serial_gets_a_hint() {
 #[tokio::test]
 async fn a_key_id_naming_another_issuer_is_refused() {
     let app = spawn_app().await;
-    let sn = tpp("aisp-pisp").key_id().split_once(",CA=").unwrap().0.to_owned();
+    let sn = tpp("aisp-pisp")
+        .key_id()
+        .split_once(",CA=")
+        .unwrap()
+        .0
+        .to_owned();
     let response = app
         .get(CUSTOMERS)
-        .options(SignOptions { key_id: Some(format!("{sn},CA=CN=Other CA,O=xs2a-sandbox,C=NO")), ..Default::default() })
+        .options(SignOptions {
+            key_id: Some(format!("{sn},CA=CN=Other CA,O=xs2a-sandbox,C=NO")),
+            ..Default::default()
+        })
         .send()
         .await;
     response.assert_refused(400, "BAD_REQUEST", Some("Signature"));
@@ -167,7 +243,10 @@ async fn an_algorithm_other_than_rsa_sha256_is_refused() {
     let response = app
         .get(CUSTOMERS)
         .tamper(|h| {
-            let value = h["signature"].to_str().unwrap().replace("rsa-sha256", "ecdsa-sha256");
+            let value = h["signature"]
+                .to_str()
+                .unwrap()
+                .replace("rsa-sha256", "ecdsa-sha256");
             h.insert("signature", HeaderValue::from_str(&value).unwrap());
         })
         .send()
@@ -181,7 +260,10 @@ async fn signing_a_header_the_request_lacks_is_refused() {
     let app = spawn_app().await;
     let response = app
         .get(CUSTOMERS)
-        .options(SignOptions { signed_headers: Some(vec!["date".into(), "psu-id".into()]), ..Default::default() })
+        .options(SignOptions {
+            signed_headers: Some(vec!["date".into(), "psu-id".into()]),
+            ..Default::default()
+        })
         .header("PSU-ID", "3f1b8a48-5d5e-4a7c-9a4f-2d9c6c1e0b11")
         .tamper(|h| drop(h.remove("psu-id")))
         .send()
@@ -195,7 +277,10 @@ async fn a_signature_that_does_not_cover_date_is_refused() {
     let app = spawn_app().await;
     let response = app
         .get(CUSTOMERS)
-        .options(SignOptions { signed_headers: Some(vec!["x-request-id".into()]), ..Default::default() })
+        .options(SignOptions {
+            signed_headers: Some(vec!["x-request-id".into()]),
+            ..Default::default()
+        })
         .send()
         .await;
     response.assert_refused(400, "BAD_REQUEST", Some("Signature"));
@@ -207,7 +292,10 @@ async fn a_body_whose_digest_is_not_signed_is_refused() {
     let app = spawn_app().await;
     let response = app
         .put("/v1/tpp-dialogue/contact", &json!({"email": "ops@tpp.no"}))
-        .options(SignOptions { signed_headers: Some(vec!["date".into(), "x-request-id".into()]), ..Default::default() })
+        .options(SignOptions {
+            signed_headers: Some(vec!["date".into(), "x-request-id".into()]),
+            ..Default::default()
+        })
         .send()
         .await;
     response.assert_refused(400, "BAD_REQUEST", Some("Signature"));
@@ -231,15 +319,29 @@ async fn a_signature_over_other_values_is_refused_showing_the_signing_string() {
     let app = spawn_app().await;
     let response = app
         .get(CUSTOMERS)
-        .tamper(|h| drop(h.insert("x-request-id", HeaderValue::from_static("changed-after-signing"))))
+        .tamper(|h| {
+            drop(h.insert(
+                "x-request-id",
+                HeaderValue::from_static("changed-after-signing"),
+            ))
+        })
         .send()
         .await;
     response.assert_refused(400, "BAD_REQUEST", Some("Signature"));
     let text = response.text();
     assert!(text.contains("step 'signature'"), "{text}");
-    assert!(text.contains("Signing string computed by the sandbox"), "{text}");
-    assert!(text.contains("x-request-id: changed-after-signing"), "{text}");
-    assert!(text.contains("(request-target): get /v1/sandbox/customers"), "{text}");
+    assert!(
+        text.contains("Signing string computed by the sandbox"),
+        "{text}"
+    );
+    assert!(
+        text.contains("x-request-id: changed-after-signing"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(request-target): get /v1/sandbox/customers"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
@@ -249,7 +351,10 @@ async fn a_signature_made_with_another_key_is_refused() {
     let response = app
         .get(CUSTOMERS)
         .tamper(move |h| {
-            h.insert("tpp-signature-certificate", HeaderValue::from_str(&other.certificate_header()).unwrap());
+            h.insert(
+                "tpp-signature-certificate",
+                HeaderValue::from_str(&other.certificate_header()).unwrap(),
+            );
         })
         .send()
         .await;
@@ -263,5 +368,9 @@ async fn a_ca_given_with_trust_ca_is_trusted() {
     let pem = std::fs::read_to_string(fixture_dir("untrusted-ca").join("cert.pem")).unwrap();
     trust.add_pem(&pem).unwrap();
     let app = crate::helpers::spawn_app_with(Default::default(), trust).await;
-    app.get(CUSTOMERS).as_tpp("untrusted").send().await.assert_ok();
+    app.get(CUSTOMERS)
+        .as_tpp("untrusted")
+        .send()
+        .await
+        .assert_ok();
 }

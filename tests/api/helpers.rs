@@ -26,7 +26,9 @@ pub struct TestApp {
 
 /// Where the fixture certificates live.
 pub fn fixture_dir(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/certs").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/certs")
+        .join(name)
 }
 
 /// Credentials of a fixture TPP: aisp, pisp, aisp-pisp, expired, untrusted, no-roles.
@@ -53,9 +55,13 @@ pub async fn spawn_app_with(settings: Settings, trust: TrustStore) -> TestApp {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(xs2a_sandbox::server::serve(listener, state.clone(), async {
-        let _ = rx.await;
-    }));
+    tokio::spawn(xs2a_sandbox::server::serve(
+        listener,
+        state.clone(),
+        async {
+            let _ = rx.await;
+        },
+    ));
     TestApp {
         base,
         state,
@@ -124,13 +130,15 @@ impl<'a> TestRequest<'a> {
 
     pub fn json(mut self, body: &Value) -> Self {
         self.body = serde_json::to_vec(body).unwrap();
-        self.headers.insert("content-type", HeaderValue::from_static("application/json"));
+        self.headers
+            .insert("content-type", HeaderValue::from_static("application/json"));
         self
     }
 
     pub fn raw_body(mut self, body: &[u8], content_type: &str) -> Self {
         self.body = body.to_vec();
-        self.headers.insert("content-type", HeaderValue::from_str(content_type).unwrap());
+        self.headers
+            .insert("content-type", HeaderValue::from_str(content_type).unwrap());
         self
     }
 
@@ -178,7 +186,14 @@ impl<'a> TestRequest<'a> {
         let mut headers = self.headers;
         if let Some(credentials) = &self.credentials {
             let at = self.at.unwrap_or_else(|| self.app.state.clock.now());
-            credentials.sign(self.method.as_str(), &self.path, &mut headers, &self.body, at, &self.options);
+            credentials.sign(
+                self.method.as_str(),
+                &self.path,
+                &mut headers,
+                &self.body,
+                at,
+                &self.options,
+            );
         }
         if let Some(change) = self.tamper {
             change(&mut headers);
@@ -196,7 +211,12 @@ impl<'a> TestRequest<'a> {
         let headers = response.headers().clone();
         let bytes = response.bytes().await.unwrap().to_vec();
         let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        TestResponse { status, headers, body, bytes }
+        TestResponse {
+            status,
+            headers,
+            body,
+            bytes,
+        }
     }
 }
 
@@ -210,17 +230,26 @@ pub struct TestResponse {
 impl TestResponse {
     /// The first tppMessage's code.
     pub fn code(&self) -> &str {
-        self.body["tppMessages"][0]["code"].as_str().unwrap_or("(no code)")
+        self.body["tppMessages"][0]["code"]
+            .as_str()
+            .unwrap_or("(no code)")
     }
 
     pub fn path(&self) -> &str {
-        self.body["tppMessages"][0]["path"].as_str().unwrap_or("(no path)")
+        self.body["tppMessages"][0]["path"]
+            .as_str()
+            .unwrap_or("(no path)")
     }
 
     pub fn text(&self) -> String {
         self.body["tppMessages"]
             .as_array()
-            .map(|m| m.iter().filter_map(|m| m["text"].as_str()).collect::<Vec<_>>().join(" | "))
+            .map(|m| {
+                m.iter()
+                    .filter_map(|m| m["text"].as_str())
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            })
             .unwrap_or_default()
     }
 
@@ -247,7 +276,12 @@ impl TestResponse {
             .filter(|m| m["category"] == "WARNING")
             .map(|m| m["text"].as_str().unwrap_or_default().to_owned())
             .collect();
-        out.extend(self.headers.get_all("sandbox-warning").iter().map(|v| v.to_str().unwrap().to_owned()));
+        out.extend(
+            self.headers
+                .get_all("sandbox-warning")
+                .iter()
+                .map(|v| v.to_str().unwrap().to_owned()),
+        );
         out
     }
 

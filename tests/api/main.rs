@@ -1,6 +1,8 @@
 //! Integration tests: the real server on port 0, real signed requests. One binary, one module per area.
 
 mod cli;
+mod clock;
+mod durability;
 mod errors;
 mod gate_accepts;
 mod gate_refuses;

@@ -10,7 +10,11 @@ use xs2a_sandbox::state::Settings;
 #[tokio::test]
 async fn gzip_is_used_when_the_client_asks_for_it() {
     let app = spawn_app().await;
-    let response = app.get("/v1/sandbox/customers").header("Accept-Encoding", "gzip").send().await;
+    let response = app
+        .get("/v1/sandbox/customers")
+        .header("Accept-Encoding", "gzip")
+        .send()
+        .await;
     assert_eq!(response.status, 200);
     assert_eq!(response.headers["content-encoding"], "gzip");
     let plain = app.get("/v1/sandbox/customers").send().await;
@@ -20,16 +24,27 @@ async fn gzip_is_used_when_the_client_asks_for_it() {
 #[tokio::test]
 async fn content_language_answers_accept_language() {
     let app = spawn_app().await;
-    let response = app.get("/v1/sandbox/customers").header("Accept-Language", "nb-NO, en;q=0.8").send().await;
+    let response = app
+        .get("/v1/sandbox/customers")
+        .header("Accept-Language", "nb-NO, en;q=0.8")
+        .send()
+        .await;
     // API messages exist in English only; the header says so truthfully.
     assert_eq!(response.headers["content-language"], "en");
 }
 
 #[tokio::test]
 async fn responses_are_signed_by_the_bank_when_enabled() {
-    let settings = Settings { sign_responses: true, ..Settings::default() };
+    let settings = Settings {
+        sign_responses: true,
+        ..Settings::default()
+    };
     let app = spawn_app_with(settings, TrustStore::with_bundled_test_ca()).await;
-    let response = app.get("/v1/sandbox/customers").header("X-Request-ID", "req-42").send().await;
+    let response = app
+        .get("/v1/sandbox/customers")
+        .header("X-Request-ID", "req-42")
+        .send()
+        .await;
     assert_eq!(response.status, 200);
     let headers: &HeaderMap = &response.headers;
     assert_eq!(headers["x-request-id"], "req-42");
@@ -37,9 +52,12 @@ async fn responses_are_signed_by_the_bank_when_enabled() {
         headers["digest"].to_str().unwrap(),
         xs2a_sandbox::signing::digest::sha256(&response.bytes)
     );
-    let signature = xs2a_sandbox::signing::signature_header::parse(headers["signature"].to_str().unwrap()).unwrap();
+    let signature =
+        xs2a_sandbox::signing::signature_header::parse(headers["signature"].to_str().unwrap())
+            .unwrap();
     assert_eq!(signature.headers, ["digest", "x-request-id", "date"]);
-    let signing_string = xs2a_sandbox::signing::signing_string::build(&signature.headers, "", "", headers).unwrap();
+    let signing_string =
+        xs2a_sandbox::signing::signing_string::build(&signature.headers, "", "", headers).unwrap();
     let der = base64::engine::general_purpose::STANDARD
         .decode(headers["aspsp-signature-certificate"].to_str().unwrap())
         .unwrap();
@@ -48,7 +66,8 @@ async fn responses_are_signed_by_the_bank_when_enabled() {
         &ring::signature::RSA_PKCS1_2048_8192_SHA256,
         bank.rsa_public_key.unwrap(),
     );
-    key.verify(signing_string.as_bytes(), &signature.signature).expect("the bank's signature verifies");
+    key.verify(signing_string.as_bytes(), &signature.signature)
+        .expect("the bank's signature verifies");
 }
 
 #[tokio::test]
@@ -66,13 +85,24 @@ async fn https_serves_the_same_api_with_tls_1_2_and_1_3_only() {
         xs2a_sandbox::fixtures::SERVER_KEY_PEM,
     )
     .unwrap();
-    assert!(config.alpn_protocols.is_empty() || config.alpn_protocols.iter().all(|p| p.starts_with(b"h")));
+    assert!(
+        config.alpn_protocols.is_empty()
+            || config.alpn_protocols.iter().all(|p| p.starts_with(b"h"))
+    );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
-    tokio::spawn(xs2a_sandbox::server::serve_tls(listener, app.state.clone(), config, std::future::pending()));
+    tokio::spawn(xs2a_sandbox::server::serve_tls(
+        listener,
+        app.state.clone(),
+        config,
+        std::future::pending(),
+    ));
 
     let ca = std::fs::read(fixture_dir("ca").join("cert.pem")).unwrap();
-    for version in [reqwest::tls::Version::TLS_1_2, reqwest::tls::Version::TLS_1_3] {
+    for version in [
+        reqwest::tls::Version::TLS_1_2,
+        reqwest::tls::Version::TLS_1_3,
+    ] {
         let client = reqwest::Client::builder()
             .add_root_certificate(reqwest::Certificate::from_pem(&ca).unwrap())
             .min_tls_version(version)

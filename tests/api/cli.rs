@@ -1,0 +1,172 @@
+//! The command line as a newcomer uses it: `cert issue`, `sign` for curl, `verify`, and `serve` printing
+//! its base URL and surviving kill -9 without losing an acknowledged write.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+pub fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_xs2a-sandbox"))
+}
+
+/// Starts `xs2a-sandbox serve` on port 0 and reads the base URL from its first stdout line.
+pub fn start_server(data: &Path, extra: &[&str]) -> (Child, String) {
+    let mut child = binary()
+        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .arg(data)
+        .args(extra)
+        .env("HOME", data)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no base URL in '{line}'"))
+        .to_owned();
+    (child, base)
+}
+
+fn run(command: &mut Command) -> (bool, String, String) {
+    let output = command.output().expect("the binary runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Header lines printed by `sign` as (name, value) pairs.
+fn header_lines(printed: &str) -> Vec<(String, String)> {
+    printed
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(n, v)| (n.to_owned(), v.to_owned()))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_newcomer_issues_a_certificate_signs_and_gets_200_then_a_clear_400() {
+    let dir = tempfile::tempdir().unwrap();
+    let tpp_dir = dir.path().join("acme");
+    let (ok, out, err) = run(binary()
+        .args([
+            "cert",
+            "issue",
+            "--roles",
+            "PSP_AI,PSP_PI",
+            "--name",
+            "Acme TPP",
+            "--out",
+        ])
+        .arg(&tpp_dir));
+    assert!(ok, "{out}{err}");
+    assert!(tpp_dir.join("cert.pem").exists() && tpp_dir.join("key.pem").exists());
+
+    let (mut server, base) = start_server(&dir.path().join("data"), &[]);
+    let url = format!("{base}/v1/sandbox/customers");
+    let (ok, printed, err) = run(binary()
+        .args(["sign", "--cert-dir"])
+        .arg(&tpp_dir)
+        .args(["--method", "GET", "--url", &url]));
+    assert!(ok, "{err}");
+    let headers = header_lines(&printed);
+    let names: Vec<&str> = headers.iter().map(|(n, _)| n.as_str()).collect();
+    for expected in [
+        "Date",
+        "X-Request-ID",
+        "TPP-Signature-Certificate",
+        "Signature",
+    ] {
+        assert!(names.contains(&expected), "{printed}");
+    }
+
+    let client = reqwest::Client::new();
+    let mut request = client.get(&url);
+    for (name, value) in &headers {
+        request = request.header(name, value);
+    }
+    let response = request.send().await.unwrap();
+    assert_eq!(response.status(), 200);
+
+    // The same headers with the signature of another request: a clear 400 showing the signing string.
+    let mut request = client.get(format!("{url}?limit=5"));
+    for (name, value) in &headers {
+        request = request.header(name, value);
+    }
+    let response = request.send().await.unwrap();
+    assert_eq!(response.status(), 400);
+    let body: serde_json::Value = response.json().await.unwrap();
+    let text = body.to_string();
+    assert!(
+        text.contains("(request-target): get /v1/sandbox/customers?limit=5"),
+        "{text}"
+    );
+    server.kill().unwrap();
+    let _ = server.wait();
+}
+
+#[test]
+fn verify_reports_each_step_and_the_signing_string() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/certs/aisp");
+    let url = "http://127.0.0.1:8080/v1/sandbox/customers";
+    let (ok, printed, err) = run(binary()
+        .args(["sign", "--cert-dir"])
+        .arg(&fixture)
+        .args(["--url", url]));
+    assert!(ok, "{err}");
+    let head: String = header_lines(&printed)
+        .iter()
+        .map(|(n, v)| format!("{n}: {v}\r\n"))
+        .collect();
+    let good = dir.path().join("good.http");
+    std::fs::write(
+        &good,
+        format!("GET /v1/sandbox/customers HTTP/1.1\r\n{head}\r\n"),
+    )
+    .unwrap();
+    let (ok, out, _) = run(binary().args(["verify", "--request"]).arg(&good));
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("ok    signature") && out.contains("accepted"),
+        "{out}"
+    );
+
+    let bad = dir.path().join("bad.http");
+    std::fs::write(
+        &bad,
+        format!("GET /v1/sandbox/accounts HTTP/1.1\r\n{head}\r\n"),
+    )
+    .unwrap();
+    let (ok, out, _) = run(binary().args(["verify", "--request"]).arg(&bad));
+    assert!(!ok, "{out}");
+    assert!(out.contains("FAIL  signature"), "{out}");
+    assert!(
+        out.contains("(request-target): get /v1/sandbox/accounts"),
+        "{out}"
+    );
+}
+
+#[test]
+fn serve_prints_the_bound_base_url_and_stops_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, base) = start_server(dir.path(), &[]);
+    assert!(
+        base.starts_with("http://127.0.0.1:") && !base.ends_with(":0"),
+        "{base}"
+    );
+    let pid = server.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let status = server.wait().unwrap();
+    assert!(status.success(), "graceful shutdown exits 0: {status:?}");
+}

@@ -1,0 +1,130 @@
+//! A 2xx means the data is on disk: a child server is killed with SIGKILL in the middle of a write load,
+//! restarted on the same data directory, and every write it had acknowledged must still be there.
+
+use crate::cli::start_server;
+use axum::http::HeaderMap;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use time::macros::date;
+use xs2a_sandbox::domain::NationalId;
+use xs2a_sandbox::signing::signer::SignOptions;
+
+fn synthetic_ids(count: usize) -> Vec<String> {
+    (0u16..)
+        .filter_map(|n| {
+            NationalId::synthetic(
+                date!(1980 - 01 - 01) + time::Duration::days((n / 400) as i64),
+                n % 400,
+            )
+        })
+        .map(|id| id.as_str().to_owned())
+        .take(count)
+        .collect()
+}
+
+async fn signed_post(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    body: &serde_json::Value,
+) -> reqwest::Result<reqwest::Response> {
+    let bytes = serde_json::to_vec(body).unwrap();
+    let mut headers = HeaderMap::new();
+    headers.insert("content-type", "application/json".parse().unwrap());
+    crate::helpers::tpp("aisp-pisp").sign(
+        "POST",
+        path,
+        &mut headers,
+        &bytes,
+        time::OffsetDateTime::now_utc(),
+        &SignOptions::default(),
+    );
+    client
+        .post(format!("{base}{path}"))
+        .headers(headers)
+        .body(bytes)
+        .send()
+        .await
+}
+
+async fn signed_get(client: &reqwest::Client, base: &str, path: &str) -> serde_json::Value {
+    let mut headers = HeaderMap::new();
+    crate::helpers::tpp("aisp-pisp").sign(
+        "GET",
+        path,
+        &mut headers,
+        b"",
+        time::OffsetDateTime::now_utc(),
+        &SignOptions::default(),
+    );
+    let response = client
+        .get(format!("{base}{path}"))
+        .headers(headers)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_acknowledged_write_survives_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, base) = start_server(dir.path(), &[]);
+    let client = reqwest::Client::new();
+    let ids = Arc::new(Mutex::new(synthetic_ids(2000)));
+    let acknowledged = Arc::new(Mutex::new(BTreeSet::new()));
+
+    let mut writers = Vec::new();
+    for _ in 0..8 {
+        let (client, base, ids, acknowledged) = (
+            client.clone(),
+            base.clone(),
+            ids.clone(),
+            acknowledged.clone(),
+        );
+        writers.push(tokio::spawn(async move {
+            loop {
+                let Some(id) = ids.lock().unwrap().pop() else { break };
+                let body = serde_json::json!({"customerNumber": id, "name": "Durable Dora", "type": "private"});
+                match signed_post(&client, &base, "/v1/sandbox/customers", &body).await {
+                    Ok(response) if response.status().is_success() => {
+                        acknowledged.lock().unwrap().insert(id);
+                    }
+                    Ok(response) => panic!("unexpected refusal: {}", response.text().await.unwrap()),
+                    Err(_) => break, // the server is gone
+                }
+            }
+        }));
+    }
+    // Let the load run, then pull the plug mid-flight.
+    while acknowledged.lock().unwrap().len() < 60 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    server.kill().unwrap(); // SIGKILL
+    server.wait().unwrap();
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(acknowledged.len() >= 60);
+
+    let (mut restarted, base) = start_server(dir.path(), &[]);
+    let customers = signed_get(&client, &base, "/v1/sandbox/customers").await;
+    let stored: BTreeSet<String> = customers
+        .as_array()
+        .expect("a list of customers")
+        .iter()
+        .filter_map(|c| c["customerNumber"].as_str().map(str::to_owned))
+        .collect();
+    let lost: Vec<&String> = acknowledged.difference(&stored).collect();
+    assert!(
+        lost.is_empty(),
+        "{} of {} acknowledged customers lost: {lost:?}",
+        lost.len(),
+        acknowledged.len()
+    );
+    restarted.kill().unwrap();
+    restarted.wait().unwrap();
+}

@@ -1,0 +1,1 @@
+//! The sandbox mock-data API over HTTP.
