@@ -9,6 +9,7 @@ pub mod clock;
 pub mod domain;
 pub mod error;
 pub mod fixtures;
+pub mod sandbox;
 pub mod server;
 pub mod signing;
 pub mod startup;

@@ -1,10 +1,64 @@
 //! Sandbox-only endpoints under /v1/sandbox: mock customers, accounts, card accounts, transactions and
 //! agreements, and initialisation to the known state.
+//!
+//! Handlers are thin: they extract the path, query and JSON body, call `crate::sandbox`, and map the
+//! result to a status. Creations answer 201, reads and initialisation 200. Query parameters are taken
+//! as text so that a malformed value is reported by the service layer as FORMAT_ERROR naming it.
 
+mod accounts;
+mod agreements;
+mod card_accounts;
+mod customers;
+mod initialize;
+#[cfg(test)]
+mod tests;
+
+use crate::error::ApiError;
 use crate::state::AppState;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::Query;
+use axum::routing::{get, post};
 use axum::Router;
 
 /// The sandbox routes (paths relative to /v1).
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/sandbox/initialize", post(initialize::initialize))
+        .route(
+            "/sandbox/customers",
+            get(customers::list).post(customers::create),
+        )
+        .route("/sandbox/accounts", post(accounts::create))
+        .route("/sandbox/accounts/{mockAccountId}", get(accounts::get))
+        .route(
+            "/sandbox/accounts/{mockAccountId}/transactions",
+            get(accounts::list_transactions).post(accounts::create_transactions),
+        )
+        .route(
+            "/sandbox/accounts/{mockAccountId}/transactions/{transactionId}",
+            get(accounts::get_transaction),
+        )
+        .route("/sandbox/card-accounts", post(card_accounts::create))
+        .route(
+            "/sandbox/card-accounts/{mockCardAccountId}",
+            get(card_accounts::get),
+        )
+        .route(
+            "/sandbox/card-accounts/{mockCardAccountId}/transactions",
+            get(card_accounts::list_transactions).post(card_accounts::create_transactions),
+        )
+        .route(
+            "/sandbox/agreements",
+            get(agreements::list).post(agreements::create),
+        )
+}
+
+/// A query string that cannot even be split into parameters (bad percent-encoding) is a FORMAT_ERROR.
+fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    query.map(|Query(q)| q).map_err(|e| {
+        ApiError::format(
+            "(query)",
+            format!("the query string could not be read: {e}"),
+        )
+    })
 }

@@ -1,0 +1,63 @@
+//! Mock accounts and their transactions: `POST /v1/sandbox/accounts`, `GET .../{mockAccountId}`, and
+//! `GET|POST .../{mockAccountId}/transactions` (SPEC.md operation 4).
+
+use super::query;
+use crate::api::json::JsonBody;
+use crate::error::ApiResult;
+use crate::sandbox::accounts::{self, AccountView, CreateAccount};
+use crate::sandbox::listing::{Listing, ListingQuery};
+use crate::sandbox::transactions::{self, TransactionInput, TransactionView};
+use crate::state::AppState;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::Json;
+
+/// 201: the mock account, its `id` (= `resourceId`) being the `mockAccountId`.
+pub async fn create(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<CreateAccount>,
+) -> ApiResult<(StatusCode, Json<AccountView>)> {
+    Ok((
+        StatusCode::CREATED,
+        Json(accounts::create_view(&state.store, &request)?),
+    ))
+}
+
+/// 200: one mock account.
+pub async fn get(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<AccountView>> {
+    Ok(Json(accounts::get_view(&state.store, &id)?))
+}
+
+/// 201: the stored transactions, with their ids, in the order given.
+pub async fn create_transactions(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(items): JsonBody<Vec<TransactionInput>>,
+) -> ApiResult<(StatusCode, Json<Vec<TransactionView>>)> {
+    Ok((
+        StatusCode::CREATED,
+        Json(transactions::create(&state.store, &id, &items)?),
+    ))
+}
+
+/// 200: the account's transactions filtered by fromDate/toDate and paged by offset/limit.
+pub async fn list_transactions(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    raw: Result<Query<ListingQuery>, QueryRejection>,
+) -> ApiResult<Json<Vec<TransactionView>>> {
+    let listing = Listing::parse(&query(raw)?)?;
+    Ok(Json(transactions::list(&state.store, &id, &listing)?))
+}
+
+/// 200: one transaction (the target of each listed item's `_links.self`).
+pub async fn get_transaction(
+    State(state): State<AppState>,
+    Path((id, transaction_id)): Path<(String, String)>,
+) -> ApiResult<Json<TransactionView>> {
+    Ok(Json(transactions::get(&state.store, &id, &transaction_id)?))
+}

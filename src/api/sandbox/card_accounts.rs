@@ -1,0 +1,74 @@
+//! Mock card accounts and their transactions: `POST /v1/sandbox/card-accounts`,
+//! `GET .../{mockCardAccountId}`, and `GET|POST .../{mockCardAccountId}/transactions` (SPEC.md operation 5).
+
+use super::query;
+use crate::api::json::JsonBody;
+use crate::error::ApiResult;
+use crate::sandbox::card_accounts::{self, CardAccountView, CreateCardAccount};
+use crate::sandbox::card_transactions::{
+    self, BookingStatus, CardTransactionInput, CardTransactionList, CardTransactionView,
+};
+use crate::sandbox::listing::{Listing, ListingQuery};
+use crate::state::AppState;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Deserialize;
+
+/// 201: the mock card account, its `id` (= `resourceId`) being the `mockCardAccountId`.
+pub async fn create(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<CreateCardAccount>,
+) -> ApiResult<(StatusCode, Json<CardAccountView>)> {
+    Ok((
+        StatusCode::CREATED,
+        Json(card_accounts::create_view(&state.store, &request)?),
+    ))
+}
+
+/// 200: one mock card account.
+pub async fn get(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<CardAccountView>> {
+    Ok(Json(card_accounts::get_view(&state.store, &id)?))
+}
+
+/// 201: the stored card transactions, with their `cardTransactionId`s, in the order given.
+pub async fn create_transactions(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(items): JsonBody<Vec<CardTransactionInput>>,
+) -> ApiResult<(StatusCode, Json<Vec<CardTransactionView>>)> {
+    Ok((
+        StatusCode::CREATED,
+        Json(card_transactions::create(&state.store, &id, &items)?),
+    ))
+}
+
+/// The card listing's query: the required bookingStatus and the shared listing parameters.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CardListingQuery {
+    booking_status: Option<String>,
+    #[serde(flatten)]
+    listing: ListingQuery,
+}
+
+/// 200: `{cardAccount: {maskedPan}, cardTransactions: {booked: [...], pending: [ids]}}`.
+pub async fn list_transactions(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    raw: Result<Query<CardListingQuery>, QueryRejection>,
+) -> ApiResult<Json<CardTransactionList>> {
+    let q = query(raw)?;
+    let status = BookingStatus::parse(q.booking_status.as_deref())?;
+    let listing = Listing::parse(&q.listing)?;
+    Ok(Json(card_transactions::list(
+        &state.store,
+        &id,
+        status,
+        &listing,
+    )?))
+}

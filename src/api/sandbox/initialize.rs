@@ -1,0 +1,13 @@
+//! `POST /v1/sandbox/initialize`: reset the sandbox to its known state (any body is ignored).
+
+use crate::error::ApiResult;
+use crate::sandbox::seed::{self, InitSummary};
+use crate::state::AppState;
+use axum::extract::State;
+use axum::Json;
+
+/// 200 with the counts of what was created. Seeded transaction dates are relative to the clock's today.
+pub async fn initialize(State(state): State<AppState>) -> ApiResult<Json<InitSummary>> {
+    let today = state.clock.now().date();
+    Ok(Json(seed::initialize(&state.store, today)?))
+}

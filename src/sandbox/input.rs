@@ -1,0 +1,187 @@
+//! Shared parsing of request fields into model values, each refusal naming its JSON path.
+//!
+//! Request structs keep fields as plain JSON types (mostly `Option<String>`) so that a value of the right
+//! JSON type but the wrong content is reported here, with a text that says what to change, rather than
+//! by serde. Type mismatches are still caught by the JSON extractor, also with their path.
+
+use super::model::{Balance, BalanceType, Money};
+use crate::domain::{Amount, Bban, Currency, DomainError, Iban};
+use crate::error::ApiError;
+use serde::Deserialize;
+use std::collections::HashSet;
+use time::Date;
+
+/// Joins a prefix and a field into a JSON path: `("balances[0]", "balanceType")`.
+pub fn at(prefix: &str, field: &str) -> String {
+    if prefix.is_empty() {
+        field.to_owned()
+    } else if field.starts_with('[') {
+        format!("{prefix}{field}")
+    } else {
+        format!("{prefix}.{field}")
+    }
+}
+
+/// Turns a domain refusal into 400 FORMAT_ERROR at `path`.
+pub fn bad(path: &str) -> impl FnOnce(DomainError) -> ApiError + '_ {
+    move |e| ApiError::format(path, format!("{path}: {e}"))
+}
+
+/// The value of a required field.
+pub fn required<'a, T>(path: &str, value: &'a Option<T>) -> Result<&'a T, ApiError> {
+    value
+        .as_ref()
+        .ok_or_else(|| ApiError::format(path, format!("{path} is required")))
+}
+
+/// Optional text, trimmed, at most `max` characters; an empty string counts as absent.
+pub fn text(path: &str, value: &Option<String>, max: usize) -> Result<Option<String>, ApiError> {
+    let Some(value) = value else { return Ok(None) };
+    let value = value.trim();
+    if value.is_empty() {
+        return Ok(None);
+    }
+    let count = value.chars().count();
+    if count > max {
+        return Err(ApiError::format(
+            path,
+            format!("{path} has {count} characters, at most {max} are allowed"),
+        ));
+    }
+    Ok(Some(value.to_owned()))
+}
+
+/// Required, non-empty text of at most `max` characters.
+pub fn required_text(path: &str, value: &Option<String>, max: usize) -> Result<String, ApiError> {
+    text(path, value, max)?
+        .ok_or_else(|| ApiError::format(path, format!("{path} is required and must not be empty")))
+}
+
+pub fn currency(path: &str, value: &str) -> Result<Currency, ApiError> {
+    Currency::parse(value).map_err(bad(path))
+}
+
+/// A `YYYY-MM-DD` date.
+pub fn date(path: &str, value: &str) -> Result<Date, ApiError> {
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    Date::parse(value, &format).map_err(|_| {
+        ApiError::format(
+            path,
+            format!("{path} '{value}' is not a date of the form YYYY-MM-DD"),
+        )
+    })
+}
+
+pub fn bban(path: &str, value: &str) -> Result<Bban, ApiError> {
+    Bban::parse(value).map_err(bad(path))
+}
+
+pub fn iban(path: &str, value: &str) -> Result<Iban, ApiError> {
+    Iban::parse(value).map_err(bad(path))
+}
+
+/// An `{amount, currency}` object as requests write it (Berlin Group `amount`).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct AmountInput {
+    pub amount: Option<String>,
+    pub currency: Option<String>,
+}
+
+/// Parses an amount object whose currency must be `expected` (the account's). Signed amounts allowed.
+pub fn money(path: &str, input: &AmountInput, expected: Currency) -> Result<Money, ApiError> {
+    let currency_path = at(path, "currency");
+    let given = currency(&currency_path, required(&currency_path, &input.currency)?)?;
+    if given != expected {
+        return Err(ApiError::format(
+            &currency_path,
+            format!("{currency_path} is {given}, but the account's currency is {expected}; they must be equal"),
+        ));
+    }
+    let amount_path = at(path, "amount");
+    let amount = Amount::parse_signed(required(&amount_path, &input.amount)?, given)
+        .map_err(bad(&amount_path))?;
+    Ok(Money::from_amount(&amount))
+}
+
+/// One element of `balances` in a request.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BalanceInput {
+    pub balance_type: Option<String>,
+    pub balance_amount: Option<AmountInput>,
+    pub credit_limit_included: Option<bool>,
+    pub reference_date: Option<String>,
+}
+
+/// Parses a `balances` list: each type at most once, each currency the account's.
+pub fn balances(
+    path: &str,
+    input: &[BalanceInput],
+    account_currency: Currency,
+) -> Result<Vec<Balance>, ApiError> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(input.len());
+    for (i, balance) in input.iter().enumerate() {
+        let prefix = format!("{path}[{i}]");
+        let type_path = at(&prefix, "balanceType");
+        let type_text = required(&type_path, &balance.balance_type)?;
+        let balance_type = BalanceType::parse(type_text).ok_or_else(|| {
+            let all: Vec<_> = BalanceType::ALL.iter().map(|t| t.as_str()).collect();
+            ApiError::format(
+                &type_path,
+                format!(
+                    "{type_path} '{type_text}' is not a balance type; use one of {}",
+                    all.join(", ")
+                ),
+            )
+        })?;
+        if !seen.insert(balance_type) {
+            return Err(ApiError::format(
+                &type_path,
+                format!("{type_path}: the balance type {type_text} appears more than once"),
+            ));
+        }
+        let amount_path = at(&prefix, "balanceAmount");
+        let balance_amount = money(
+            &amount_path,
+            required(&amount_path, &balance.balance_amount)?,
+            account_currency,
+        )?;
+        let reference_date = match &balance.reference_date {
+            Some(d) => Some(date(&at(&prefix, "referenceDate"), d)?),
+            None => None,
+        };
+        out.push(Balance {
+            balance_type,
+            balance_amount,
+            credit_limit_included: balance.credit_limit_included,
+            reference_date,
+        });
+    }
+    Ok(out)
+}
+
+/// Berlin Group / ISO 20022 ExternalCashAccountType1Code values.
+pub const CASH_ACCOUNT_TYPES: &[&str] = &[
+    "CACC", "CARD", "CASH", "CHAR", "CISH", "COMM", "CPAC", "LLSV", "LOAN", "MGLD", "MOMA", "NFCA",
+    "NREX", "ODFT", "ONDP", "OTHR", "SACC", "SLRY", "SVGS", "TAXE", "TRAN", "TRAS", "VACC",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_join_fields_and_indexes() {
+        assert_eq!(at("", "amount"), "amount");
+        assert_eq!(at("[3]", "amount"), "[3].amount");
+        assert_eq!(at("balances", "[0]"), "balances[0]");
+    }
+
+    #[test]
+    fn text_counts_characters_not_bytes() {
+        assert!(text("name", &Some("ø".repeat(70)), 70).is_ok());
+        let e = text("name", &Some("ø".repeat(71)), 70).unwrap_err();
+        assert_eq!(e.path.as_deref(), Some("name"));
+    }
+}

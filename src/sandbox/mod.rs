@@ -1,0 +1,70 @@
+//! The sandbox's mock data, framework-free: customers, accounts, card accounts, their transactions and
+//! corporate agreements, plus initialisation to the known state (SPEC.md, "Sandbox behaviour").
+//!
+//! Every function takes a [`Store`](crate::store::Store) (and `today` where dates matter) and returns
+//! `Result<_, ApiError>`, so the axum handlers in `api::sandbox` stay thin and everything here is tested
+//! without HTTP. Later areas (account information, payments) read the records of [`model`].
+//!
+//! Ids are UUID v5 values derived from a fixed namespace and each record's natural key (customer number,
+//! BBAN, masked PAN, ...), so initialisation, and any script that replays the same requests, yields the
+//! same ids every time.
+
+pub mod accounts;
+pub mod agreements;
+pub mod card_accounts;
+pub mod card_transactions;
+pub mod customers;
+mod input;
+pub mod listing;
+pub mod model;
+pub mod org_number;
+pub mod seed;
+pub mod transactions;
+
+use crate::store::Record;
+use std::sync::{Mutex, MutexGuard};
+use uuid::Uuid;
+
+/// The trees that hold mock data. Initialisation clears exactly these.
+pub const TREES: &[&str] = &[
+    <model::Customer as Record>::TREE,
+    <model::Account as Record>::TREE,
+    <model::CardAccount as Record>::TREE,
+    <model::Transaction as Record>::TREE,
+    <model::CardTransaction as Record>::TREE,
+    <model::Agreement as Record>::TREE,
+];
+
+/// Serialises the sandbox's writes. Uniqueness checks (same BBAN, same masked PAN) and per-account
+/// sequence numbers read before they write, so two concurrent requests must not interleave. The sandbox
+/// is a single-user tool; one lock for all mock data costs nothing.
+static WRITES: Mutex<()> = Mutex::new(());
+
+/// Takes the write lock. A panic while holding it leaves no half state worth protecting (every write
+/// validates first), so a poisoned lock is simply taken over.
+pub(crate) fn write_lock() -> MutexGuard<'static, ()> {
+    WRITES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The fixed namespace every sandbox id is derived in. Part of the fixtures' contract: never change it.
+fn namespace() -> Uuid {
+    Uuid::new_v5(&Uuid::NAMESPACE_URL, b"urn:xs2a-sandbox:mock-data")
+}
+
+/// A stable id for a record of `kind` with the natural key `key` (e.g. `("account", "12050012345")`).
+pub fn derive_id(kind: &str, key: &str) -> String {
+    Uuid::new_v5(&namespace(), format!("{kind}:{key}").as_bytes()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_ids_are_stable_and_differ_by_kind() {
+        assert_eq!(derive_id("account", "1"), derive_id("account", "1"));
+        assert_ne!(derive_id("account", "1"), derive_id("customer", "1"));
+    }
+}
