@@ -1,11 +1,15 @@
 //! What happens once when the service starts on a data directory: a fresh store gets the initial sandbox
 //! state, so the first request already finds customers.
 
+use crate::error::ApiError;
+use crate::sandbox::model::Customer;
 use crate::state::AppState;
-use crate::store::StoreError;
 
-/// Seeds an empty store with the sandbox's known initial state.
-pub fn prepare(state: &AppState) -> Result<(), StoreError> {
-    let _ = state;
+/// Seeds an empty store with the sandbox's known initial state (as POST /v1/sandbox/initialize would).
+/// A store that already holds customers is left as it is.
+pub fn prepare(state: &AppState) -> Result<(), ApiError> {
+    if state.store.table::<Customer>()?.is_empty() {
+        crate::sandbox::seed::initialize(&state.store, state.clock.now().date())?;
+    }
     Ok(())
 }

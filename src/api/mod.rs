@@ -26,6 +26,7 @@ pub fn router(state: AppState) -> Router {
         .layer(from_fn_with_state(state.clone(), gate::gate));
     Router::new()
         .nest("/v1", v1)
+        .route("/health", axum::routing::get(health))
         .fallback(layers::no_such_path)
         .method_not_allowed_fallback(layers::no_such_method)
         .layer(from_fn_with_state(
@@ -37,4 +38,9 @@ pub fn router(state: AppState) -> Router {
         .layer(CompressionLayer::new().gzip(true))
         .layer(CatchPanicLayer::custom(layers::panic_response))
         .with_state(state)
+}
+
+/// `GET /health`: unsigned readiness probe for scripts and CI (not part of the bank's interface).
+async fn health() -> axum::Json<serde_json::Value> {
+    axum::Json(serde_json::json!({"status": "UP"}))
 }

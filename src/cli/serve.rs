@@ -114,6 +114,12 @@ pub fn build_state(args: &ServeArgs) -> Result<AppState, String> {
 
 async fn serve(args: ServeArgs) -> Result<(), String> {
     let state = build_state(&args)?;
+    // The initial sandbox state is on disk before the first request can see it.
+    state
+        .store
+        .make_durable()
+        .await
+        .map_err(|e| format!("cannot write the data store: {e}"))?;
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;

@@ -143,11 +143,12 @@ pub struct CardAccountSummary {
 
 /// Every customer, in customer-number order, with the ids of their accounts and card accounts.
 pub fn list(store: &Store) -> Result<Vec<CustomerView>, ApiError> {
-    let accounts = store.table::<Account>()?.list()?;
-    let cards = store.table::<CardAccount>()?.list()?;
-    let customers = store.table::<Customer>()?.list()?;
+    let accounts = store.table::<Account>()?.list_shared()?;
+    let cards = store.table::<CardAccount>()?.list_shared()?;
+    let customers = store.table::<Customer>()?.list_shared()?;
     Ok(customers
-        .into_iter()
+        .iter()
+        .cloned()
         .map(|c| {
             let mut own_accounts: Vec<&Account> =
                 accounts.iter().filter(|a| a.customer_id == c.id).collect();

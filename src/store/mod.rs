@@ -8,9 +8,14 @@ mod table;
 
 pub use table::{Record, Table};
 
+use std::any::Any;
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+/// Decoded copies of whole tables, each tagged with the write count it was read at.
+type Snapshots = Mutex<HashMap<&'static str, (u64, Arc<dyn Any + Send + Sync>)>>;
 
 /// A storage failure. Never the client's fault; it becomes a 500 without internals.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +40,9 @@ pub struct Store {
     /// Bumped by every write; compared with `durable` to know whether a flush is owed.
     written: Arc<AtomicU64>,
     durable: Arc<AtomicU64>,
+    /// Read-mostly tables are listed on hot paths; decoding every record from JSON on each read would
+    /// dominate their cost, so a decoded copy is kept until the next write anywhere in the store.
+    snapshots: Arc<Snapshots>,
 }
 
 impl Store {
@@ -60,6 +68,7 @@ impl Store {
             db,
             written: Arc::new(AtomicU64::new(0)),
             durable: Arc::new(AtomicU64::new(0)),
+            snapshots: Arc::new(Mutex::new(HashMap::new())),
         }
     }
 
@@ -73,6 +82,37 @@ impl Store {
     pub fn next_number(&self) -> Result<u64, StoreError> {
         self.note_write();
         Ok(self.db.generate_id()?)
+    }
+
+    /// The number of writes so far; a snapshot taken at this count is current until it changes.
+    pub(crate) fn write_count(&self) -> u64 {
+        self.written.load(Ordering::SeqCst)
+    }
+
+    /// A snapshot of `tree` still current at write count `at`, if one is kept.
+    pub(crate) fn snapshot(
+        &self,
+        tree: &'static str,
+        at: u64,
+    ) -> Option<Arc<dyn Any + Send + Sync>> {
+        let snapshots = self.snapshots.lock().expect("snapshot lock");
+        snapshots
+            .get(tree)
+            .filter(|(taken, _)| *taken == at)
+            .map(|(_, s)| Arc::clone(s))
+    }
+
+    /// Keeps a snapshot of `tree` read at write count `at`.
+    pub(crate) fn keep_snapshot(
+        &self,
+        tree: &'static str,
+        at: u64,
+        snapshot: Arc<dyn Any + Send + Sync>,
+    ) {
+        self.snapshots
+            .lock()
+            .expect("snapshot lock")
+            .insert(tree, (at, snapshot));
     }
 
     /// Records that a write happened, so the next [`make_durable`](Self::make_durable) flushes.
@@ -173,5 +213,10 @@ mod tests {
         assert_eq!(ids, ["x/1", "x/2"]);
         notes.remove("x/1").unwrap();
         assert_eq!(notes.scan_prefix("x/").unwrap().len(), 1);
+        assert_eq!(
+            notes.list_shared().unwrap().len(),
+            2,
+            "a write makes the snapshot stale"
+        );
     }
 }

@@ -4,6 +4,7 @@ use super::{Store, StoreError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 /// A type stored in its own tree under a string key.
 pub trait Record: Serialize + DeserializeOwned {
@@ -81,6 +82,23 @@ impl<R: Record> Table<R> {
             .values()
             .map(|v| Self::decode(&v?))
             .collect()
+    }
+
+    /// Every record, in key order, shared: decoded once and reused until the next write to the store.
+    /// For read-mostly tables on hot paths.
+    pub fn list_shared(&self) -> Result<Arc<Vec<R>>, StoreError>
+    where
+        R: Send + Sync + 'static,
+    {
+        let at = self.store.write_count();
+        if let Some(snapshot) = self.store.snapshot(R::TREE, at) {
+            if let Ok(records) = snapshot.downcast::<Vec<R>>() {
+                return Ok(records);
+            }
+        }
+        let records = Arc::new(self.list()?);
+        self.store.keep_snapshot(R::TREE, at, records.clone());
+        Ok(records)
     }
 
     /// The records whose key starts with `prefix`, in key order.

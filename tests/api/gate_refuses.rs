@@ -120,7 +120,7 @@ async fn a_certificate_header_that_is_not_base64_der_is_refused() {
 #[tokio::test]
 async fn a_certificate_from_an_untrusted_ca_is_refused() {
     let app = spawn_app().await;
-    let response = app.get(CUSTOMERS).as_tpp("untrusted").send().await;
+    let response = app.get(CUSTOMERS).signed_by("untrusted").send().await;
     response.assert_refused(400, "BAD_REQUEST", Some("TPP-Signature-Certificate"));
     assert!(
         response.text().contains("not trusted"),
@@ -132,7 +132,7 @@ async fn a_certificate_from_an_untrusted_ca_is_refused() {
 #[tokio::test]
 async fn an_expired_certificate_is_refused_with_its_validity() {
     let app = spawn_app().await;
-    let response = app.get(CUSTOMERS).as_tpp("expired").send().await;
+    let response = app.get(CUSTOMERS).signed_by("expired").send().await;
     response.assert_refused(400, "BAD_REQUEST", Some("TPP-Signature-Certificate"));
     assert!(
         response.text().contains("valid from"),
@@ -144,7 +144,7 @@ async fn an_expired_certificate_is_refused_with_its_validity() {
 #[tokio::test]
 async fn a_certificate_without_psd2_roles_is_refused() {
     let app = spawn_app().await;
-    let response = app.get(CUSTOMERS).as_tpp("no-roles").send().await;
+    let response = app.get(CUSTOMERS).signed_by("no-roles").send().await;
     response.assert_refused(400, "BAD_REQUEST", Some("TPP-Signature-Certificate"));
     assert!(
         response.text().contains("PSD2 roles"),
@@ -369,7 +369,7 @@ async fn a_ca_given_with_trust_ca_is_trusted() {
     trust.add_pem(&pem).unwrap();
     let app = crate::helpers::spawn_app_with(Default::default(), trust).await;
     app.get(CUSTOMERS)
-        .as_tpp("untrusted")
+        .signed_by("untrusted")
         .send()
         .await
         .assert_ok();

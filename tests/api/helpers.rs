@@ -143,13 +143,8 @@ impl<'a> TestRequest<'a> {
     }
 
     /// Signs with another fixture TPP.
-    pub fn as_tpp(mut self, name: &str) -> Self {
+    pub fn signed_by(mut self, name: &str) -> Self {
         self.credentials = Some(tpp(name));
-        self
-    }
-
-    pub fn with_credentials(mut self, credentials: SigningCredentials) -> Self {
-        self.credentials = Some(credentials);
         self
     }
 

@@ -35,7 +35,7 @@ async fn each_tpp_sees_only_its_own_address() {
         .await
         .assert_ok();
     app.get(CONTACT)
-        .as_tpp("aisp")
+        .signed_by("aisp")
         .send()
         .await
         .assert_refused(404, "RESOURCE_UNKNOWN", None);
