@@ -66,16 +66,7 @@ impl Bban {
 
 /// The mod 11 check digit of 10 ASCII digits; `None` for check value 10, which makes the number invalid.
 fn check_digit(first10: &str) -> Option<u8> {
-    let sum: u32 = first10
-        .bytes()
-        .zip(WEIGHTS)
-        .map(|(b, w)| u32::from(b - b'0') * w)
-        .sum();
-    match 11 - sum % 11 {
-        11 => Some(0),
-        10 => None,
-        check => Some(check as u8),
-    }
+    super::mod11::check_digit(first10, &WEIGHTS).map(|d| d as u8)
 }
 
 impl fmt::Display for Bban {

@@ -10,8 +10,10 @@ mod currency_table;
 pub mod error;
 pub mod iban;
 pub mod kid;
+pub mod mod11;
 pub mod money;
 pub mod national_id;
+pub mod org_number;
 
 pub use bban::Bban;
 pub use country::Country;
@@ -21,3 +23,4 @@ pub use iban::Iban;
 pub use kid::{Kid, KidAlgorithm, KidError};
 pub use money::Amount;
 pub use national_id::{CheckDigitRule, IdKind, NationalId};
+pub use org_number::OrgNumber;

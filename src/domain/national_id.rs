@@ -157,12 +157,7 @@ impl NationalId {
 
 /// The mod 11 check digit over `digits`; `None` for check value 10, which no issued number has.
 fn weighted_check(digits: &[u32], weights: &[u32]) -> Option<u32> {
-    let sum: u32 = digits.iter().zip(weights).map(|(d, w)| d * w).sum();
-    match 11 - sum % 11 {
-        11 => Some(0),
-        10 => None,
-        k => Some(k),
-    }
+    super::mod11::check_digit_of_values(digits, weights)
 }
 
 fn check(text: &str, which: &str, expected: Option<u32>, actual: u32) -> Result<(), DomainError> {

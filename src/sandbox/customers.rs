@@ -2,9 +2,9 @@
 
 use super::input::{self, required_text};
 use super::model::{Account, CardAccount, Customer, CustomerType};
-use super::org_number::OrgNumber;
 use super::{derive_id, write_lock};
 use crate::domain::NationalId;
+use crate::domain::OrgNumber;
 use crate::error::ApiError;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};

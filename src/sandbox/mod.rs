@@ -17,7 +17,6 @@ pub mod customers;
 mod input;
 pub mod listing;
 pub mod model;
-pub mod org_number;
 pub mod seed;
 pub mod transactions;
 

@@ -19,9 +19,9 @@ use super::model::{
     CardTransaction, CardTransactionStatus, Customer, CustomerType, Engagement, Money, Role,
     Transaction, TransactionSource,
 };
-use super::org_number::OrgNumber;
 use super::transactions::{append_locked, clearing_account};
 use super::{agreements, derive_id, write_lock, TREES};
+use crate::domain::OrgNumber;
 use crate::domain::{Bban, Currency, Iban, NationalId};
 use crate::error::ApiError;
 use crate::store::Store;

@@ -205,6 +205,10 @@ async fn the_verified_certificate_is_cached_by_its_der_hash() {
     for _ in 0..3 {
         app.get(CUSTOMERS).send().await.assert_ok();
     }
-    app.get(CUSTOMERS).signed_by("aisp").send().await.assert_ok();
+    app.get(CUSTOMERS)
+        .signed_by("aisp")
+        .send()
+        .await
+        .assert_ok();
     assert_eq!(app.state.verifier.cached_certificates(), 2);
 }

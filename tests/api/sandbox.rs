@@ -8,12 +8,22 @@ const KARI: &str = "14838510036";
 const FJORDKRAFT: &str = "910000004";
 
 fn ids(list: &Value, field: &str) -> Vec<String> {
-    list.as_array().unwrap().iter().map(|c| c[field].as_str().unwrap().to_owned()).collect()
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c[field].as_str().unwrap().to_owned())
+        .collect()
 }
 
 async fn kari_current_account(app: &crate::helpers::TestApp) -> String {
     let customers = app.get("/v1/sandbox/customers").send().await.body;
-    let kari = customers.as_array().unwrap().iter().find(|c| c["customerNumber"] == KARI).unwrap().clone();
+    let kari = customers
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["customerNumber"] == KARI)
+        .unwrap()
+        .clone();
     kari["accounts"][0]["id"].as_str().unwrap().to_owned()
 }
 
@@ -28,10 +38,18 @@ async fn a_fresh_sandbox_starts_initialised_with_private_and_corporate_customers
     assert!(!private.is_empty() && !corporate.is_empty());
     for person in private {
         assert_eq!(person["accounts"].as_array().unwrap().len(), 2, "{person}");
-        assert_eq!(person["cardAccounts"].as_array().unwrap().len(), 1, "{person}");
+        assert_eq!(
+            person["cardAccounts"].as_array().unwrap().len(),
+            1,
+            "{person}"
+        );
     }
     for company in corporate {
-        assert_eq!(company["accounts"].as_array().unwrap().len(), 2, "{company}");
+        assert_eq!(
+            company["accounts"].as_array().unwrap().len(),
+            2,
+            "{company}"
+        );
     }
 }
 
@@ -40,13 +58,22 @@ async fn initialisation_is_deterministic_and_removes_manual_data() {
     let app = spawn_app().await;
     let before = app.get("/v1/sandbox/customers").send().await.body;
     let created = app
-        .post("/v1/sandbox/customers", &json!({"customerNumber": "914000009", "name": "Manuell AS", "type": "corporate"}))
+        .post(
+            "/v1/sandbox/customers",
+            &json!({"customerNumber": "914000009", "name": "Manuell AS", "type": "corporate"}),
+        )
         .send()
         .await;
     assert_eq!(created.status, 201, "{}", created.body);
-    app.post("/v1/sandbox/initialize", &json!({})).send().await.assert_ok();
+    app.post("/v1/sandbox/initialize", &json!({}))
+        .send()
+        .await
+        .assert_ok();
     let after = app.get("/v1/sandbox/customers").send().await.body;
-    assert_eq!(before, after, "same customers, numbers and ids after a reset");
+    assert_eq!(
+        before, after,
+        "same customers, numbers and ids after a reset"
+    );
     assert!(!ids(&after, "customerNumber").contains(&"914000009".to_owned()));
 }
 
@@ -54,7 +81,10 @@ async fn initialisation_is_deterministic_and_removes_manual_data() {
 async fn a_customer_with_a_bad_national_identity_number_is_refused() {
     let app = spawn_app().await;
     let response = app
-        .post("/v1/sandbox/customers", &json!({"customerNumber": "14838510037", "name": "Feil", "type": "private"}))
+        .post(
+            "/v1/sandbox/customers",
+            &json!({"customerNumber": "14838510037", "name": "Feil", "type": "private"}),
+        )
         .send()
         .await;
     response.assert_refused(400, "FORMAT_ERROR", Some("customerNumber"));
@@ -64,7 +94,10 @@ async fn a_customer_with_a_bad_national_identity_number_is_refused() {
 async fn a_duplicate_customer_is_a_conflict() {
     let app = spawn_app().await;
     let response = app
-        .post("/v1/sandbox/customers", &json!({"customerNumber": KARI, "name": "Kari igjen", "type": "private"}))
+        .post(
+            "/v1/sandbox/customers",
+            &json!({"customerNumber": KARI, "name": "Kari igjen", "type": "private"}),
+        )
         .send()
         .await;
     response.assert_refused(409, "CONFLICT", Some("customerNumber"));
@@ -95,9 +128,21 @@ async fn an_account_is_created_and_its_transactions_listed_with_every_field() {
     listed.assert_ok();
     let item = &listed.body[0];
     for field in [
-        "id", "amount", "currency", "valueDate", "remittanceInformationUnstructured", "creditorName", "creditorAccount",
-        "debtorName", "debtorAccount", "bankTransactionCode", "ultimateDebtor", "ultimateCreditor", "purposeCode",
-        "bookingDate", "_links",
+        "id",
+        "amount",
+        "currency",
+        "valueDate",
+        "remittanceInformationUnstructured",
+        "creditorName",
+        "creditorAccount",
+        "debtorName",
+        "debtorAccount",
+        "bankTransactionCode",
+        "ultimateDebtor",
+        "ultimateCreditor",
+        "purposeCode",
+        "bookingDate",
+        "_links",
     ] {
         assert!(!item[field].is_null(), "{field} missing in {item}");
     }
@@ -109,7 +154,10 @@ async fn an_account_is_created_and_its_transactions_listed_with_every_field() {
 async fn a_bad_bban_check_digit_is_refused_with_its_path() {
     let app = spawn_app().await;
     let response = app
-        .post("/v1/sandbox/accounts", &json!({"customerNumber": KARI, "bban": "12051503006", "currency": "NOK"}))
+        .post(
+            "/v1/sandbox/accounts",
+            &json!({"customerNumber": KARI, "bban": "12051503006", "currency": "NOK"}),
+        )
         .send()
         .await;
     response.assert_refused(400, "FORMAT_ERROR", Some("bban"));
@@ -119,7 +167,10 @@ async fn a_bad_bban_check_digit_is_refused_with_its_path() {
 async fn a_bad_iban_is_refused_with_its_path() {
     let app = spawn_app().await;
     let response = app
-        .post("/v1/sandbox/accounts", &json!({"customerNumber": KARI, "iban": "NO5712051503005", "currency": "NOK"}))
+        .post(
+            "/v1/sandbox/accounts",
+            &json!({"customerNumber": KARI, "iban": "NO5712051503005", "currency": "NOK"}),
+        )
         .send()
         .await;
     response.assert_refused(400, "FORMAT_ERROR", Some("iban"));
@@ -129,7 +180,10 @@ async fn a_bad_iban_is_refused_with_its_path() {
 async fn an_unknown_currency_is_refused_with_its_path() {
     let app = spawn_app().await;
     let response = app
-        .post("/v1/sandbox/accounts", &json!({"customerNumber": KARI, "bban": "12051503005", "currency": "XYZ"}))
+        .post(
+            "/v1/sandbox/accounts",
+            &json!({"customerNumber": KARI, "bban": "12051503005", "currency": "XYZ"}),
+        )
         .send()
         .await;
     response.assert_refused(400, "FORMAT_ERROR", Some("currency"));
@@ -139,7 +193,10 @@ async fn an_unknown_currency_is_refused_with_its_path() {
 async fn an_account_for_an_unknown_customer_is_resource_unknown() {
     let app = spawn_app().await;
     let response = app
-        .post("/v1/sandbox/accounts", &json!({"customerNumber": "02917910262", "bban": "12051503005", "currency": "NOK"}))
+        .post(
+            "/v1/sandbox/accounts",
+            &json!({"customerNumber": "02917910262", "bban": "12051503005", "currency": "NOK"}),
+        )
         .send()
         .await;
     response.assert_refused(404, "RESOURCE_UNKNOWN", Some("customerNumber"));
@@ -149,7 +206,10 @@ async fn an_account_for_an_unknown_customer_is_resource_unknown() {
 async fn a_duplicate_bban_is_a_conflict() {
     let app = spawn_app().await;
     let response = app
-        .post("/v1/sandbox/accounts", &json!({"customerNumber": KARI, "bban": "12051000003", "currency": "NOK"}))
+        .post(
+            "/v1/sandbox/accounts",
+            &json!({"customerNumber": KARI, "bban": "12051000003", "currency": "NOK"}),
+        )
         .send()
         .await;
     response.assert_refused(409, "CONFLICT", Some("bban"));
@@ -162,20 +222,29 @@ async fn one_bad_transaction_in_a_batch_stores_nothing() {
     let path = format!("/v1/sandbox/accounts/{account}/transactions");
     let before = app.get(&path).send().await.body.as_array().unwrap().len();
     let response = app
-        .post(&path, &json!([
-            {"amount": "10.00", "currency": "NOK", "bookingDate": "2026-05-01"},
-            {"amount": "10.001", "currency": "NOK", "bookingDate": "2026-05-01"}
-        ]))
+        .post(
+            &path,
+            &json!([
+                {"amount": "10.00", "currency": "NOK", "bookingDate": "2026-05-01"},
+                {"amount": "10.001", "currency": "NOK", "bookingDate": "2026-05-01"}
+            ]),
+        )
         .send()
         .await;
     response.assert_refused(400, "FORMAT_ERROR", Some("[1].amount"));
-    assert_eq!(app.get(&path).send().await.body.as_array().unwrap().len(), before);
+    assert_eq!(
+        app.get(&path).send().await.body.as_array().unwrap().len(),
+        before
+    );
 }
 
 #[tokio::test]
 async fn transactions_of_an_unknown_account_are_resource_unknown() {
     let app = spawn_app().await;
-    let response = app.get("/v1/sandbox/accounts/no-such-account/transactions").send().await;
+    let response = app
+        .get("/v1/sandbox/accounts/no-such-account/transactions")
+        .send()
+        .await;
     response.assert_refused(404, "RESOURCE_UNKNOWN", None);
 }
 
@@ -184,8 +253,14 @@ async fn listing_limit_must_be_at_least_one_and_dates_well_formed() {
     let app = spawn_app().await;
     let account = kari_current_account(&app).await;
     let path = format!("/v1/sandbox/accounts/{account}/transactions");
-    app.get(&format!("{path}?limit=0")).send().await.assert_refused(400, "FORMAT_ERROR", Some("limit"));
-    app.get(&format!("{path}?fromDate=01.05.2026")).send().await.assert_refused(400, "FORMAT_ERROR", Some("fromDate"));
+    app.get(&format!("{path}?limit=0"))
+        .send()
+        .await
+        .assert_refused(400, "FORMAT_ERROR", Some("limit"));
+    app.get(&format!("{path}?fromDate=01.05.2026"))
+        .send()
+        .await
+        .assert_refused(400, "FORMAT_ERROR", Some("fromDate"));
     let page = app.get(&format!("{path}?limit=2&offset=1")).send().await;
     assert_eq!(page.body.as_array().unwrap().len(), 2);
 }
@@ -194,10 +269,20 @@ async fn listing_limit_must_be_at_least_one_and_dates_well_formed() {
 async fn card_transactions_need_a_booking_status() {
     let app = spawn_app().await;
     let customers = app.get("/v1/sandbox/customers").send().await.body;
-    let card = customers[0]["cardAccounts"][0]["id"].as_str().unwrap().to_owned();
+    let card = customers[0]["cardAccounts"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let path = format!("/v1/sandbox/card-accounts/{card}/transactions");
-    app.get(&path).send().await.assert_refused(400, "QUERY_PARAMETER_REQUIRED", Some("bookingStatus"));
-    app.get(&format!("{path}?bookingStatus=some")).send().await.assert_refused(400, "FORMAT_ERROR", Some("bookingStatus"));
+    app.get(&path).send().await.assert_refused(
+        400,
+        "QUERY_PARAMETER_REQUIRED",
+        Some("bookingStatus"),
+    );
+    app.get(&format!("{path}?bookingStatus=some"))
+        .send()
+        .await
+        .assert_refused(400, "FORMAT_ERROR", Some("bookingStatus"));
     let both = app.get(&format!("{path}?bookingStatus=both")).send().await;
     both.assert_ok();
     assert!(both.body["cardAccount"]["maskedPan"].is_string());
@@ -209,7 +294,13 @@ async fn card_transactions_need_a_booking_status() {
 async fn an_agreement_links_a_person_to_a_corporate_account() {
     let app = spawn_app().await;
     let customers = app.get("/v1/sandbox/customers").send().await.body;
-    let company = customers.as_array().unwrap().iter().find(|c| c["customerNumber"] == FJORDKRAFT).unwrap().clone();
+    let company = customers
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["customerNumber"] == FJORDKRAFT)
+        .unwrap()
+        .clone();
     let iban = company["accounts"][0]["iban"].as_str().unwrap();
     let created = app
         .post(
@@ -226,5 +317,10 @@ async fn an_agreement_links_a_person_to_a_corporate_account() {
         )
         .send()
         .await;
-    assert_eq!((unknown_person.status, unknown_person.code()), (404, "RESOURCE_UNKNOWN"), "{}", unknown_person.body);
+    assert_eq!(
+        (unknown_person.status, unknown_person.code()),
+        (404, "RESOURCE_UNKNOWN"),
+        "{}",
+        unknown_person.body
+    );
 }

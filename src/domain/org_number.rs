@@ -1,7 +1,6 @@
 //! Norwegian organisation numbers: 9 digits, the last a mod 11 check digit over weights 3,2,7,6,5,4,3,2.
 //!
-//! Corporate sandbox customers are identified by one. It lives here because only the sandbox needs it
-//! so far; it belongs beside the other Norwegian numbers in `domain` when a second user appears.
+//! Corporate sandbox customers are identified by one.
 
 use crate::domain::DomainError;
 use std::fmt;
@@ -58,16 +57,7 @@ impl OrgNumber {
 }
 
 fn check_digit(first8: &str) -> Option<u32> {
-    let sum: u32 = first8
-        .bytes()
-        .zip(WEIGHTS)
-        .map(|(b, w)| u32::from(b - b'0') * w)
-        .sum();
-    match 11 - sum % 11 {
-        11 => Some(0),
-        10 => None,
-        check => Some(check),
-    }
+    super::mod11::check_digit(first8, &WEIGHTS)
 }
 
 impl fmt::Display for OrgNumber {
