@@ -149,6 +149,8 @@ pub struct ApiError {
     pub text: String,
     /// Extra messages to send along (e.g. warnings gathered before the refusal, or further errors).
     pub more: Vec<TppMessage>,
+    /// Links to send along: a 401 that asks for SCA carries `scaRedirect`.
+    pub links: Option<crate::api::links::Links>,
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
@@ -162,6 +164,7 @@ impl ApiError {
             path: path.map(str::to_owned),
             text: text.into(),
             more: Vec::new(),
+            links: None,
         }
     }
 
@@ -259,6 +262,12 @@ impl ApiError {
         self
     }
 
+    /// Adds `_links` to the error body (e.g. `scaRedirect`).
+    pub fn with_links(mut self, links: crate::api::links::Links) -> Self {
+        self.links = Some(links);
+        self
+    }
+
     /// Adds messages (typically warnings collected earlier) to send along.
     pub fn with_messages(mut self, messages: impl IntoIterator<Item = TppMessage>) -> Self {
         self.more.extend(messages);
@@ -297,12 +306,18 @@ impl std::error::Error for ApiError {}
 #[serde(rename_all = "camelCase")]
 pub struct ErrorBody {
     pub tpp_messages: Vec<TppMessage>,
+    #[serde(rename = "_links", skip_serializing_if = "Option::is_none", default)]
+    pub links: Option<serde_json::Value>,
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = ErrorBody {
             tpp_messages: self.messages(),
+            links: self
+                .links
+                .as_ref()
+                .map(|l| serde_json::to_value(l).expect("links serialise")),
         };
         (self.status, axum::Json(body)).into_response()
     }

@@ -6,10 +6,12 @@
 pub mod api;
 pub mod cli;
 pub mod clock;
+pub mod consent;
 pub mod domain;
 pub mod error;
 pub mod fixtures;
 pub mod sandbox;
+pub mod sca;
 pub mod server;
 pub mod signing;
 pub mod startup;

@@ -1,6 +1,7 @@
 //! The HTTP interface: one router per area, the gate in front of `/v1`, and the layers every answer
 //! passes through. Handlers stay thin: extract, call the service, map.
 
+pub mod ais;
 pub mod clock;
 pub mod gate;
 pub mod headers;
@@ -9,6 +10,8 @@ pub mod layers;
 pub mod links;
 pub mod response_signing;
 pub mod sandbox;
+pub mod sca_pages;
+pub mod sca_trigger;
 pub mod tpp_dialogue;
 
 use crate::state::AppState;
@@ -23,10 +26,12 @@ pub fn router(state: AppState) -> Router {
         .merge(sandbox::router())
         .merge(tpp_dialogue::router())
         .merge(clock::router())
+        .merge(ais::router())
         .layer(from_fn_with_state(state.clone(), gate::gate));
     Router::new()
         .nest("/v1", v1)
         .route("/health", axum::routing::get(health))
+        .merge(sca_pages::router())
         .fallback(layers::no_such_path)
         .method_not_allowed_fallback(layers::no_such_method)
         .layer(from_fn_with_state(

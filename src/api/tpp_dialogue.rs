@@ -34,28 +34,13 @@ struct ContactResponse {
     tpp_messages: Vec<crate::error::TppMessage>,
 }
 
-/// The key the TPP's data is stored under: its organizationIdentifier, or its certificate's hash.
-pub fn tpp_key(tpp: &VerifiedTpp) -> String {
-    let certificate = tpp.tpp();
-    certificate
-        .organization_identifier
-        .clone()
-        .unwrap_or_else(|| {
-            certificate
-                .der_sha256
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect()
-        })
-}
-
 async fn register(
     State(state): State<AppState>,
     Extension(tpp): Extension<VerifiedTpp>,
     JsonBody(body): JsonBody<ContactRequest>,
 ) -> ApiResult<Json<ContactResponse>> {
     let (contact, tpp_messages) =
-        tpp_dialogue::register(&state.store, &tpp_key(&tpp), &body.email, state.clock.now())?;
+        tpp_dialogue::register(&state.store, &tpp.tpp_id(), &body.email, state.clock.now())?;
     Ok(Json(ContactResponse {
         contact,
         tpp_messages,
@@ -66,13 +51,13 @@ async fn read(
     State(state): State<AppState>,
     Extension(tpp): Extension<VerifiedTpp>,
 ) -> ApiResult<Json<TppContact>> {
-    Ok(Json(tpp_dialogue::get(&state.store, &tpp_key(&tpp))?))
+    Ok(Json(tpp_dialogue::get(&state.store, &tpp.tpp_id())?))
 }
 
 async fn remove(
     State(state): State<AppState>,
     Extension(tpp): Extension<VerifiedTpp>,
 ) -> ApiResult<StatusCode> {
-    tpp_dialogue::remove(&state.store, &tpp_key(&tpp))?;
+    tpp_dialogue::remove(&state.store, &tpp.tpp_id())?;
     Ok(StatusCode::NO_CONTENT)
 }

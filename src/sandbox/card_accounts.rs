@@ -329,3 +329,15 @@ pub(crate) mod tests {
         );
     }
 }
+
+/// The card accounts a customer holds, by masked PAN.
+pub fn of_customer(store: &Store, customer_id: &str) -> Result<Vec<CardAccount>, ApiError> {
+    let mut cards: Vec<CardAccount> = store
+        .table::<CardAccount>()?
+        .list()?
+        .into_iter()
+        .filter(|c| c.customer_id == customer_id)
+        .collect();
+    cards.sort_by(|a, b| a.masked_pan.cmp(&b.masked_pan));
+    Ok(cards)
+}

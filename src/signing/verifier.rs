@@ -112,6 +112,32 @@ impl VerifiedTpp {
     pub fn has_role(&self, role: Psd2Role) -> bool {
         self.tpp().roles().contains(&role)
     }
+
+    /// The key a TPP's data is kept under: its organizationIdentifier, or its certificate's SHA-256 when
+    /// it has none. A TPP that renews its certificate keeps its PSUs and consents.
+    pub fn tpp_id(&self) -> String {
+        let certificate = self.tpp();
+        certificate
+            .organization_identifier
+            .clone()
+            .unwrap_or_else(|| {
+                certificate
+                    .der_sha256
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect()
+            })
+    }
+
+    /// The TPP's name as shown to the PSU: organisation, else common name.
+    pub fn tpp_name(&self) -> String {
+        let certificate = self.tpp();
+        certificate
+            .organization
+            .clone()
+            .or_else(|| certificate.common_name.clone())
+            .unwrap_or_else(|| self.tpp_id())
+    }
 }
 
 /// The outcome of a check with its per-step verdicts, for the CLI and the workbench.

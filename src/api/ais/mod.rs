@@ -1,0 +1,13 @@
+//! Account information for AISPs: who may read (access), and the endpoints under /v1/accounts,
+//! /v1/card-accounts, /v1/users, /v1/agreements and the consent endpoints.
+
+pub mod access;
+pub mod accounts;
+
+use crate::state::AppState;
+use axum::Router;
+
+/// The account information routes (paths relative to /v1).
+pub fn router() -> Router<AppState> {
+    Router::new().merge(accounts::router())
+}

@@ -1,0 +1,499 @@
+//! The SCA engine: starting an authorisation, each step the PSU takes on the bank's pages (or the sandbox
+//! automation endpoint takes for them), and the end — a redirect to the TPP with psu-id, tpp-session-id
+//! and context on success (SPEC.md, redirect after successful SCA), or system, status, code and message
+//! on failure. The pages and the automation endpoint both call these functions, so they cannot differ.
+
+use super::authorisation::{AuthMethod, Authorisation, Outcome, Purpose, Step};
+use super::{psu, session, Context};
+use crate::consent::{self, Consent};
+use crate::domain::NationalId;
+use crate::error::{ApiError, ApiResult, Code};
+use crate::sandbox::model::{Customer, CustomerType};
+use crate::sandbox::{accounts, agreements, card_accounts, customers};
+use crate::store::Store;
+use time::OffsetDateTime;
+
+/// The name the failure redirect gives as `system`.
+pub const SYSTEM: &str = "xs2a-sandbox-sca";
+
+/// What the triggering request asks for.
+#[derive(Debug, Clone)]
+pub struct StartSca {
+    pub tpp_id: String,
+    pub tpp_name: String,
+    pub tpp_session_id: String,
+    pub redirect_uri: String,
+    pub purpose: Purpose,
+    pub preset_identity: Option<String>,
+    pub preset_customer_id: Option<String>,
+    pub preset_agreement_id: Option<String>,
+    pub preferred_method: Option<AuthMethod>,
+    pub biometric_in_app: bool,
+}
+
+/// Why a step was not taken; shown on the page, or returned by the automation endpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FlowError {
+    NotFound,
+    Expired,
+    AlreadyFinished,
+    /// The step does not fit where the PSU is (e.g. a consent before identification).
+    WrongStep(Step),
+    InvalidNationalId(String),
+    UnknownPerson,
+    NoAgreements,
+    UnknownAgreement,
+    UnknownAccount(String),
+    Storage(String),
+}
+
+impl std::fmt::Display for FlowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FlowError::NotFound => write!(f, "There is no such authorisation."),
+            FlowError::Expired => write!(
+                f,
+                "This authorisation has expired; start again from the TPP."
+            ),
+            FlowError::AlreadyFinished => write!(f, "This authorisation is already finished."),
+            FlowError::WrongStep(step) => write!(
+                f,
+                "That step does not fit here; the authorisation is at step {step:?}."
+            ),
+            FlowError::InvalidNationalId(why) => {
+                write!(f, "That is not a valid national identity number: {why}.")
+            }
+            FlowError::UnknownPerson => {
+                write!(f, "No sandbox customer has that national identity number.")
+            }
+            FlowError::NoAgreements => write!(
+                f,
+                "This person has no corporate agreements; choose the private context."
+            ),
+            FlowError::UnknownAgreement => {
+                write!(f, "This person has no such corporate agreement.")
+            }
+            FlowError::UnknownAccount(id) => {
+                write!(f, "Account {id} cannot be granted in this context.")
+            }
+            FlowError::Storage(why) => write!(f, "The sandbox could not save this step: {why}"),
+        }
+    }
+}
+
+impl From<ApiError> for FlowError {
+    fn from(error: ApiError) -> Self {
+        FlowError::Storage(error.text)
+    }
+}
+
+impl From<crate::store::StoreError> for FlowError {
+    fn from(error: crate::store::StoreError) -> Self {
+        FlowError::Storage(error.to_string())
+    }
+}
+
+impl FlowError {
+    /// The API form, for the automation endpoint.
+    pub fn to_api_error(&self) -> ApiError {
+        let code = match self {
+            FlowError::NotFound => Code::ScaNotFound,
+            FlowError::Expired => Code::ScaExpired,
+            FlowError::AlreadyFinished | FlowError::WrongStep(_) => Code::ScaInvalid,
+            FlowError::InvalidNationalId(_) => Code::FormatError,
+            FlowError::UnknownPerson => Code::PsuCredentialsInvalid,
+            FlowError::NoAgreements
+            | FlowError::UnknownAgreement
+            | FlowError::UnknownAccount(_) => Code::BadRequest,
+            FlowError::Storage(_) => Code::SystemError,
+        };
+        ApiError::new(code, None, self.to_string())
+    }
+}
+
+/// Starts an authorisation; presets from the request are applied at once.
+pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> ApiResult<Authorisation> {
+    let mut auth = Authorisation {
+        id: uuid::Uuid::new_v4().to_string(),
+        tpp_id: request.tpp_id,
+        tpp_name: request.tpp_name,
+        tpp_session_id: request.tpp_session_id,
+        redirect_uri: request.redirect_uri,
+        purpose: request.purpose,
+        created_at: now,
+        preset_identity: request.preset_identity.clone(),
+        preset_customer_id: request.preset_customer_id.clone(),
+        preset_agreement_id: request.preset_agreement_id.clone(),
+        preferred_method: request.preferred_method,
+        biometric_in_app: request.biometric_in_app,
+        customer_id: request.preset_customer_id,
+        method: request.preferred_method,
+        context: None,
+        agreement_id: None,
+        outcome: None,
+        redirect: None,
+    };
+    if auth.customer_id.is_none() {
+        if let Some(identity) = &request.preset_identity {
+            // An unknown or invalid preset leaves the identify page to say so.
+            auth.customer_id = person_by_national_id(store, identity).ok().map(|c| c.id);
+        }
+    }
+    if let Some(agreement) = request.preset_agreement_id {
+        auth.context = Some(Context::Corporate);
+        auth.agreement_id = Some(agreement);
+    }
+    store.table::<Authorisation>()?.insert(&auth)?;
+    Ok(auth)
+}
+
+/// The authorisation, whatever its state.
+pub fn load(store: &Store, id: &str) -> Result<Authorisation, FlowError> {
+    store
+        .table::<Authorisation>()?
+        .get(id)?
+        .ok_or(FlowError::NotFound)
+}
+
+/// Loads an authorisation that can still take `step`.
+fn at_step(
+    store: &Store,
+    id: &str,
+    step: Step,
+    now: OffsetDateTime,
+) -> Result<Authorisation, FlowError> {
+    let auth = load(store, id)?;
+    if auth.outcome.is_some() {
+        return Err(FlowError::AlreadyFinished);
+    }
+    if auth.is_expired(now) {
+        return Err(FlowError::Expired);
+    }
+    if auth.step() != step {
+        return Err(FlowError::WrongStep(auth.step()));
+    }
+    Ok(auth)
+}
+
+fn save(store: &Store, auth: &Authorisation) -> Result<(), FlowError> {
+    store.table::<Authorisation>()?.insert(auth)?;
+    Ok(())
+}
+
+/// The private customer with this national identity number.
+pub fn person_by_national_id(store: &Store, text: &str) -> Result<Customer, FlowError> {
+    let id =
+        NationalId::parse(text.trim()).map_err(|e| FlowError::InvalidNationalId(e.to_string()))?;
+    let customer = customers::by_number(store, "nationalId", id.as_str())
+        .map_err(|_| FlowError::UnknownPerson)?;
+    if customer.customer_type != CustomerType::Private {
+        return Err(FlowError::UnknownPerson);
+    }
+    Ok(customer)
+}
+
+/// Step 1: the PSU gives a (mocked) national identity number.
+pub fn identify(
+    store: &Store,
+    id: &str,
+    national_id: &str,
+    now: OffsetDateTime,
+) -> Result<Authorisation, FlowError> {
+    let mut auth = at_step(store, id, Step::Identify, now)?;
+    auth.customer_id = Some(person_by_national_id(store, national_id)?.id);
+    save(store, &auth)?;
+    Ok(auth)
+}
+
+/// Step 2: the PSU picks an authentication method (any method succeeds in the sandbox).
+pub fn choose_method(
+    store: &Store,
+    id: &str,
+    method: AuthMethod,
+    now: OffsetDateTime,
+) -> Result<Authorisation, FlowError> {
+    let mut auth = at_step(store, id, Step::Method, now)?;
+    auth.method = Some(method);
+    save(store, &auth)?;
+    Ok(auth)
+}
+
+/// An agreement the person may act under, as the context page lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgreementChoice {
+    pub id: String,
+    pub name: String,
+    pub owner_name: String,
+    pub owner_number: String,
+}
+
+/// The corporate agreements a person has engagements in.
+pub fn agreement_choices(store: &Store, customer_id: &str) -> ApiResult<Vec<AgreementChoice>> {
+    let mut choices = Vec::new();
+    for agreement in agreements::of_person(store, customer_id)? {
+        let owner = customers::by_id(store, &agreement.owner_customer_id)?;
+        choices.push(AgreementChoice {
+            id: agreement.id.clone(),
+            name: agreement.name.clone(),
+            owner_name: owner.map(|o| o.name).unwrap_or_default(),
+            owner_number: agreement.owner.clone(),
+        });
+    }
+    Ok(choices)
+}
+
+/// Step 3: PRIVATE, or CORPORATE under one of the person's agreements.
+pub fn choose_context(
+    store: &Store,
+    id: &str,
+    context: Context,
+    agreement_id: Option<&str>,
+    now: OffsetDateTime,
+) -> Result<Authorisation, FlowError> {
+    let mut auth = at_step(store, id, Step::Context, now)?;
+    let customer_id = auth
+        .customer_id
+        .clone()
+        .expect("identified before the context step");
+    if context == Context::Corporate {
+        let choices = agreement_choices(store, &customer_id)?;
+        if choices.is_empty() {
+            return Err(FlowError::NoAgreements);
+        }
+        let chosen = match agreement_id {
+            Some(id) => choices
+                .iter()
+                .find(|c| c.id == id)
+                .ok_or(FlowError::UnknownAgreement)?,
+            None if choices.len() == 1 => &choices[0],
+            None => return Err(FlowError::UnknownAgreement),
+        };
+        auth.agreement_id = Some(chosen.id.clone());
+    }
+    auth.context = Some(context);
+    save(store, &auth)?;
+    Ok(auth)
+}
+
+/// An account on the consent screen.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountChoice {
+    pub id: String,
+    pub name: String,
+    /// BBAN for an account, masked PAN for a card account.
+    pub number: String,
+    pub is_card: bool,
+    /// Already granted to this TPP: pre-selected.
+    pub granted: bool,
+}
+
+/// The accounts the consent screen lists for this authorisation's PSU and context.
+pub fn consent_choices(store: &Store, auth: &Authorisation) -> ApiResult<Vec<AccountChoice>> {
+    let Some(customer_id) = &auth.customer_id else {
+        return Ok(Vec::new());
+    };
+    let current = consent::find(
+        store,
+        &auth.tpp_id,
+        customer_id,
+        auth.agreement_id.as_deref(),
+    )?;
+    let granted = |id: &str| current.as_ref().is_some_and(|c| c.covers(id));
+    let mut choices = Vec::new();
+    match &auth.agreement_id {
+        None => {
+            for account in accounts::of_customer(store, customer_id)? {
+                choices.push(AccountChoice {
+                    granted: granted(&account.id),
+                    id: account.id,
+                    name: account.name,
+                    number: account.bban,
+                    is_card: false,
+                });
+            }
+            for card in card_accounts::of_customer(store, customer_id)? {
+                choices.push(AccountChoice {
+                    granted: granted(&card.id),
+                    id: card.id,
+                    name: card.name,
+                    number: card.masked_pan,
+                    is_card: true,
+                });
+            }
+        }
+        Some(agreement_id) => {
+            let agreement = agreements::by_id(store, agreement_id)?;
+            for engagement in agreement
+                .iter()
+                .flat_map(|a| &a.engagements)
+                .filter(|e| &e.customer_id == customer_id)
+            {
+                let account = accounts::by_id(store, "account", &engagement.account_id)?;
+                choices.push(AccountChoice {
+                    granted: granted(&account.id),
+                    id: account.id,
+                    name: account.name,
+                    number: account.bban,
+                    is_card: false,
+                });
+            }
+        }
+    }
+    Ok(choices)
+}
+
+/// Step 4 (consent): the ticked accounts are granted, the unticked revoked; SCA completes.
+pub fn grant(
+    store: &Store,
+    id: &str,
+    ticked: &[String],
+    now: OffsetDateTime,
+) -> Result<Authorisation, FlowError> {
+    let auth = at_step(store, id, Step::Consent, now)?;
+    let choices = consent_choices(store, &auth)?;
+    for id in ticked {
+        if !choices.iter().any(|c| &c.id == id) {
+            return Err(FlowError::UnknownAccount(id.clone()));
+        }
+    }
+    let is_ticked = |c: &&AccountChoice| ticked.contains(&c.id);
+    consent::record_choice(
+        store,
+        Consent {
+            tpp_id: auth.tpp_id.clone(),
+            tpp_name: auth.tpp_name.clone(),
+            customer_id: auth.customer_id.clone().expect("identified"),
+            agreement_id: auth.agreement_id.clone(),
+            accounts: choices
+                .iter()
+                .filter(is_ticked)
+                .filter(|c| !c.is_card)
+                .map(|c| c.id.clone())
+                .collect(),
+            card_accounts: choices
+                .iter()
+                .filter(is_ticked)
+                .filter(|c| c.is_card)
+                .map(|c| c.id.clone())
+                .collect(),
+            granted_at: now,
+            sca_at: now,
+        },
+    )?;
+    complete(store, auth, now)
+}
+
+/// Step 4 (user lookup): the PSU confirms; SCA completes.
+pub fn confirm(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
+    let auth = at_step(store, id, Step::Confirm, now)?;
+    complete(store, auth, now)
+}
+
+/// Records the session and identities and builds the success redirect.
+fn complete(
+    store: &Store,
+    mut auth: Authorisation,
+    now: OffsetDateTime,
+) -> Result<Authorisation, FlowError> {
+    let customer_id = auth.customer_id.clone().expect("identified");
+    let context = auth.context.expect("context chosen");
+    session::record_sca(
+        store,
+        &auth.tpp_id,
+        &customer_id,
+        &auth.tpp_session_id,
+        context,
+        auth.agreement_id.as_deref(),
+        now,
+    )?;
+    let psu_id = psu::psu_id_for(store, &auth.tpp_id, &customer_id)?;
+    let mut query = vec![("psu-id", psu_id)];
+    if let Some(agreement_id) = &auth.agreement_id {
+        query.push((
+            "psu-corporate-id",
+            psu::corporate_id_for(store, &auth.tpp_id, agreement_id)?,
+        ));
+    }
+    query.push(("tpp-session-id", auth.tpp_session_id.clone()));
+    query.push(("context", context.as_str().to_owned()));
+    auth.redirect = Some(with_query(&auth.redirect_uri, &query));
+    auth.outcome = Some(Outcome::Succeeded);
+    save(store, &auth)?;
+    Ok(auth)
+}
+
+/// The PSU cancels: back to the TPP with the failure parameters; the old session stays valid.
+pub fn cancel(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
+    end_with_failure(
+        store,
+        id,
+        Outcome::Cancelled,
+        401,
+        Code::ScaInvalid,
+        "The PSU cancelled the authorisation.",
+        now,
+    )
+}
+
+/// The SCA fails (wrong credentials, in the automation endpoint's words): back to the TPP with the
+/// failure parameters.
+pub fn fail(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
+    end_with_failure(
+        store,
+        id,
+        Outcome::Failed,
+        401,
+        Code::PsuCredentialsInvalid,
+        "The PSU could not be authenticated.",
+        now,
+    )
+}
+
+fn end_with_failure(
+    store: &Store,
+    id: &str,
+    outcome: Outcome,
+    status: u16,
+    code: Code,
+    message: &str,
+    now: OffsetDateTime,
+) -> Result<Authorisation, FlowError> {
+    let mut auth = load(store, id)?;
+    if auth.outcome.is_some() {
+        return Err(FlowError::AlreadyFinished);
+    }
+    let (code, message) = if auth.is_expired(now) {
+        (
+            Code::ScaExpired,
+            "The authorisation expired before it was completed.",
+        )
+    } else {
+        (code, message)
+    };
+    let query = [
+        ("system", SYSTEM.to_owned()),
+        ("status", status.to_string()),
+        ("code", code.as_str().to_owned()),
+        ("message", message.to_owned()),
+    ];
+    auth.redirect = Some(with_query(&auth.redirect_uri, &query));
+    auth.outcome = Some(outcome);
+    save(store, &auth)?;
+    Ok(auth)
+}
+
+/// Appends URL-encoded query parameters to a URI that may already have a query.
+pub fn with_query(uri: &str, pairs: &[(&str, String)]) -> String {
+    let encoded = serde_urlencoded::to_string(pairs).expect("string pairs encode");
+    let (base, fragment) = match uri.split_once('#') {
+        Some((base, fragment)) => (base, Some(fragment)),
+        None => (uri, None),
+    };
+    let separator = if base.contains('?') { '&' } else { '?' };
+    match fragment {
+        Some(fragment) => format!("{base}{separator}{encoded}#{fragment}"),
+        None => format!("{base}{separator}{encoded}"),
+    }
+}
