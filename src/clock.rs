@@ -23,6 +23,11 @@ pub struct Clock {
     mode: RwLock<Mode>,
 }
 
+/// The range simulated time may be moved within. Far outside it, date arithmetic and RFC 7231 dates
+/// stop being representable; a sandbox has no use for them.
+pub const EARLIEST: OffsetDateTime = time::macros::datetime!(2000-01-01 0:00 UTC);
+pub const LATEST: OffsetDateTime = time::macros::datetime!(2100-12-31 23:59:59 UTC);
+
 /// A serialisable description of the clock for the API and the UI.
 #[derive(Debug, Clone, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -75,6 +80,20 @@ impl Clock {
         }
     }
 
+    /// Moves simulated time to `at` if it lies within [`EARLIEST`]..=[`LATEST`]; says why not otherwise.
+    pub fn try_set(&self, at: OffsetDateTime) -> Result<(), String> {
+        check_range(Some(at))?;
+        self.set(at);
+        Ok(())
+    }
+
+    /// Moves simulated time by `by` if the result lies within [`EARLIEST`]..=[`LATEST`].
+    pub fn try_advance(&self, by: Duration) -> Result<(), String> {
+        check_range(self.now().checked_add(by))?;
+        self.advance(by);
+        Ok(())
+    }
+
     /// Moves simulated time to `at`. A frozen clock stays frozen; otherwise time keeps running from `at`.
     pub fn set(&self, at: OffsetDateTime) {
         let mut mode = self.mode.write().expect("clock lock poisoned");
@@ -122,6 +141,15 @@ impl Clock {
     }
 }
 
+fn check_range(at: Option<OffsetDateTime>) -> Result<(), String> {
+    match at {
+        Some(at) if (EARLIEST..=LATEST).contains(&at) => Ok(()),
+        _ => Err(format!(
+            "the sandbox clock can be moved between {EARLIEST} and {LATEST}; that would leave this range"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +163,15 @@ mod tests {
         assert_eq!(clock.now(), datetime!(2026-01-01 13:00 UTC));
         clock.set(datetime!(2030-05-05 00:00 UTC));
         assert_eq!(clock.now(), datetime!(2030-05-05 00:00 UTC));
+    }
+
+    #[test]
+    fn the_clock_refuses_to_leave_its_range() {
+        let clock = Clock::frozen(datetime!(2026-01-01 12:00 UTC));
+        assert!(clock.try_advance(Duration::days(3_000_000)).is_err());
+        assert!(clock.try_set(datetime!(1969-12-31 0:00 UTC)).is_err());
+        assert_eq!(clock.now(), datetime!(2026-01-01 12:00 UTC), "unchanged after a refusal");
+        assert!(clock.try_advance(Duration::days(1)).is_ok());
     }
 
     #[test]

@@ -22,23 +22,26 @@ pub async fn serve(
         .await
 }
 
-/// Serves the API over TLS on `listener` until `shutdown` completes.
+/// Serves the API over TLS on `listener` until `shutdown` completes, then lets in-flight requests finish
+/// (for at most ten seconds).
 pub async fn serve_tls(
     listener: TcpListener,
     state: AppState,
     tls: Arc<rustls::ServerConfig>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = crate::api::router(state);
+    let app = crate::api::router_for_tls(state);
     let acceptor = tokio_rustls::TlsAcceptor::from(tls);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     tokio::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => accepted?,
-            () = &mut shutdown => return Ok(()),
+            () = &mut shutdown => break,
         };
         let acceptor = acceptor.clone();
         let service = TowerToHyperService::new(app.clone());
+        let watcher = graceful.watcher();
         tokio::spawn(async move {
             let stream = match acceptor.accept(stream).await {
                 Ok(stream) => stream,
@@ -47,14 +50,15 @@ pub async fn serve_tls(
                     return;
                 }
             };
-            let served = auto::Builder::new(TokioExecutor::new())
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
-            if let Err(error) = served {
+            let builder = auto::Builder::new(TokioExecutor::new());
+            let connection = builder.serve_connection(TokioIo::new(stream), service);
+            if let Err(error) = watcher.watch(connection.into_owned()).await {
                 tracing::debug!(%peer, %error, "TLS connection ended with an error");
             }
         });
     }
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(10), graceful.shutdown()).await;
+    Ok(())
 }
 
 /// A rustls configuration limited to TLS 1.2 and 1.3 (SPEC.md: TLS 1.2 or higher).

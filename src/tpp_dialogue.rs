@@ -122,7 +122,8 @@ pub fn personal_hint(address: &str) -> Option<String> {
         return Some(format!("{domain} is a personal mail service"));
     }
     let base = local.split('+').next().unwrap_or(&local);
-    if ROLE_LOCAL_PARTS.contains(&base) {
+    // "it.support", "ops-team", "drift_psd2": any part naming a function makes it a role address.
+    if base.split(['.', '_', '-']).any(|part| ROLE_LOCAL_PARTS.contains(&part)) {
         return None;
     }
     let looks_like_a_name = base
@@ -215,6 +216,8 @@ mod tests {
     fn role_addresses_are_not_personal_but_names_and_webmail_are() {
         assert_eq!(personal_hint("support@tpp.no"), None);
         assert_eq!(personal_hint("psd2@tpp.no"), None);
+        assert_eq!(personal_hint("it.support@tpp.no"), None);
+        assert_eq!(personal_hint("ops-team@tpp.no"), None);
         assert!(personal_hint("kari.nordmann@tpp.no").is_some());
         assert!(personal_hint("ops@gmail.com").is_some());
     }

@@ -35,10 +35,10 @@ async fn change(
     JsonBody(change): JsonBody<ClockChange>,
 ) -> ApiResult<Json<ClockReading>> {
     match (change.now, change.advance, change.mode) {
-        (Some(now), None, None) => state.clock.set(now),
+        (Some(now), None, None) => state.clock.try_set(now).map_err(|reason| ApiError::format("now", reason))?,
         (None, Some(duration), None) => {
             let by = parse_iso_duration(&duration).map_err(|reason| ApiError::format("advance", reason))?;
-            state.clock.advance(by);
+            state.clock.try_advance(by).map_err(|reason| ApiError::format("advance", reason))?;
         }
         (None, None, Some(mode)) => match mode.as_str() {
             "real" => state.clock.reset(),
@@ -82,7 +82,8 @@ pub fn parse_iso_duration(text: &str) -> Result<Duration, String> {
                 .map(|(_, s)| *s)
                 .ok_or_else(hint)?;
             let n: i64 = number.parse().map_err(|_| hint())?;
-            total += Duration::seconds(n.checked_mul(seconds).ok_or_else(hint)?);
+            let part = Duration::seconds(n.checked_mul(seconds).ok_or_else(hint)?);
+            total = total.checked_add(part).ok_or_else(hint)?;
             number.clear();
         }
         if number.is_empty() {
@@ -117,7 +118,7 @@ mod tests {
             parse_iso_duration("-PT90M").unwrap(),
             -Duration::minutes(90)
         );
-        for bad in ["", "P", "PT", "1H", "PT1D", "P1H", "PTH"] {
+        for bad in ["", "P", "PT", "1H", "PT1D", "P1H", "PTH", "P99999999999999999D"] {
             assert!(parse_iso_duration(bad).is_err(), "{bad}");
         }
     }

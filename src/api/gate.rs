@@ -30,8 +30,18 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
     }
     let body = match to_bytes(body, MAX_BODY_BYTES).await {
         Ok(bytes) => bytes,
-        Err(_) => return ApiError::payload_too_large(MAX_BODY_BYTES).into_response(),
+        Err(error) if is_length_limit(&error) => return ApiError::payload_too_large(MAX_BODY_BYTES).into_response(),
+        Err(error) => {
+            return ApiError::format("(body)", format!("the request body could not be read: {error}")).into_response()
+        }
     };
+    // SPEC.md: requests are JSON. Checked for every body, not only where a handler reads one.
+    if !body.is_empty() {
+        let content_type = parts.headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok());
+        if let Err(error) = super::json::check_media_type(content_type) {
+            return error.into_response();
+        }
+    }
     // Inside `nest("/v1", ..)` the URI lacks its prefix; the signature covers the URI as sent.
     let original = parts.extensions.get::<OriginalUri>().map(|o| o.0.clone());
     let uri = original.as_ref().unwrap_or(&parts.uri);
@@ -65,6 +75,18 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
     } else {
         attach_warnings(response, warnings).await
     }
+}
+
+/// True when reading the body stopped at the size limit (rather than failing otherwise).
+fn is_length_limit(error: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(current) = source {
+        if current.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        source = current.source();
+    }
+    false
 }
 
 /// Adds warnings to a JSON object body's `tppMessages`, or as headers when the body is not an object.

@@ -66,12 +66,18 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     }
     let deserializer = &mut serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(deserializer).map_err(|error| {
-        let path = error.path().to_string();
+        let parent = error.path().to_string();
         let inner = error.into_inner();
-        let path = if path == "." {
-            "(body)".to_owned()
-        } else {
-            path
+        // serde reports a missing field at its parent's path; name the field itself.
+        let missing = inner
+            .to_string()
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split('`').next().map(str::to_owned));
+        let path = match (parent.as_str(), missing) {
+            (".", Some(field)) => field,
+            (parent, Some(field)) => format!("{parent}.{field}"),
+            (".", None) => "(body)".to_owned(),
+            (parent, None) => parent.to_owned(),
         };
         let text = if inner.is_syntax() || inner.is_eof() {
             format!("the body is not valid JSON: {inner}")
@@ -106,9 +112,11 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_field_names_its_parent_and_the_field() {
+    fn a_missing_field_is_named_at_its_own_path() {
         let error = parse::<Outer>(br#"{"items":[{}]}"#).unwrap_err();
-        assert!(error.text.contains("amount"), "{}", error.text);
+        assert_eq!(error.path.as_deref(), Some("items[0].amount"), "{}", error.text);
+        let error = parse::<Outer>(br#"{}"#).unwrap_err();
+        assert_eq!(error.path.as_deref(), Some("items"));
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod headers;
 pub mod json;
 pub mod layers;
 pub mod links;
+pub mod path;
 pub mod response_signing;
 pub mod sandbox;
 pub mod sca_pages;
@@ -20,6 +21,12 @@ use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 
+/// The whole service for the TLS listener: its requests are marked https, so absolute links
+/// (scaRedirect) point back over https.
+pub fn router_for_tls(state: AppState) -> Router {
+    router(state).layer(axum::Extension(sca_trigger::Https))
+}
+
 /// The whole service as an axum router.
 pub fn router(state: AppState) -> Router {
     let v1 = Router::new()
@@ -27,6 +34,8 @@ pub fn router(state: AppState) -> Router {
         .merge(tpp_dialogue::router())
         .merge(clock::router())
         .merge(ais::router())
+        // Unknown /v1 paths pass the gate too: an unsigned request is 400 before it is 404.
+        .fallback(layers::no_such_path)
         .layer(from_fn_with_state(state.clone(), gate::gate));
     Router::new()
         .nest("/v1", v1)

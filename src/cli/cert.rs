@@ -32,7 +32,7 @@ pub struct IssueArgs {
     /// organizationIdentifier (default: PSDNO-FSA- and six hex digits derived from the name).
     #[arg(long)]
     pub org_id: Option<String>,
-    /// Days of validity from yesterday.
+    /// Days of validity from now (the certificate is valid from the CA's own start date).
     #[arg(long, default_value_t = 730)]
     pub days: i64,
     /// Directory to write cert.pem and key.pem to (created).
@@ -80,7 +80,10 @@ fn issue(args: IssueArgs) -> Result<ExitCode, String> {
     if let Some(org_id) = args.org_id {
         request.organization_identifier = org_id;
     }
-    request.not_after = request.not_before + Duration::days(args.days);
+    // Valid from the CA's own start, so a certificate issued today also works with the sandbox clock
+    // moved into the past (trainers and tests do that); valid for --days from now.
+    request.not_before = ca.not_before;
+    request.not_after = now + Duration::days(args.days);
     let issued = ca.issue_tpp(&request)?;
     write_pair(&args.out, &issued.cert_pem, &issued.key_pem)?;
     println!(

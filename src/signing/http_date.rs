@@ -12,6 +12,9 @@ pub fn parse(value: &str) -> Result<OffsetDateTime, String> {
         None => trimmed.to_owned(),
     };
     let system: SystemTime = httpdate::parse_http_date(&normalised).map_err(|_| {
+        if let Some(weekday) = wrong_weekday(&normalised) {
+            return format!("Date '{trimmed}' names the wrong weekday: that date is a {weekday}");
+        }
         format!(
             "Date '{trimmed}' is not an RFC 7231 date; write it like '{}'",
             format(OffsetDateTime::now_utc())
@@ -20,9 +23,25 @@ pub fn parse(value: &str) -> Result<OffsetDateTime, String> {
     Ok(OffsetDateTime::from(system))
 }
 
-/// Formats an instant as an IMF-fixdate (`Sun, 17 May 2018 08:37:12 GMT`).
+/// Formats an instant as an IMF-fixdate (`Sun, 17 May 2018 08:37:12 GMT`). Never panics, whatever
+/// the year (httpdate's formatter does outside 1970..9999).
 pub fn format(at: OffsetDateTime) -> String {
-    httpdate::fmt_http_date(SystemTime::from(at))
+    let at = at.to_offset(time::UtcOffset::UTC);
+    let description = time::macros::format_description!(
+        "[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT"
+    );
+    at.format(&description).unwrap_or_else(|_| at.to_string())
+}
+
+/// When only the weekday is wrong (e.g. SPEC.md's own example), the weekday the date really has.
+fn wrong_weekday(value: &str) -> Option<&'static str> {
+    let (_, rest) = value.split_once(", ")?;
+    for day in ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] {
+        if httpdate::parse_http_date(&format!("{day}, {rest}")).is_ok() {
+            return Some(day);
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -41,6 +60,18 @@ mod tests {
     fn iso_dates_are_refused_with_an_example() {
         let error = parse("2018-05-17T08:37:12Z").unwrap_err();
         assert!(error.contains("RFC 7231"), "{error}");
+    }
+
+    #[test]
+    fn a_wrong_weekday_is_named() {
+        // SPEC.md's example: 17 May 2018 was a Thursday.
+        let error = parse("Sun, 17 May 2018 08:37:12 UTC").unwrap_err();
+        assert!(error.contains("Thu"), "{error}");
+    }
+
+    #[test]
+    fn formatting_never_panics_for_odd_years() {
+        assert!(format(time::macros::datetime!(1969-12-31 23:59:59 UTC)).ends_with("GMT"));
     }
 
     #[test]

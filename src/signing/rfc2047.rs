@@ -4,15 +4,25 @@
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
-/// True when the value is one encoded-word (`=?charset?encoding?text?=`).
+/// True when the value is made of encoded-words (`=?charset?encoding?text?=`, possibly several).
 pub fn is_encoded_word(value: &str) -> bool {
     let value = value.trim();
     value.starts_with("=?") && value.ends_with("?=") && value.len() > 4
 }
 
-/// Decodes an encoded-word with B (base64) or Q (quoted-printable-like) encoding in UTF-8, US-ASCII or
-/// ISO-8859-1. Returns a sentence saying what is wrong otherwise.
+/// Decodes a value made of one or more encoded-words. RFC 2047 section 6.2: whitespace between adjacent
+/// encoded-words is ignored and their texts are joined (encoders split long values, e.g. Java's MimeUtility).
 pub fn decode(value: &str) -> Result<String, String> {
+    let words: Vec<&str> = value.split_whitespace().collect();
+    if words.len() > 1 {
+        return words.iter().map(|word| decode_word(word)).collect();
+    }
+    decode_word(value)
+}
+
+/// Decodes one encoded-word with B (base64) or Q (quoted-printable-like) encoding in UTF-8, US-ASCII or
+/// ISO-8859-1. Returns a sentence saying what is wrong otherwise.
+fn decode_word(value: &str) -> Result<String, String> {
     let value = value.trim();
     let inner = value
         .strip_prefix("=?")
@@ -80,6 +90,14 @@ mod tests {
         let wrapped = encode_utf8(text);
         assert!(is_encoded_word(&wrapped));
         assert_eq!(decode(&wrapped).unwrap(), text);
+    }
+
+    #[test]
+    fn adjacent_encoded_words_are_joined() {
+        let text = "keyId=\"SN=1A,CA=CN=Bærum CA\",algorithm=\"rsa-sha256\"";
+        let (a, b) = text.split_at(20);
+        let split = format!("{} {}", encode_utf8(a), encode_utf8(b));
+        assert_eq!(decode(&split).unwrap(), text);
     }
 
     #[test]

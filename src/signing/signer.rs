@@ -166,7 +166,9 @@ impl SigningCredentials {
         let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let key_id = options.key_id.as_deref().unwrap_or(&self.key_id);
         let mut value = signature_header::format(key_id, "rsa-sha256", &name_refs, &signature);
-        if options.rfc2047 {
+        // SPEC.md rule 10: a value with non-ASCII characters (e.g. an issuer named "Bærum CA") must be
+        // RFC 2047-wrapped; header values cannot carry it raw.
+        if options.rfc2047 || !value.is_ascii() {
             value = rfc2047::encode_utf8(&value);
         }
         headers.insert(

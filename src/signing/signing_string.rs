@@ -24,11 +24,7 @@ pub fn build(
             ));
             continue;
         }
-        let values: Vec<&str> = headers
-            .get_all(lower.as_str())
-            .iter()
-            .map(|v| v.to_str().unwrap_or_default())
-            .collect();
+        let values: Vec<String> = headers.get_all(lower.as_str()).iter().map(|v| header_text(v.as_bytes())).collect();
         if values.is_empty() {
             return Err(format!(
                 "the Signature header lists '{lower}' among the signed headers, but the request has no {lower} header"
@@ -38,6 +34,15 @@ pub fn build(
         lines.push(format!("{lower}: {}", values.join(", ")));
     }
     Ok(lines.join("\n"))
+}
+
+/// A header value as text: UTF-8 when it is, otherwise ISO-8859-1 (one character per byte), so that a
+/// non-ASCII value signs as what the client sent instead of silently becoming empty.
+fn header_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
 }
 
 #[cfg(test)]

@@ -474,6 +474,19 @@ impl Verifier {
                 format!("The certificate is not trusted: {reason}"),
             ));
         }
+        if let ChainVerdict::Trusted { ca_subject } = &cached.chain {
+            if let Some(ca_end) = self.trust().ca_not_after(ca_subject).filter(|end| now > *end) {
+                return Err(ApiError::new(
+                    Code::BadRequest,
+                    Some(HEADER),
+                    format!(
+                        "The certificate's issuing CA ({ca_subject}) expired at {}, before the sandbox clock's {}.",
+                        http_date::format(ca_end),
+                        http_date::format(now)
+                    ),
+                ));
+            }
+        }
         if now < tpp.not_before || now > tpp.not_after {
             return Err(ApiError::new(
                 Code::BadRequest,

@@ -24,6 +24,44 @@ async fn a_known_path_with_an_unsupported_method_is_405() {
 }
 
 #[tokio::test]
+async fn an_unsigned_request_to_an_unknown_v1_path_is_refused_by_the_gate_first() {
+    let app = spawn_app().await;
+    let response = app.get("/v1/no-such-thing").unsigned().send().await;
+    response.assert_refused(400, "HTTP_HEADER_REQUIRED", None);
+}
+
+#[tokio::test]
+async fn a_non_json_body_is_415_even_where_the_body_is_ignored() {
+    let app = spawn_app().await;
+    let response = app
+        .request(axum::http::Method::POST, "/v1/sandbox/initialize")
+        .raw_body(b"<initialize/>", "application/xml")
+        .send()
+        .await;
+    response.assert_refused(415, "FORMAT_ERROR", Some("Content-Type"));
+}
+
+#[tokio::test]
+async fn an_unknown_field_is_400_format_error() {
+    let app = spawn_app().await;
+    let response = app.put("/v1/tpp-dialogue/contact", &json!({"email": "ops@tpp.no", "phone": "1"})).send().await;
+    response.assert_refused(400, "FORMAT_ERROR", None);
+    assert!(response.text().contains("phone"), "{}", response.text());
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_utf8_is_400_format_error() {
+    let app = spawn_app().await;
+    let response = app
+        .request(axum::http::Method::PUT, "/v1/tpp-dialogue/contact")
+        .raw_body(b"{\"email\": \"\xff\"}", "application/json")
+        .send()
+        .await;
+    response.assert_refused(400, "FORMAT_ERROR", None);
+    assert!(response.text().contains("UTF-8"), "{}", response.text());
+}
+
+#[tokio::test]
 async fn an_oversized_body_is_413() {
     let app = spawn_app().await;
     let big = json!({ "email": "x".repeat(2 * 1024 * 1024) });
@@ -77,7 +115,7 @@ async fn a_wrong_type_is_400_format_error_with_the_json_path() {
 async fn a_missing_field_is_400_format_error() {
     let app = spawn_app().await;
     let response = app.put("/v1/tpp-dialogue/contact", &json!({})).send().await;
-    response.assert_refused(400, "FORMAT_ERROR", None);
+    response.assert_refused(400, "FORMAT_ERROR", Some("email"));
     assert!(response.text().contains("email"), "{}", response.text());
 }
 
@@ -89,6 +127,10 @@ async fn typed_headers_are_validated() {
         ("PSU-Device-ID", "my-phone", "PSU-Device-ID"),
         ("PSU-HTTP-Method", "FETCH", "PSU-HTTP-Method"),
         ("PSU-Context", "BUSINESS", "PSU-Context"),
+        ("TPP-Redirect-Preferred", "maybe", "TPP-Redirect-Preferred"),
+        ("PSU-IP-Address", "my-laptop", "PSU-IP-Address"),
+        ("PSU-IP-Port", "http", "PSU-IP-Port"),
+        ("TPP-Redirect-URI", "/callback", "TPP-Redirect-URI"),
     ];
     for (name, value, path) in cases {
         let response = app
@@ -112,4 +154,17 @@ async fn error_texts_never_exceed_512_characters() {
     for message in response.body["tppMessages"].as_array().unwrap() {
         assert!(message["text"].as_str().unwrap().chars().count() <= 512);
     }
+}
+
+#[tokio::test]
+async fn an_undecodable_path_parameter_is_400_format_error() {
+    let app = spawn_app().await;
+    let response = app.get("/v1/sandbox/accounts/%FF").send().await;
+    response.assert_refused(400, "FORMAT_ERROR", Some("(path)"));
+}
+
+#[tokio::test]
+async fn deleting_a_contact_that_was_never_registered_is_404() {
+    let app = spawn_app().await;
+    app.delete("/v1/tpp-dialogue/contact").send().await.assert_refused(404, "RESOURCE_UNKNOWN", None);
 }

@@ -9,7 +9,8 @@ use crate::sandbox::listing::{Listing, ListingQuery};
 use crate::sandbox::transactions::{self, TransactionInput, TransactionView};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use crate::api::path::ApiPath;
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
 
@@ -27,7 +28,7 @@ pub async fn create(
 /// 200: one mock account.
 pub async fn get(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<AccountView>> {
     Ok(Json(accounts::get_view(&state.store, &id)?))
 }
@@ -35,7 +36,7 @@ pub async fn get(
 /// 201: the stored transactions, with their ids, in the order given.
 pub async fn create_transactions(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     JsonBody(items): JsonBody<Vec<TransactionInput>>,
 ) -> ApiResult<(StatusCode, Json<Vec<TransactionView>>)> {
     Ok((
@@ -47,7 +48,7 @@ pub async fn create_transactions(
 /// 200: the account's transactions filtered by fromDate/toDate and paged by offset/limit.
 pub async fn list_transactions(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     raw: Result<Query<ListingQuery>, QueryRejection>,
 ) -> ApiResult<Json<Vec<TransactionView>>> {
     let listing = Listing::parse(&query(raw)?)?;
@@ -57,7 +58,7 @@ pub async fn list_transactions(
 /// 200: one transaction (the target of each listed item's `_links.self`).
 pub async fn get_transaction(
     State(state): State<AppState>,
-    Path((id, transaction_id)): Path<(String, String)>,
+    ApiPath((id, transaction_id)): ApiPath<(String, String)>,
 ) -> ApiResult<Json<TransactionView>> {
     Ok(Json(transactions::get(&state.store, &id, &transaction_id)?))
 }

@@ -11,7 +11,8 @@ use crate::sandbox::card_transactions::{
 use crate::sandbox::listing::{Listing, ListingQuery};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use crate::api::path::ApiPath;
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
@@ -30,7 +31,7 @@ pub async fn create(
 /// 200: one mock card account.
 pub async fn get(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<CardAccountView>> {
     Ok(Json(card_accounts::get_view(&state.store, &id)?))
 }
@@ -38,7 +39,7 @@ pub async fn get(
 /// 201: the stored card transactions, with their `cardTransactionId`s, in the order given.
 pub async fn create_transactions(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     JsonBody(items): JsonBody<Vec<CardTransactionInput>>,
 ) -> ApiResult<(StatusCode, Json<Vec<CardTransactionView>>)> {
     Ok((
@@ -59,7 +60,7 @@ pub struct CardListingQuery {
 /// 200: `{cardAccount: {maskedPan}, cardTransactions: {booked: [...], pending: [ids]}}`.
 pub async fn list_transactions(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     raw: Result<Query<CardListingQuery>, QueryRejection>,
 ) -> ApiResult<Json<CardTransactionList>> {
     let q = query(raw)?;
