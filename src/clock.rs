@@ -170,7 +170,11 @@ mod tests {
         let clock = Clock::frozen(datetime!(2026-01-01 12:00 UTC));
         assert!(clock.try_advance(Duration::days(3_000_000)).is_err());
         assert!(clock.try_set(datetime!(1969-12-31 0:00 UTC)).is_err());
-        assert_eq!(clock.now(), datetime!(2026-01-01 12:00 UTC), "unchanged after a refusal");
+        assert_eq!(
+            clock.now(),
+            datetime!(2026-01-01 12:00 UTC),
+            "unchanged after a refusal"
+        );
         assert!(clock.try_advance(Duration::days(1)).is_ok());
     }
 

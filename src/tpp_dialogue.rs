@@ -123,7 +123,10 @@ pub fn personal_hint(address: &str) -> Option<String> {
     }
     let base = local.split('+').next().unwrap_or(&local);
     // "it.support", "ops-team", "drift_psd2": any part naming a function makes it a role address.
-    if base.split(['.', '_', '-']).any(|part| ROLE_LOCAL_PARTS.contains(&part)) {
+    if base
+        .split(['.', '_', '-'])
+        .any(|part| ROLE_LOCAL_PARTS.contains(&part))
+    {
         return None;
     }
     let looks_like_a_name = base

@@ -118,7 +118,16 @@ mod tests {
             parse_iso_duration("-PT90M").unwrap(),
             -Duration::minutes(90)
         );
-        for bad in ["", "P", "PT", "1H", "PT1D", "P1H", "PTH", "P99999999999999999D"] {
+        for bad in [
+            "",
+            "P",
+            "PT",
+            "1H",
+            "PT1D",
+            "P1H",
+            "PTH",
+            "P99999999999999999D",
+        ] {
             assert!(parse_iso_duration(bad).is_err(), "{bad}");
         }
     }

@@ -30,14 +30,23 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
     }
     let body = match to_bytes(body, MAX_BODY_BYTES).await {
         Ok(bytes) => bytes,
-        Err(error) if is_length_limit(&error) => return ApiError::payload_too_large(MAX_BODY_BYTES).into_response(),
+        Err(error) if is_length_limit(&error) => {
+            return ApiError::payload_too_large(MAX_BODY_BYTES).into_response()
+        }
         Err(error) => {
-            return ApiError::format("(body)", format!("the request body could not be read: {error}")).into_response()
+            return ApiError::format(
+                "(body)",
+                format!("the request body could not be read: {error}"),
+            )
+            .into_response()
         }
     };
     // SPEC.md: requests are JSON. Checked for every body, not only where a handler reads one.
     if !body.is_empty() {
-        let content_type = parts.headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok());
+        let content_type = parts
+            .headers
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok());
         if let Err(error) = super::json::check_media_type(content_type) {
             return error.into_response();
         }

@@ -114,7 +114,12 @@ mod tests {
     #[test]
     fn a_missing_field_is_named_at_its_own_path() {
         let error = parse::<Outer>(br#"{"items":[{}]}"#).unwrap_err();
-        assert_eq!(error.path.as_deref(), Some("items[0].amount"), "{}", error.text);
+        assert_eq!(
+            error.path.as_deref(),
+            Some("items[0].amount"),
+            "{}",
+            error.text
+        );
         let error = parse::<Outer>(br#"{}"#).unwrap_err();
         assert_eq!(error.path.as_deref(), Some("items"));
     }

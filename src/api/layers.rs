@@ -122,13 +122,21 @@ mod tests {
     async fn a_panicking_handler_becomes_a_500_system_error_without_internals() {
         let app = axum::Router::new()
             .route("/boom", axum::routing::get(boom))
-            .layer(tower_http::catch_panic::CatchPanicLayer::custom(panic_response));
+            .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+                panic_response,
+            ));
         let response = app
-            .oneshot(axum::http::Request::get("/boom").body(axum::body::Body::empty()).unwrap())
+            .oneshot(
+                axum::http::Request::get("/boom")
+                    .body(axum::body::Body::empty())
+                    .unwrap(),
+            )
             .await
             .unwrap();
         assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
-        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
         let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(body["tppMessages"][0]["code"], "SYSTEM_ERROR");
         assert!(!body.to_string().contains("secret"), "{body}");

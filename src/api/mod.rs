@@ -11,6 +11,7 @@ pub mod links;
 pub mod path;
 pub mod response_signing;
 pub mod sandbox;
+pub mod sca_automation;
 pub mod sca_pages;
 pub mod sca_trigger;
 pub mod tpp_dialogue;
@@ -34,6 +35,7 @@ pub fn router(state: AppState) -> Router {
         .merge(tpp_dialogue::router())
         .merge(clock::router())
         .merge(ais::router())
+        .merge(sca_automation::router())
         // Unknown /v1 paths pass the gate too: an unsigned request is 400 before it is 404.
         .fallback(layers::no_such_path)
         .layer(from_fn_with_state(state.clone(), gate::gate));

@@ -16,6 +16,11 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath
         Path::<T>::from_request_parts(parts, state)
             .await
             .map(|Path(value)| ApiPath(value))
-            .map_err(|rejection| ApiError::format("(path)", format!("a path parameter is not valid: {}", rejection.body_text())))
+            .map_err(|rejection| {
+                ApiError::format(
+                    "(path)",
+                    format!("a path parameter is not valid: {}", rejection.body_text()),
+                )
+            })
     }
 }

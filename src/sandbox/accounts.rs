@@ -148,6 +148,7 @@ pub fn create(store: &Store, request: &CreateAccount) -> Result<Account, ApiErro
         status,
         credit_line,
         balances,
+        payments_allowed: true,
     };
     let _guard = write_lock();
     insert(store, &account)?;

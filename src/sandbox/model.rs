@@ -206,6 +206,14 @@ pub struct Account {
     pub credit_line: Option<Money>,
     /// As given when created; transactions posted later do not move them.
     pub balances: Vec<Balance>,
+    /// SPEC.md: the bank may remove payment permission on an account that stays visible to account
+    /// information. False once the sandbox's payment-permission switch turned it off.
+    #[serde(default = "payments_allowed_by_default")]
+    pub payments_allowed: bool,
+}
+
+fn payments_allowed_by_default() -> bool {
+    true
 }
 
 impl Record for Account {

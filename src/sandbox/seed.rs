@@ -121,6 +121,7 @@ fn account(
             (BalanceType::InterimBooked, balance),
             (BalanceType::InterimAvailable, balance),
         ]),
+        payments_allowed: true,
     }
 }
 

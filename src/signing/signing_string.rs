@@ -24,7 +24,11 @@ pub fn build(
             ));
             continue;
         }
-        let values: Vec<String> = headers.get_all(lower.as_str()).iter().map(|v| header_text(v.as_bytes())).collect();
+        let values: Vec<String> = headers
+            .get_all(lower.as_str())
+            .iter()
+            .map(|v| header_text(v.as_bytes()))
+            .collect();
         if values.is_empty() {
             return Err(format!(
                 "the Signature header lists '{lower}' among the signed headers, but the request has no {lower} header"

@@ -475,7 +475,11 @@ impl Verifier {
             ));
         }
         if let ChainVerdict::Trusted { ca_subject } = &cached.chain {
-            if let Some(ca_end) = self.trust().ca_not_after(ca_subject).filter(|end| now > *end) {
+            if let Some(ca_end) = self
+                .trust()
+                .ca_not_after(ca_subject)
+                .filter(|end| now > *end)
+            {
                 return Err(ApiError::new(
                     Code::BadRequest,
                     Some(HEADER),

@@ -46,9 +46,15 @@ async fn a_bad_clock_change_is_refused_with_its_path() {
 #[tokio::test]
 async fn a_clock_moved_out_of_range_is_refused_and_the_server_keeps_working() {
     let app = spawn_app().await;
-    let response = app.put("/v1/sandbox/clock", &json!({"advance": "P3000000D"})).send().await;
+    let response = app
+        .put("/v1/sandbox/clock", &json!({"advance": "P3000000D"}))
+        .send()
+        .await;
     response.assert_refused(400, "FORMAT_ERROR", Some("advance"));
-    let response = app.put("/v1/sandbox/clock", &json!({"now": "1969-12-31T00:00:00Z"})).send().await;
+    let response = app
+        .put("/v1/sandbox/clock", &json!({"now": "1969-12-31T00:00:00Z"}))
+        .send()
+        .await;
     response.assert_refused(400, "FORMAT_ERROR", Some("now"));
     app.get("/v1/sandbox/clock").send().await.assert_ok();
     assert_eq!(app.state.clock.now(), TEST_NOW);

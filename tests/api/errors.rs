@@ -44,7 +44,13 @@ async fn a_non_json_body_is_415_even_where_the_body_is_ignored() {
 #[tokio::test]
 async fn an_unknown_field_is_400_format_error() {
     let app = spawn_app().await;
-    let response = app.put("/v1/tpp-dialogue/contact", &json!({"email": "ops@tpp.no", "phone": "1"})).send().await;
+    let response = app
+        .put(
+            "/v1/tpp-dialogue/contact",
+            &json!({"email": "ops@tpp.no", "phone": "1"}),
+        )
+        .send()
+        .await;
     response.assert_refused(400, "FORMAT_ERROR", None);
     assert!(response.text().contains("phone"), "{}", response.text());
 }
@@ -166,5 +172,8 @@ async fn an_undecodable_path_parameter_is_400_format_error() {
 #[tokio::test]
 async fn deleting_a_contact_that_was_never_registered_is_404() {
     let app = spawn_app().await;
-    app.delete("/v1/tpp-dialogue/contact").send().await.assert_refused(404, "RESOURCE_UNKNOWN", None);
+    app.delete("/v1/tpp-dialogue/contact")
+        .send()
+        .await
+        .assert_refused(404, "RESOURCE_UNKNOWN", None);
 }

@@ -1,5 +1,7 @@
 //! Integration tests: the real server on port 0, real signed requests. One binary, one module per area.
 
+mod ais_accounts;
+mod ais_journeys;
 mod cli;
 mod clock;
 mod durability;
@@ -8,5 +10,7 @@ mod gate_accepts;
 mod gate_refuses;
 mod helpers;
 mod sandbox;
+mod sca_browser;
+mod sca_pages;
 mod tpp_dialogue;
 mod transport;

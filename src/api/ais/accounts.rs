@@ -1,8 +1,199 @@
-//! GET /v1/accounts and the account endpoints under it.
+//! `GET /v1/accounts`, `GET /v1/accounts/{accountId}` and `GET /v1/accounts/{accountId}/balances`.
+//!
+//! The list holds the accounts the PSU granted this TPP in the request's context (private, or the
+//! corporate agreement named by PSU-Corporate-ID), as Berlin Group `accountDetails` with `resourceId` =
+//! the sandbox account id. Every account-specific read goes through [`AisAccess::check_account`]: an
+//! account outside the consent is 404 RESOURCE_UNKNOWN, and without the PSU present the 24-hour limits
+//! apply. Names and cashAccountType follow the request's x-accept-fix (see `fixes`).
 
+use super::access::{AisAccess, AisEndpoint};
+use super::fixes::{AcceptedFixes, RequestFixes};
+use super::views::{AccountReference, BalanceView};
+use crate::api::links::Links;
+use crate::error::{ApiError, ApiResult, Code, TppMessage};
+use crate::sandbox::accounts::usage;
+use crate::sandbox::customers;
+use crate::sandbox::model::{Account, AccountStatus};
 use crate::state::AppState;
-use axum::Router;
+use axum::extract::{Path, State};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Serialize;
 
+/// The account routes (paths relative to /v1); the transaction routes live in `transactions`.
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/accounts", get(list))
+        .route("/accounts/{accountId}", get(details))
+        .route("/accounts/{accountId}/balances", get(balances))
+}
+
+/// Berlin Group `accountDetails`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountDetails {
+    pub resource_id: String,
+    pub iban: String,
+    pub bban: String,
+    pub currency: String,
+    pub name: String,
+    pub product: String,
+    pub cash_account_type: String,
+    pub status: AccountStatus,
+    pub usage: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner_name: Option<String>,
+    #[serde(rename = "_links")]
+    pub links: Links,
+}
+
+impl AccountDetails {
+    fn new(state: &AppState, account: Account, fixes: AcceptedFixes) -> ApiResult<Self> {
+        let owner = customers::by_id(&state.store, &account.customer_id)?;
+        let path = account_path(&account.id);
+        Ok(AccountDetails {
+            links: Links::new()
+                .get("balances", format!("{path}/balances"))
+                .get("transactions", format!("{path}/transactions")),
+            resource_id: account.id,
+            iban: account.iban,
+            bban: account.bban,
+            currency: account.currency.code().to_owned(),
+            name: fixes.name(&account.name),
+            product: account.product,
+            cash_account_type: fixes.cash_account_type(&account.cash_account_type),
+            status: account.status,
+            usage: owner
+                .as_ref()
+                .map(|o| usage(o.customer_type))
+                .unwrap_or("PRIV"),
+            owner_name: owner.map(|o| o.name),
+        })
+    }
+}
+
+pub(super) fn account_path(id: &str) -> String {
+    format!("/v1/accounts/{id}")
+}
+
+/// The reference of an account in balance and transaction answers.
+pub(super) fn reference(account: &Account) -> AccountReference {
+    AccountReference {
+        iban: account.iban.clone(),
+        bban: account.bban.clone(),
+        currency: account.currency.code().to_owned(),
+    }
+}
+
+/// 404 RESOURCE_UNKNOWN for an id the consent does not grant as an account.
+fn not_granted(id: &str) -> ApiError {
+    ApiError::new(
+        Code::ResourceUnknown,
+        Some("accountId"),
+        format!(
+            "Account '{id}' is not among the accounts the PSU granted this TPP in this context."
+        ),
+    )
+}
+
+/// The granted account `id`, after the access rules of `endpoint`.
+pub(super) fn consented_account(
+    state: &AppState,
+    access: &AisAccess,
+    id: &str,
+    endpoint: AisEndpoint,
+) -> ApiResult<Account> {
+    // A card account id is granted too, but it is not an account.
+    if !access.consent.accounts.iter().any(|a| a == id) {
+        return Err(not_granted(id));
+    }
+    access.check_account(state, id, endpoint)?;
+    state
+        .store
+        .table::<Account>()?
+        .get(id)?
+        .ok_or_else(|| not_granted(id))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AccountList {
+    accounts: Vec<AccountDetails>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tpp_messages: Vec<TppMessage>,
+}
+
+/// 200 `{accounts: [accountDetails]}`: the granted accounts of this context, in BBAN order.
+async fn list(
+    State(state): State<AppState>,
+    access: AisAccess,
+    RequestFixes { fixes, warnings }: RequestFixes,
+) -> ApiResult<Json<AccountList>> {
+    let table = state.store.table::<Account>()?;
+    let mut accounts = Vec::new();
+    for id in &access.consent.accounts {
+        if let Some(account) = table.get(id)? {
+            accounts.push(account);
+        }
+    }
+    accounts.sort_by(|a, b| a.bban.cmp(&b.bban));
+    let accounts = accounts
+        .into_iter()
+        .map(|a| AccountDetails::new(&state, a, fixes))
+        .collect::<ApiResult<_>>()?;
+    Ok(Json(AccountList {
+        accounts,
+        tpp_messages: warnings,
+    }))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AccountBody {
+    account: AccountDetails,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tpp_messages: Vec<TppMessage>,
+}
+
+/// 200 `{account: accountDetails}`.
+async fn details(
+    State(state): State<AppState>,
+    access: AisAccess,
+    RequestFixes { fixes, warnings }: RequestFixes,
+    Path(id): Path<String>,
+) -> ApiResult<Json<AccountBody>> {
+    let account = consented_account(&state, &access, &id, AisEndpoint::Details)?;
+    Ok(Json(AccountBody {
+        account: AccountDetails::new(&state, account, fixes)?,
+        tpp_messages: warnings,
+    }))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BalancesBody {
+    account: AccountReference,
+    balances: Vec<BalanceView>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tpp_messages: Vec<TppMessage>,
+}
+
+/// 200 `{account: {iban, bban, currency}, balances: [balance]}`; every balance is in the account's
+/// currency (SPEC.md), which the sandbox enforces when the account is created.
+async fn balances(
+    State(state): State<AppState>,
+    access: AisAccess,
+    RequestFixes { fixes, warnings }: RequestFixes,
+    Path(id): Path<String>,
+) -> ApiResult<Json<BalancesBody>> {
+    let account = consented_account(&state, &access, &id, AisEndpoint::Balances)?;
+    Ok(Json(BalancesBody {
+        account: reference(&account),
+        balances: account
+            .balances
+            .iter()
+            .map(|b| BalanceView::new(b, fixes))
+            .collect(),
+        tpp_messages: warnings,
+    }))
 }

@@ -3,11 +3,23 @@
 
 pub mod access;
 pub mod accounts;
+pub mod card_accounts;
+pub mod consents;
+pub mod fixes;
+pub mod paging;
+pub mod psu;
+pub mod transactions;
+pub mod views;
 
 use crate::state::AppState;
 use axum::Router;
 
 /// The account information routes (paths relative to /v1).
 pub fn router() -> Router<AppState> {
-    Router::new().merge(accounts::router())
+    Router::new()
+        .merge(accounts::router())
+        .merge(transactions::router())
+        .merge(card_accounts::router())
+        .merge(psu::router())
+        .merge(consents::router())
 }

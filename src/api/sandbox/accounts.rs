@@ -3,13 +3,13 @@
 
 use super::query;
 use crate::api::json::JsonBody;
+use crate::api::path::ApiPath;
 use crate::error::ApiResult;
 use crate::sandbox::accounts::{self, AccountView, CreateAccount};
 use crate::sandbox::listing::{Listing, ListingQuery};
 use crate::sandbox::transactions::{self, TransactionInput, TransactionView};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
-use crate::api::path::ApiPath;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;

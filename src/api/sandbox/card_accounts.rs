@@ -3,6 +3,7 @@
 
 use super::query;
 use crate::api::json::JsonBody;
+use crate::api::path::ApiPath;
 use crate::error::ApiResult;
 use crate::sandbox::card_accounts::{self, CardAccountView, CreateCardAccount};
 use crate::sandbox::card_transactions::{
@@ -11,7 +12,6 @@ use crate::sandbox::card_transactions::{
 use crate::sandbox::listing::{Listing, ListingQuery};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
-use crate::api::path::ApiPath;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;

@@ -8,6 +8,7 @@
 mod accounts;
 mod agreements;
 mod card_accounts;
+mod consents;
 mod customers;
 mod initialize;
 #[cfg(test)]
@@ -50,6 +51,12 @@ pub fn router() -> Router<AppState> {
         .route(
             "/sandbox/agreements",
             get(agreements::list).post(agreements::create),
+        )
+        .route("/sandbox/consents", get(consents::list))
+        .route("/sandbox/consents/revoke", post(consents::revoke))
+        .route(
+            "/sandbox/accounts/{mockAccountId}/payment-permission",
+            axum::routing::put(consents::set_payment_permission),
         )
 }
 

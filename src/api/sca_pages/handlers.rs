@@ -1,0 +1,387 @@
+//! The page handlers: `GET /sca/{id}` shows the page for the authorisation's current step; each
+//! `POST /sca/{id}/<step>` calls the SCA engine and answers 303 to the next page, or straight to the TPP's
+//! redirect URI once the authorisation has ended. A refused step shows the same page again with 400, the
+//! reason in the PSU's language and what they sent.
+
+use super::i18n::flow_error;
+use super::layout::{escape, html, see_other, Frame, PageLang, View};
+use super::{confirm, consent, context, identify, method, notices};
+use crate::error::ApiError;
+use crate::sandbox::{agreements, customers, seed};
+use crate::sca::authorisation::{AuthMethod, Authorisation, Purpose, Step};
+use crate::sca::flow::{self, FlowError};
+use crate::sca::Context;
+use crate::state::AppState;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::header::ACCEPT_LANGUAGE;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use bytes::Bytes;
+
+/// What the PSU sent with a refused step, so the page shows it again.
+#[derive(Debug, Default)]
+struct Typed {
+    national_id: Option<String>,
+    context: Option<String>,
+    accounts: Option<Vec<String>>,
+}
+
+/// Why a page is shown again.
+enum Refusal {
+    Flow(FlowError),
+    /// A method form without a known method.
+    ChooseMethod,
+    /// A context form without PRIVATE or CORPORATE.
+    ChooseContext,
+}
+
+/// A urlencoded form body; repeated keys (`account=a&account=b`) are kept, which axum's `Form` cannot do.
+struct FormBody(Vec<(String, String)>);
+
+impl FormBody {
+    /// An unreadable body counts as empty: the engine then says what is missing.
+    fn parse(body: &[u8]) -> FormBody {
+        FormBody(serde_urlencoded::from_bytes(body).unwrap_or_default())
+    }
+
+    fn first(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.trim())
+    }
+
+    fn all(&self, name: &str) -> Vec<String> {
+        self.0
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+}
+
+fn page_lang(headers: &HeaderMap, query: Option<&str>) -> PageLang {
+    PageLang::choose(
+        query,
+        headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()),
+    )
+}
+
+/// `GET /sca/{id}`.
+pub async fn show(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let lang = page_lang(&headers, query.as_deref());
+    match flow::load(&state.store, &id) {
+        Ok(auth) => current(&state, lang, &auth, &Typed::default(), None),
+        Err(FlowError::NotFound) => notices::not_found(lang),
+        Err(error) => failure(lang, &error),
+    }
+}
+
+/// What stays unencoded of an id put back into a path (UUIDs pass as they are).
+const PATH_SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.');
+
+/// `GET` on a form's action (a reload or a typed URL): back to the page.
+pub async fn back_to_page(Path(id): Path<String>, RawQuery(query): RawQuery) -> Response {
+    let lang = PageLang::choose(query.as_deref(), None);
+    see_other(&format!(
+        "/sca/{}{}",
+        percent_encoding::utf8_percent_encode(&id, PATH_SEGMENT),
+        lang.suffix()
+    ))
+}
+
+/// `POST /sca/{id}/identify` (nationalId).
+pub async fn identify(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let lang = page_lang(&headers, query.as_deref());
+    let national_id = FormBody::parse(&body)
+        .first("nationalId")
+        .unwrap_or("")
+        .to_owned();
+    let result = flow::identify(&state.store, &id, &national_id, state.clock.now());
+    let typed = Typed {
+        national_id: Some(national_id),
+        ..Typed::default()
+    };
+    after(&state, lang, &id, typed, result.map_err(Refusal::Flow))
+}
+
+/// `POST /sca/{id}/method` (method).
+pub async fn method(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let lang = page_lang(&headers, query.as_deref());
+    let chosen = FormBody::parse(&body)
+        .first("method")
+        .and_then(AuthMethod::parse);
+    let result = match chosen {
+        Some(chosen) => {
+            flow::choose_method(&state.store, &id, chosen, state.clock.now()).map_err(Refusal::Flow)
+        }
+        None => Err(Refusal::ChooseMethod),
+    };
+    after(&state, lang, &id, Typed::default(), result)
+}
+
+/// `POST /sca/{id}/context` (context: PRIVATE, CORPORATE or CORPORATE:<agreement id>; agreementId).
+pub async fn context(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let lang = page_lang(&headers, query.as_deref());
+    let form = FormBody::parse(&body);
+    let field = form.first("context").unwrap_or("");
+    let agreement_field = form.first("agreementId").filter(|a| !a.is_empty());
+    let (context, agreement_id) = match field.split_once(':') {
+        Some((kind, agreement)) => (Context::parse(kind), Some(agreement)),
+        None if field.is_empty() && agreement_field.is_some() => {
+            (Some(Context::Corporate), agreement_field)
+        }
+        None => (Context::parse(field), agreement_field),
+    };
+    let typed = Typed {
+        context: Some(match (context, agreement_id) {
+            (Some(Context::Corporate), Some(agreement)) => context::corporate_value(agreement),
+            _ => field.to_owned(),
+        }),
+        ..Typed::default()
+    };
+    let result = match context {
+        Some(Context::Private) => {
+            flow::choose_context(&state.store, &id, Context::Private, None, state.clock.now())
+                .map_err(Refusal::Flow)
+        }
+        Some(Context::Corporate) => flow::choose_context(
+            &state.store,
+            &id,
+            Context::Corporate,
+            agreement_id,
+            state.clock.now(),
+        )
+        .map_err(Refusal::Flow),
+        None => Err(Refusal::ChooseContext),
+    };
+    after(&state, lang, &id, typed, result)
+}
+
+/// `POST /sca/{id}/consent` (account, repeated: the ticked accounts).
+pub async fn consent(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let lang = page_lang(&headers, query.as_deref());
+    let ticked = FormBody::parse(&body).all("account");
+    let result = flow::grant(&state.store, &id, &ticked, state.clock.now());
+    let typed = Typed {
+        accounts: Some(ticked),
+        ..Typed::default()
+    };
+    after(&state, lang, &id, typed, result.map_err(Refusal::Flow))
+}
+
+/// `POST /sca/{id}/confirm`.
+pub async fn confirm(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let lang = page_lang(&headers, query.as_deref());
+    let result = flow::confirm(&state.store, &id, state.clock.now());
+    after(
+        &state,
+        lang,
+        &id,
+        Typed::default(),
+        result.map_err(Refusal::Flow),
+    )
+}
+
+/// `POST /sca/{id}/cancel`: back to the TPP with the failure parameters (SCA_EXPIRED when expired).
+pub async fn cancel(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let lang = page_lang(&headers, query.as_deref());
+    let result = flow::cancel(&state.store, &id, state.clock.now());
+    after(
+        &state,
+        lang,
+        &id,
+        Typed::default(),
+        result.map_err(Refusal::Flow),
+    )
+}
+
+/// After a step: to the TPP when the authorisation ended, else to the next page; a refusal shows the
+/// current page again.
+fn after(
+    state: &AppState,
+    lang: PageLang,
+    id: &str,
+    typed: Typed,
+    result: Result<Authorisation, Refusal>,
+) -> Response {
+    let refusal = match result {
+        Ok(auth) => {
+            return match (&auth.outcome, &auth.redirect) {
+                (Some(_), Some(redirect)) => see_other(redirect),
+                _ => see_other(&format!("/sca/{}{}", auth.id, lang.suffix())),
+            }
+        }
+        Err(Refusal::Flow(FlowError::NotFound)) => return notices::not_found(lang),
+        Err(refusal) => refusal,
+    };
+    match flow::load(&state.store, id) {
+        // A finished authorisation (double submit, back button) sends the PSU on to the TPP.
+        Ok(auth) => current(state, lang, &auth, &typed, Some(refusal)),
+        Err(FlowError::NotFound) => notices::not_found(lang),
+        Err(error) => failure(lang, &error),
+    }
+}
+
+fn message(lang: PageLang, refusal: &Refusal) -> String {
+    let t = lang.texts();
+    match refusal {
+        Refusal::Flow(error) => flow_error(lang.lang, error),
+        Refusal::ChooseMethod => t.choose_method.to_owned(),
+        Refusal::ChooseContext => t.choose_context.to_owned(),
+    }
+}
+
+/// The page for the step the authorisation is at, with a refusal's message (and status) if any.
+fn current(
+    state: &AppState,
+    lang: PageLang,
+    auth: &Authorisation,
+    typed: &Typed,
+    refusal: Option<Refusal>,
+) -> Response {
+    let view = View { lang, auth };
+    if auth.outcome.is_some() {
+        return match &auth.redirect {
+            Some(redirect) => see_other(redirect),
+            None => notices::finished(&view),
+        };
+    }
+    let status = match &refusal {
+        None => StatusCode::OK,
+        Some(Refusal::Flow(FlowError::Storage(_))) => StatusCode::INTERNAL_SERVER_ERROR,
+        Some(_) => StatusCode::BAD_REQUEST,
+    };
+    let error = refusal.as_ref().map(|r| message(lang, r));
+    if auth.is_expired(state.clock.now()) {
+        return notices::expired(&view, status, error);
+    }
+    let (title, body) = match step_page(state, &view, typed) {
+        Ok(page) => page,
+        Err(error) => return failure(lang, &FlowError::from(error)),
+    };
+    let t = lang.texts();
+    let headline = match auth.purpose {
+        Purpose::Consent => view.with_tpp(t.wants_consent),
+        Purpose::UserLookup => view.with_tpp(t.wants_lookup),
+    };
+    let frame = Frame {
+        lang,
+        id: Some(&auth.id),
+        headline: Some(headline),
+        identity: identity(state, lang, auth),
+        title,
+        error,
+        body,
+        cancel: Some(t.cancel.to_owned()),
+    };
+    html(status, lang.lang, frame.render())
+}
+
+fn step_page(
+    state: &AppState,
+    view: &View,
+    typed: &Typed,
+) -> Result<(&'static str, String), ApiError> {
+    let store = &state.store;
+    let auth = view.auth;
+    Ok(match auth.step() {
+        Step::Identify => identify::page(
+            view,
+            typed.national_id.as_deref(),
+            &seed::private_customers(),
+        ),
+        Step::Method => method::page(view),
+        Step::Context => {
+            let customer_id = auth.customer_id.as_deref().unwrap_or_default();
+            let choices = flow::agreement_choices(store, customer_id)?;
+            context::page(view, &choices, typed.context.as_deref())
+        }
+        Step::Consent => {
+            let choices = flow::consent_choices(store, auth)?;
+            consent::page(view, &choices, typed.accounts.as_deref())
+        }
+        Step::Confirm | Step::Finished => confirm::page(view),
+    })
+}
+
+/// "Identified as Kari Nordmann · Acting for ...", once the PSU is known.
+fn identity(state: &AppState, lang: PageLang, auth: &Authorisation) -> Option<String> {
+    let t = lang.texts();
+    let customer_id = auth.customer_id.as_deref()?;
+    let name = customers::by_id(&state.store, customer_id).ok()??.name;
+    let mut line = format!(
+        "{} <strong>{}</strong>",
+        escape(t.identified_as),
+        escape(&name)
+    );
+    let agreement = auth
+        .agreement_id
+        .as_deref()
+        .and_then(|id| agreements::by_id(&state.store, id).ok().flatten());
+    if let Some(agreement) = agreement {
+        line.push_str(&format!(
+            " · {} <strong>{}</strong>",
+            escape(t.acting_for),
+            escape(&agreement.name)
+        ));
+    }
+    Some(line)
+}
+
+/// 500: the sandbox could not read or save the authorisation.
+fn failure(lang: PageLang, error: &FlowError) -> Response {
+    let frame = Frame {
+        lang,
+        id: None,
+        headline: None,
+        identity: None,
+        title: lang.texts().error_heading,
+        error: Some(flow_error(lang.lang, error)),
+        body: String::new(),
+        cancel: None,
+    };
+    html(StatusCode::INTERNAL_SERVER_ERROR, lang.lang, frame.render())
+}
