@@ -214,6 +214,18 @@ fn view(store: &Store, card: CardAccount) -> Result<CardAccountView, ApiError> {
     Ok(CardAccountView::new(card, &owner))
 }
 
+/// The card accounts a customer holds, by masked PAN.
+pub fn of_customer(store: &Store, customer_id: &str) -> Result<Vec<CardAccount>, ApiError> {
+    let mut cards: Vec<CardAccount> = store
+        .table::<CardAccount>()?
+        .list()?
+        .into_iter()
+        .filter(|c| c.customer_id == customer_id)
+        .collect();
+    cards.sort_by(|a, b| a.masked_pan.cmp(&b.masked_pan));
+    Ok(cards)
+}
+
 #[cfg(test)]
 #[allow(clippy::inconsistent_digit_grouping)] // BBAN stems read as bank.class.serial
 pub(crate) mod tests {
@@ -328,16 +340,4 @@ pub(crate) mod tests {
             (404, Code::ResourceUnknown, "customerNumber".into())
         );
     }
-}
-
-/// The card accounts a customer holds, by masked PAN.
-pub fn of_customer(store: &Store, customer_id: &str) -> Result<Vec<CardAccount>, ApiError> {
-    let mut cards: Vec<CardAccount> = store
-        .table::<CardAccount>()?
-        .list()?
-        .into_iter()
-        .filter(|c| c.customer_id == customer_id)
-        .collect();
-    cards.sort_by(|a, b| a.masked_pan.cmp(&b.masked_pan));
-    Ok(cards)
 }
