@@ -345,7 +345,7 @@ async fn a_signature_over_other_values_is_refused_showing_the_signing_string() {
 }
 
 #[tokio::test]
-async fn a_signature_made_with_another_key_is_refused() {
+async fn a_certificate_swapped_after_signing_is_caught_at_the_key_id() {
     let app = spawn_app().await;
     let other = tpp("aisp");
     let response = app
@@ -360,6 +360,40 @@ async fn a_signature_made_with_another_key_is_refused() {
         .await;
     // The keyId still names the aisp-pisp certificate, so the keyId step catches it first.
     response.assert_refused(400, "BAD_REQUEST", Some("Signature"));
+    assert!(
+        response.text().contains("step 'keyId'"),
+        "{}",
+        response.text()
+    );
+}
+
+#[tokio::test]
+async fn a_signature_made_with_another_key_fails_at_the_signature_step() {
+    let app = spawn_app().await;
+    let claimed = tpp("aisp-pisp");
+    let key_id = claimed.key_id().to_owned();
+    // Signed with the aisp key while naming and sending the aisp-pisp certificate.
+    let response = app
+        .get(CUSTOMERS)
+        .with_signer(tpp("aisp"))
+        .options(SignOptions {
+            key_id: Some(key_id),
+            ..Default::default()
+        })
+        .tamper(move |h| {
+            h.insert(
+                "tpp-signature-certificate",
+                HeaderValue::from_str(&claimed.certificate_header()).unwrap(),
+            );
+        })
+        .send()
+        .await;
+    response.assert_refused(400, "BAD_REQUEST", Some("Signature"));
+    assert!(
+        response.text().contains("step 'signature'"),
+        "{}",
+        response.text()
+    );
 }
 
 #[tokio::test]
@@ -373,4 +407,155 @@ async fn a_ca_given_with_trust_ca_is_trusted() {
         .send()
         .await
         .assert_ok();
+}
+
+#[tokio::test]
+async fn a_required_header_with_non_ascii_bytes_is_a_format_error() {
+    let app = spawn_app().await;
+    let response = app
+        .get(CUSTOMERS)
+        .tamper(|h| {
+            drop(h.insert(
+                "x-request-id",
+                HeaderValue::from_bytes(b"r\xe6ksmo").unwrap(),
+            ))
+        })
+        .send()
+        .await;
+    response.assert_refused(400, "FORMAT_ERROR", Some("X-Request-ID"));
+}
+
+#[tokio::test]
+async fn a_malformed_digest_is_a_format_error_at_digest() {
+    let app = spawn_app().await;
+    for digest in ["MD5=abc", "SHA-256=***", "SHA-256"] {
+        let response = app
+            .put("/v1/tpp-dialogue/contact", &json!({"email": "ops@tpp.no"}))
+            .tamper(move |h| drop(h.insert("digest", HeaderValue::from_static(digest))))
+            .send()
+            .await;
+        // The signature covers digest, so the digest step must come first to name the real problem.
+        response.assert_refused(400, "FORMAT_ERROR", Some("Digest"));
+    }
+}
+
+#[tokio::test]
+async fn a_malformed_rfc_2047_wrapper_is_a_format_error() {
+    let app = spawn_app().await;
+    for wrapped in ["=?utf-8?B?***?=", "=?koi8-r?B?YQ==?=", "=?utf-8?X?abc?="] {
+        let response = app
+            .get(CUSTOMERS)
+            .tamper(move |h| drop(h.insert("signature", HeaderValue::from_static(wrapped))))
+            .send()
+            .await;
+        response.assert_refused(400, "FORMAT_ERROR", Some("Signature"));
+    }
+}
+
+#[tokio::test]
+async fn unknown_duplicate_or_missing_signature_parts_are_format_errors() {
+    let app = spawn_app().await;
+    let cases: [fn(&str) -> String; 4] = [
+        |s| format!("{s},nonce=\"x\""),
+        |s| format!("{s},algorithm=\"rsa-sha256\""),
+        |s| s.replace("keyId=", "keyID_=").replace("keyID_", "kid"),
+        |s| s.replace("signature=\"", "signature=\"***"),
+    ];
+    for change in cases {
+        let response = app
+            .get(CUSTOMERS)
+            .tamper(move |h| {
+                let value = change(h["signature"].to_str().unwrap());
+                h.insert("signature", HeaderValue::from_str(&value).unwrap());
+            })
+            .send()
+            .await;
+        response.assert_refused(400, "FORMAT_ERROR", Some("Signature"));
+    }
+}
+
+#[tokio::test]
+async fn a_header_listed_twice_is_a_format_error() {
+    let app = spawn_app().await;
+    let response = app
+        .get(CUSTOMERS)
+        .options(SignOptions {
+            signed_headers: Some(vec!["date".into(), "date".into()]),
+            ..Default::default()
+        })
+        .send()
+        .await;
+    response.assert_refused(400, "FORMAT_ERROR", Some("Signature"));
+    assert!(response.text().contains("twice"), "{}", response.text());
+}
+
+#[tokio::test]
+async fn a_key_id_without_sn_or_ca_is_a_format_error() {
+    let app = spawn_app().await;
+    for key_id in ["CA=CN=x", "SN=1A2B", "serial=1,issuer=x"] {
+        let response = app
+            .get(CUSTOMERS)
+            .options(SignOptions {
+                key_id: Some(key_id.into()),
+                ..Default::default()
+            })
+            .send()
+            .await;
+        response.assert_refused(400, "FORMAT_ERROR", Some("Signature"));
+    }
+}
+
+#[tokio::test]
+async fn a_key_id_ca_naming_an_attribute_the_issuer_lacks_is_refused() {
+    let app = spawn_app().await;
+    let sn = tpp("aisp-pisp")
+        .key_id()
+        .split_once(",CA=")
+        .unwrap()
+        .0
+        .to_owned();
+    let response = app
+        .get(CUSTOMERS)
+        .options(SignOptions {
+            key_id: Some(format!(
+                "{sn},CA=CN=xs2a-sandbox Test CA,O=xs2a-sandbox,OU=Payments,C=NO"
+            )),
+            ..Default::default()
+        })
+        .send()
+        .await;
+    response.assert_refused(400, "BAD_REQUEST", Some("Signature"));
+}
+
+#[tokio::test]
+async fn a_certificate_not_yet_valid_at_the_sandbox_clock_is_refused() {
+    let app = spawn_app().await;
+    app.state
+        .clock
+        .set(time::macros::datetime!(2024-06-01 12:00 UTC));
+    let response = app.get(CUSTOMERS).send().await;
+    response.assert_refused(400, "BAD_REQUEST", Some("TPP-Signature-Certificate"));
+    assert!(
+        response.text().contains("valid from"),
+        "{}",
+        response.text()
+    );
+}
+
+#[tokio::test]
+async fn pem_armour_with_a_wrong_label_or_no_end_is_a_format_error() {
+    let app = spawn_app().await;
+    for pem in [
+        "-----BEGIN PRIVATE KEY-----AAAA-----END PRIVATE KEY-----",
+        "-----BEGIN CERTIFICATE-----MIIB",
+    ] {
+        let response = app
+            .get(CUSTOMERS)
+            .tamper(move |h| {
+                drop(h.insert("tpp-signature-certificate", HeaderValue::from_static(pem)))
+            })
+            .send()
+            .await;
+        response.assert_refused(400, "FORMAT_ERROR", Some("TPP-Signature-Certificate"));
+    }
 }

@@ -148,6 +148,12 @@ impl<'a> TestRequest<'a> {
         self
     }
 
+    /// Signs with these credentials.
+    pub fn with_signer(mut self, credentials: SigningCredentials) -> Self {
+        self.credentials = Some(credentials);
+        self
+    }
+
     /// Sends no signing headers at all.
     pub fn unsigned(mut self) -> Self {
         self.credentials = None;

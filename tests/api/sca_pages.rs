@@ -10,13 +10,12 @@ use serde_json::json;
 use time::Duration;
 use xs2a_sandbox::domain::NationalId;
 use xs2a_sandbox::sandbox::seed;
-use xs2a_sandbox::sca::authorisation::{AuthMethod, Purpose};
-use xs2a_sandbox::sca::flow::{self, StartSca};
+use xs2a_sandbox::sca::authorisation::AuthMethod;
+use xs2a_sandbox::sca::flow;
 
 pub const TPP_REDIRECT: &str = "https://tpp.example/cb";
 /// The fixture TPP the helpers sign with (aisp-pisp), as its certificate names it.
 const TPP_NAME: &str = "Sandbox AISP PISP AS";
-const TPP_ID: &str = "PSDNO-FSA-9C2C0A";
 
 /// The seeded private customers' national identity numbers: Kari Nordmann (two agreements), Ola
 /// Nordmann (one), Per Hansen (one).
@@ -40,11 +39,9 @@ pub struct Started {
     pub page: String,
 }
 
-/// Starts SCA as a TPP does: a signed `GET path` that answers 401 with `_links.scaRedirect`, with
-/// `extra` headers (X-PSU-IDENTITY, X-PSU-AuthMethod-Preferred, TPP-Redirect-Preferred, ...).
-///
-/// While the account information endpoints are still being built, a 404 for the path falls back to
-/// starting the authorisation in the engine with the same presets the trigger would read.
+/// Starts SCA as a TPP does: a signed `GET path` (`/v1/accounts` for a consent, `/v1/users` for a user
+/// lookup) that answers 401 with `_links.scaRedirect`, with `extra` headers (X-PSU-IDENTITY,
+/// X-PSU-AuthMethod-Preferred, TPP-Redirect-Preferred, ...).
 pub async fn start_sca(
     app: &TestApp,
     path: &str,
@@ -60,54 +57,14 @@ pub async fn start_sca(
         request = request.header(name, value);
     }
     let response = request.send().await;
-    if response.status == 401 {
-        let href = response.body["_links"]["scaRedirect"]["href"]
-            .as_str()
-            .unwrap_or_else(|| panic!("401 without scaRedirect: {}", response.body))
-            .to_owned();
-        let id = href.rsplit('/').next().unwrap().to_owned();
-        assert!(href.starts_with(&app.base), "{href} is not on {}", app.base);
-        return Started { id, page: href };
-    }
-    assert_eq!(
-        (response.status, response.code()),
-        (404, "NOT_FOUND"),
-        "{path} neither asked for SCA nor is unrouted: {}",
-        response.body
-    );
-    eprintln!("{path} is not routed yet: starting the authorisation in the engine");
-    let preset = |name: &str| {
-        extra
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| (*v).to_owned())
-    };
-    let auth = flow::start(
-        &app.state.store,
-        StartSca {
-            tpp_id: TPP_ID.into(),
-            tpp_name: TPP_NAME.into(),
-            tpp_session_id: "s-1".into(),
-            redirect_uri: redirect_uri.into(),
-            purpose: if path.starts_with("/v1/users") {
-                Purpose::UserLookup
-            } else {
-                Purpose::Consent
-            },
-            preset_identity: preset("X-PSU-IDENTITY"),
-            preset_customer_id: None,
-            preset_agreement_id: None,
-            preferred_method: preset("X-PSU-AuthMethod-Preferred")
-                .and_then(|m| AuthMethod::parse(&m)),
-            biometric_in_app: preset("TPP-Redirect-Preferred").as_deref() == Some("false"),
-        },
-        app.state.clock.now(),
-    )
-    .unwrap();
-    Started {
-        page: format!("{}{}", app.base, auth.page_path()),
-        id: auth.id,
-    }
+    assert_eq!(response.status, 401, "{path}: {}", response.body);
+    let href = response.body["_links"]["scaRedirect"]["href"]
+        .as_str()
+        .unwrap_or_else(|| panic!("401 without scaRedirect: {}", response.body))
+        .to_owned();
+    assert!(href.starts_with(&format!("{}/sca/", app.base)), "{href}");
+    let id = href.rsplit('/').next().unwrap().to_owned();
+    Started { id, page: href }
 }
 
 /// A client that behaves like a browser without JavaScript, except that it does not follow redirects

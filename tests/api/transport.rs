@@ -31,6 +31,15 @@ async fn content_language_answers_accept_language() {
         .await;
     // API messages exist in English only; the header says so truthfully.
     assert_eq!(response.headers["content-language"], "en");
+    // The bank's pages speak Norwegian when asked.
+    let page = app
+        .client
+        .get(format!("{}/sca/no-such-authorisation", app.base))
+        .header("Accept-Language", "nb-NO, en;q=0.8")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.headers()["content-language"], "nb");
 }
 
 #[tokio::test]
@@ -125,5 +134,17 @@ async fn https_serves_the_same_api_with_tls_1_2_and_1_3_only() {
             .await
             .expect("TLS handshake and request succeed");
         assert_eq!(response.status(), 200, "over {version:?}");
+    }
+    // TLS 1.1 and older are refused at the handshake.
+    if let Ok(old) = reqwest::Client::builder()
+        .add_root_certificate(reqwest::Certificate::from_pem(&ca).unwrap())
+        .max_tls_version(reqwest::tls::Version::TLS_1_1)
+        .build()
+    {
+        let attempt = old
+            .get(format!("https://localhost:{port}/health"))
+            .send()
+            .await;
+        assert!(attempt.is_err(), "a TLS 1.1 handshake must fail");
     }
 }
