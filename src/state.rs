@@ -23,4 +23,6 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     /// The bank's own key and certificate, for signing responses.
     pub bank: Option<Arc<crate::signing::signer::SigningCredentials>>,
+    /// What happens, for live views.
+    pub events: crate::events::Events,
 }

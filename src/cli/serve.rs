@@ -107,6 +107,7 @@ pub fn build_state(args: &ServeArgs) -> Result<AppState, String> {
             ..Settings::default()
         }),
         bank: Some(Arc::new(bank)),
+        events: Default::default(),
     };
     crate::startup::prepare(&state).map_err(|e| format!("cannot prepare the sandbox: {e}"))?;
     Ok(state)

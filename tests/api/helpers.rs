@@ -50,6 +50,7 @@ pub async fn spawn_app_with(settings: Settings, trust: TrustStore) -> TestApp {
         verifier: Arc::new(Verifier::new(trust)),
         settings: Arc::new(settings),
         bank: Some(Arc::new(bank)),
+        events: Default::default(),
     };
     xs2a_sandbox::startup::prepare(&state).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -21,6 +21,7 @@ fn app() -> Router {
         verifier: Arc::new(Verifier::new(TrustStore::with_bundled_test_ca())),
         settings: Arc::new(Settings::default()),
         bank: None,
+        events: Default::default(),
     };
     Router::new().nest("/v1", router()).with_state(state)
 }

@@ -1,0 +1,6 @@
+//! Payment initiation: the payment and basket records and their states, the validation of payment
+//! requests per product, and the service that creates, authorises, reads and deletes them. Execution
+//! happens in the batch simulator (`crate::batch`).
+
+pub mod model;
+pub mod status;
