@@ -6,6 +6,7 @@
 use crate::error::ApiResult;
 use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
+use std::sync::{Mutex, MutexGuard};
 use time::{Duration, OffsetDateTime};
 
 /// SPEC.md: the renewal period for the SCA itself (raised from 90 days).
@@ -92,6 +93,24 @@ pub fn of_customer(store: &Store, customer_id: &str) -> ApiResult<Vec<Consent>> 
         .collect())
 }
 
+/// Refreshes the SCA time of the PSU's consent at this TPP in this context, if there is one: any completed
+/// SCA (a user lookup too) renews the 180-day period of the consent it was done in.
+pub fn refresh_sca(
+    store: &Store,
+    tpp_id: &str,
+    customer_id: &str,
+    agreement_id: Option<&str>,
+    now: OffsetDateTime,
+) -> ApiResult<()> {
+    if let Some(mut consent) = find(store, tpp_id, customer_id, agreement_id)? {
+        if consent.sca_at < now {
+            consent.sca_at = now;
+            store.table::<Consent>()?.insert(&consent)?;
+        }
+    }
+    Ok(())
+}
+
 /// Every consent in the sandbox.
 pub fn all(store: &Store) -> ApiResult<Vec<Consent>> {
     Ok(store.table::<Consent>()?.list()?)
@@ -148,6 +167,81 @@ pub fn revoke(
     Ok(changed)
 }
 
+/// The last time a TPP read an account (or card account) with the PSU present and SCA done, and the
+/// unattended calls of the last 24 hours per endpoint (SPEC.md, Limits).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountAccessLog {
+    pub tpp_id: String,
+    pub account_id: String,
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub last_online_access: Option<OffsetDateTime>,
+    #[serde(default)]
+    pub unattended_calls: Vec<(String, i64)>,
+}
+
+impl Record for AccountAccessLog {
+    const TREE: &'static str = "ais-access-log";
+    fn key(&self) -> String {
+        access_log_key(&self.tpp_id, &self.account_id)
+    }
+}
+
+fn access_log_key(tpp_id: &str, account_id: &str) -> String {
+    format!("{tpp_id}/{account_id}")
+}
+
+/// Serialises every read-modify-write of the access log: parallel unattended calls must not both read
+/// "3 used" and both pass. A poisoned lock guards no half state (each write is one insert), so it is
+/// taken over.
+static ACCESS_LOG_WRITES: Mutex<()> = Mutex::new(());
+
+/// Takes the access-log lock; hold it from reading a log to storing it.
+pub fn access_log_lock() -> MutexGuard<'static, ()> {
+    ACCESS_LOG_WRITES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The access log of one account at one TPP (empty if it was never read). Call under [`access_log_lock`]
+/// when the result is written back.
+pub fn access_log(store: &Store, tpp_id: &str, account_id: &str) -> ApiResult<AccountAccessLog> {
+    Ok(store
+        .table::<AccountAccessLog>()?
+        .get(&access_log_key(tpp_id, account_id))?
+        .unwrap_or(AccountAccessLog {
+            tpp_id: tpp_id.to_owned(),
+            account_id: account_id.to_owned(),
+            last_online_access: None,
+            unattended_calls: Vec::new(),
+        }))
+}
+
+/// Records that the PSU accessed these accounts (or card accounts) online with SCA through this TPP at
+/// `now`: when consent is granted, and on every read with the PSU present.
+pub fn record_online_access<I>(
+    store: &Store,
+    tpp_id: &str,
+    account_ids: I,
+    now: OffsetDateTime,
+) -> ApiResult<()>
+where
+    I: IntoIterator,
+    I::Item: AsRef<str>,
+{
+    let _guard = access_log_lock();
+    let table = store.table::<AccountAccessLog>()?;
+    for account_id in account_ids {
+        let mut log = access_log(store, tpp_id, account_id.as_ref())?;
+        if log.last_online_access.is_some_and(|at| at >= now) {
+            continue;
+        }
+        log.last_online_access = Some(now);
+        table.insert(&log)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,6 +290,40 @@ mod tests {
             .covers("a"));
         assert_eq!(revoke(&store, None, "kari", None).unwrap(), 2);
         assert!(all(&store).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_completed_sca_refreshes_only_the_consent_of_its_context() {
+        let store = Store::temporary().unwrap();
+        record_choice(&store, consent("T", &["a"])).unwrap();
+        let later = datetime!(2026-03-01 0:00 UTC);
+        refresh_sca(&store, "T", "kari", None, later).unwrap();
+        refresh_sca(&store, "T", "kari", Some("agreement"), later).unwrap();
+        refresh_sca(&store, "OTHER", "kari", None, later).unwrap();
+        assert_eq!(
+            find(&store, "T", "kari", None).unwrap().unwrap().sca_at,
+            later
+        );
+        assert_eq!(all(&store).unwrap().len(), 1, "nothing is created");
+    }
+
+    #[test]
+    fn online_access_is_recorded_per_tpp_and_account() {
+        let store = Store::temporary().unwrap();
+        let now = datetime!(2026-03-01 0:00 UTC);
+        record_online_access(&store, "T", ["a", "card"], now).unwrap();
+        assert_eq!(
+            access_log(&store, "T", "a").unwrap().last_online_access,
+            Some(now)
+        );
+        assert_eq!(
+            access_log(&store, "T", "card").unwrap().last_online_access,
+            Some(now)
+        );
+        assert_eq!(
+            access_log(&store, "OTHER", "a").unwrap().last_online_access,
+            None
+        );
     }
 
     #[test]

@@ -4,14 +4,15 @@
 //! exactly the same thing through [`server::serve`]. Nothing here depends on a GUI toolkit.
 
 pub mod api;
+pub mod batch;
 pub mod cli;
 pub mod clock;
 pub mod consent;
 pub mod domain;
-pub mod payments;
 pub mod error;
 pub mod events;
 pub mod fixtures;
+pub mod payments;
 pub mod sandbox;
 pub mod sca;
 pub mod server;

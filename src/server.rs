@@ -10,16 +10,21 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio_rustls::rustls;
 
-/// Serves the API on `listener` until `shutdown` completes, then finishes in-flight requests.
+/// Serves the API on `listener` until `shutdown` completes, then finishes in-flight requests. Also runs
+/// the batch scheduler for as long as it serves.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    // Batch runs happen when the clock passes their times, whether or not anyone is calling.
+    let scheduler = crate::batch::spawn_scheduler(state.clone());
     let app = crate::api::router(state);
-    axum::serve(listener, app)
+    let served = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
-        .await
+        .await;
+    scheduler.abort();
+    served
 }
 
 /// Serves the API over TLS on `listener` until `shutdown` completes, then lets in-flight requests finish
@@ -79,21 +84,26 @@ pub fn tls_config(cert_pem: &str, key_pem: &str) -> Result<Arc<rustls::ServerCon
     Ok(Arc::new(config))
 }
 
-/// Completes on SIGINT or SIGTERM.
-pub async fn shutdown_signal() {
-    let interrupt = tokio::signal::ctrl_c();
+/// Completes on SIGINT or SIGTERM. The handlers are registered when this is called, not when the future
+/// is first polled, so a signal that arrives right after the ready line is not lost (it would otherwise
+/// kill the process with the default action).
+pub fn shutdown_signal() -> impl Future<Output = ()> {
     #[cfg(unix)]
     {
-        let mut terminate =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-                .expect("SIGTERM handler installs");
-        tokio::select! {
-            _ = interrupt => {},
-            _ = terminate.recv() => {},
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut interrupt = signal(SignalKind::interrupt()).expect("SIGINT handler installs");
+        let mut terminate = signal(SignalKind::terminate()).expect("SIGTERM handler installs");
+        async move {
+            tokio::select! {
+                _ = interrupt.recv() => {},
+                _ = terminate.recv() => {},
+            }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = interrupt.await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }

@@ -34,6 +34,7 @@ async fn change(
     State(state): State<AppState>,
     JsonBody(change): JsonBody<ClockChange>,
 ) -> ApiResult<Json<ClockReading>> {
+    let before = state.clock.now();
     match (change.now, change.advance, change.mode) {
         (Some(now), None, None) => state.clock.try_set(now).map_err(|reason| ApiError::format("now", reason))?,
         (None, Some(duration), None) => {
@@ -52,6 +53,12 @@ async fn change(
             ))
         }
     }
+    // The batch runs the move passed are performed before the answer, so a client that advances the
+    // clock past a run sees its effects at once (the durability layer then flushes them).
+    let (store, events, now) = (state.store.clone(), state.events.clone(), state.clock.now());
+    tokio::task::spawn_blocking(move || crate::batch::run_due(&store, &events, Some(before), now))
+        .await
+        .map_err(|e| ApiError::internal(format!("batch catch-up panicked: {e}")))??;
     Ok(Json(state.clock.reading()))
 }
 

@@ -9,6 +9,7 @@ pub mod json;
 pub mod layers;
 pub mod links;
 pub mod path;
+pub mod pis;
 pub mod response_signing;
 pub mod sandbox;
 pub mod sca_automation;
@@ -35,6 +36,7 @@ pub fn router(state: AppState) -> Router {
         .merge(tpp_dialogue::router())
         .merge(clock::router())
         .merge(ais::router())
+        .merge(pis::router())
         .merge(sca_automation::router())
         // Unknown /v1 paths pass the gate too: an unsigned request is 400 before it is 404.
         .fallback(layers::no_such_path)

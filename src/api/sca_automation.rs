@@ -1,7 +1,8 @@
 //! SCA without a browser, for testers' CI and the workbench: `POST /v1/sandbox/sca/{id}` takes every
 //! remaining step of an authorisation the way the PSU would on the bank's pages (same engine, so the
 //! result is the same), and `GET /v1/sandbox/sca/{id}` shows where an authorisation stands. Sandbox only,
-//! signed like every /v1 request.
+//! signed like every /v1 request, and only for the TPP that started the authorisation: to any other TPP
+//! it does not exist (404 SCA_NOT_FOUND).
 
 use crate::api::json;
 use crate::api::sca_trigger::base_url;
@@ -9,8 +10,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::sca::authorisation::{AuthMethod, Authorisation, Outcome, Step, LIFETIME};
 use crate::sca::flow::{self, FlowError};
 use crate::sca::Context;
+use crate::signing::verifier::VerifiedTpp;
 use crate::state::AppState;
-use axum::extract::{Path, State};
+use axum::extract::{Extension, Path, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
@@ -143,9 +145,19 @@ fn refused(error: FlowError) -> ApiError {
     api
 }
 
+/// The authorisation, if the calling TPP started it; another TPP's authorisation is not found.
+fn own(state: &AppState, tpp: &VerifiedTpp, id: &str) -> ApiResult<Authorisation> {
+    let auth = flow::load(&state.store, id).map_err(refused)?;
+    if auth.tpp_id != tpp.tpp_id() {
+        return Err(refused(FlowError::NotFound));
+    }
+    Ok(auth)
+}
+
 /// `POST /v1/sandbox/sca/{authorisationId}`: 200 with the outcome and the redirect.
 pub async fn drive(
     State(state): State<AppState>,
+    Extension(tpp): Extension<VerifiedTpp>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
@@ -159,7 +171,7 @@ pub async fn drive(
     let plan = plan(&request)?;
     let store = &state.store;
     let now = state.clock.now();
-    let mut auth = flow::load(store, &id).map_err(refused)?;
+    let mut auth = own(&state, &tpp, &id)?;
     if auth.outcome.is_some() {
         return Err(refused(FlowError::AlreadyFinished));
     }
@@ -170,6 +182,7 @@ pub async fn drive(
             while auth.outcome.is_none() {
                 auth = step(&state, &auth, &request, &plan)?;
             }
+            crate::payments::after_sca::after_sca(&state, &auth);
             auth
         }
     };
@@ -273,10 +286,11 @@ fn response(auth: &Authorisation) -> ApiResult<DriveResponse> {
 /// `GET /v1/sandbox/sca/{authorisationId}`: the authorisation as the workbench shows it.
 pub async fn show(
     State(state): State<AppState>,
+    Extension(tpp): Extension<VerifiedTpp>,
     Path(id): Path<String>,
     parts: Parts,
 ) -> ApiResult<Json<Value>> {
-    let auth = flow::load(&state.store, &id).map_err(refused)?;
+    let auth = own(&state, &tpp, &id)?;
     let time = |t: time::OffsetDateTime| t.format(&Rfc3339).unwrap_or_default();
     Ok(Json(json!({
         "authorisationId": auth.id,

@@ -130,6 +130,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         let _ = rx.wait_for(|stop| *stop).await;
     };
 
+    let stop_signal = crate::server::shutdown_signal();
     let mut tasks = tokio::task::JoinSet::new();
     if args.tls {
         let (cert, key) = match (&args.tls_cert, &args.tls_key) {
@@ -166,7 +167,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let _ = std::io::stdout().flush();
 
     tokio::select! {
-        () = crate::server::shutdown_signal() => {
+        () = stop_signal => {
             eprintln!("xs2a-sandbox: shutting down");
             let _ = stop_tx.send(true);
         }

@@ -2,5 +2,10 @@
 //! requests per product, and the service that creates, authorises, reads and deletes them. Execution
 //! happens in the batch simulator (`crate::batch`).
 
+pub mod after_sca;
+pub mod baskets;
 pub mod model;
+pub mod service;
+pub mod settings;
 pub mod status;
+pub mod validation;

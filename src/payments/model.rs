@@ -28,9 +28,13 @@ impl PaymentService {
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        [PaymentService::Payments, PaymentService::PeriodicPayments, PaymentService::BulkPayments]
-            .into_iter()
-            .find(|s| s.path() == text)
+        [
+            PaymentService::Payments,
+            PaymentService::PeriodicPayments,
+            PaymentService::BulkPayments,
+        ]
+        .into_iter()
+        .find(|s| s.path() == text)
     }
 }
 
@@ -58,7 +62,9 @@ impl PaymentProduct {
 
     pub fn path(self) -> &'static str {
         match self {
-            PaymentProduct::NorwegianDomesticCreditTransfers => "norwegian-domestic-credit-transfers",
+            PaymentProduct::NorwegianDomesticCreditTransfers => {
+                "norwegian-domestic-credit-transfers"
+            }
             PaymentProduct::InstantNorwegianDomesticCreditTransfersStraks => {
                 "instant-norwegian-domestic-credit-transfers-straks"
             }
@@ -80,7 +86,8 @@ impl PaymentProduct {
     pub fn is_domestic(self) -> bool {
         matches!(
             self,
-            PaymentProduct::NorwegianDomesticCreditTransfers | PaymentProduct::InstantNorwegianDomesticCreditTransfersStraks
+            PaymentProduct::NorwegianDomesticCreditTransfers
+                | PaymentProduct::InstantNorwegianDomesticCreditTransfersStraks
         )
     }
 
@@ -111,16 +118,24 @@ pub struct CreditorAccount {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum DebtorAccount {
-    Bban { bban: String, currency: Currency },
+    Bban {
+        bban: String,
+        currency: Currency,
+    },
     /// `other.identification` with `schemeNameProprietary: creditCardAccount`: the card account's
     /// `relatedAccount` reference.
-    Card { identification: String, currency: Currency },
+    Card {
+        identification: String,
+        currency: Currency,
+    },
 }
 
 impl DebtorAccount {
     pub fn currency(&self) -> Currency {
         match self {
-            DebtorAccount::Bban { currency, .. } | DebtorAccount::Card { currency, .. } => *currency,
+            DebtorAccount::Bban { currency, .. } | DebtorAccount::Card { currency, .. } => {
+                *currency
+            }
         }
     }
 }
@@ -149,9 +164,14 @@ pub struct StructuredReference {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum Remittance {
-    Unstructured { text: String },
+    Unstructured {
+        text: String,
+    },
     /// `remittanceInformationStructured`, or the entries of `remittanceInformationStructuredArray`.
-    Structured { references: Vec<StructuredReference>, as_array: bool },
+    Structured {
+        references: Vec<StructuredReference>,
+        as_array: bool,
+    },
 }
 
 /// A validated payment order: one credit transfer.
@@ -279,7 +299,12 @@ impl Record for Payment {
 
 impl Payment {
     /// Moves to `status`, recording the change (no-op when unchanged).
-    pub fn set_status(&mut self, status: PaymentStatus, reason: Option<String>, at: OffsetDateTime) {
+    pub fn set_status(
+        &mut self,
+        status: PaymentStatus,
+        reason: Option<String>,
+        at: OffsetDateTime,
+    ) {
         if self.status != status {
             self.status = status;
             self.history.push(StatusChange { at, status, reason });
@@ -288,7 +313,11 @@ impl Payment {
 
     /// The total instructed amount over all orders.
     pub fn total(&self) -> Decimal {
-        self.payment.orders.iter().map(|o| o.instructed_amount.amount).sum()
+        self.payment
+            .orders
+            .iter()
+            .map(|o| o.instructed_amount.amount)
+            .sum()
     }
 }
 

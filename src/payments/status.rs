@@ -50,7 +50,10 @@ impl PaymentStatus {
 
     /// No further change will happen.
     pub fn is_final(self) -> bool {
-        matches!(self, PaymentStatus::ACSC | PaymentStatus::RJCT | PaymentStatus::CANC | PaymentStatus::PART)
+        matches!(
+            self,
+            PaymentStatus::ACSC | PaymentStatus::RJCT | PaymentStatus::CANC | PaymentStatus::PART
+        )
     }
 }
 

@@ -478,3 +478,46 @@ pub fn get(
 
 #[cfg(test)]
 mod tests;
+
+// ---- Payment bookings (the batch simulator, `crate::batch`), added by the batch area. ----
+
+/// The highest sequence number recorded on `account_id` (0 when none), read from the keys alone
+/// (`<accountId>/<date>/<sequence>`), so a long-lived account costs no decoding.
+fn last_sequence(
+    table: &crate::store::Table<Transaction>,
+    account_id: &str,
+) -> Result<u64, ApiError> {
+    Ok(table
+        .keys_with_prefix(&format!("{account_id}/"))?
+        .iter()
+        .filter_map(|key| key.rsplit('/').next()?.parse::<u64>().ok())
+        .max()
+        .unwrap_or(0))
+}
+
+/// [`append_locked`] for many payment bookings at once: numbers them like [`append`] (next sequence of
+/// each account, id derived from account and sequence) and writes them in one sled batch. The caller
+/// holds the write lock. `account_id` may also be a card account's id (payments debited from a card).
+pub(crate) fn append_bookings(
+    store: &Store,
+    mut transactions: Vec<Transaction>,
+) -> Result<Vec<Transaction>, ApiError> {
+    let table = store.table::<Transaction>()?;
+    let mut next: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
+    for t in &mut transactions {
+        let counter = match next.get_mut(&t.account_id) {
+            Some(n) => n,
+            None => {
+                let last = last_sequence(&table, &t.account_id)?;
+                next.entry(t.account_id.clone()).or_insert(last)
+            }
+        };
+        *counter += 1;
+        t.sequence = *counter;
+        t.id = derive_id("transaction", &format!("{}/{}", t.account_id, t.sequence));
+    }
+    table.insert_many(&transactions)?;
+    Ok(transactions)
+}
+
+// ---- End of the batch simulator's block. ----

@@ -18,6 +18,9 @@ pub enum Purpose {
     UserLookup,
     /// The consent flow: the PSU picks the accounts to grant.
     Consent,
+    /// Approving payments (one, or a signing basket's): the PSU sees amount and creditor (dynamic
+    /// linking) and confirms; never covered by the one-hour session exemption.
+    Payment,
 }
 
 /// Authentication methods offered on the method page (SPEC.md names ENGANGSKODEAPP_BIOMETRI and HA2; the
@@ -105,6 +108,15 @@ pub struct Authorisation {
     pub outcome: Option<Outcome>,
     /// Where the PSU is sent back to, once finished.
     pub redirect: Option<String>,
+    /// Purpose Payment: the payments approved by this SCA.
+    #[serde(default)]
+    pub payment_ids: Vec<String>,
+    /// Purpose Payment through a signing basket.
+    #[serde(default)]
+    pub basket_id: Option<String>,
+    /// TPP-Brand-Logging-Information: the brand shown to the PSU.
+    #[serde(default)]
+    pub tpp_brand: Option<String>,
 }
 
 impl Record for Authorisation {
@@ -124,11 +136,12 @@ impl Authorisation {
         } else if self.method.is_none() {
             Step::Method
         } else if self.context.is_none() {
+            // Payments take their context from the debtor account (set when the payer is identified).
             Step::Context
         } else {
             match self.purpose {
                 Purpose::Consent => Step::Consent,
-                Purpose::UserLookup => Step::Confirm,
+                Purpose::UserLookup | Purpose::Payment => Step::Confirm,
             }
         }
     }

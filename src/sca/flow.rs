@@ -44,6 +44,8 @@ pub enum FlowError {
     NoAgreements,
     UnknownAgreement,
     UnknownAccount(String),
+    /// Payment approval: the person may not pay from a debtor account.
+    NotAllowedToPay,
     Storage(String),
 }
 
@@ -76,6 +78,10 @@ impl std::fmt::Display for FlowError {
             FlowError::UnknownAccount(id) => {
                 write!(f, "Account {id} cannot be granted in this context.")
             }
+            FlowError::NotAllowedToPay => write!(
+                f,
+                "This person may not make payments from the account to be debited."
+            ),
             FlowError::Storage(why) => write!(f, "The sandbox could not save this step: {why}"),
         }
     }
@@ -105,6 +111,7 @@ impl FlowError {
             FlowError::NoAgreements
             | FlowError::UnknownAgreement
             | FlowError::UnknownAccount(_) => Code::BadRequest,
+            FlowError::NotAllowedToPay => Code::PsuCredentialsInvalid,
             FlowError::Storage(_) => Code::SystemError,
         };
         ApiError::new(code, None, self.to_string())
@@ -132,6 +139,9 @@ pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> ApiResult
         agreement_id: None,
         outcome: None,
         redirect: None,
+        payment_ids: Vec::new(),
+        basket_id: None,
+        tpp_brand: None,
     };
     if auth.customer_id.is_none() {
         if let Some(identity) = &request.preset_identity {
@@ -140,8 +150,17 @@ pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> ApiResult
         }
     }
     if let Some(agreement) = request.preset_agreement_id {
-        auth.context = Some(Context::Corporate);
-        auth.agreement_id = Some(agreement);
+        // A preset the (already known) person has no engagement in is dropped: the context page asks.
+        let engaged = match &auth.customer_id {
+            Some(customer_id) => agreements::of_person(store, customer_id)?
+                .iter()
+                .any(|a| a.id == agreement),
+            None => true,
+        };
+        if engaged {
+            auth.context = Some(Context::Corporate);
+            auth.agreement_id = Some(agreement);
+        }
     }
     store.table::<Authorisation>()?.insert(&auth)?;
     Ok(auth)
@@ -200,7 +219,19 @@ pub fn identify(
     now: OffsetDateTime,
 ) -> Result<Authorisation, FlowError> {
     let mut auth = at_step(store, id, Step::Identify, now)?;
-    auth.customer_id = Some(person_by_national_id(store, national_id)?.id);
+    let customer_id = person_by_national_id(store, national_id)?.id;
+    // A preset agreement this person has no engagement in is dropped: the context page asks instead.
+    if let Some(agreement) = &auth.agreement_id {
+        if !agreements::of_person(store, &customer_id)?
+            .iter()
+            .any(|a| &a.id == agreement)
+        {
+            auth.context = None;
+            auth.agreement_id = None;
+        }
+    }
+    auth.customer_id = Some(customer_id);
+    super::payment_flow::assign_payer_context(store, &mut auth)?;
     save(store, &auth)?;
     Ok(auth)
 }
@@ -359,7 +390,7 @@ pub fn grant(
         }
     }
     let is_ticked = |c: &&AccountChoice| ticked.contains(&c.id);
-    consent::record_choice(
+    let granted = consent::record_choice(
         store,
         Consent {
             tpp_id: auth.tpp_id.clone(),
@@ -382,12 +413,18 @@ pub fn grant(
             sca_at: now,
         },
     )?;
+    let granted_ids = granted.accounts.iter().chain(&granted.card_accounts);
+    consent::record_online_access(store, &auth.tpp_id, granted_ids, now)?;
     complete(store, auth, now)
 }
 
 /// Step 4 (user lookup): the PSU confirms; SCA completes.
 pub fn confirm(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
     let auth = at_step(store, id, Step::Confirm, now)?;
+    // Any completed SCA renews the 180 days of the PSU's consent at this TPP in the same context.
+    let customer_id = auth.customer_id.as_deref().expect("identified");
+    let agreement_id = auth.agreement_id.as_deref();
+    consent::refresh_sca(store, &auth.tpp_id, customer_id, agreement_id, now)?;
     complete(store, auth, now)
 }
 
@@ -421,6 +458,8 @@ fn complete(
     auth.redirect = Some(with_query(&auth.redirect_uri, &query));
     auth.outcome = Some(Outcome::Succeeded);
     save(store, &auth)?;
+    // Approved payments are authorised here, so every way of completing SCA authorises them.
+    super::payment_flow::apply(store, &auth, now)?;
     Ok(auth)
 }
 
@@ -486,7 +525,18 @@ fn end_with_failure(
 
 /// Appends URL-encoded query parameters to a URI that may already have a query.
 pub fn with_query(uri: &str, pairs: &[(&str, String)]) -> String {
-    let encoded = serde_urlencoded::to_string(pairs).expect("string pairs encode");
+    // RFC 3986: everything but the unreserved characters is percent-encoded (a space as %20, not '+').
+    const QUERY_PART: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'.')
+        .remove(b'_')
+        .remove(b'~');
+    let encode = |text: &str| percent_encoding::utf8_percent_encode(text, QUERY_PART).to_string();
+    let encoded = pairs
+        .iter()
+        .map(|(name, value)| format!("{}={}", encode(name), encode(value)))
+        .collect::<Vec<_>>()
+        .join("&");
     let (base, fragment) = match uri.split_once('#') {
         Some((base, fragment)) => (base, Some(fragment)),
         None => (uri, None),

@@ -4,6 +4,7 @@
 
 pub mod authorisation;
 pub mod flow;
+pub mod payment_flow;
 pub mod psu;
 pub mod session;
 

@@ -512,21 +512,79 @@ async fn without_the_psu_history_is_limited_to_90_days_with_a_warning() {
 }
 
 #[tokio::test]
-async fn an_account_never_read_online_cannot_be_read_without_the_psu() {
+async fn granting_consent_is_online_access_which_lasts_90_days_for_unattended_reads() {
     let app = spawn_app().await;
     let (psu, granted) = consent_for_kari(&app).await;
-    for path in [
+    let paths = [
         format!("/v1/accounts/{}/balances", granted.current),
         format!(
             "/v1/accounts/{}/transactions?bookingStatus=booked",
             granted.current
         ),
-    ] {
-        unattended(&app, &psu, &path).send().await.assert_refused(
+        format!("/v1/card-accounts/{}/balances", granted.card),
+    ];
+    // The consent screen itself was SCA with the PSU present: no online read is needed first.
+    for path in &paths {
+        unattended(&app, &psu, path).send().await.assert_ok();
+    }
+    // 91 days later (the consent's SCA is still within its 180 days), without a read with the PSU.
+    app.state.clock.advance(Duration::days(91));
+    for path in &paths {
+        unattended(&app, &psu, path).send().await.assert_refused(
             401,
             "CONSENT_EXPIRED",
             Some("PSU-IP-Address"),
         );
+    }
+}
+
+#[tokio::test]
+async fn listing_accounts_with_the_psu_present_counts_as_online_access() {
+    let app = spawn_app().await;
+    let (psu, granted) = consent_for_kari(&app).await;
+    app.state.clock.advance(Duration::days(60));
+    // A new session (the old one expired): an SCA that grants nothing (GET /v1/users), then the lists
+    // are read with the PSU present.
+    let session = "listing-later";
+    let asked = app
+        .get("/v1/users")
+        .header("PSU-ID", &psu.psu_id)
+        .header("TPP-Session-ID", session)
+        .header("TPP-Redirect-URI", REDIRECT)
+        .header("PSU-IP-Address", "192.0.2.10")
+        .send()
+        .await;
+    asked.assert_refused(401, "SCA_INVALID", None);
+    let id = asked.body["_links"]["scaRedirect"]["href"]
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let (store, now) = (&app.state.store, app.state.clock.now());
+    flow::choose_method(store, &id, AuthMethod::Ha2, now).unwrap();
+    flow::choose_context(store, &id, Context::Private, None, now).unwrap();
+    flow::confirm(store, &id, now).unwrap();
+    let later = Psu {
+        psu_id: psu.psu_id.clone(),
+        session: session.to_owned(),
+    };
+    present(&app, &later, "/v1/accounts")
+        .send()
+        .await
+        .assert_ok();
+    present(&app, &later, "/v1/card-accounts")
+        .send()
+        .await
+        .assert_ok();
+    // 60 + 45 days after the consent, 45 after the lists were read: unattended reads still work.
+    app.state.clock.advance(Duration::days(45));
+    for path in [
+        format!("/v1/accounts/{}/balances", granted.current),
+        format!("/v1/card-accounts/{}/balances", granted.card),
+    ] {
+        unattended(&app, &later, &path).send().await.assert_ok();
     }
 }
 

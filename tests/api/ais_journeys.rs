@@ -2,67 +2,13 @@
 //! through the sandbox automation endpoint (what a tester's CI does), then reads with the psu-id; and
 //! every SCA, session, consent and corporate-context rule with its status and code.
 
-use crate::helpers::{spawn_app, TestApp, TestRequest, TestResponse};
-use serde_json::{json, Value};
+use crate::helpers::{
+    complete_sca, sca_redirect, spawn_app, TestApp, TppState, AIS_REDIRECT as REDIRECT,
+};
+use serde_json::json;
 use time::Duration;
 
 const KARI: &str = "14838510036";
-const REDIRECT: &str = "https://tpp.example/callback";
-
-/// What a TPP keeps between calls for one PSU.
-#[derive(Clone, Default)]
-struct TppState {
-    session: String,
-    psu_id: Option<String>,
-    corporate_id: Option<String>,
-    present: bool,
-}
-
-impl TppState {
-    fn new(session: &str) -> Self {
-        TppState {
-            session: session.into(),
-            present: true,
-            ..Default::default()
-        }
-    }
-
-    fn get<'a>(&self, app: &'a TestApp, path: &str) -> TestRequest<'a> {
-        let mut request = app
-            .get(path)
-            .header("TPP-Session-ID", &self.session)
-            .header("TPP-Redirect-URI", REDIRECT);
-        if self.present {
-            request = request.header("PSU-IP-Address", "192.0.2.10");
-        }
-        if let Some(psu_id) = &self.psu_id {
-            request = request.header("PSU-ID", psu_id);
-        }
-        if let Some(corporate_id) = &self.corporate_id {
-            request = request.header("PSU-Corporate-ID", corporate_id);
-        }
-        request
-    }
-}
-
-/// The scaRedirect of a 401, asserting its shape.
-fn sca_redirect(response: &TestResponse) -> String {
-    assert_eq!(response.status, 401, "{}", response.body);
-    let link = &response.body["_links"]["scaRedirect"];
-    assert_eq!(link["verbs"], json!(["GET"]), "{}", response.body);
-    link["href"].as_str().expect("scaRedirect href").to_owned()
-}
-
-/// Completes the SCA behind a scaRedirect through POST /v1/sandbox/sca/{id}.
-async fn complete_sca(app: &TestApp, href: &str, body: Value) -> Value {
-    let id = href.rsplit('/').next().unwrap();
-    let response = app
-        .post(&format!("/v1/sandbox/sca/{id}"), &body)
-        .send()
-        .await;
-    response.assert_ok();
-    response.body
-}
 
 /// A private consent for Kari to all her accounts; returns the TPP's state afterwards.
 async fn private_consent(app: &TestApp, session: &str) -> TppState {
@@ -319,9 +265,18 @@ async fn an_aborted_sca_leaves_the_old_session_valid() {
     let cancelled = complete_sca(&app, &href, json!({"outcome": "cancel"})).await;
     assert_eq!(cancelled["outcome"], "CANCELLED");
     let redirect = cancelled["redirect"].as_str().unwrap();
-    for part in ["system=", "status=401", "code=SCA_INVALID", "message="] {
+    for part in [
+        "system=",
+        "status=401",
+        "code=SCA_INVALID",
+        "message=The%20PSU%20cancelled%20the%20authorisation.",
+    ] {
         assert!(redirect.contains(part), "{redirect}");
     }
+    assert!(
+        !redirect.contains('+'),
+        "spaces are %20 (RFC 3986): {redirect}"
+    );
     old.get(&app, "/v1/accounts").send().await.assert_ok();
 }
 
@@ -428,7 +383,8 @@ async fn post_consents_is_deprecated_and_returns_the_sca_redirect() {
         .send()
         .await;
     sca_redirect(&response);
-    assert_eq!(response.headers["deprecation"], "true");
+    // RFC 9745: the deprecation date (2024-01-01) as @<unix seconds>.
+    assert_eq!(response.headers["deprecation"], "@1704067200");
     let response = app
         .post("/v1/bank-offered-consents", &json!({}))
         .header("TPP-Session-ID", "s")

@@ -297,3 +297,105 @@ impl TestResponse {
         );
     }
 }
+
+/// Where the account information tests send the PSU back to.
+pub const AIS_REDIRECT: &str = "https://tpp.example/callback";
+
+/// What a TPP keeps between calls for one PSU (account information journeys): its session id, the
+/// psu-id and psu-corporate-id from the SCA redirect, whether the PSU is present, and which fixture
+/// certificate it signs with (None: the default aisp-pisp).
+#[derive(Clone, Default)]
+pub struct TppState {
+    pub session: String,
+    pub psu_id: Option<String>,
+    pub corporate_id: Option<String>,
+    pub present: bool,
+    pub certificate: Option<&'static str>,
+}
+
+impl TppState {
+    pub fn new(session: &str) -> Self {
+        TppState {
+            session: session.into(),
+            present: true,
+            ..Default::default()
+        }
+    }
+
+    /// The same TPP state, signing with another fixture certificate.
+    pub fn signing_as(mut self, certificate: &'static str) -> Self {
+        self.certificate = Some(certificate);
+        self
+    }
+
+    fn with_headers<'a>(&self, mut request: TestRequest<'a>) -> TestRequest<'a> {
+        request = request
+            .header("TPP-Session-ID", &self.session)
+            .header("TPP-Redirect-URI", AIS_REDIRECT);
+        if let Some(certificate) = self.certificate {
+            request = request.signed_by(certificate);
+        }
+        if self.present {
+            request = request.header("PSU-IP-Address", "192.0.2.10");
+        }
+        if let Some(psu_id) = &self.psu_id {
+            request = request.header("PSU-ID", psu_id);
+        }
+        if let Some(corporate_id) = &self.corporate_id {
+            request = request.header("PSU-Corporate-ID", corporate_id);
+        }
+        request
+    }
+
+    pub fn get<'a>(&self, app: &'a TestApp, path: &str) -> TestRequest<'a> {
+        self.with_headers(app.get(path))
+    }
+
+    pub fn post<'a>(&self, app: &'a TestApp, path: &str, body: &Value) -> TestRequest<'a> {
+        self.with_headers(app.post(path, body))
+    }
+}
+
+/// The scaRedirect of a 401, asserting its shape.
+#[track_caller]
+pub fn sca_redirect(response: &TestResponse) -> String {
+    assert_eq!(response.status, 401, "{}", response.body);
+    let link = &response.body["_links"]["scaRedirect"];
+    assert_eq!(
+        link["verbs"],
+        serde_json::json!(["GET"]),
+        "{}",
+        response.body
+    );
+    link["href"].as_str().expect("scaRedirect href").to_owned()
+}
+
+/// The authorisation id at the end of a scaRedirect.
+pub fn authorisation_id(href: &str) -> &str {
+    href.rsplit('/').next().unwrap()
+}
+
+/// Completes the SCA behind a scaRedirect through POST /v1/sandbox/sca/{id}, as the default TPP.
+pub async fn complete_sca(app: &TestApp, href: &str, body: Value) -> Value {
+    complete_sca_as(app, None, href, body).await
+}
+
+/// Completes the SCA behind a scaRedirect as the TPP with this fixture certificate (the one that
+/// started it; to any other TPP it does not exist).
+pub async fn complete_sca_as(
+    app: &TestApp,
+    certificate: Option<&'static str>,
+    href: &str,
+    body: Value,
+) -> Value {
+    let mut request = app.post(
+        &format!("/v1/sandbox/sca/{}", authorisation_id(href)),
+        &body,
+    );
+    if let Some(certificate) = certificate {
+        request = request.signed_by(certificate);
+    }
+    let response = request.send().await;
+    response.assert_ok();
+    response.body
+}

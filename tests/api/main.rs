@@ -2,6 +2,8 @@
 
 mod ais_accounts;
 mod ais_journeys;
+mod ais_rules;
+mod batch;
 mod cli;
 mod clock;
 mod durability;

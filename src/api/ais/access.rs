@@ -4,6 +4,7 @@
 //! including the PSU-not-present limits.
 
 use crate::api::sca_trigger::{header, sca_required, ScaNeed};
+pub use crate::consent::AccountAccessLog;
 use crate::consent::{self, Consent, UNATTENDED_HISTORY};
 use crate::error::{ApiError, ApiResult, Code};
 use crate::sca::authorisation::Purpose;
@@ -12,10 +13,10 @@ use crate::sca::{psu, Context};
 use crate::signing::qc_statements::Psd2Role;
 use crate::signing::verifier::VerifiedTpp;
 use crate::state::AppState;
-use crate::store::{Record, Store};
+use crate::store::Store;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use serde::{Deserialize, Serialize};
+use axum::http::StatusCode;
 use time::{Duration, OffsetDateTime};
 
 /// SPEC.md, Limits: calls without the PSU present, per account and TPP, per 24 hours.
@@ -90,22 +91,21 @@ pub fn identified_psu(
             parts,
             &tpp,
             need(
-                Code::PsuCredentialsInvalid,
-                "The request has no PSU-ID.".into(),
+                Code::ScaInvalid,
+                "No PSU-ID: the PSU has not been identified by SCA yet.".into(),
                 None,
             ),
         ));
     };
     let tpp_id = tpp.tpp_id();
     let Some(customer_id) = psu::customer_of(&state.store, &tpp_id, psu_id)? else {
-        let mut error = sca_required(
+        let error = sca_required(
             state,
             parts,
             &tpp,
             need(Code::PsuCredentialsInvalid, String::new(), None),
         );
-        error.text = psu::unknown_psu(psu_id).text;
-        return Err(error);
+        return Err(unknown_psu_error(error, psu_id));
     };
     let session_id = header(parts, "tpp-session-id")
         .ok_or_else(|| ApiError::header_required("TPP-Session-ID"))?;
@@ -128,6 +128,17 @@ pub fn identified_psu(
             ),
         )),
     }
+}
+
+/// The 401 that restarts SCA for a PSU-ID this TPP does not know, worded as such and naming the header;
+/// any other refusal from starting SCA (say 400 for a missing TPP-Redirect-URI) is returned unchanged.
+fn unknown_psu_error(mut error: ApiError, psu_id: &str) -> ApiError {
+    if error.status == StatusCode::UNAUTHORIZED && error.code == Code::PsuCredentialsInvalid {
+        let unknown = psu::unknown_psu(psu_id);
+        error.text = unknown.text;
+        error.path = unknown.path;
+    }
+    error
 }
 
 fn verified_tpp(parts: &Parts) -> ApiResult<VerifiedTpp> {
@@ -194,14 +205,13 @@ fn decide(parts: &Parts, state: &AppState, purpose: Purpose) -> ApiResult<AisAcc
         ));
     };
     let Some(customer_id) = psu::customer_of(store, &tpp_id, psu_id)? else {
-        let mut error = sca_required(
+        let error = sca_required(
             state,
             parts,
             &tpp,
             need(Code::PsuCredentialsInvalid, String::new(), None, None),
         );
-        error.text = psu::unknown_psu(psu_id).text;
-        return Err(error);
+        return Err(unknown_psu_error(error, psu_id));
     };
     let session_id = header(parts, "tpp-session-id");
     let session = match session_id {
@@ -227,13 +237,11 @@ fn decide(parts: &Parts, state: &AppState, purpose: Purpose) -> ApiResult<AisAcc
             Some(agreement)
         }
         None => {
+            // Only the request's own valid session tells that the PSU acts as a corporate user; otherwise
+            // no PSU-Corporate-ID means the private context.
             let session_is_corporate =
                 matches!(&session, Some(SessionState::Valid(s)) if s.context == Context::Corporate);
-            let only_corporate = consent::find(store, &tpp_id, &customer_id, None)?.is_none()
-                && consent::of_customer(store, &customer_id)?
-                    .iter()
-                    .any(|c| c.tpp_id == tpp_id && c.agreement_id.is_some());
-            if session_is_corporate || only_corporate {
+            if session_is_corporate {
                 return Err(ApiError::new(
                     Code::HttpHeaderRequired,
                     Some("PSU-Corporate-ID"),
@@ -308,26 +316,6 @@ fn decide(parts: &Parts, state: &AppState, purpose: Purpose) -> ApiResult<AisAcc
     })
 }
 
-/// The last time a TPP read an account with the PSU present and SCA done, and the unattended calls
-/// of the last 24 hours per endpoint.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AccountAccessLog {
-    pub tpp_id: String,
-    pub account_id: String,
-    #[serde(default, with = "time::serde::rfc3339::option")]
-    pub last_online_access: Option<OffsetDateTime>,
-    #[serde(default)]
-    pub unattended_calls: Vec<(String, i64)>,
-}
-
-impl Record for AccountAccessLog {
-    const TREE: &'static str = "ais-access-log";
-    fn key(&self) -> String {
-        format!("{}/{}", self.tpp_id, self.account_id)
-    }
-}
-
 impl AisAccess {
     /// Checks that the consent covers the account and applies the PSU-not-present rules for `endpoint`;
     /// records the access.
@@ -347,23 +335,15 @@ impl AisAccess {
         let store: &Store = &state.store;
         let now = state.clock.now();
         let tpp_id = self.tpp.tpp_id();
-        let table = store.table::<AccountAccessLog>()?;
-        let mut log = table
-            .get(&format!("{tpp_id}/{account_id}"))?
-            .unwrap_or(AccountAccessLog {
-                tpp_id: tpp_id.clone(),
-                account_id: account_id.to_owned(),
-                last_online_access: None,
-                unattended_calls: Vec::new(),
-            });
         if self.psu_present {
-            log.last_online_access = Some(now);
-            table.insert(&log)?;
-            return Ok(());
+            return consent::record_online_access(store, &tpp_id, [account_id], now);
         }
         if endpoint == AisEndpoint::Details {
             return Ok(());
         }
+        // From reading the count to storing the new call, no parallel request may interleave.
+        let _guard = consent::access_log_lock();
+        let mut log = consent::access_log(store, &tpp_id, account_id)?;
         let accessed_recently = log
             .last_online_access
             .is_some_and(|at| now - at <= UNATTENDED_HISTORY);
@@ -374,7 +354,7 @@ impl AisAccess {
                 "Without the PSU present (no PSU-IP-Address) an account can be read only if the PSU accessed it online with SCA \
                  through this TPP in the last 90 days. Read it once with the PSU present.",
             )
-            .with_status(axum::http::StatusCode::UNAUTHORIZED));
+            .with_status(StatusCode::UNAUTHORIZED));
         }
         let day_ago = (now - Duration::hours(24)).unix_timestamp();
         log.unattended_calls.retain(|(_, at)| *at > day_ago);
@@ -396,8 +376,26 @@ impl AisAccess {
         }
         log.unattended_calls
             .push((endpoint.name().to_owned(), now.unix_timestamp()));
-        table.insert(&log)?;
+        store.table::<AccountAccessLog>()?.insert(&log)?;
         Ok(())
+    }
+
+    /// A list read with the PSU present (GET /v1/accounts, GET /v1/card-accounts) is online access with
+    /// SCA to every account listed.
+    pub fn record_listed<I>(&self, state: &AppState, account_ids: I) -> ApiResult<()>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        if !self.psu_present {
+            return Ok(());
+        }
+        consent::record_online_access(
+            &state.store,
+            &self.tpp.tpp_id(),
+            account_ids,
+            state.clock.now(),
+        )
     }
 
     /// The earliest booking date this request may see: 90 days back without the PSU present.

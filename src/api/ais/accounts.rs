@@ -137,6 +137,8 @@ async fn list(
         }
     }
     accounts.sort_by(|a, b| a.bban.cmp(&b.bban));
+    // With the PSU present, listing is online access with SCA to every account listed.
+    access.record_listed(&state, accounts.iter().map(|a| &a.id))?;
     let accounts = accounts
         .into_iter()
         .map(|a| AccountDetails::new(&state, a, fixes))

@@ -147,6 +147,8 @@ async fn list(
         }
     }
     cards.sort_by(|a, b| a.masked_pan.cmp(&b.masked_pan));
+    // With the PSU present, listing is online access with SCA to every card account listed.
+    access.record_listed(&state, cards.iter().map(|c| &c.id))?;
     let card_accounts = cards
         .into_iter()
         .map(|c| CardAccountDetails::new(&state, c, fixes))

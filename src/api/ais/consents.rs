@@ -67,10 +67,14 @@ async fn start_consent(State(state): State<AppState>, parts: Parts) -> Response 
     }
 }
 
+/// `Deprecation` of POST /v1/consents: 2024-01-01T00:00:00Z (RFC 9745 `@<unix seconds>`).
+pub const DEPRECATED_SINCE: &str = "@1704067200";
+
 async fn deprecated_consents(State(state): State<AppState>, parts: Parts) -> Response {
     let mut response = start_consent(State(state), parts).await;
     let headers = response.headers_mut();
-    headers.insert("deprecation", HeaderValue::from_static("true"));
+    // RFC 9745: the date the endpoint was deprecated, as a structured-field date (unix seconds).
+    headers.insert("deprecation", HeaderValue::from_static(DEPRECATED_SINCE));
     headers.insert(
         "link",
         HeaderValue::from_static("</v1/bank-offered-consents>; rel=\"successor-version\""),

@@ -107,8 +107,11 @@ pub fn query<T>(query: Result<Query<T>, QueryRejection>) -> ApiResult<T> {
 pub enum BookingStatus {
     Booked,
     Pending,
-    /// `both`, or `all` (which names the same here: this bank has no `information` entries).
+    /// `both`.
     Both,
+    /// `all`: the same selection as `both` here (this bank has no `information` entries), but kept as
+    /// sent, so the paging links repeat it.
+    All,
 }
 
 impl BookingStatus {
@@ -118,7 +121,8 @@ impl BookingStatus {
             None | Some("") => Err(ApiError::query_parameter_required("bookingStatus")),
             Some("booked") => Ok(BookingStatus::Booked),
             Some("pending") => Ok(BookingStatus::Pending),
-            Some("both") | Some("all") => Ok(BookingStatus::Both),
+            Some("both") => Ok(BookingStatus::Both),
+            Some("all") => Ok(BookingStatus::All),
             Some(other) => Err(ApiError::format(
                 "bookingStatus",
                 format!(
@@ -133,6 +137,7 @@ impl BookingStatus {
             BookingStatus::Booked => "booked",
             BookingStatus::Pending => "pending",
             BookingStatus::Both => "both",
+            BookingStatus::All => "all",
         }
     }
 
@@ -229,10 +234,9 @@ mod tests {
         assert_eq!(missing.path.as_deref(), Some("bookingStatus"));
         let other = BookingStatus::parse(Some("information")).unwrap_err();
         assert_eq!(other.code, crate::error::Code::FormatError);
-        assert_eq!(
-            BookingStatus::parse(Some("all")).unwrap(),
-            BookingStatus::Both
-        );
+        let all = BookingStatus::parse(Some("all")).unwrap();
+        assert_eq!(all.as_str(), "all", "kept as sent, for the paging links");
+        assert!(all.wants_booked() && all.wants_pending());
     }
 
     #[test]

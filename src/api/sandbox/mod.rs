@@ -7,10 +7,13 @@
 
 mod accounts;
 mod agreements;
+mod batch;
 mod card_accounts;
 mod consents;
 mod customers;
+mod events;
 mod initialize;
+mod payment_controls;
 #[cfg(test)]
 mod tests;
 
@@ -52,7 +55,17 @@ pub fn router() -> Router<AppState> {
             "/sandbox/agreements",
             get(agreements::list).post(agreements::create),
         )
+        .route("/sandbox/batch-runs", get(batch::list).post(batch::run_now))
+        .route("/sandbox/events", get(events::stream))
         .route("/sandbox/consents", get(consents::list))
+        .route(
+            "/sandbox/settings",
+            get(payment_controls::get_settings).put(payment_controls::put_settings),
+        )
+        .route(
+            "/sandbox/payments/{paymentId}/forced-outcome",
+            axum::routing::put(payment_controls::force_outcome),
+        )
         .route("/sandbox/consents/revoke", post(consents::revoke))
         .route(
             "/sandbox/accounts/{mockAccountId}/payment-permission",

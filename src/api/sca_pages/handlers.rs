@@ -5,7 +5,7 @@
 
 use super::i18n::flow_error;
 use super::layout::{escape, html, see_other, Frame, PageLang, View};
-use super::{confirm, consent, context, identify, method, notices};
+use super::{confirm, consent, context, identify, method, notices, payment};
 use crate::error::ApiError;
 use crate::sandbox::{agreements, customers, seed};
 use crate::sca::authorisation::{AuthMethod, Authorisation, Purpose, Step};
@@ -211,6 +211,9 @@ pub async fn confirm(
 ) -> Response {
     let lang = page_lang(&headers, query.as_deref());
     let result = flow::confirm(&state.store, &id, state.clock.now());
+    if let Ok(auth) = &result {
+        crate::payments::after_sca::after_sca(&state, auth);
+    }
     after(
         &state,
         lang,
@@ -294,7 +297,10 @@ fn current(
         Some(Refusal::Flow(FlowError::Storage(_))) => StatusCode::INTERNAL_SERVER_ERROR,
         Some(_) => StatusCode::BAD_REQUEST,
     };
-    let error = refusal.as_ref().map(|r| message(lang, r));
+    let error = refusal
+        .as_ref()
+        .map(|r| message(lang, r))
+        .or_else(|| preset_problem(state, lang, auth));
     if auth.is_expired(state.clock.now()) {
         return notices::expired(&view, status, error);
     }
@@ -306,6 +312,7 @@ fn current(
     let headline = match auth.purpose {
         Purpose::Consent => view.with_tpp(t.wants_consent),
         Purpose::UserLookup => view.with_tpp(t.wants_lookup),
+        Purpose::Payment => view.with_tpp(t.wants_payment),
     };
     let frame = Frame {
         lang,
@@ -343,8 +350,22 @@ fn step_page(
             let choices = flow::consent_choices(store, auth)?;
             consent::page(view, &choices, typed.accounts.as_deref())
         }
+        Step::Confirm | Step::Finished if auth.purpose == Purpose::Payment => {
+            let payments = crate::sca::payment_flow::payments(store, auth)?;
+            payment::page(view, &payments)
+        }
         Step::Confirm | Step::Finished => confirm::page(view),
     })
+}
+
+/// Why the X-PSU-IDENTITY preset did not identify the PSU, shown on the identify page.
+fn preset_problem(state: &AppState, lang: PageLang, auth: &Authorisation) -> Option<String> {
+    if auth.step() != Step::Identify {
+        return None;
+    }
+    let preset = auth.preset_identity.as_deref()?;
+    let problem = flow::person_by_national_id(&state.store, preset).err()?;
+    Some(flow_error(lang.lang, &problem))
 }
 
 /// "Identified as Kari Nordmann · Acting for ...", once the PSU is known.

@@ -14,6 +14,7 @@ pub struct Texts {
     pub sandbox_notice: &'static str,
     pub wants_consent: &'static str,
     pub wants_lookup: &'static str,
+    pub wants_payment: &'static str,
     pub identified_as: &'static str,
     pub acting_for: &'static str,
     pub error_heading: &'static str,
@@ -64,6 +65,7 @@ const EN: Texts = Texts {
     sandbox_notice: "Sandbox: test customers and test data only. No real bank is involved.",
     wants_consent: "{tpp} wants to read your account information",
     wants_lookup: "{tpp} wants to identify you",
+    wants_payment: "{tpp} asks you to approve a payment",
     identified_as: "Identified as",
     acting_for: "Acting for",
     error_heading: "Something is not right",
@@ -114,6 +116,7 @@ const NB: Texts = Texts {
     sandbox_notice: "Sandkasse: bare testkunder og testdata. Ingen ekte bank er involvert.",
     wants_consent: "{tpp} ønsker å lese kontoinformasjonen din",
     wants_lookup: "{tpp} ønsker å identifisere deg",
+    wants_payment: "{tpp} ber deg godkjenne en betaling",
     identified_as: "Identifisert som",
     acting_for: "På vegne av",
     error_heading: "Noe er ikke riktig",
@@ -234,6 +237,9 @@ pub fn flow_error(lang: Language, error: &FlowError) -> String {
         FlowError::UnknownAgreement => "Du har ingen slik bedriftsavtale.".into(),
         FlowError::UnknownAccount(id) => {
             format!("Konto {id} kan ikke gis tilgang til i denne sammenhengen.")
+        }
+        FlowError::NotAllowedToPay => {
+            "Du har ikke rett til å betale fra kontoen som skal belastes.".into()
         }
         FlowError::Storage(why) => format!("Sandkassen kunne ikke lagre dette steget: {why}"),
     }

@@ -12,6 +12,7 @@ mod identify;
 mod layout;
 mod method;
 mod notices;
+mod payment;
 
 use crate::state::AppState;
 use axum::routing::get;

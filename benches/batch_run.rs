@@ -1,0 +1,171 @@
+//! Benchmark: one batch run over 100 000 approved (ACTC) payments between the seeded sandbox accounts, in a
+//! temporary store. Target: under 2 s on a 2-core machine. Also checks that the run conserves money (every
+//! creditor is a sandbox account, so the sum of all balances is unchanged) and that every payment was booked.
+//!
+//! Run: `cargo bench --bench batch_run` (optionally `-- --payments 200000`). Without `--bench` (as under
+//! `cargo test --all-targets`) it makes a small smoke run that only checks that the benchmark still works.
+
+use rust_decimal::Decimal;
+use std::time::Instant;
+use time::macros::datetime;
+use xs2a_sandbox::batch::{run_batch, Trigger};
+use xs2a_sandbox::domain::Currency;
+use xs2a_sandbox::events::Events;
+use xs2a_sandbox::payments::model::{
+    Address, CreditorAccount, DebtorAccount, Money, Payment, PaymentOrder, PaymentProduct,
+    PaymentService, Remittance, ValidatedPayment,
+};
+use xs2a_sandbox::payments::status::PaymentStatus;
+use xs2a_sandbox::sandbox::model::{Account, CardAccount};
+use xs2a_sandbox::store::Store;
+
+fn payments_wanted() -> usize {
+    let args: Vec<String> = std::env::args().collect();
+    let measuring = args.iter().any(|a| a == "--bench");
+    args.iter()
+        .position(|a| a == "--payments")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if measuring { 100_000 } else { 2_000 })
+}
+
+fn money_in(store: &Store) -> Decimal {
+    let accounts: Decimal = store
+        .table::<Account>()
+        .unwrap()
+        .list()
+        .unwrap()
+        .iter()
+        .flat_map(|a| &a.balances)
+        .map(|b| b.balance_amount.amount)
+        .sum::<Decimal>();
+    let cards: Decimal = store
+        .table::<CardAccount>()
+        .unwrap()
+        .list()
+        .unwrap()
+        .iter()
+        .flat_map(|c| &c.balances)
+        .map(|b| b.balance_amount.amount)
+        .sum::<Decimal>();
+    accounts + cards
+}
+
+fn payment(i: usize, from: &Account, to: &Account) -> Payment {
+    let at = datetime!(2026-06-01 09:00 UTC);
+    Payment {
+        id: format!("bench-{i:07}"),
+        tpp_id: "PSDNO-FSA-BENCH".to_owned(),
+        customer_id: from.customer_id.clone(),
+        debtor_account_id: from.id.clone(),
+        payment: ValidatedPayment {
+            service: PaymentService::Payments,
+            product: PaymentProduct::NorwegianDomesticCreditTransfers,
+            orders: vec![PaymentOrder {
+                // 1.00 to 1.09 NOK: each account pays at most about 11 000 NOK over the run.
+                instructed_amount: Money {
+                    amount: Decimal::new(100 + (i % 10) as i64, 2),
+                    currency: Currency::NOK,
+                },
+                creditor_name: "Benk Mottaker".to_owned(),
+                creditor_account: CreditorAccount {
+                    bban: Some(to.bban.clone()),
+                    iban: None,
+                    currency: Currency::NOK,
+                },
+                creditor_address: Address::default(),
+                creditor_agent: None,
+                debtor_account: DebtorAccount::Bban {
+                    bban: from.bban.clone(),
+                    currency: Currency::NOK,
+                },
+                ultimate_debtor: None,
+                purpose_code: None,
+                remittance: Some(Remittance::Unstructured {
+                    text: format!("Faktura {i}"),
+                }),
+                requested_execution_date: None,
+                service_level: None,
+            }],
+            schedule: None,
+            batch_booking_preferred: None,
+        },
+        status: PaymentStatus::ACTC,
+        funds_available: None,
+        fee: None,
+        forced: None,
+        basket_id: None,
+        created_at: at,
+        authorised_at: Some(at),
+        next_execution_date: None,
+        executions: Vec::new(),
+        history: Vec::new(),
+    }
+}
+
+fn main() {
+    let n = payments_wanted();
+    let store = Store::temporary().unwrap();
+    xs2a_sandbox::sandbox::seed::initialize(&store, time::macros::date!(2026 - 06 - 01)).unwrap();
+    let accounts = store.table::<Account>().unwrap().list().unwrap();
+    let seeding = Instant::now();
+    let payments: Vec<Payment> = (0..n)
+        .map(|i| {
+            payment(
+                i,
+                &accounts[i % accounts.len()],
+                &accounts[(i + 1) % accounts.len()],
+            )
+        })
+        .collect();
+    store
+        .table::<Payment>()
+        .unwrap()
+        .insert_many(&payments)
+        .unwrap();
+    drop(payments);
+    println!(
+        "seeded {n} ACTC payments over {} accounts in {:.2?}",
+        accounts.len(),
+        seeding.elapsed()
+    );
+
+    let before = money_in(&store);
+    let events = Events::default();
+    let started = Instant::now();
+    let run = run_batch(
+        &store,
+        &events,
+        datetime!(2026-06-01 11:00 UTC),
+        Trigger::Scheduled,
+    )
+    .unwrap();
+    let elapsed = started.elapsed();
+    let flushing = Instant::now();
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(store.make_durable())
+        .unwrap();
+    let flushed = flushing.elapsed();
+
+    let booked = run
+        .outcomes
+        .iter()
+        .filter(|o| o.after == PaymentStatus::ACSC)
+        .count();
+    println!(
+        "batch run: {} payments processed ({booked} booked) in {:.3} s = {:.0} payments/s; make_durable {:.3} s",
+        run.processed,
+        elapsed.as_secs_f64(),
+        run.processed as f64 / elapsed.as_secs_f64(),
+        flushed.as_secs_f64()
+    );
+    let after = money_in(&store);
+    assert_eq!(booked, n, "every payment is booked");
+    assert_eq!(before, after, "money is conserved among sandbox accounts");
+    println!("money conserved: sum of all sandbox balances {before} before and after");
+    if n >= 100_000 && elapsed.as_secs_f64() >= 2.0 {
+        println!("WARNING: above the 2 s target");
+    }
+}

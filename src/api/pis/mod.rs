@@ -1,0 +1,17 @@
+//! Payment initiation for PISPs: payments of every product and service, their authorisation, signing
+//! baskets, and the fee information of instant payments.
+
+pub mod baskets;
+pub mod caller;
+pub mod payments;
+pub mod views;
+
+use crate::state::AppState;
+use axum::Router;
+
+/// The payment routes (paths relative to /v1).
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .merge(payments::router())
+        .merge(baskets::router())
+}

@@ -1,0 +1,31 @@
+//! The ticker that performs the scheduled runs as simulated time passes: once a second it catches up every
+//! run whose time has come ([`run_due`]) and makes the writes durable. A frozen clock never reaches a run
+//! by itself; moving it through `PUT /v1/sandbox/clock` performs the runs it passes before answering.
+
+use super::run::run_due;
+use crate::state::AppState;
+use std::time::Duration;
+
+/// Starts the ticker on the current tokio runtime. Runs happen on the blocking pool, since a run over many
+/// payments is CPU work that must not stall request handling.
+pub fn spawn_scheduler(state: AppState) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(Duration::from_secs(1));
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        loop {
+            ticker.tick().await;
+            let now = state.clock.now();
+            let (store, events) = (state.store.clone(), state.events.clone());
+            match tokio::task::spawn_blocking(move || run_due(&store, &events, Some(now), now))
+                .await
+            {
+                Ok(Ok(_)) => {}
+                Ok(Err(error)) => tracing::error!(?error, "scheduled batch run failed"),
+                Err(error) => tracing::error!(%error, "scheduled batch run panicked"),
+            }
+            if let Err(error) = state.store.make_durable().await {
+                tracing::error!(%error, "flushing after a batch run failed");
+            }
+        }
+    })
+}

@@ -1,0 +1,323 @@
+//! The payment service: creating payments (debtor resolution, logical duplicates, fees, forced outcomes),
+//! reading them, deleting them, starting their authorisation and applying a completed SCA. Execution is
+//! the batch simulator's (`crate::batch`); validation of the request body is `validation`'s.
+
+use super::model::{
+    Basket, DebtorAccount, ForcedOutcome, Payment, PaymentService, Remittance, ValidatedPayment,
+};
+use super::status::PaymentStatus;
+use crate::error::{ApiError, ApiResult, Code};
+use crate::sandbox::model::{Account, CardAccount, Role};
+use crate::sandbox::{accounts, agreements};
+use crate::store::Store;
+use time::{Duration, OffsetDateTime};
+
+/// How long a logically identical payment counts as a duplicate.
+pub const DUPLICATE_WINDOW: Duration = Duration::hours(24);
+
+/// The account a payment debits: an ordinary account or a card account.
+#[derive(Debug, Clone)]
+pub enum Debtor {
+    Account(Account),
+    Card(CardAccount),
+}
+
+impl Debtor {
+    pub fn id(&self) -> &str {
+        match self {
+            Debtor::Account(a) => &a.id,
+            Debtor::Card(c) => &c.id,
+        }
+    }
+
+    pub fn owner_id(&self) -> &str {
+        match self {
+            Debtor::Account(a) => &a.customer_id,
+            Debtor::Card(c) => &c.customer_id,
+        }
+    }
+
+    pub fn payments_allowed(&self) -> bool {
+        match self {
+            Debtor::Account(a) => a.payments_allowed,
+            Debtor::Card(_) => true,
+        }
+    }
+}
+
+/// The sandbox account behind a validated debtor account, or 400 naming it.
+pub fn resolve_debtor(store: &Store, payment: &ValidatedPayment) -> ApiResult<Debtor> {
+    let debtor = &payment.orders[0].debtor_account;
+    match debtor {
+        DebtorAccount::Bban { bban, .. } => accounts::by_bban(store, bban)?.map(Debtor::Account).ok_or_else(|| {
+            ApiError::format(
+                "debtorAccount.bban",
+                format!("No sandbox account has BBAN {bban}; GET /v1/sandbox/customers lists them."),
+            )
+        }),
+        DebtorAccount::Card { identification, .. } => store
+            .table::<CardAccount>()?
+            .find(|c| c.related_account.as_deref() == Some(identification.as_str()))?
+            .map(Debtor::Card)
+            .ok_or_else(|| {
+                ApiError::format(
+                    "debtorAccount.other.identification",
+                    format!(
+                        "No sandbox card account has relatedAccount '{identification}': debtorAccount.other.identification \
+                         takes the relatedAccount of the card account's details."
+                    ),
+                )
+            }),
+    }
+}
+
+/// True when the person may initiate or approve payments from the account: as its owner, or through a
+/// corporate agreement that gives them REGISTER or APPROVE on it.
+pub fn may_pay_from(
+    store: &Store,
+    customer_id: &str,
+    debtor: &Debtor,
+) -> ApiResult<Option<Option<String>>> {
+    if debtor.owner_id() == customer_id {
+        return Ok(Some(None));
+    }
+    for agreement in agreements::of_person(store, customer_id)? {
+        let engaged = agreement.engagements.iter().any(|e| {
+            e.customer_id == customer_id
+                && e.account_id == debtor.id()
+                && e.roles
+                    .iter()
+                    .any(|r| matches!(r, Role::Register | Role::Approve))
+        });
+        if engaged {
+            return Ok(Some(Some(agreement.id)));
+        }
+    }
+    Ok(None)
+}
+
+/// Magic values that make a payment end in a chosen state (documented in the README): the unstructured
+/// remittance text contains `SANDBOX:RJCT`, `SANDBOX:ACCP`, `SANDBOX:PDNG` or `SANDBOX:PART`.
+pub fn forced_outcome(payment: &ValidatedPayment) -> Option<ForcedOutcome> {
+    payment
+        .orders
+        .iter()
+        .find_map(|order| match &order.remittance {
+            Some(Remittance::Unstructured { text }) => {
+                if text.contains("SANDBOX:RJCT") {
+                    Some(ForcedOutcome::Rejected)
+                } else if text.contains("SANDBOX:ACCP") {
+                    Some(ForcedOutcome::LackingFunds)
+                } else if text.contains("SANDBOX:PDNG") {
+                    Some(ForcedOutcome::Pending)
+                } else if text.contains("SANDBOX:PART") {
+                    Some(ForcedOutcome::Partial)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        })
+}
+
+/// A logical duplicate: the same TPP, service, product, debtor and orders (amounts, creditors,
+/// remittance, execution date) as a payment created in the last 24 hours that is not cancelled or
+/// rejected. Refused unless `allowLogicalDuplicate=true`.
+fn find_duplicate(
+    store: &Store,
+    candidate: &Payment,
+    now: OffsetDateTime,
+) -> ApiResult<Option<String>> {
+    Ok(store
+        .table::<Payment>()?
+        .find(|p| {
+            p.tpp_id == candidate.tpp_id
+                && p.debtor_account_id == candidate.debtor_account_id
+                && p.payment == candidate.payment
+                && now - p.created_at < DUPLICATE_WINDOW
+                && !matches!(p.status, PaymentStatus::CANC | PaymentStatus::RJCT)
+        })?
+        .map(|p| p.id))
+}
+
+/// What the create endpoint passes in.
+pub struct CreatePayment {
+    pub tpp_id: String,
+    /// The PSU named by PSU-ID or X-PSU-IDENTITY.
+    pub customer_id: String,
+    pub payment: ValidatedPayment,
+    pub allow_logical_duplicate: bool,
+    pub fee: Option<super::model::Money>,
+}
+
+/// Creates a payment in status RCVD.
+pub fn create(store: &Store, request: CreatePayment, now: OffsetDateTime) -> ApiResult<Payment> {
+    let debtor = resolve_debtor(store, &request.payment)?;
+    if may_pay_from(store, &request.customer_id, &debtor)?.is_none() {
+        return Err(ApiError::new(
+            Code::ProductInvalid,
+            Some("debtorAccount"),
+            "The PSU may not make payments from this account: it is neither theirs nor covered by a corporate \
+             agreement with REGISTER or APPROVE on it.",
+        ));
+    }
+    if !debtor.payments_allowed() {
+        return Err(ApiError::new(
+            Code::ProductInvalid,
+            Some("debtorAccount"),
+            "The bank has removed payment permission on this account; it stays visible to account information.",
+        ));
+    }
+    if matches!(debtor, Debtor::Card(_)) && !request.payment.product.is_domestic() {
+        return Err(ApiError::new(
+            Code::ProductInvalid,
+            Some("debtorAccount.other"),
+            format!(
+                "A card account can pay only Norwegian domestic products, not {}.",
+                request.payment.product.path()
+            ),
+        ));
+    }
+    let payment = Payment {
+        id: uuid::Uuid::new_v4().to_string(),
+        tpp_id: request.tpp_id,
+        customer_id: request.customer_id,
+        debtor_account_id: debtor.id().to_owned(),
+        forced: forced_outcome(&request.payment),
+        payment: request.payment,
+        status: PaymentStatus::RCVD,
+        funds_available: None,
+        fee: request.fee,
+        basket_id: None,
+        created_at: now,
+        authorised_at: None,
+        next_execution_date: None,
+        executions: Vec::new(),
+        history: vec![super::model::StatusChange {
+            at: now,
+            status: PaymentStatus::RCVD,
+            reason: None,
+        }],
+    };
+    if !request.allow_logical_duplicate {
+        if let Some(existing) = find_duplicate(store, &payment, now)? {
+            return Err(ApiError::conflict(
+                "(body)",
+                format!(
+                    "This payment is a logical duplicate of payment {existing} (same debtor, creditor, amount, remittance \
+                     and execution date within 24 hours). Send allowLogicalDuplicate=true to create it anyway."
+                ),
+            ));
+        }
+    }
+    store.table::<Payment>()?.insert(&payment)?;
+    Ok(payment)
+}
+
+/// The payment with this id, made by this TPP through this service and product.
+pub fn get(
+    store: &Store,
+    tpp_id: &str,
+    service: PaymentService,
+    product: super::model::PaymentProduct,
+    id: &str,
+) -> ApiResult<Payment> {
+    store
+        .table::<Payment>()?
+        .get(id)?
+        .filter(|p| {
+            p.tpp_id == tpp_id && p.payment.service == service && p.payment.product == product
+        })
+        .ok_or_else(|| ApiError::unknown("paymentId", "payment", id))
+}
+
+/// The payment with this id made by this TPP, whatever its product.
+pub fn get_any(store: &Store, tpp_id: &str, id: &str) -> ApiResult<Option<Payment>> {
+    Ok(store
+        .table::<Payment>()?
+        .get(id)?
+        .filter(|p| p.tpp_id == tpp_id))
+}
+
+/// Deletes (cancels) a payment. SPEC.md: refused for PDNG with an explanatory message; unapproved
+/// instant payments can be deleted; available for every product in the sandbox.
+pub fn delete(store: &Store, mut payment: Payment, now: OffsetDateTime) -> ApiResult<Payment> {
+    use PaymentStatus::*;
+    match payment.status {
+        PDNG => {
+            return Err(ApiError::conflict(
+                "paymentId",
+                "A payment in status PDNG (pending, e.g. waiting for its execution date or for more signatures) cannot be \
+                 deleted through this interface; the PSU can stop it in the bank's own channels.",
+            ))
+        }
+        status if status.is_final() => {
+            return Err(ApiError::conflict(
+                "paymentId",
+                format!("The payment is already {} and can no longer be deleted.", status.as_str()),
+            ))
+        }
+        ACSP if payment.payment.service != PaymentService::PeriodicPayments => {
+            return Err(ApiError::conflict("paymentId", "The payment is being settled (ACSP) and can no longer be deleted."))
+        }
+        _ => {}
+    }
+    payment.set_status(CANC, Some("deleted by the TPP".into()), now);
+    store.table::<Payment>()?.insert(&payment)?;
+    Ok(payment)
+}
+
+/// Applies a completed SCA to the payments it approved: queued for the next batch run (ACTC), pending
+/// until their execution date (PDNG), running on their schedule (periodic, ACSP). Returns the instant
+/// ones, which the caller executes at once.
+pub fn apply_authorisation(
+    store: &Store,
+    payment_ids: &[String],
+    now: OffsetDateTime,
+) -> ApiResult<Vec<String>> {
+    let table = store.table::<Payment>()?;
+    let mut instant = Vec::new();
+    for id in payment_ids {
+        let Some(mut payment) = table.get(id)? else {
+            continue;
+        };
+        if payment.status != PaymentStatus::RCVD {
+            continue;
+        }
+        payment.authorised_at = Some(now);
+        let today = now.date();
+        let requested = payment.payment.orders[0].requested_execution_date;
+        if let Some(schedule) = &payment.payment.schedule {
+            payment.next_execution_date = Some(schedule.start_date);
+            payment.set_status(
+                PaymentStatus::ACSP,
+                Some("standing order authorised".into()),
+                now,
+            );
+        } else if payment.payment.product.is_instant() {
+            payment.set_status(PaymentStatus::ACTC, Some("authorised".into()), now);
+            instant.push(payment.id.clone());
+        } else if payment.forced == Some(ForcedOutcome::Pending)
+            || requested.is_some_and(|d| d > today)
+        {
+            payment.set_status(
+                PaymentStatus::PDNG,
+                Some("waiting for the execution date".into()),
+                now,
+            );
+        } else {
+            payment.set_status(PaymentStatus::ACTC, Some("authorised".into()), now);
+        }
+        table.insert(&payment)?;
+    }
+    Ok(instant)
+}
+
+/// The baskets of a TPP.
+pub fn basket(store: &Store, tpp_id: &str, id: &str) -> ApiResult<Basket> {
+    store
+        .table::<Basket>()?
+        .get(id)?
+        .filter(|b| b.tpp_id == tpp_id && !b.deleted)
+        .ok_or_else(|| ApiError::unknown("basketId", "signing basket", id))
+}

@@ -1,0 +1,90 @@
+//! The payment side of the SCA engine: starting an authorisation that approves payments (one, or a
+//! signing basket's), checking that the identified person may pay from each debtor account (which also
+//! gives the context: PRIVATE for their own account, CORPORATE under the agreement that allows it), and
+//! applying the approval once SCA completes. The steps in between are the engine's (`flow`).
+
+use super::authorisation::{Authorisation, Purpose};
+use super::flow::{self, FlowError, StartSca};
+use super::Context;
+use crate::error::ApiResult;
+use crate::payments::model::Payment;
+use crate::payments::service::{may_pay_from, resolve_debtor};
+use crate::store::Store;
+use time::OffsetDateTime;
+
+/// Starts an authorisation approving `payment_ids`.
+pub fn start(
+    store: &Store,
+    mut request: StartSca,
+    payment_ids: Vec<String>,
+    basket_id: Option<String>,
+    tpp_brand: Option<String>,
+    now: OffsetDateTime,
+) -> ApiResult<Authorisation> {
+    request.purpose = Purpose::Payment;
+    request.preset_agreement_id = None;
+    let mut auth = flow::start(store, request, now)?;
+    auth.context = None;
+    auth.agreement_id = None;
+    auth.payment_ids = payment_ids;
+    auth.basket_id = basket_id;
+    auth.tpp_brand = tpp_brand;
+    if auth.customer_id.is_some() {
+        // A preset PSU that may not pay from these accounts identifies again on the page.
+        if assign_payer_context(store, &mut auth).is_err() {
+            auth.customer_id = None;
+        }
+    }
+    store.table::<Authorisation>()?.insert(&auth)?;
+    Ok(auth)
+}
+
+/// The payments an authorisation approves.
+pub fn payments(store: &Store, auth: &Authorisation) -> ApiResult<Vec<Payment>> {
+    let table = store.table::<Payment>()?;
+    let mut out = Vec::new();
+    for id in &auth.payment_ids {
+        if let Some(payment) = table.get(id)? {
+            out.push(payment);
+        }
+    }
+    Ok(out)
+}
+
+/// Sets the context from the identified person's rights on every debtor account, or refuses.
+pub fn assign_payer_context(store: &Store, auth: &mut Authorisation) -> Result<(), FlowError> {
+    if auth.purpose != Purpose::Payment {
+        return Ok(());
+    }
+    let customer_id = auth.customer_id.clone().ok_or(FlowError::UnknownPerson)?;
+    let mut agreement: Option<String> = None;
+    for payment in payments(store, auth)? {
+        let debtor = resolve_debtor(store, &payment.payment)?;
+        match may_pay_from(store, &customer_id, &debtor)? {
+            None => return Err(FlowError::NotAllowedToPay),
+            Some(via) => {
+                if via.is_some() {
+                    agreement = via;
+                }
+            }
+        }
+    }
+    auth.context = Some(if agreement.is_some() {
+        Context::Corporate
+    } else {
+        Context::Private
+    });
+    auth.agreement_id = agreement;
+    Ok(())
+}
+
+/// Called when an authorisation succeeded: the payments it approved are authorised. Returns the ids of
+/// instant payments, which the caller executes at once.
+pub fn apply(store: &Store, auth: &Authorisation, now: OffsetDateTime) -> ApiResult<Vec<String>> {
+    if auth.purpose != Purpose::Payment
+        || auth.outcome != Some(super::authorisation::Outcome::Succeeded)
+    {
+        return Ok(Vec::new());
+    }
+    crate::payments::service::apply_authorisation(store, &auth.payment_ids, now)
+}
