@@ -11,6 +11,7 @@ mod errors;
 mod gate_accepts;
 mod gate_refuses;
 mod helpers;
+mod pis;
 mod sandbox;
 mod sca_browser;
 mod sca_pages;
