@@ -495,10 +495,11 @@ fn last_sequence(
         .unwrap_or(0))
 }
 
-/// [`append_locked`] for many payment bookings at once: numbers them like [`append`] (next sequence of
-/// each account, id derived from account and sequence) and writes them in one sled batch. The caller
-/// holds the write lock. `account_id` may also be a card account's id (payments debited from a card).
-pub(crate) fn append_bookings(
+/// Numbers payment bookings like [`append`] does (the next sequence of each account, an id derived from
+/// account and sequence) without writing them: the batch simulator writes them in one batch with
+/// `Table::insert_many`. The caller holds the write lock until they are written. `account_id` may also be
+/// a card account's id (payments debited from a card).
+pub(crate) fn number_bookings(
     store: &Store,
     mut transactions: Vec<Transaction>,
 ) -> Result<Vec<Transaction>, ApiError> {
@@ -516,7 +517,6 @@ pub(crate) fn append_bookings(
         t.sequence = *counter;
         t.id = derive_id("transaction", &format!("{}/{}", t.account_id, t.sequence));
     }
-    table.insert_many(&transactions)?;
     Ok(transactions)
 }
 
