@@ -251,7 +251,7 @@ button.link{padding:6px 10px;border:1px solid #b8c4d6;background:#f7f9fc;color:#
 .hint ul{list-style:none;padding:0;margin:8px 0 0;display:flex;flex-direction:column;gap:6px}\
 .hint form{display:inline}\
 code{font-size:17px}\
-form.cancel{margin-top:18px;padding-top:14px;border-top:1px solid #e2e8f0}\
+dl.payment{display:grid;grid-template-columns:auto 1fr;gap:6px 18px;margin:0 0 14px;padding:14px 16px;border:2px solid #d5dde8;border-radius:8px}dl.payment dt{color:#51607a}dl.payment dd{margin:0;font-weight:600}form.cancel{margin-top:18px;padding-top:14px;border-top:1px solid #e2e8f0}\
 ";
 
 #[cfg(test)]
