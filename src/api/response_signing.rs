@@ -26,6 +26,14 @@ pub async fn sign_responses(
     };
     let request_id = request.headers().get("x-request-id").cloned();
     let response = next.run(request).await;
+    // An event stream never ends, so it cannot be digested; it is sent unsigned.
+    let is_stream = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"));
+    if is_stream {
+        return response;
+    }
     let (mut parts, body) = response.into_parts();
     let Ok(bytes) = to_bytes(body, usize::MAX).await else {
         return crate::error::ApiError::internal("response body could not be buffered for signing")

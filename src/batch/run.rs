@@ -127,6 +127,7 @@ pub(super) fn run_locked(
 ) -> Result<BatchRun, ApiError> {
     let _mock_data = crate::sandbox::write_lock();
     let last_of_day = schedule::is_last_run_of_day(at);
+    let t0 = std::time::Instant::now();
     let mut due: Vec<Payment> = store
         .table::<Payment>()?
         .list_filtered_parallel(may_be_due)?
@@ -136,6 +137,7 @@ pub(super) fn run_locked(
     due.sort_by(|a, b| {
         (a.authorised_at, a.created_at, &a.id).cmp(&(b.authorised_at, b.created_at, &b.id))
     });
+    eprintln!("TIMING read+decode {:?}", t0.elapsed());
     let mut outcomes = Vec::with_capacity(due.len());
     let mut changed = vec![false; due.len()];
     if !due.is_empty() {
@@ -155,7 +157,9 @@ pub(super) fn run_locked(
                 changed[index] = true;
             }
         }
+        eprintln!("TIMING decided {:?}", t0.elapsed());
         commit(store, ledger, &mut due, &changed, links)?;
+        eprintln!("TIMING committed {:?}", t0.elapsed());
     }
     let run = BatchRun {
         id: format!("run-{:012}", store.next_number()?),
@@ -166,7 +170,9 @@ pub(super) fn run_locked(
         outcomes,
     };
     store.table::<BatchRun>()?.insert(&run)?;
+    eprintln!("TIMING run stored {:?}", t0.elapsed());
     publish(events, &run);
+    eprintln!("TIMING published {:?}", t0.elapsed());
     Ok(run)
 }
 
@@ -293,7 +299,9 @@ fn commit(
                 .filter(|(_, c)| **c)
                 .map(|(p, _)| p),
         )?;
-        transactions.join().expect("writing transactions does not panic")
+        transactions
+            .join()
+            .expect("writing transactions does not panic")
     })
 }
 

@@ -127,7 +127,10 @@ impl<R: Record> Table<R> {
     /// batch takes the database's exclusive lock, which would serialise the batch simulator's writes to
     /// different trees that it runs on both cores. (Nothing relies on the group being atomic: records are
     /// replaced whole, and a crash mid-way leaves each record either old or new.)
-    pub fn insert_many<'r>(&self, records: impl IntoIterator<Item = &'r R>) -> Result<usize, StoreError>
+    pub fn insert_many<'r>(
+        &self,
+        records: impl IntoIterator<Item = &'r R>,
+    ) -> Result<usize, StoreError>
     where
         R: 'r,
     {
@@ -136,7 +139,8 @@ impl<R: Record> Table<R> {
         for record in records {
             buffer.clear();
             serde_json::to_writer(&mut buffer, record).map_err(StoreError::Encode)?;
-            self.tree.insert(record.key().into_bytes(), buffer.as_slice())?;
+            self.tree
+                .insert(record.key().into_bytes(), buffer.as_slice())?;
             count += 1;
         }
         if count > 0 {
@@ -169,10 +173,7 @@ impl<R: Record> Table<R> {
 
     /// The records whose stored JSON passes `keep` (a cheap byte-level pre-filter, e.g. for a status),
     /// in key order, decoded on every core: a batch run reads all payments, and decoding dominates.
-    pub fn list_filtered_parallel(
-        &self,
-        keep: impl Fn(&[u8]) -> bool,
-    ) -> Result<Vec<R>, StoreError>
+    pub fn list_filtered_parallel(&self, keep: impl Fn(&[u8]) -> bool) -> Result<Vec<R>, StoreError>
     where
         R: Send,
     {

@@ -37,19 +37,7 @@ struct CreateBasket {
 }
 
 fn links(basket: &Basket, sca_redirect: Option<String>) -> Links {
-    let path = format!("/v1/signing-baskets/{}", basket.id);
-    let mut links = Links::new()
-        .get("self", path.clone())
-        .get("status", format!("{path}/status"))
-        .with(
-            "startAuthorisation",
-            format!("{path}/authorisations"),
-            &["POST"],
-        );
-    if let Some(href) = sca_redirect {
-        links = links.get("scaRedirect", href);
-    }
-    links
+    super::views::resource_links(&format!("/v1/signing-baskets/{}", basket.id), sca_redirect)
 }
 
 async fn create(

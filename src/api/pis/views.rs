@@ -19,9 +19,14 @@ pub fn payment_path(payment: &Payment) -> String {
 
 /// The links of a payment, with `scaRedirect` when an authorisation was started.
 pub fn links(payment: &Payment, sca_redirect: Option<String>) -> Links {
-    let path = payment_path(payment);
+    resource_links(&payment_path(payment), sca_redirect)
+}
+
+/// The links of an authorisable resource at `path` (a payment or a signing basket): itself, its status,
+/// how to start its authorisation, and the scaRedirect of one already started.
+pub fn resource_links(path: &str, sca_redirect: Option<String>) -> Links {
     let mut links = Links::new()
-        .get("self", path.clone())
+        .get("self", path.to_owned())
         .get("status", format!("{path}/status"))
         .with(
             "startAuthorisation",
