@@ -3,8 +3,8 @@
 //! A run reads every payment once, picks the due ones (non-periodic ACTC, ACCP or PDNG whose requested
 //! execution date has come; periodic ACSP whose next execution date has come), decides each in the order
 //! they were authorised against the in-memory [`Ledger`], and then writes: the transactions, each touched
-//! account once, the changed payments and the run record, each tree in one sled batch. The caller makes the
-//! writes durable (the HTTP layer does after every request; the scheduler after every tick).
+//! account once, the changed payments and the run record, each tree in one pass (the transactions on the
+//! second core, beside the payments). The caller makes the writes durable (the HTTP layer does after every request; the scheduler after every tick).
 //!
 //! Decisions (SPEC.md: ACCP means funds are lacking, and status responses carry fundsAvailable):
 //! - enough funds: every order is booked, ACSC, `fundsAvailable: true`;
@@ -127,7 +127,6 @@ pub(super) fn run_locked(
 ) -> Result<BatchRun, ApiError> {
     let _mock_data = crate::sandbox::write_lock();
     let last_of_day = schedule::is_last_run_of_day(at);
-    let t0 = std::time::Instant::now();
     let mut due: Vec<Payment> = store
         .table::<Payment>()?
         .list_filtered_parallel(may_be_due)?
@@ -137,7 +136,6 @@ pub(super) fn run_locked(
     due.sort_by(|a, b| {
         (a.authorised_at, a.created_at, &a.id).cmp(&(b.authorised_at, b.created_at, &b.id))
     });
-    eprintln!("TIMING read+decode {:?}", t0.elapsed());
     let mut outcomes = Vec::with_capacity(due.len());
     let mut changed = vec![false; due.len()];
     if !due.is_empty() {
@@ -157,9 +155,7 @@ pub(super) fn run_locked(
                 changed[index] = true;
             }
         }
-        eprintln!("TIMING decided {:?}", t0.elapsed());
         commit(store, ledger, &mut due, &changed, links)?;
-        eprintln!("TIMING committed {:?}", t0.elapsed());
     }
     let run = BatchRun {
         id: format!("run-{:012}", store.next_number()?),
@@ -170,9 +166,7 @@ pub(super) fn run_locked(
         outcomes,
     };
     store.table::<BatchRun>()?.insert(&run)?;
-    eprintln!("TIMING run stored {:?}", t0.elapsed());
     publish(events, &run);
-    eprintln!("TIMING published {:?}", t0.elapsed());
     Ok(run)
 }
 
@@ -261,7 +255,7 @@ pub fn run_due(
 }
 
 /// Writes what a run decided: transactions (numbered, their ids copied into the executions), touched
-/// accounts and card accounts, and the changed payments; each tree in one batch.
+/// accounts and card accounts, and the changed payments; each tree in one pass.
 fn commit(
     store: &Store,
     mut ledger: Ledger,

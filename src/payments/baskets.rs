@@ -16,6 +16,7 @@ pub const MAX_PAYMENTS: usize = 10;
 pub fn create(
     store: &Store,
     tpp_id: &str,
+    customer_id: &str,
     payment_ids: &[String],
     now: OffsetDateTime,
 ) -> ApiResult<Basket> {
@@ -34,6 +35,8 @@ pub fn create(
             ),
         ));
     }
+    // Under the run lock, so that an approval completing meanwhile is not written back as RCVD.
+    let _runs = crate::batch::lock();
     let table = store.table::<Payment>()?;
     let mut payments = Vec::with_capacity(payment_ids.len());
     for (i, id) in payment_ids.iter().enumerate() {
@@ -70,14 +73,10 @@ pub fn create(
                 format!("Payment {id} is already in basket {other}."),
             ));
         }
-        if payments
-            .first()
-            .is_some_and(|first: &Payment| first.customer_id != payment.customer_id)
-        {
-            return Err(ApiError::format(
-                &path,
-                "All payments in a basket must be for the same PSU.",
-            ));
+        if payment.customer_id != customer_id {
+            return Err(ApiError::forbidden(format!(
+                "Payment {id} is another PSU's than the one named by PSU-ID; a basket holds one PSU's payments."
+            )));
         }
         payments.push(payment);
     }
@@ -120,7 +119,7 @@ pub fn delete(store: &Store, mut basket: Basket) -> ApiResult<()> {
     if payments.iter().any(|p| p.status != PaymentStatus::RCVD) {
         return Err(ApiError::conflict(
             "basketId",
-            "The basket has been signed (some of its payments are authorised); it can no longer be deleted.",
+            "Some payments of the basket are authorised or processed already; it can no longer be deleted.",
         ));
     }
     for mut payment in payments {

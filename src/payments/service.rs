@@ -241,8 +241,14 @@ pub fn get_any(store: &Store, tpp_id: &str, id: &str) -> ApiResult<Option<Paymen
 
 /// Deletes (cancels) a payment. SPEC.md: refused for PDNG with an explanatory message; unapproved
 /// instant payments can be deleted; available for every product in the sandbox.
-pub fn delete(store: &Store, mut payment: Payment, now: OffsetDateTime) -> ApiResult<Payment> {
+pub fn delete(store: &Store, payment: Payment, now: OffsetDateTime) -> ApiResult<Payment> {
     use PaymentStatus::*;
+    // Under the run lock, against a fresh read: a run in progress must not book what is being cancelled.
+    let _runs = crate::batch::lock();
+    let mut payment = store
+        .table::<Payment>()?
+        .get(&payment.id)?
+        .unwrap_or(payment);
     match payment.status {
         PDNG => {
             return Err(ApiError::conflict(
@@ -275,6 +281,7 @@ pub fn apply_authorisation(
     payment_ids: &[String],
     now: OffsetDateTime,
 ) -> ApiResult<Vec<String>> {
+    let _runs = crate::batch::lock();
     let table = store.table::<Payment>()?;
     let mut instant = Vec::new();
     for id in payment_ids {
@@ -288,7 +295,7 @@ pub fn apply_authorisation(
         let today = now.date();
         let requested = payment.payment.orders[0].requested_execution_date;
         if let Some(schedule) = &payment.payment.schedule {
-            payment.next_execution_date = Some(schedule.start_date);
+            payment.next_execution_date = Some(crate::batch::periodic::first_execution(schedule));
             payment.set_status(
                 PaymentStatus::ACSP,
                 Some("standing order authorised".into()),

@@ -71,18 +71,27 @@ pub enum BasketStatus {
 }
 
 impl BasketStatus {
-    /// The worst case over the payments (SPEC.md). The order, worst first: RJCT when all are rejected
-    /// or cancelled; PATC when accepted and rejected (or unauthorised) payments are mixed; RCVD when none
-    /// is authorised yet; ACTC when every payment is authorised and none rejected.
+    /// The worst case over the payments (SPEC.md). Cancelled (deleted) payments left the basket and do
+    /// not count, unless nothing else is left. Worst first: RJCT when every payment is rejected or
+    /// cancelled; PATC when accepted payments are mixed with rejected or not yet authorised ones; RCVD when
+    /// none is authorised yet; ACTC when every payment is authorised and none rejected.
     pub fn worst_case(statuses: &[PaymentStatus]) -> BasketStatus {
         use PaymentStatus::*;
-        let rejected = |s: &PaymentStatus| matches!(s, RJCT | CANC);
-        let received = |s: &PaymentStatus| matches!(s, RCVD);
-        if statuses.is_empty() || statuses.iter().all(received) {
-            BasketStatus::RCVD
-        } else if statuses.iter().all(rejected) {
+        let live: Vec<PaymentStatus> = statuses.iter().copied().filter(|s| *s != CANC).collect();
+        if live.is_empty() {
+            return if statuses.is_empty() {
+                BasketStatus::RCVD
+            } else {
+                BasketStatus::RJCT
+            };
+        }
+        let rejected = live.iter().filter(|s| **s == RJCT).count();
+        let received = live.iter().filter(|s| **s == RCVD).count();
+        if rejected == live.len() {
             BasketStatus::RJCT
-        } else if statuses.iter().any(|s| rejected(s) || received(s)) {
+        } else if received == live.len() {
+            BasketStatus::RCVD
+        } else if rejected > 0 || received > 0 {
             BasketStatus::PATC
         } else {
             BasketStatus::ACTC
@@ -111,5 +120,12 @@ mod tests {
         assert_eq!(B::worst_case(&[ACSC, RJCT]), B::PATC);
         assert_eq!(B::worst_case(&[ACTC, RCVD]), B::PATC);
         assert_eq!(B::worst_case(&[RJCT, CANC]), B::RJCT);
+        assert_eq!(
+            B::worst_case(&[RCVD, CANC]),
+            B::RCVD,
+            "a deleted payment left the basket"
+        );
+        assert_eq!(B::worst_case(&[ACSC, CANC]), B::ACTC);
+        assert_eq!(B::worst_case(&[CANC, CANC]), B::RJCT);
     }
 }

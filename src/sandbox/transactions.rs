@@ -496,7 +496,7 @@ fn last_sequence(
 }
 
 /// Numbers payment bookings like [`append`] does (the next sequence of each account, an id derived from
-/// account and sequence) without writing them: the batch simulator writes them in one batch with
+/// account and sequence) without writing them: the batch simulator writes them all at once with
 /// `Table::insert_many`. The caller holds the write lock until they are written. `account_id` may also be
 /// a card account's id (payments debited from a card).
 pub(crate) fn number_bookings(

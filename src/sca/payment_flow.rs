@@ -86,5 +86,15 @@ pub fn apply(store: &Store, auth: &Authorisation, now: OffsetDateTime) -> ApiRes
     {
         return Ok(Vec::new());
     }
+    // A basket deleted after its SCA started no longer approves anything.
+    if let Some(basket_id) = &auth.basket_id {
+        let deleted = store
+            .table::<crate::payments::model::Basket>()?
+            .get(basket_id)?
+            .is_none_or(|basket| basket.deleted);
+        if deleted {
+            return Ok(Vec::new());
+        }
+    }
     crate::payments::service::apply_authorisation(store, &auth.payment_ids, now)
 }

@@ -12,6 +12,7 @@ mod gate_accepts;
 mod gate_refuses;
 mod helpers;
 mod pis;
+mod pis_rules;
 mod sandbox;
 mod sca_browser;
 mod sca_pages;

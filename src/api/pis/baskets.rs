@@ -7,7 +7,7 @@ use super::payments::start_payment_sca;
 use crate::api::json::JsonBody;
 use crate::api::links::Links;
 use crate::api::path::ApiPath;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::payments::model::Basket;
 use crate::payments::{baskets, service};
 use crate::state::AppState;
@@ -48,12 +48,13 @@ async fn create(
     require_headers(&parts, &REQUIRED)?;
     let caller = caller(&state, &parts, false)?;
     let now = state.clock.now();
-    let basket = baskets::create(&state.store, &caller.tpp_id, &body.payment_ids, now)?;
-    if basket.customer_id != caller.customer_id {
-        return Err(ApiError::forbidden(
-            "The payments in the basket are another PSU's than the one named by PSU-ID.",
-        ));
-    }
+    let basket = baskets::create(
+        &state.store,
+        &caller.tpp_id,
+        &caller.customer_id,
+        &body.payment_ids,
+        now,
+    )?;
     let (_, href) = start_payment_sca(
         &state,
         &parts,

@@ -141,10 +141,7 @@ async fn create(
     let caller = caller(&state, &parts, true)?;
     let now = state.clock.now();
     let (payment, warnings) = validation::validate(service, product, &body, now)?;
-    let fee = payment
-        .orders
-        .first()
-        .and_then(|order| validation::fees::fee(product, order));
+    let fee = total_fee(product, &payment.orders);
     let created = service::create(
         &state.store,
         service::CreatePayment {
@@ -183,6 +180,22 @@ async fn create(
         body["tppMessages"] = serde_json::to_value(&warnings).expect("messages serialise");
     }
     Ok((StatusCode::CREATED, Json(body)))
+}
+
+/// The fee of a payment: the sum over its orders (a bulk pays per order), None when free.
+fn total_fee(
+    product: PaymentProduct,
+    orders: &[crate::payments::model::PaymentOrder],
+) -> Option<crate::payments::model::Money> {
+    let fees: Vec<_> = orders
+        .iter()
+        .filter_map(|order| validation::fees::fee(product, order))
+        .collect();
+    let first = fees.first()?;
+    Some(crate::payments::model::Money {
+        amount: fees.iter().map(|f| f.amount).sum(),
+        currency: first.currency,
+    })
 }
 
 /// The payment of the path for the calling TPP, with SPEC.md's known issue applied.
@@ -287,13 +300,18 @@ async fn start_authorisation(
 
 async fn authorisation_status(
     State(state): State<AppState>,
-    ApiPath((_service, _product, id, authorisation_id)): ApiPath<(String, String, String, String)>,
+    ApiPath((service, product, id, authorisation_id)): ApiPath<(String, String, String, String)>,
     parts: Parts,
 ) -> ApiResult<Json<Value>> {
     let tpp = pisp(&parts)?;
     let auth = crate::sca::flow::load(&state.store, &authorisation_id)
         .ok()
         .filter(|a| a.tpp_id == tpp.tpp_id() && a.payment_ids.contains(&id))
+        .filter(|_| {
+            service_and_product(&service, &product).is_ok_and(|(service, product)| {
+                service::get(&state.store, &tpp.tpp_id(), service, product, &id).is_ok()
+            })
+        })
         .ok_or_else(|| {
             ApiError::new(
                 Code::ScaNotFound,

@@ -52,6 +52,7 @@ pub async fn force_outcome(
             ))
         }
     };
+    let _runs = crate::batch::lock();
     let table = state.store.table::<Payment>()?;
     let mut payment = table
         .get(&id)?
