@@ -269,7 +269,8 @@ pub enum ForcedOutcome {
 pub struct Payment {
     pub id: String,
     pub tpp_id: String,
-    /// The PSU (customer) who owns the debtor account.
+    /// The PSU (customer) the payment is made for: the account's owner or a person acting for it under a
+    /// corporate agreement. Empty until the payment's SCA identifies the PSU in a single-SCA journey.
     pub customer_id: String,
     /// The sandbox account (or card account) debited.
     pub debtor_account_id: String,

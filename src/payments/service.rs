@@ -143,8 +143,9 @@ fn find_duplicate(
 /// What the create endpoint passes in.
 pub struct CreatePayment {
     pub tpp_id: String,
-    /// The PSU named by PSU-ID or X-PSU-IDENTITY.
-    pub customer_id: String,
+    /// The PSU named by PSU-ID or X-PSU-IDENTITY; None in a single-SCA journey, where the payment's SCA
+    /// identifies the PSU (and checks that they may pay from the account).
+    pub customer_id: Option<String>,
     pub payment: ValidatedPayment,
     pub allow_logical_duplicate: bool,
     pub fee: Option<super::model::Money>,
@@ -153,7 +154,11 @@ pub struct CreatePayment {
 /// Creates a payment in status RCVD.
 pub fn create(store: &Store, request: CreatePayment, now: OffsetDateTime) -> ApiResult<Payment> {
     let debtor = resolve_debtor(store, &request.payment)?;
-    if may_pay_from(store, &request.customer_id, &debtor)?.is_none() {
+    let may_pay = match &request.customer_id {
+        Some(customer_id) => may_pay_from(store, customer_id, &debtor)?.is_some(),
+        None => true,
+    };
+    if !may_pay {
         return Err(ApiError::new(
             Code::ProductInvalid,
             Some("debtorAccount"),
@@ -181,7 +186,7 @@ pub fn create(store: &Store, request: CreatePayment, now: OffsetDateTime) -> Api
     let payment = Payment {
         id: uuid::Uuid::new_v4().to_string(),
         tpp_id: request.tpp_id,
-        customer_id: request.customer_id,
+        customer_id: request.customer_id.unwrap_or_default(),
         debtor_account_id: debtor.id().to_owned(),
         forced: forced_outcome(&request.payment),
         payment: request.payment,
@@ -279,6 +284,7 @@ pub fn delete(store: &Store, payment: Payment, now: OffsetDateTime) -> ApiResult
 pub fn apply_authorisation(
     store: &Store,
     payment_ids: &[String],
+    approver: &str,
     now: OffsetDateTime,
 ) -> ApiResult<Vec<String>> {
     let _runs = crate::batch::lock();
@@ -288,6 +294,10 @@ pub fn apply_authorisation(
         let Some(mut payment) = table.get(id)? else {
             continue;
         };
+        if payment.customer_id.is_empty() {
+            // A single-SCA journey: the SCA identified the PSU.
+            payment.customer_id = approver.to_owned();
+        }
         if payment.status != PaymentStatus::RCVD {
             continue;
         }

@@ -96,5 +96,6 @@ pub fn apply(store: &Store, auth: &Authorisation, now: OffsetDateTime) -> ApiRes
             return Ok(Vec::new());
         }
     }
-    crate::payments::service::apply_authorisation(store, &auth.payment_ids, now)
+    let approver = auth.customer_id.as_deref().unwrap_or_default();
+    crate::payments::service::apply_authorisation(store, &auth.payment_ids, approver, now)
 }

@@ -648,7 +648,7 @@ async fn fee_information_for_instant_payments_answers_at_specs_path() {
 }
 
 #[tokio::test]
-async fn a_payment_authorisation_refuses_a_person_who_may_not_pay_from_the_account() {
+async fn a_payment_authorisation_for_a_known_psu_skips_identification() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
     let id = created(
@@ -676,4 +676,99 @@ async fn a_payment_authorisation_refuses_a_person_who_may_not_pay_from_the_accou
         .send()
         .await;
     assert_ne!(state.body["step"], "identify", "{}", state.body);
+}
+
+#[tokio::test]
+async fn a_payment_only_journey_needs_a_single_sca_with_psu_context() {
+    let app = spawn_app().await;
+    let tpp = TppState::new("single-1");
+    // No PSU-ID and no X-PSU-IDENTITY: PSU-Context starts a single-SCA journey.
+    let response = pay(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("42.00", OLA_CURRENT, json!({})),
+    )
+    .header("PSU-Context", "PRIVATE")
+    .send()
+    .await;
+    let id = created(&response);
+    let href = response.body["_links"]["scaRedirect"]["href"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let done = complete_sca(&app, &href, json!({"nationalId": KARI})).await;
+    assert_eq!(done["outcome"], "SUCCEEDED", "{done}");
+    let psu_id = done["psuId"]
+        .as_str()
+        .expect("the payment's SCA returns the psu-id")
+        .to_owned();
+    let mut known = tpp.clone();
+    known.psu_id = Some(psu_id);
+    assert_eq!(
+        status(&app, &known, STRAKS, &id).await["transactionStatus"],
+        "ACSC"
+    );
+}
+
+#[tokio::test]
+async fn a_single_sca_by_someone_who_may_not_pay_from_the_account_is_refused() {
+    let app = spawn_app().await;
+    let tpp = TppState::new("single-2");
+    let response = pay(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("43.00", OLA_CURRENT, json!({})),
+    )
+    .header("PSU-Context", "PRIVATE")
+    .send()
+    .await;
+    created(&response);
+    let href = response.body["_links"]["scaRedirect"]["href"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Ola may not pay from Kari's account.
+    let refused = app
+        .post(
+            &format!("/v1/sandbox/sca/{}", authorisation_id(&href)),
+            &json!({"nationalId": "02917910181"}),
+        )
+        .send()
+        .await;
+    assert_eq!(
+        (refused.status, refused.code()),
+        (401, "PSU_CREDENTIALS_INVALID"),
+        "{}",
+        refused.body
+    );
+}
+
+#[tokio::test]
+async fn a_corporate_user_without_psu_corporate_id_is_refused_on_payments() {
+    let app = spawn_app().await;
+    let mut tpp = TppState::new("corp-pay");
+    let agreements = app.get("/v1/sandbox/agreements").send().await.body;
+    let fjordkraft = agreements
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["owner"] == "910000004")
+        .unwrap()["id"]
+        .clone();
+    let href = sca_redirect(&tpp.get(&app, "/v1/users").send().await);
+    let done = complete_sca(
+        &app,
+        &href,
+        json!({"nationalId": KARI, "context": "CORPORATE", "agreementId": fjordkraft}),
+    )
+    .await;
+    tpp.psu_id = Some(done["psuId"].as_str().unwrap().to_owned());
+    let mut body = transfer("44.00", OLA_CURRENT, json!({}));
+    body["debtorAccount"]["bban"] = json!(FJORDKRAFT);
+    let response = pay(&app, &tpp, DOMESTIC, &body).send().await;
+    response.assert_refused(400, "HTTP_HEADER_REQUIRED", Some("PSU-Corporate-ID"));
+    tpp.corporate_id = Some(done["psuCorporateId"].as_str().unwrap().to_owned());
+    created(&pay(&app, &tpp, DOMESTIC, &body).send().await);
 }

@@ -4,8 +4,8 @@
 //! the API, fees, a journey that ends in account information, and the dated structured-address rule.
 
 use crate::helpers::{
-    authorisation_id, complete_sca, complete_sca_as, sca_redirect, spawn_app, TestApp,
-    TestRequest, TestResponse, TppState, AIS_REDIRECT, TEST_NOW,
+    authorisation_id, complete_sca, complete_sca_as, sca_redirect, spawn_app, TestApp, TestRequest,
+    TestResponse, TppState, AIS_REDIRECT, TEST_NOW,
 };
 use axum::http::Method;
 use rust_decimal::Decimal;
@@ -171,16 +171,6 @@ async fn set_now(app: &TestApp, now: &str) {
         .assert_ok();
 }
 
-async fn turn_off_known_issue(app: &TestApp) {
-    app.put(
-        "/v1/sandbox/settings",
-        &json!({"reproduceDomesticReadBeforeApprovalIssue": false}),
-    )
-    .send()
-    .await
-    .assert_ok();
-}
-
 async fn customers(app: &TestApp) -> Vec<Value> {
     app.get("/v1/sandbox/customers")
         .send()
@@ -215,7 +205,12 @@ async fn booked_on(app: &TestApp, bban: &str) -> Vec<Value> {
 // ---------------------------------------------------------------------------------------------
 
 /// A creation request with every header SPEC.md requires except `without`.
-fn create_without<'a>(app: &'a TestApp, psu_id: &str, body: &Value, without: &str) -> TestRequest<'a> {
+fn create_without<'a>(
+    app: &'a TestApp,
+    psu_id: &str,
+    body: &Value,
+    without: &str,
+) -> TestRequest<'a> {
     let mut request = app.post(DOMESTIC, body);
     for (name, value) in [
         ("x-accept-fix", FIX),
@@ -236,10 +231,15 @@ async fn creation_without_tpp_session_id_is_400_naming_it() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
     let body = transfer("20.01", OLA_CURRENT, json!({}));
-    create_without(&app, tpp.psu_id.as_deref().unwrap(), &body, "TPP-Session-ID")
-        .send()
-        .await
-        .assert_refused(400, "HTTP_HEADER_REQUIRED", Some("TPP-Session-ID"));
+    create_without(
+        &app,
+        tpp.psu_id.as_deref().unwrap(),
+        &body,
+        "TPP-Session-ID",
+    )
+    .send()
+    .await
+    .assert_refused(400, "HTTP_HEADER_REQUIRED", Some("TPP-Session-ID"));
 }
 
 #[tokio::test]
@@ -247,10 +247,15 @@ async fn creation_without_tpp_redirect_uri_is_400_naming_it() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
     let body = transfer("20.02", OLA_CURRENT, json!({}));
-    create_without(&app, tpp.psu_id.as_deref().unwrap(), &body, "TPP-Redirect-URI")
-        .send()
-        .await
-        .assert_refused(400, "HTTP_HEADER_REQUIRED", Some("TPP-Redirect-URI"));
+    create_without(
+        &app,
+        tpp.psu_id.as_deref().unwrap(),
+        &body,
+        "TPP-Redirect-URI",
+    )
+    .send()
+    .await
+    .assert_refused(400, "HTTP_HEADER_REQUIRED", Some("TPP-Redirect-URI"));
 }
 
 #[tokio::test]
@@ -258,10 +263,15 @@ async fn creation_without_psu_ip_address_is_400_naming_it() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
     let body = transfer("20.03", OLA_CURRENT, json!({}));
-    create_without(&app, tpp.psu_id.as_deref().unwrap(), &body, "PSU-IP-Address")
-        .send()
-        .await
-        .assert_refused(400, "HTTP_HEADER_REQUIRED", Some("PSU-IP-Address"));
+    create_without(
+        &app,
+        tpp.psu_id.as_deref().unwrap(),
+        &body,
+        "PSU-IP-Address",
+    )
+    .send()
+    .await
+    .assert_refused(400, "HTTP_HEADER_REQUIRED", Some("PSU-IP-Address"));
 }
 
 #[tokio::test]
@@ -381,7 +391,13 @@ async fn basket(app: &TestApp, tpp: &TppState, ids: Value) -> TestResponse {
 async fn a_bulk_payment_cannot_join_a_basket() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (single, _) = create(&app, &tpp, STRAKS, &transfer("40.01", OLA_CURRENT, json!({}))).await;
+    let (single, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("40.01", OLA_CURRENT, json!({})),
+    )
+    .await;
     let (bulk, _) = create(&app, &tpp, BULK, &bulk_body(&["40.02", "40.03"], None)).await;
     basket(&app, &tpp, json!([single, bulk]))
         .await
@@ -401,17 +417,31 @@ async fn an_empty_basket_is_400() {
 async fn a_payment_named_twice_in_a_basket_is_400() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (id, _) = create(&app, &tpp, STRAKS, &transfer("40.04", OLA_CURRENT, json!({}))).await;
-    basket(&app, &tpp, json!([id, id]))
-        .await
-        .assert_refused(400, "FORMAT_ERROR", Some("paymentIds[1]"));
+    let (id, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("40.04", OLA_CURRENT, json!({})),
+    )
+    .await;
+    basket(&app, &tpp, json!([id, id])).await.assert_refused(
+        400,
+        "FORMAT_ERROR",
+        Some("paymentIds[1]"),
+    );
 }
 
 #[tokio::test]
 async fn an_authorised_payment_cannot_join_a_basket() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let id = authorised(&app, &tpp, DOMESTIC, &transfer("40.05", OLA_CURRENT, json!({}))).await;
+    let id = authorised(
+        &app,
+        &tpp,
+        DOMESTIC,
+        &transfer("40.05", OLA_CURRENT, json!({})),
+    )
+    .await;
     basket(&app, &tpp, json!([id]))
         .await
         .assert_refused(409, "CONFLICT", Some("paymentIds[0]"));
@@ -421,7 +451,13 @@ async fn an_authorised_payment_cannot_join_a_basket() {
 async fn a_payment_in_another_basket_cannot_join_a_second() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (id, _) = create(&app, &tpp, STRAKS, &transfer("40.06", OLA_CURRENT, json!({}))).await;
+    let (id, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("40.06", OLA_CURRENT, json!({})),
+    )
+    .await;
     assert_eq!(basket(&app, &tpp, json!([id])).await.status, 201);
     basket(&app, &tpp, json!([id]))
         .await
@@ -432,18 +468,32 @@ async fn a_payment_in_another_basket_cannot_join_a_second() {
 async fn another_tpps_payment_is_unknown_to_a_basket() {
     let app = spawn_app().await;
     let other = identified(&app, "pisp-1", KARI, Some("pisp")).await;
-    let (theirs, _) = create(&app, &other, STRAKS, &transfer("40.07", OLA_CURRENT, json!({}))).await;
+    let (theirs, _) = create(
+        &app,
+        &other,
+        STRAKS,
+        &transfer("40.07", OLA_CURRENT, json!({})),
+    )
+    .await;
     let tpp = kari(&app).await;
-    basket(&app, &tpp, json!([theirs]))
-        .await
-        .assert_refused(404, "RESOURCE_UNKNOWN", Some("paymentIds[0]"));
+    basket(&app, &tpp, json!([theirs])).await.assert_refused(
+        404,
+        "RESOURCE_UNKNOWN",
+        Some("paymentIds[0]"),
+    );
 }
 
 #[tokio::test]
 async fn basket_create_without_x_accept_fix_is_400() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (id, _) = create(&app, &tpp, STRAKS, &transfer("40.08", OLA_CURRENT, json!({}))).await;
+    let (id, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("40.08", OLA_CURRENT, json!({})),
+    )
+    .await;
     tpp.post(&app, BASKETS, &json!({"paymentIds": [id]}))
         .send()
         .await
@@ -454,7 +504,13 @@ async fn basket_create_without_x_accept_fix_is_400() {
 async fn basket_get_without_x_accept_fix_is_400() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (id, _) = create(&app, &tpp, STRAKS, &transfer("40.09", OLA_CURRENT, json!({}))).await;
+    let (id, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("40.09", OLA_CURRENT, json!({})),
+    )
+    .await;
     let made = basket(&app, &tpp, json!([id])).await;
     assert_eq!(made.status, 201, "{}", made.body);
     let basket_id = made.body["basketId"].as_str().unwrap();
@@ -468,12 +524,23 @@ async fn basket_get_without_x_accept_fix_is_400() {
 async fn a_deleted_basket_is_gone() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (id, _) = create(&app, &tpp, STRAKS, &transfer("40.10", OLA_CURRENT, json!({}))).await;
+    let (id, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("40.10", OLA_CURRENT, json!({})),
+    )
+    .await;
     let made = basket(&app, &tpp, json!([id])).await;
     let basket_id = made.body["basketId"].as_str().unwrap().to_owned();
-    let deleted = call(&app, &tpp, Method::DELETE, &format!("{BASKETS}/{basket_id}"))
-        .send()
-        .await;
+    let deleted = call(
+        &app,
+        &tpp,
+        Method::DELETE,
+        &format!("{BASKETS}/{basket_id}"),
+    )
+    .send()
+    .await;
     assert_eq!(deleted.status, 204, "{}", deleted.body);
     call(&app, &tpp, Method::GET, &format!("{BASKETS}/{basket_id}"))
         .send()
@@ -485,21 +552,38 @@ async fn a_deleted_basket_is_gone() {
 async fn a_signed_basket_cannot_be_deleted() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (id, _) = create(&app, &tpp, DOMESTIC, &transfer("40.11", OLA_CURRENT, json!({}))).await;
+    let (id, _) = create(
+        &app,
+        &tpp,
+        DOMESTIC,
+        &transfer("40.11", OLA_CURRENT, json!({})),
+    )
+    .await;
     let made = basket(&app, &tpp, json!([id])).await;
     let basket_id = made.body["basketId"].as_str().unwrap().to_owned();
     complete_sca(&app, &redirect_of(&made), json!({})).await;
-    call(&app, &tpp, Method::DELETE, &format!("{BASKETS}/{basket_id}"))
-        .send()
-        .await
-        .assert_refused(409, "CONFLICT", Some("basketId"));
+    call(
+        &app,
+        &tpp,
+        Method::DELETE,
+        &format!("{BASKETS}/{basket_id}"),
+    )
+    .send()
+    .await
+    .assert_refused(409, "CONFLICT", Some("basketId"));
 }
 
 #[tokio::test]
 async fn another_tpps_basket_is_unknown_to_get_and_delete() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (id, _) = create(&app, &tpp, STRAKS, &transfer("40.12", OLA_CURRENT, json!({}))).await;
+    let (id, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("40.12", OLA_CURRENT, json!({})),
+    )
+    .await;
     let made = basket(&app, &tpp, json!([id])).await;
     let basket_id = made.body["basketId"].as_str().unwrap().to_owned();
     let other = identified(&app, "pisp-1", KARI, Some("pisp")).await;
@@ -507,10 +591,15 @@ async fn another_tpps_basket_is_unknown_to_get_and_delete() {
         .send()
         .await
         .assert_refused(404, "RESOURCE_UNKNOWN", Some("basketId"));
-    call(&app, &other, Method::DELETE, &format!("{BASKETS}/{basket_id}"))
-        .send()
-        .await
-        .assert_refused(404, "RESOURCE_UNKNOWN", Some("basketId"));
+    call(
+        &app,
+        &other,
+        Method::DELETE,
+        &format!("{BASKETS}/{basket_id}"),
+    )
+    .send()
+    .await
+    .assert_refused(404, "RESOURCE_UNKNOWN", Some("basketId"));
     // Still there for its own TPP.
     call(&app, &tpp, Method::GET, &format!("{BASKETS}/{basket_id}"))
         .send()
@@ -522,7 +611,13 @@ async fn another_tpps_basket_is_unknown_to_get_and_delete() {
 async fn a_basket_of_another_psus_payments_is_403_and_stores_nothing() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (id, _) = create(&app, &tpp, STRAKS, &transfer("40.13", OLA_CURRENT, json!({}))).await;
+    let (id, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("40.13", OLA_CURRENT, json!({})),
+    )
+    .await;
     let ola = identified(&app, "ola-1", OLA, None).await;
     basket(&app, &ola, json!([id]))
         .await
@@ -536,8 +631,20 @@ async fn a_basket_of_another_psus_payments_is_403_and_stores_nothing() {
 async fn a_basket_with_a_deleted_payment_is_rcvd_until_all_are_cancelled() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (first, _) = create(&app, &tpp, STRAKS, &transfer("40.14", OLA_CURRENT, json!({}))).await;
-    let (second, _) = create(&app, &tpp, STRAKS, &transfer("40.15", OLA_CURRENT, json!({}))).await;
+    let (first, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("40.14", OLA_CURRENT, json!({})),
+    )
+    .await;
+    let (second, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("40.15", OLA_CURRENT, json!({})),
+    )
+    .await;
     let made = basket(&app, &tpp, json!([first, second])).await;
     let basket_id = made.body["basketId"].as_str().unwrap().to_owned();
     let deleted = app.delete(&format!("{STRAKS}/{second}")).send().await;
@@ -554,14 +661,25 @@ async fn a_basket_with_a_deleted_payment_is_rcvd_until_all_are_cancelled() {
 async fn an_sca_started_before_its_basket_was_deleted_approves_nothing() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (id, _) = create(&app, &tpp, STRAKS, &transfer("40.16", OLA_CURRENT, json!({}))).await;
+    let (id, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("40.16", OLA_CURRENT, json!({})),
+    )
+    .await;
     let made = basket(&app, &tpp, json!([id])).await;
     assert_eq!(made.status, 201, "{}", made.body);
     let basket_id = made.body["basketId"].as_str().unwrap().to_owned();
     let href = redirect_of(&made);
-    let deleted = call(&app, &tpp, Method::DELETE, &format!("{BASKETS}/{basket_id}"))
-        .send()
-        .await;
+    let deleted = call(
+        &app,
+        &tpp,
+        Method::DELETE,
+        &format!("{BASKETS}/{basket_id}"),
+    )
+    .send()
+    .await;
     assert_eq!(deleted.status, 204, "{}", deleted.body);
     // Completing it (whatever the automation endpoint answers) does not approve the payment.
     let _ = app
@@ -582,7 +700,13 @@ async fn an_sca_started_before_its_basket_was_deleted_approves_nothing() {
 async fn a_booked_payment_cannot_be_deleted() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let id = authorised(&app, &tpp, DOMESTIC, &transfer("50.01", OLA_CURRENT, json!({}))).await;
+    let id = authorised(
+        &app,
+        &tpp,
+        DOMESTIC,
+        &transfer("50.01", OLA_CURRENT, json!({})),
+    )
+    .await;
     advance(&app, "PT2H").await;
     assert_eq!(status(&app, &tpp, DOMESTIC, &id).await, "ACSC");
     app.delete(&format!("{DOMESTIC}/{id}"))
@@ -595,7 +719,13 @@ async fn a_booked_payment_cannot_be_deleted() {
 async fn another_tpps_payment_cannot_be_deleted() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (id, _) = create(&app, &tpp, STRAKS, &transfer("50.02", OLA_CURRENT, json!({}))).await;
+    let (id, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("50.02", OLA_CURRENT, json!({})),
+    )
+    .await;
     app.delete(&format!("{STRAKS}/{id}"))
         .signed_by("pisp")
         .send()
@@ -617,7 +747,13 @@ async fn a_running_periodic_payment_can_be_deleted() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
     let start = (TEST_NOW + time::Duration::days(1)).date();
-    let id = authorised(&app, &tpp, PERIODIC, &periodic_body("50.03", start, start.day())).await;
+    let id = authorised(
+        &app,
+        &tpp,
+        PERIODIC,
+        &periodic_body("50.03", start, start.day()),
+    )
+    .await;
     assert_eq!(status(&app, &tpp, PERIODIC, &id).await, "ACSP");
     let deleted = app.delete(&format!("{PERIODIC}/{id}")).send().await;
     assert_eq!(deleted.status, 204, "{}", deleted.body);
@@ -629,7 +765,13 @@ async fn an_authorised_domestic_payment_deleted_before_the_run_is_not_booked() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
     let before = booked_on(&app, OLA_CURRENT).await.len();
-    let id = authorised(&app, &tpp, DOMESTIC, &transfer("50.04", OLA_CURRENT, json!({}))).await;
+    let id = authorised(
+        &app,
+        &tpp,
+        DOMESTIC,
+        &transfer("50.04", OLA_CURRENT, json!({})),
+    )
+    .await;
     assert_eq!(status(&app, &tpp, DOMESTIC, &id).await, "ACTC");
     let deleted = app.delete(&format!("{DOMESTIC}/{id}")).send().await;
     assert_eq!(deleted.status, 204, "{}", deleted.body);
@@ -647,7 +789,13 @@ async fn an_authorised_domestic_payment_deleted_before_the_run_is_not_booked() {
 async fn an_authorisation_of_an_authorised_payment_is_409() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let id = authorised(&app, &tpp, STRAKS, &transfer("60.01", OLA_CURRENT, json!({}))).await;
+    let id = authorised(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("60.01", OLA_CURRENT, json!({})),
+    )
+    .await;
     tpp.post(&app, &format!("{STRAKS}/{id}/authorisations"), &json!({}))
         .send()
         .await
@@ -658,7 +806,13 @@ async fn an_authorisation_of_an_authorised_payment_is_409() {
 async fn an_unknown_authorisation_id_is_sca_not_found() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (id, _) = create(&app, &tpp, STRAKS, &transfer("60.02", OLA_CURRENT, json!({}))).await;
+    let (id, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("60.02", OLA_CURRENT, json!({})),
+    )
+    .await;
     tpp.get(
         &app,
         &format!("{STRAKS}/{id}/authorisations/no-such-authorisation"),
@@ -672,7 +826,13 @@ async fn an_unknown_authorisation_id_is_sca_not_found() {
 async fn an_authorisation_under_another_product_path_is_sca_not_found() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
-    let (id, _) = create(&app, &tpp, STRAKS, &transfer("60.03", OLA_CURRENT, json!({}))).await;
+    let (id, _) = create(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("60.03", OLA_CURRENT, json!({})),
+    )
+    .await;
     let started = tpp
         .post(&app, &format!("{STRAKS}/{id}/authorisations"), &json!({}))
         .send()
@@ -815,7 +975,13 @@ async fn a_monthly_periodic_payment_executes_on_its_day_every_month() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
     let start = (TEST_NOW + time::Duration::days(1)).date();
-    let id = authorised(&app, &tpp, PERIODIC, &periodic_body("90.01", start, start.day())).await;
+    let id = authorised(
+        &app,
+        &tpp,
+        PERIODIC,
+        &periodic_body("90.01", start, start.day()),
+    )
+    .await;
     assert_eq!(status(&app, &tpp, PERIODIC, &id).await, "ACSP");
     assert!(credits_of(&app, 9001).await.is_empty());
     advance(&app, "P1D").await;
@@ -916,7 +1082,11 @@ async fn an_instant_payment_from_10000_nok_costs_5_nok() {
     .send()
     .await;
     created(&response);
-    assert_eq!(response.body["transactionFeeIndicator"], true, "{}", response.body);
+    assert_eq!(
+        response.body["transactionFeeIndicator"], true,
+        "{}",
+        response.body
+    );
     assert_eq!(
         response.body["transactionFees"],
         json!({"amount": "5.00", "currency": "NOK"})
@@ -942,7 +1112,11 @@ async fn a_cross_border_bulk_of_two_costs_the_sum_of_its_orders_fees() {
     });
     let response = pay(&app, &tpp, CROSS_BORDER_BULK, &body).send().await;
     created(&response);
-    assert_eq!(response.body["transactionFeeIndicator"], true, "{}", response.body);
+    assert_eq!(
+        response.body["transactionFeeIndicator"], true,
+        "{}",
+        response.body
+    );
     assert_eq!(
         response.body["transactionFees"],
         json!({"amount": "50.00", "currency": "NOK"}),
@@ -1009,6 +1183,8 @@ async fn a_booked_payment_shows_in_account_information() {
     advance(&app, "PT2H").await;
     assert_eq!(status(&app, &tpp, DOMESTIC, &id).await, "ACSC");
 
+    // Two hours on, the session's SCA has lapsed: the TPP reads without the PSU (no PSU-IP-Address).
+    tpp.present = false;
     let transactions = tpp
         .get(
             &app,
@@ -1017,7 +1193,9 @@ async fn a_booked_payment_shows_in_account_information() {
         .send()
         .await;
     transactions.assert_ok();
-    let booked = transactions.body["transactions"]["booked"].as_array().unwrap();
+    let booked = transactions.body["transactions"]["booked"]
+        .as_array()
+        .unwrap();
     let ours = booked
         .iter()
         .find(|t| t["remittanceInformationUnstructured"] == "Reise til Bergen")
@@ -1052,7 +1230,11 @@ async fn a_sepa_payment_without_town_name_is_a_warning_before_13_august_and_400_
         .remove("townName");
     let warned = pay(&app, &tpp, SEPA, &body).send().await;
     created(&warned);
-    assert_eq!(warned.body["tppMessages"][0]["category"], "WARNING", "{}", warned.body);
+    assert_eq!(
+        warned.body["tppMessages"][0]["category"], "WARNING",
+        "{}",
+        warned.body
+    );
     assert_eq!(warned.path(), "creditorAddress.townName", "{}", warned.body);
     assert!(!warned.warnings().is_empty());
 

@@ -59,7 +59,7 @@ async fn create(
         &state,
         &parts,
         &caller.tpp,
-        &caller.customer_id,
+        Some(caller.customer_id.as_str()),
         basket.payment_ids.clone(),
         Some(basket.id.clone()),
     )?;
@@ -130,7 +130,7 @@ async fn start_authorisation(
         &state,
         &parts,
         &caller.tpp,
-        &caller.customer_id,
+        Some(caller.customer_id.as_str()),
         basket.payment_ids.clone(),
         Some(basket.id.clone()),
     )?;

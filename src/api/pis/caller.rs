@@ -71,9 +71,70 @@ pub fn caller(state: &AppState, parts: &Parts, allow_identity: bool) -> ApiResul
             ]))
         }
     };
+    require_corporate_id(state, parts, &tpp_id, &customer_id)?;
     Ok(PisCaller {
         tpp,
         tpp_id,
         customer_id,
+    })
+}
+
+/// SPEC.md: a corporate user must send PSU-Corporate-ID (400 otherwise). A PSU whose SCA in this
+/// TPP-Session-ID was done in corporate context is a corporate user here.
+fn require_corporate_id(
+    state: &AppState,
+    parts: &Parts,
+    tpp_id: &str,
+    customer_id: &str,
+) -> ApiResult<()> {
+    let (Some(session_id), None) = (
+        header(parts, "tpp-session-id"),
+        header(parts, "psu-corporate-id"),
+    ) else {
+        return Ok(());
+    };
+    let now = state.clock.now();
+    if let crate::sca::session::SessionState::Valid(session) =
+        crate::sca::session::state(&state.store, tpp_id, customer_id, session_id, now)?
+    {
+        if session.context == crate::sca::Context::Corporate {
+            return Err(ApiError::new(
+                crate::error::Code::HttpHeaderRequired,
+                Some("PSU-Corporate-ID"),
+                "This PSU acts in corporate context: after SCA both PSU-ID and PSU-Corporate-ID must be sent.",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The creator of a payment. Without PSU-ID or X-PSU-IDENTITY, a request that sends PSU-Context starts a
+/// single-SCA journey (SPEC.md 2.9.6): the payment's own SCA identifies the PSU and returns the psu-id.
+pub struct Creator {
+    pub tpp: VerifiedTpp,
+    pub tpp_id: String,
+    /// None until the payment's SCA identifies the PSU.
+    pub customer_id: Option<String>,
+}
+
+/// The creator of a payment request.
+pub fn creator(state: &AppState, parts: &Parts) -> ApiResult<Creator> {
+    let single_sca = header(parts, "psu-id").is_none()
+        && header(parts, "x-psu-identity").is_none()
+        && header(parts, "psu-context").is_some();
+    if single_sca {
+        let tpp = pisp(parts)?;
+        let tpp_id = tpp.tpp_id();
+        return Ok(Creator {
+            tpp,
+            tpp_id,
+            customer_id: None,
+        });
+    }
+    let caller = caller(state, parts, true)?;
+    Ok(Creator {
+        tpp: caller.tpp,
+        tpp_id: caller.tpp_id,
+        customer_id: Some(caller.customer_id),
     })
 }

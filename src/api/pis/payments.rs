@@ -2,7 +2,7 @@
 //! `GET …/{paymentId}` and `…/status` to read, `DELETE …/{paymentId}` to cancel,
 //! `POST …/{paymentId}/authorisations` to start SCA, and the fee information of instant payments.
 
-use super::caller::{caller, pisp, require_headers, REQUIRED};
+use super::caller::{creator, pisp, require_headers, REQUIRED};
 use super::views;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
@@ -93,7 +93,7 @@ pub fn start_payment_sca(
     state: &AppState,
     parts: &Parts,
     tpp: &crate::signing::verifier::VerifiedTpp,
-    customer_id: &str,
+    customer_id: Option<&str>,
     payment_ids: Vec<String>,
     basket_id: Option<String>,
 ) -> ApiResult<(String, String)> {
@@ -111,7 +111,7 @@ pub fn start_payment_sca(
                 .to_owned(),
             purpose: Purpose::Payment,
             preset_identity: header(parts, "x-psu-identity").map(str::to_owned),
-            preset_customer_id: Some(customer_id.to_owned()),
+            preset_customer_id: customer_id.map(str::to_owned),
             preset_agreement_id: None,
             preferred_method: header(parts, "x-psu-authmethod-preferred")
                 .and_then(crate::sca::authorisation::AuthMethod::parse),
@@ -138,7 +138,7 @@ async fn create(
     pisp(&parts)?;
     require_headers(&parts, &REQUIRED)?;
     let allow_logical_duplicate = allow_duplicate(&parts)?;
-    let caller = caller(&state, &parts, true)?;
+    let caller = creator(&state, &parts)?;
     let now = state.clock.now();
     let (payment, warnings) = validation::validate(service, product, &body, now)?;
     let fee = total_fee(product, &payment.orders);
@@ -157,7 +157,7 @@ async fn create(
         &state,
         &parts,
         &caller.tpp,
-        &caller.customer_id,
+        caller.customer_id.as_deref(),
         vec![created.id.clone()],
         None,
     )?;
@@ -281,7 +281,7 @@ async fn start_authorisation(
         &state,
         &parts,
         &tpp,
-        &payment.customer_id,
+        Some(payment.customer_id.as_str()).filter(|c| !c.is_empty()),
         vec![payment.id.clone()],
         None,
     )?;
