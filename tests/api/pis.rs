@@ -772,3 +772,23 @@ async fn a_corporate_user_without_psu_corporate_id_is_refused_on_payments() {
     tpp.corporate_id = Some(done["psuCorporateId"].as_str().unwrap().to_owned());
     created(&pay(&app, &tpp, DOMESTIC, &body).send().await);
 }
+
+#[tokio::test]
+async fn an_unknown_x_accept_fix_name_is_accepted_with_a_warning() {
+    let app = spawn_app().await;
+    let tpp = kari(&app).await;
+    let response = tpp
+        .post(&app, STRAKS, &transfer("45.00", OLA_CURRENT, json!({})))
+        .header("x-accept-fix", "amount-as-string,no-such-fix")
+        .send()
+        .await;
+    created(&response);
+    assert!(
+        response
+            .warnings()
+            .iter()
+            .any(|w| w.contains("no-such-fix")),
+        "{}",
+        response.body
+    );
+}

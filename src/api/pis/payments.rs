@@ -140,7 +140,11 @@ async fn create(
     let allow_logical_duplicate = allow_duplicate(&parts)?;
     let caller = creator(&state, &parts)?;
     let now = state.clock.now();
-    let (payment, warnings) = validation::validate(service, product, &body, now)?;
+    let (payment, mut warnings) = validation::validate(service, product, &body, now)?;
+    // Unknown fix names are accepted with a WARNING, as on every call that takes x-accept-fix.
+    let (_, fix_warnings) =
+        crate::api::ais::fixes::AcceptedFixes::from_request(&parts.headers, now);
+    warnings.extend(fix_warnings);
     let fee = total_fee(product, &payment.orders);
     let created = service::create(
         &state.store,
