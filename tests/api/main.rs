@@ -13,6 +13,7 @@ mod gate_refuses;
 mod helpers;
 mod pis;
 mod pis_rules;
+mod pis_support;
 mod sandbox;
 mod sca_browser;
 mod sca_pages;

@@ -1,58 +1,9 @@
 //! Payment initiation end to end: create, sign in a basket through SCA, execute in a batch run, see the
 //! booked transactions; and the refusal rules of payments and baskets with their status and code.
 
-use crate::helpers::{
-    authorisation_id, complete_sca, sca_redirect, spawn_app, TestApp, TestRequest, TestResponse,
-    TppState,
-};
+use crate::helpers::{authorisation_id, complete_sca, sca_redirect, spawn_app, TestApp, TppState};
+use crate::pis_support::*;
 use serde_json::{json, Value};
-use xs2a_sandbox::domain::kid;
-
-const KARI: &str = "14838510036";
-const KARI_CURRENT: &str = "12051000003";
-const OLA_CURRENT: &str = "12051001018";
-const FJORDKRAFT: &str = "12052000007";
-const STRAKS: &str = "/v1/payments/instant-norwegian-domestic-credit-transfers-straks";
-const DOMESTIC: &str = "/v1/payments/norwegian-domestic-credit-transfers";
-
-/// Kari identified at the TPP (GET /v1/users and SCA): the TPP's state with her psu-id.
-async fn kari(app: &TestApp) -> TppState {
-    let mut tpp = TppState::new("pay-1");
-    let href = sca_redirect(&tpp.get(app, "/v1/users").send().await);
-    let done = complete_sca(app, &href, json!({"nationalId": KARI})).await;
-    tpp.psu_id = Some(done["psuId"].as_str().unwrap().to_owned());
-    tpp
-}
-
-fn pay<'a>(app: &'a TestApp, tpp: &TppState, path: &str, body: &Value) -> TestRequest<'a> {
-    tpp.post(app, path, body)
-        .header("x-accept-fix", "amount-as-string")
-}
-
-fn transfer(amount: &str, creditor: &str, remittance: Value) -> Value {
-    let mut body = json!({
-        "instructedAmount": {"amount": amount, "currency": "NOK"},
-        "creditorName": "Ola Nordmann",
-        "creditorAccount": {"bban": creditor, "currency": "NOK"},
-        "creditorAddress": {"street": "Storgata", "buildingNumber": "1", "postalCode": "0155", "townName": "Oslo", "country": "NO"},
-        "debtorAccount": {"bban": KARI_CURRENT, "currency": "NOK"},
-    });
-    if let Value::Object(extra) = remittance {
-        body.as_object_mut().unwrap().extend(extra);
-    }
-    body
-}
-
-/// A valid KID (mod 10) for the tests.
-fn valid_kid() -> String {
-    let digits = "12345678";
-    format!("{digits}{}", kid::mod10_check_digit(digits))
-}
-
-fn created(response: &TestResponse) -> String {
-    assert_eq!(response.status, 201, "{}", response.body);
-    response.body["paymentId"].as_str().unwrap().to_owned()
-}
 
 async fn status(app: &TestApp, tpp: &TppState, product_path: &str, id: &str) -> Value {
     let response = tpp
@@ -61,27 +12,6 @@ async fn status(app: &TestApp, tpp: &TppState, product_path: &str, id: &str) -> 
         .await;
     response.assert_ok();
     response.body
-}
-
-async fn booked_on(app: &TestApp, bban: &str) -> Vec<Value> {
-    let customers = app.get("/v1/sandbox/customers").send().await.body;
-    let id = customers
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|c| c["accounts"].as_array().unwrap().clone())
-        .find(|a| a["bban"] == bban)
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    app.get(&format!("/v1/sandbox/accounts/{id}/transactions"))
-        .send()
-        .await
-        .body
-        .as_array()
-        .unwrap()
-        .clone()
 }
 
 #[tokio::test]

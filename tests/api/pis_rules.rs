@@ -4,54 +4,14 @@
 //! the API, fees, a journey that ends in account information, and the dated structured-address rule.
 
 use crate::helpers::{
-    authorisation_id, complete_sca, complete_sca_as, sca_redirect, spawn_app, TestApp, TestRequest,
-    TestResponse, TppState, AIS_REDIRECT, TEST_NOW,
+    authorisation_id, complete_sca, sca_redirect, spawn_app, TestApp, TestRequest, TestResponse,
+    TppState, AIS_REDIRECT, TEST_NOW,
 };
+use crate::pis_support::*;
 use axum::http::Method;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use std::str::FromStr;
-use xs2a_sandbox::domain::kid;
-
-const KARI: &str = "14838510036";
-const OLA: &str = "02917910181";
-const KARI_CURRENT: &str = "12051000003";
-const OLA_CURRENT: &str = "12051001018";
-const FJORDKRAFT: &str = "12052000007";
-const STRAKS: &str = "/v1/payments/instant-norwegian-domestic-credit-transfers-straks";
-const DOMESTIC: &str = "/v1/payments/norwegian-domestic-credit-transfers";
-const SEPA: &str = "/v1/payments/sepa-credit-transfers";
-const PERIODIC: &str = "/v1/periodic-payments/norwegian-domestic-credit-transfers";
-const BULK: &str = "/v1/bulk-payments/norwegian-domestic-credit-transfers";
-const CROSS_BORDER_BULK: &str = "/v1/bulk-payments/cross-border-credit-transfers";
-const BASKETS: &str = "/v1/signing-baskets";
-const FIX: &str = "amount-as-string";
-
-/// A person identified at a TPP (GET /v1/users and SCA): the TPP's state with their psu-id.
-async fn identified(
-    app: &TestApp,
-    session: &str,
-    national_id: &str,
-    certificate: Option<&'static str>,
-) -> TppState {
-    let mut tpp = TppState::new(session);
-    if let Some(certificate) = certificate {
-        tpp = tpp.signing_as(certificate);
-    }
-    let href = sca_redirect(&tpp.get(app, "/v1/users").send().await);
-    let done = complete_sca_as(app, certificate, &href, json!({"nationalId": national_id})).await;
-    tpp.psu_id = Some(done["psuId"].as_str().unwrap().to_owned());
-    tpp
-}
-
-/// Kari at the default (aisp-pisp) TPP.
-async fn kari(app: &TestApp) -> TppState {
-    identified(app, "pay-1", KARI, None).await
-}
-
-fn pay<'a>(app: &'a TestApp, tpp: &TppState, path: &str, body: &Value) -> TestRequest<'a> {
-    tpp.post(app, path, body).header("x-accept-fix", FIX)
-}
 
 /// Any request with the TPP's headers and x-accept-fix (TppState has get and post only).
 fn call<'a>(app: &'a TestApp, tpp: &TppState, method: Method, path: &str) -> TestRequest<'a> {
@@ -70,20 +30,6 @@ fn call<'a>(app: &'a TestApp, tpp: &TppState, method: Method, path: &str) -> Tes
     request
 }
 
-fn transfer(amount: &str, creditor: &str, remittance: Value) -> Value {
-    let mut body = json!({
-        "instructedAmount": {"amount": amount, "currency": "NOK"},
-        "creditorName": "Ola Nordmann",
-        "creditorAccount": {"bban": creditor, "currency": "NOK"},
-        "creditorAddress": {"street": "Storgata", "buildingNumber": "1", "postalCode": "0155", "townName": "Oslo", "country": "NO"},
-        "debtorAccount": {"bban": KARI_CURRENT, "currency": "NOK"},
-    });
-    if let Value::Object(extra) = remittance {
-        body.as_object_mut().unwrap().extend(extra);
-    }
-    body
-}
-
 fn sepa(amount: &str) -> Value {
     json!({
         "instructedAmount": {"amount": amount, "currency": "EUR"},
@@ -93,18 +39,6 @@ fn sepa(amount: &str) -> Value {
         "creditorAddress": {"street": "Hauptstrasse", "buildingNumber": "1", "postalCode": "10115", "townName": "Berlin", "country": "DE"},
         "debtorAccount": {"bban": KARI_CURRENT, "currency": "NOK"},
     })
-}
-
-/// A valid KID (mod 10).
-fn valid_kid() -> String {
-    let digits = "12345678";
-    format!("{digits}{}", kid::mod10_check_digit(digits))
-}
-
-#[track_caller]
-fn created(response: &TestResponse) -> String {
-    assert_eq!(response.status, 201, "{}", response.body);
-    response.body["paymentId"].as_str().unwrap().to_owned()
 }
 
 #[track_caller]
@@ -169,35 +103,6 @@ async fn set_now(app: &TestApp, now: &str) {
         .send()
         .await
         .assert_ok();
-}
-
-async fn customers(app: &TestApp) -> Vec<Value> {
-    app.get("/v1/sandbox/customers")
-        .send()
-        .await
-        .body
-        .as_array()
-        .unwrap()
-        .clone()
-}
-
-async fn booked_on(app: &TestApp, bban: &str) -> Vec<Value> {
-    let id = customers(app)
-        .await
-        .iter()
-        .flat_map(|c| c["accounts"].as_array().unwrap().clone())
-        .find(|a| a["bban"] == bban)
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    app.get(&format!("/v1/sandbox/accounts/{id}/transactions"))
-        .send()
-        .await
-        .body
-        .as_array()
-        .unwrap()
-        .clone()
 }
 
 // ---------------------------------------------------------------------------------------------
