@@ -10,8 +10,6 @@ use std::sync::Arc;
 pub struct Settings {
     /// Sign response bodies as the bank may (SPEC.md, Request signing rule 12).
     pub sign_responses: bool,
-    /// Origins (besides the service's own) allowed to call from a browser, e.g. the desktop shell's.
-    pub allowed_origins: Vec<String>,
 }
 
 /// Cheap to clone; clones share everything.

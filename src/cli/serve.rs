@@ -104,7 +104,6 @@ pub fn build_state(args: &ServeArgs) -> Result<AppState, String> {
         verifier: Arc::new(Verifier::new(trust)),
         settings: Arc::new(Settings {
             sign_responses: args.sign_responses,
-            ..Settings::default()
         }),
         bank: Some(Arc::new(bank)),
         events: Default::default(),

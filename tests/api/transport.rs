@@ -46,7 +46,6 @@ async fn content_language_answers_accept_language() {
 async fn responses_are_signed_by_the_bank_when_enabled() {
     let settings = Settings {
         sign_responses: true,
-        ..Settings::default()
     };
     let app = spawn_app_with(settings, TrustStore::with_bundled_test_ca()).await;
     let response = app

@@ -167,18 +167,12 @@ pub async fn context(
         ..Typed::default()
     };
     let result = match context {
-        Some(Context::Private) => {
-            flow::choose_context(&state.store, &id, Context::Private, None, state.clock.now())
+        Some(context) => {
+            // An agreement only means something in corporate context.
+            let agreement_id = agreement_id.filter(|_| context == Context::Corporate);
+            flow::choose_context(&state.store, &id, context, agreement_id, state.clock.now())
                 .map_err(Refusal::Flow)
         }
-        Some(Context::Corporate) => flow::choose_context(
-            &state.store,
-            &id,
-            Context::Corporate,
-            agreement_id,
-            state.clock.now(),
-        )
-        .map_err(Refusal::Flow),
         None => Err(Refusal::ChooseContext),
     };
     after(&state, lang, &id, typed, result)
