@@ -141,6 +141,45 @@ impl Clock {
     }
 }
 
+/// How the clock runs, in a form that can be stored so that a restart keeps simulated time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "mode", rename_all = "camelCase")]
+pub enum ClockState {
+    Real,
+    /// Simulated time runs this many seconds ahead of (or behind) the machine's.
+    Shifted {
+        offset_seconds: i64,
+    },
+    Frozen {
+        #[serde(with = "time::serde::rfc3339")]
+        at: OffsetDateTime,
+    },
+}
+
+impl Clock {
+    /// How the clock runs now.
+    pub fn state(&self) -> ClockState {
+        match *self.mode.read().expect("clock lock poisoned") {
+            Mode::Real => ClockState::Real,
+            Mode::Shifted(offset) => ClockState::Shifted {
+                offset_seconds: offset.whole_seconds(),
+            },
+            Mode::Frozen(at) => ClockState::Frozen { at },
+        }
+    }
+
+    /// Makes the clock run as `state` says.
+    pub fn restore(&self, state: ClockState) {
+        *self.mode.write().expect("clock lock poisoned") = match state {
+            ClockState::Real => Mode::Real,
+            ClockState::Shifted { offset_seconds } => {
+                Mode::Shifted(Duration::seconds(offset_seconds))
+            }
+            ClockState::Frozen { at } => Mode::Frozen(at),
+        };
+    }
+}
+
 fn check_range(at: Option<OffsetDateTime>) -> Result<(), String> {
     match at {
         Some(at) if (EARLIEST..=LATEST).contains(&at) => Ok(()),

@@ -3,10 +3,9 @@
 //! The PSU may revoke it at the bank at any time; the TPP is not told. SPEC.md: the SCA behind a consent
 //! must be renewed every 180 days, and history fetched without SCA is limited to 90 days.
 
-use crate::error::ApiResult;
+use crate::refusal::CoreResult;
 use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
-use std::sync::{Mutex, MutexGuard};
 use time::{Duration, OffsetDateTime};
 
 /// SPEC.md: the renewal period for the SCA itself (raised from 90 days).
@@ -77,14 +76,14 @@ pub fn find(
     tpp_id: &str,
     customer_id: &str,
     agreement_id: Option<&str>,
-) -> ApiResult<Option<Consent>> {
+) -> CoreResult<Option<Consent>> {
     Ok(store
         .table::<Consent>()?
         .get(&consent_key(tpp_id, customer_id, agreement_id))?)
 }
 
 /// Every consent a PSU has given any TPP (the bank's own view).
-pub fn of_customer(store: &Store, customer_id: &str) -> ApiResult<Vec<Consent>> {
+pub fn of_customer(store: &Store, customer_id: &str) -> CoreResult<Vec<Consent>> {
     Ok(store
         .table::<Consent>()?
         .list()?
@@ -101,7 +100,7 @@ pub fn refresh_sca(
     customer_id: &str,
     agreement_id: Option<&str>,
     now: OffsetDateTime,
-) -> ApiResult<()> {
+) -> CoreResult<()> {
     if let Some(mut consent) = find(store, tpp_id, customer_id, agreement_id)? {
         if consent.sca_at < now {
             consent.sca_at = now;
@@ -112,12 +111,12 @@ pub fn refresh_sca(
 }
 
 /// Every consent in the sandbox.
-pub fn all(store: &Store) -> ApiResult<Vec<Consent>> {
+pub fn all(store: &Store) -> CoreResult<Vec<Consent>> {
     Ok(store.table::<Consent>()?.list()?)
 }
 
 /// Stores the PSU's choice from the consent screen: ticked accounts granted, unticked ones revoked.
-pub fn record_choice(store: &Store, mut consent: Consent) -> ApiResult<Consent> {
+pub fn record_choice(store: &Store, mut consent: Consent) -> CoreResult<Consent> {
     consent.accounts.sort();
     consent.accounts.dedup();
     consent.card_accounts.sort();
@@ -141,7 +140,16 @@ pub fn revoke(
     tpp_id: Option<&str>,
     customer_id: &str,
     accounts: Option<&[String]>,
-) -> ApiResult<usize> {
+) -> CoreResult<usize> {
+    store.atomically(|store| revoke_in(store, tpp_id, customer_id, accounts))
+}
+
+fn revoke_in(
+    store: &Store,
+    tpp_id: Option<&str>,
+    customer_id: &str,
+    accounts: Option<&[String]>,
+) -> CoreResult<usize> {
     let table = store.table::<Consent>()?;
     let mut changed = 0;
     for mut consent in of_customer(store, customer_id)? {
@@ -191,21 +199,9 @@ fn access_log_key(tpp_id: &str, account_id: &str) -> String {
     format!("{tpp_id}/{account_id}")
 }
 
-/// Serialises every read-modify-write of the access log: parallel unattended calls must not both read
-/// "3 used" and both pass. A poisoned lock guards no half state (each write is one insert), so it is
-/// taken over.
-static ACCESS_LOG_WRITES: Mutex<()> = Mutex::new(());
-
-/// Takes the access-log lock; hold it from reading a log to storing it.
-pub fn access_log_lock() -> MutexGuard<'static, ()> {
-    ACCESS_LOG_WRITES
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// The access log of one account at one TPP (empty if it was never read). Call under [`access_log_lock`]
+/// The access log of one account at one TPP (empty if it was never read). Call under the store's access-log lock
 /// when the result is written back.
-pub fn access_log(store: &Store, tpp_id: &str, account_id: &str) -> ApiResult<AccountAccessLog> {
+pub fn access_log(store: &Store, tpp_id: &str, account_id: &str) -> CoreResult<AccountAccessLog> {
     Ok(store
         .table::<AccountAccessLog>()?
         .get(&access_log_key(tpp_id, account_id))?
@@ -224,12 +220,12 @@ pub fn record_online_access<I>(
     tpp_id: &str,
     account_ids: I,
     now: OffsetDateTime,
-) -> ApiResult<()>
+) -> CoreResult<()>
 where
     I: IntoIterator,
     I::Item: AsRef<str>,
 {
-    let _guard = access_log_lock();
+    let _guard = store.locks().access_log();
     let table = store.table::<AccountAccessLog>()?;
     for account_id in account_ids {
         let mut log = access_log(store, tpp_id, account_id.as_ref())?;

@@ -1,21 +1,23 @@
 //! xs2a-sandbox: a local, faithful sandbox of a Norwegian bank's PSD2 access-to-account interface.
 //!
 //! The service is a library so that the headless CLI, the desktop shell and the integration tests all start
-//! exactly the same thing through [`server::serve`]. Nothing here depends on a GUI toolkit.
+//! exactly the same thing through [`app::App`]. Nothing here depends on a GUI toolkit, and only `api`
+//! knows HTTP: the core modules refuse with [`refusal::Refusal`] and read time from [`clock::Clock`].
 
 pub mod api;
+pub mod app;
 pub mod batch;
 pub mod cli;
 pub mod clock;
+pub mod clock_control;
 pub mod consent;
 pub mod domain;
-pub mod error;
 pub mod events;
 pub mod fixtures;
 pub mod payments;
+pub mod refusal;
 pub mod sandbox;
 pub mod sca;
-pub mod server;
 pub mod signing;
 pub mod startup;
 pub mod state;

@@ -1,15 +1,58 @@
-//! The shared state every request handler sees: storage, the one clock, the request gate and settings.
+//! The shared state every operation sees: storage, the one clock, the request gate, the event broadcast
+//! and the settings the service was started with. Built in one place, [`crate::app::App`].
 
 use crate::clock::Clock;
 use crate::signing::verifier::Verifier;
 use crate::store::Store;
 use std::sync::Arc;
 
-/// Switches a user sets at start or through the sandbox API.
-#[derive(Debug, Clone, Default)]
+/// Who the sandbox is open to (README, "Who may do what").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AccessMode {
+    /// One developer's machine, bound to loopback: every signed TPP may use the bank-side controls, and
+    /// the bundled test CA is trusted.
+    #[default]
+    Loopback,
+    /// A sandbox shared by a team: bank-side controls need the operator credential, and the bundled test
+    /// CA (whose private key is public) is trusted only when the operator names it.
+    Shared,
+}
+
+impl AccessMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccessMode::Loopback => "loopback",
+            AccessMode::Shared => "shared",
+        }
+    }
+}
+
+/// What the service was started with.
+#[derive(Debug, Clone)]
 pub struct Settings {
     /// Sign response bodies as the bank may (SPEC.md, Request signing rule 12).
     pub sign_responses: bool,
+    pub access: AccessMode,
+    /// The operator credential: the CLI, the workbench and a shared sandbox's operator hold it.
+    pub operator_token: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            sign_responses: false,
+            access: AccessMode::default(),
+            operator_token: new_operator_token(),
+        }
+    }
+}
+
+/// A fresh operator credential: 32 random bytes as hex.
+pub fn new_operator_token() -> String {
+    use rand::RngCore;
+    let mut bytes = [0u8; 32];
+    rand::thread_rng().fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Cheap to clone; clones share everything.

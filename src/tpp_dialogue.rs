@@ -2,7 +2,7 @@
 //! e-mail address for technical and operational notices. Registration is optional. Role addresses are
 //! recommended, so an address that looks personal is accepted with a warning.
 
-use crate::error::{ApiError, Code, TppMessage};
+use crate::refusal::{Code, Refusal, TppMessage};
 use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -143,8 +143,8 @@ pub fn register(
     tpp_id: &str,
     email: &str,
     now: OffsetDateTime,
-) -> Result<(TppContact, Vec<TppMessage>), ApiError> {
-    let email = validate_email(email).map_err(|reason| ApiError::format("email", reason))?;
+) -> Result<(TppContact, Vec<TppMessage>), Refusal> {
+    let email = validate_email(email).map_err(|reason| Refusal::format("email", reason))?;
     let warnings = personal_hint(&email)
         .map(|why| {
             TppMessage::warning(
@@ -168,7 +168,7 @@ pub fn register(
 }
 
 /// The TPP's registered address.
-pub fn get(store: &Store, tpp_id: &str) -> Result<TppContact, ApiError> {
+pub fn get(store: &Store, tpp_id: &str) -> Result<TppContact, Refusal> {
     store
         .table::<TppContact>()?
         .get(tpp_id)?
@@ -176,7 +176,7 @@ pub fn get(store: &Store, tpp_id: &str) -> Result<TppContact, ApiError> {
 }
 
 /// Removes the TPP's registered address.
-pub fn remove(store: &Store, tpp_id: &str) -> Result<(), ApiError> {
+pub fn remove(store: &Store, tpp_id: &str) -> Result<(), Refusal> {
     store
         .table::<TppContact>()?
         .remove(tpp_id)?
@@ -184,8 +184,8 @@ pub fn remove(store: &Store, tpp_id: &str) -> Result<(), ApiError> {
         .ok_or_else(not_registered)
 }
 
-fn not_registered() -> ApiError {
-    ApiError::new(
+fn not_registered() -> Refusal {
+    Refusal::new(
         Code::ResourceUnknown,
         None,
         "This TPP has no contact e-mail address registered (registration is optional).",

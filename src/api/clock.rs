@@ -4,8 +4,9 @@
 //! or `{"mode": "real" | "frozen"}` and answers with the new reading.
 
 use super::json::JsonBody;
+use crate::api::error::{ApiError, ApiResult};
 use crate::clock::ClockReading;
-use crate::error::{ApiError, ApiResult};
+use crate::clock_control::{self, ClockChange};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::routing::get;
@@ -19,7 +20,7 @@ pub fn router() -> Router<AppState> {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ClockChange {
+struct ClockChangeBody {
     #[serde(default, with = "time::serde::rfc3339::option")]
     now: Option<OffsetDateTime>,
     advance: Option<String>,
@@ -32,19 +33,22 @@ async fn read(State(state): State<AppState>) -> Json<ClockReading> {
 
 async fn change(
     State(state): State<AppState>,
-    JsonBody(change): JsonBody<ClockChange>,
+    JsonBody(change): JsonBody<ClockChangeBody>,
 ) -> ApiResult<Json<ClockReading>> {
-    let before = state.clock.now();
-    match (change.now, change.advance, change.mode) {
-        (Some(now), None, None) => state.clock.try_set(now).map_err(|reason| ApiError::format("now", reason))?,
-        (None, Some(duration), None) => {
-            let by = parse_iso_duration(&duration).map_err(|reason| ApiError::format("advance", reason))?;
-            state.clock.try_advance(by).map_err(|reason| ApiError::format("advance", reason))?;
-        }
+    let change = match (change.now, change.advance, change.mode) {
+        (Some(now), None, None) => ClockChange::SetTo(now),
+        (None, Some(duration), None) => ClockChange::Advance(
+            parse_iso_duration(&duration).map_err(|reason| ApiError::format("advance", reason))?,
+        ),
         (None, None, Some(mode)) => match mode.as_str() {
-            "real" => state.clock.reset(),
-            "frozen" => state.clock.freeze(),
-            _ => return Err(ApiError::format("mode", format!("mode must be 'real' or 'frozen'; got '{mode}'"))),
+            "real" => ClockChange::Real,
+            "frozen" => ClockChange::Freeze,
+            _ => {
+                return Err(ApiError::format(
+                    "mode",
+                    format!("mode must be 'real' or 'frozen'; got '{mode}'"),
+                ))
+            }
         },
         _ => {
             return Err(ApiError::format(
@@ -52,14 +56,11 @@ async fn change(
                 "give exactly one of now (RFC 3339), advance (ISO 8601 duration such as PT1H) or mode (real|frozen)",
             ))
         }
-    }
-    // The batch runs the move passed are performed before the answer, so a client that advances the
-    // clock past a run sees its effects at once (the durability layer then flushes them).
-    let (store, events, now) = (state.store.clone(), state.events.clone(), state.clock.now());
-    tokio::task::spawn_blocking(move || crate::batch::run_due(&store, &events, Some(before), now))
+    };
+    let reading = tokio::task::spawn_blocking(move || clock_control::change(&state, change))
         .await
-        .map_err(|e| ApiError::internal(format!("batch catch-up panicked: {e}")))??;
-    Ok(Json(state.clock.reading()))
+        .map_err(|e| ApiError::internal(format!("clock change panicked: {e}")))??;
+    Ok(Json(reading))
 }
 
 /// Parses an ISO 8601 duration of days, hours, minutes and seconds (`P1D`, `PT90M`, `-PT1H`, `P2DT3H4M5S`).

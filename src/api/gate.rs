@@ -4,7 +4,7 @@
 //! added to the response's `tppMessages` (JSON objects) or to `Sandbox-Warning` headers (other bodies).
 
 use super::headers::validate_typed_headers;
-use crate::error::{ApiError, TppMessage};
+use crate::api::error::{ApiError, TppMessage};
 use crate::signing::verifier::{RequestToVerify, VerifiedTpp};
 use crate::state::AppState;
 use axum::body::{to_bytes, Body};
@@ -68,7 +68,7 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
         Ok(verified) => verified,
         Err(error) => {
             tracing::info!(method = %parts.method, path = %parts.uri.path(), %error, "request refused at the gate");
-            return error.into_response();
+            return ApiError::from(error).into_response();
         }
     };
     if let Err(error) = validate_typed_headers(&parts.headers) {

@@ -1,7 +1,7 @@
 //! Values of the common header set that SPEC.md types: UUIDs, enumerations, booleans, IP addresses.
 //! Each wrong value is a 400 FORMAT_ERROR naming the header.
 
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 use axum::http::HeaderMap;
 
 const UUID_HEADERS: [&str; 2] = ["PSU-ID", "PSU-Device-ID"];
@@ -108,6 +108,7 @@ mod tests {
             let error = validate_typed_headers(&with(name, bad)).unwrap_err();
             assert_eq!(
                 error
+                    .refusal
                     .path
                     .as_deref()
                     .map(str::to_ascii_lowercase)

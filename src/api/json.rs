@@ -1,7 +1,7 @@
 //! The JSON body extractor: checks the media type and UTF-8, and reports a wrong or missing field as
 //! 400 FORMAT_ERROR with its JSON path (`balances[0].balanceAmount.amount`) instead of axum's plain text.
 
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
 use bytes::Bytes;
@@ -107,27 +107,28 @@ mod tests {
     #[test]
     fn a_wrong_type_names_its_json_path() {
         let error = parse::<Outer>(br#"{"items":[{"amount":"1"},{"amount":2}]}"#).unwrap_err();
-        assert_eq!(error.path.as_deref(), Some("items[1].amount"));
-        assert_eq!(error.code, crate::error::Code::FormatError);
+        assert_eq!(error.refusal.path.as_deref(), Some("items[1].amount"));
+        assert_eq!(error.refusal.code, crate::api::error::Code::FormatError);
     }
 
     #[test]
     fn a_missing_field_is_named_at_its_own_path() {
         let error = parse::<Outer>(br#"{"items":[{}]}"#).unwrap_err();
         assert_eq!(
-            error.path.as_deref(),
+            error.refusal.path.as_deref(),
             Some("items[0].amount"),
             "{}",
-            error.text
+            error.refusal.text
         );
         let error = parse::<Outer>(br#"{}"#).unwrap_err();
-        assert_eq!(error.path.as_deref(), Some("items"));
+        assert_eq!(error.refusal.path.as_deref(), Some("items"));
     }
 
     #[test]
     fn malformed_json_and_xml_media_types_are_refused() {
         assert!(parse::<Outer>(b"{")
             .unwrap_err()
+            .refusal
             .text
             .contains("not valid JSON"));
         let xml = check_media_type(Some("application/xml")).unwrap_err();

@@ -1,20 +1,33 @@
 //! Cross-cutting layers: durability before acknowledgement, panics as 500 SYSTEM_ERROR, Content-Language,
 //! and the JSON 404/405 answers for paths and methods the service does not have.
 
-use crate::error::{ApiError, Code};
+use crate::api::error::{ApiError, Code};
 use crate::state::AppState;
 use axum::extract::{Request, State};
 use axum::http::header::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE};
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-/// Flushes the store before a successful response leaves when the request wrote anything, so that
-/// a 2xx always means the data is on disk. A failed flush turns the answer into a 500.
+/// Makes a request's writes durable before a successful answer leaves, so that a 2xx (or the redirect
+/// that ends a bank page's form) always means the data is on disk. The request waits for the group commit
+/// of exactly its own writes (see `store::flusher`); a request that wrote nothing, such as `/health`, never
+/// waits. Writes made off the request's task (a batch run on a blocking thread) are not seen by the
+/// tracker, so any successful request other than GET or HEAD also covers every write made before it
+/// answered. A failed flush turns the answer into a 500.
 pub async fn durability(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let response = next.run(request).await;
-    if state.store.has_unflushed_writes() {
-        if let Err(error) = state.store.make_durable().await {
+    let reads_only = matches!(*request.method(), Method::GET | Method::HEAD);
+    let (response, wrote) = crate::store::track_writes(next.run(request)).await;
+    if response.status().as_u16() >= 400 {
+        return response;
+    }
+    let owed = if reads_only {
+        wrote
+    } else {
+        wrote.max(state.store.last_write())
+    };
+    if owed > 0 {
+        if let Err(error) = state.store.make_durable_up_to(owed).await {
             return ApiError::internal(format!("flush failed: {error}")).into_response();
         }
     }

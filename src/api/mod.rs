@@ -3,10 +3,12 @@
 
 pub mod ais;
 pub mod clock;
+pub mod error;
 pub mod gate;
 pub mod headers;
 pub mod json;
 pub mod layers;
+pub mod limits;
 pub mod links;
 pub mod path;
 pub mod pis;
@@ -15,6 +17,7 @@ pub mod sandbox;
 pub mod sca_automation;
 pub mod sca_pages;
 pub mod sca_trigger;
+pub mod server;
 pub mod tpp_dialogue;
 
 use crate::state::AppState;

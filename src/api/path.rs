@@ -1,7 +1,7 @@
 //! Path parameters through the one error mapping: a segment that cannot be decoded (e.g. `%FF`) is a
 //! 400 FORMAT_ERROR in the usual body, not axum's plain-text rejection.
 
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;

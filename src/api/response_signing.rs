@@ -36,8 +36,10 @@ pub async fn sign_responses(
     }
     let (mut parts, body) = response.into_parts();
     let Ok(bytes) = to_bytes(body, usize::MAX).await else {
-        return crate::error::ApiError::internal("response body could not be buffered for signing")
-            .into_response();
+        return crate::api::error::ApiError::internal(
+            "response body could not be buffered for signing",
+        )
+        .into_response();
     };
     let mut set = |name: &'static str, value: String| {
         if let Ok(value) = HeaderValue::from_str(&value) {

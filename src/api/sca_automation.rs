@@ -4,9 +4,9 @@
 //! signed like every /v1 request, and only for the TPP that started the authorisation: to any other TPP
 //! it does not exist (404 SCA_NOT_FOUND).
 
+use crate::api::error::{ApiError, ApiResult};
 use crate::api::json;
 use crate::api::sca_trigger::base_url;
-use crate::error::{ApiError, ApiResult};
 use crate::sca::authorisation::{AuthMethod, Authorisation, Outcome, Step, LIFETIME};
 use crate::sca::flow::{self, FlowError};
 use crate::sca::Context;
@@ -140,9 +140,9 @@ fn refused(error: FlowError) -> ApiError {
         FlowError::UnknownAccount(_) => Some("accounts"),
         _ => None,
     };
-    let mut api = error.to_api_error();
-    api.path = path.map(str::to_owned);
-    api
+    let mut refusal = error.to_refusal();
+    refusal.path = path.map(str::to_owned);
+    refusal.into()
 }
 
 /// The authorisation, if the calling TPP started it; another TPP's authorisation is not found.
@@ -330,19 +330,25 @@ mod tests {
             outcome: Some("maybe".into()),
             ..DriveRequest::default()
         };
-        assert_eq!(plan(&bad).err().unwrap().path.as_deref(), Some("outcome"));
+        assert_eq!(
+            plan(&bad).err().unwrap().refusal.path.as_deref(),
+            Some("outcome")
+        );
         let bad = DriveRequest {
             method: Some("PIGEON".into()),
             ..DriveRequest::default()
         };
-        assert_eq!(plan(&bad).err().unwrap().path.as_deref(), Some("method"));
+        assert_eq!(
+            plan(&bad).err().unwrap().refusal.path.as_deref(),
+            Some("method")
+        );
         let mixed = DriveRequest {
             context: Some("private".into()),
             agreement_id: Some("a".into()),
             ..DriveRequest::default()
         };
         assert_eq!(
-            plan(&mixed).err().unwrap().path.as_deref(),
+            plan(&mixed).err().unwrap().refusal.path.as_deref(),
             Some("agreementId")
         );
     }

@@ -3,7 +3,7 @@
 //! presets (X-PSU-IDENTITY, PSU-ID, PSU-Corporate-ID, X-PSU-AuthMethod-Preferred, TPP-Redirect-Preferred).
 
 use super::links::Links;
-use crate::error::{ApiError, ApiResult, Code};
+use crate::api::error::{ApiError, ApiResult, Code};
 use crate::sca::authorisation::{AuthMethod, Purpose};
 use crate::sca::flow::{self, StartSca};
 use crate::signing::verifier::VerifiedTpp;

@@ -2,7 +2,7 @@
 //! contact e-mail address (the TPP is whoever signed the request).
 
 use super::json::JsonBody;
-use crate::error::ApiResult;
+use crate::api::error::ApiResult;
 use crate::signing::verifier::VerifiedTpp;
 use crate::state::AppState;
 use crate::tpp_dialogue::{self, TppContact};
@@ -31,7 +31,7 @@ struct ContactResponse {
     #[serde(flatten)]
     contact: TppContact,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    tpp_messages: Vec<crate::error::TppMessage>,
+    tpp_messages: Vec<crate::api::error::TppMessage>,
 }
 
 async fn register(

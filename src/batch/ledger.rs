@@ -91,7 +91,7 @@ pub fn creditor_bban(account: &CreditorAccount) -> Option<String> {
 
 impl Ledger {
     /// Loads every account, card account and customer name once.
-    pub fn load(store: &Store) -> Result<Ledger, crate::error::ApiError> {
+    pub fn load(store: &Store) -> Result<Ledger, crate::refusal::Refusal> {
         let accounts: HashMap<String, Account> = store
             .table::<Account>()?
             .list()?

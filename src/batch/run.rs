@@ -26,10 +26,10 @@
 use super::ledger::{Debtor, Ledger};
 use super::model::{BatchRun, Outcome, ScheduleMarker, Trigger};
 use super::{periodic, schedule};
-use crate::error::ApiError;
 use crate::events::Events;
 use crate::payments::model::{Execution, ForcedOutcome, Payment, PaymentService};
 use crate::payments::status::PaymentStatus;
+use crate::refusal::Refusal;
 use crate::store::Store;
 use rust_decimal::Decimal;
 use serde_json::json;
@@ -70,8 +70,8 @@ pub fn run_batch(
     events: &Events,
     at: OffsetDateTime,
     trigger: Trigger,
-) -> Result<BatchRun, ApiError> {
-    let _runs = super::lock();
+) -> Result<BatchRun, Refusal> {
+    let _runs = store.locks().runs();
     run_locked(store, events, at, trigger)
 }
 
@@ -119,13 +119,41 @@ fn is_due(payment: &Payment, at: OffsetDateTime) -> bool {
         && requested_date(payment).is_none_or(|d| d <= today)
 }
 
+/// One run under the run lock: decided, then written in one atomic operation (statuses, bookings on
+/// both sides, balances and the run record), then announced. A crash leaves the run wholly done or not
+/// begun; a run not begun is caught up at the next start (scheduled) or simply did not happen (manual).
 pub(super) fn run_locked(
     store: &Store,
     events: &Events,
     at: OffsetDateTime,
     trigger: Trigger,
-) -> Result<BatchRun, ApiError> {
-    let _mock_data = crate::sandbox::write_lock();
+) -> Result<BatchRun, Refusal> {
+    let run = run_atomically(store, at, trigger, |_| Ok(()))?;
+    publish(events, &run);
+    Ok(run)
+}
+
+/// Decides and writes one run inside one atomic operation; `also` adds writes that must happen with it
+/// (a catch-up's schedule marker).
+fn run_atomically(
+    store: &Store,
+    at: OffsetDateTime,
+    trigger: Trigger,
+    also: impl FnOnce(&Store) -> Result<(), Refusal>,
+) -> Result<BatchRun, Refusal> {
+    let _mock_data = store.locks().mock_data();
+    store.atomically(|store| {
+        let run = decide_and_write(store, at, trigger)?;
+        also(store)?;
+        Ok(run)
+    })
+}
+
+fn decide_and_write(
+    store: &Store,
+    at: OffsetDateTime,
+    trigger: Trigger,
+) -> Result<BatchRun, Refusal> {
     let last_of_day = schedule::is_last_run_of_day(at);
     let mut due: Vec<Payment> = store
         .table::<Payment>()?
@@ -166,7 +194,6 @@ pub(super) fn run_locked(
         outcomes,
     };
     store.table::<BatchRun>()?.insert(&run)?;
-    publish(events, &run);
     Ok(run)
 }
 
@@ -178,19 +205,32 @@ pub fn execute_now(
     events: &Events,
     payment_id: &str,
     at: OffsetDateTime,
-) -> Result<Payment, ApiError> {
-    let _runs = super::lock();
-    let _mock_data = crate::sandbox::write_lock();
+) -> Result<Payment, Refusal> {
+    let _runs = store.locks().runs();
+    let _mock_data = store.locks().mock_data();
+    let (payment, outcome) = store.atomically(|store| execute_one(store, payment_id, at))?;
+    if let Some(outcome) = outcome {
+        publish_status(events, at, &outcome, None);
+    }
+    Ok(payment)
+}
+
+/// Decides and books one instant payment inside the caller's atomic operation.
+fn execute_one(
+    store: &Store,
+    payment_id: &str,
+    at: OffsetDateTime,
+) -> Result<(Payment, Option<Outcome>), Refusal> {
     let payments = store.table::<Payment>()?;
     let payment = payments
         .get(payment_id)?
-        .ok_or_else(|| ApiError::unknown("paymentId", "payment", payment_id))?;
+        .ok_or_else(|| Refusal::unknown("paymentId", "payment", payment_id))?;
     let waiting = matches!(
         payment.status,
         PaymentStatus::ACTC | PaymentStatus::ACCP | PaymentStatus::PDNG | PaymentStatus::ACSP
     );
     if !waiting || payment.authorised_at.is_none() {
-        return Ok(payment);
+        return Ok((payment, None));
     }
     let mut ledger = Ledger::load(store)?;
     let mut links = Vec::new();
@@ -204,11 +244,10 @@ pub fn execute_now(
         instant: true,
     };
     let Some(outcome) = decide(&mut cx, &mut one[0]) else {
-        return Ok(one.remove(0));
+        return Ok((one.remove(0), None));
     };
     commit(store, ledger, &mut one, &[true], links)?;
-    publish_status(events, at, &outcome, None);
-    Ok(one.remove(0))
+    Ok((one.remove(0), Some(outcome)))
 }
 
 /// Runs every scheduled run that came due since the last one performed, in order, each as of its own
@@ -221,8 +260,8 @@ pub fn run_due(
     events: &Events,
     since: Option<OffsetDateTime>,
     now: OffsetDateTime,
-) -> Result<Vec<BatchRun>, ApiError> {
-    let _runs = super::lock();
+) -> Result<Vec<BatchRun>, Refusal> {
+    let _runs = store.locks().runs();
     let markers = store.table::<ScheduleMarker>()?;
     let mark = |last_run: OffsetDateTime| {
         markers.insert(&ScheduleMarker {
@@ -248,8 +287,15 @@ pub fn run_due(
     }
     let mut runs = Vec::with_capacity(due.len());
     for at in due {
-        runs.push(run_locked(store, events, at, Trigger::Scheduled)?);
-        mark(at)?;
+        // The marker moves with the run, so a crash never performs a scheduled run twice or skips one.
+        let run = run_atomically(store, at, Trigger::Scheduled, |store| {
+            Ok(store.table::<ScheduleMarker>()?.insert(&ScheduleMarker {
+                id: ScheduleMarker::KEY.to_owned(),
+                last_run: at,
+            })?)
+        })?;
+        publish(events, &run);
+        runs.push(run);
     }
     Ok(runs)
 }
@@ -262,7 +308,7 @@ fn commit(
     payments: &mut [Payment],
     changed: &[bool],
     links: Vec<Link>,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     let bookings = std::mem::take(&mut ledger.bookings);
     // Transactions are numbered here (cheap) so the executions can name them; the heavy part, encoding
     // and writing them, runs beside the payments' on the second core.
@@ -272,31 +318,23 @@ fn commit(
             Some(bookings[link.booking].id.clone());
     }
     let (accounts, cards) = ledger.touched();
-    let payments: &[Payment] = payments;
-    std::thread::scope(|scope| -> Result<(), ApiError> {
-        let transactions = scope.spawn(|| -> Result<(), ApiError> {
-            store
-                .table::<crate::sandbox::model::Transaction>()?
-                .insert_many(&bookings)?;
-            Ok(())
-        });
-        store
-            .table::<crate::sandbox::model::Account>()?
-            .insert_many(accounts)?;
-        store
-            .table::<crate::sandbox::model::CardAccount>()?
-            .insert_many(cards)?;
-        store.table::<Payment>()?.insert_many(
-            payments
-                .iter()
-                .zip(changed)
-                .filter(|(_, c)| **c)
-                .map(|(p, _)| p),
-        )?;
-        transactions
-            .join()
-            .expect("writing transactions does not panic")
-    })
+    store
+        .table::<crate::sandbox::model::Transaction>()?
+        .insert_many(&bookings)?;
+    store
+        .table::<crate::sandbox::model::Account>()?
+        .insert_many(accounts)?;
+    store
+        .table::<crate::sandbox::model::CardAccount>()?
+        .insert_many(cards)?;
+    store.table::<Payment>()?.insert_many(
+        payments
+            .iter()
+            .zip(changed)
+            .filter(|(_, c)| **c)
+            .map(|(p, _)| p),
+    )?;
+    Ok(())
 }
 
 fn decide(cx: &mut Context, payment: &mut Payment) -> Option<Outcome> {

@@ -1,29 +1,39 @@
-//! `xs2a-sandbox serve`: opens the store, builds the gate's trust store, binds, prints the base URL and
-//! serves until SIGINT/SIGTERM.
+//! `xs2a-sandbox serve`: builds the service through [`App`], binds, prints the base URL, the mode and the
+//! workbench's tokenised URL, and serves until SIGINT/SIGTERM.
 
-use crate::clock::Clock;
-use crate::signing::signer::SigningCredentials;
-use crate::signing::trust::TrustStore;
-use crate::signing::verifier::Verifier;
-use crate::state::{AppState, Settings};
-use crate::store::Store;
+use crate::api::limits::Limits;
+use crate::app::{App, AppConfig, ClockStart, DataDir};
+use crate::state::AccessMode;
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// Address to listen on; port 0 picks a free port. Loopback by default.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
+    /// Port to listen on (shorthand for --addr 127.0.0.1:PORT).
+    #[arg(long, conflicts_with = "addr")]
+    pub port: Option<u16>,
     /// Data directory (default: the platform's data directory, e.g. ~/.local/share/xs2a-sandbox).
     #[arg(long)]
     pub data: Option<PathBuf>,
     /// Keep nothing: use a temporary store deleted at exit.
     #[arg(long, conflicts_with = "data")]
     pub ephemeral: bool,
+    /// Shared mode: bank-side controls need the operator credential and the bundled test CA is not
+    /// trusted unless --trust-test-ca. The default when --addr is not a loopback address.
+    #[arg(long)]
+    pub shared: bool,
+    /// Trust the bundled test CA even in shared mode (its private key is public).
+    #[arg(long)]
+    pub trust_test_ca: bool,
+    /// The operator credential (default: a fresh random one, printed at start).
+    #[arg(long, env = "XS2A_OPERATOR_TOKEN", hide_env_values = true)]
+    pub operator_token: Option<String>,
     /// Trust TPP certificates issued by this CA (PEM), besides the bundled test CA. Repeatable.
     #[arg(long = "trust-ca", value_name = "PEM")]
     pub trust_ca: Vec<PathBuf>,
@@ -45,25 +55,34 @@ pub struct ServeArgs {
     /// Start with the clock frozen at this time (RFC 3339), for reproducible runs.
     #[arg(long, value_name = "TIME")]
     pub frozen_clock: Option<String>,
+    /// The largest request body accepted, in bytes (413 beyond).
+    #[arg(long, default_value_t = Limits::default().max_body_bytes)]
+    pub max_body_bytes: usize,
+    /// The largest header value accepted, in bytes (431 beyond).
+    #[arg(long, default_value_t = Limits::default().max_header_value_bytes)]
+    pub max_header_value_bytes: usize,
+    /// The largest header section accepted, in bytes (431 beyond).
+    #[arg(long, default_value_t = Limits::default().max_header_bytes)]
+    pub max_header_bytes: usize,
+    /// Seconds a client may take to send its request headers.
+    #[arg(long, default_value_t = Limits::default().header_read_timeout.as_secs())]
+    pub header_timeout: u64,
+    /// Seconds a client may take to send the body it announced.
+    #[arg(long, default_value_t = Limits::default().body_read_timeout.as_secs())]
+    pub body_timeout: u64,
+    /// Seconds an idle keep-alive connection stays open.
+    #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs())]
+    pub idle_timeout: u64,
 }
 
 pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
-    init_tracing();
+    super::init_tracing();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(serve(args))?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("XS2A_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
 }
 
 /// The default data directory.
@@ -73,65 +92,105 @@ pub fn default_data_dir() -> PathBuf {
         .join("xs2a-sandbox")
 }
 
-/// The state `serve` runs with: store, clock, trust store and the bank's credentials.
-pub fn build_state(args: &ServeArgs) -> Result<AppState, String> {
-    let store = if args.ephemeral {
-        Store::temporary()
-    } else {
-        let dir = args.data.clone().unwrap_or_else(default_data_dir);
-        Store::open(&dir)
+impl ServeArgs {
+    /// The address to listen on, `--port` applied.
+    pub fn listen_addr(&self) -> SocketAddr {
+        match self.port {
+            Some(port) => SocketAddr::from(([127, 0, 0, 1], port)),
+            None => self.addr,
+        }
     }
-    .map_err(|e| format!("cannot open the data store: {e}"))?;
-    let clock = match &args.frozen_clock {
-        Some(text) => Clock::frozen(super::parse_time(text)?),
-        None => Clock::real(),
-    };
-    let mut trust = TrustStore::with_bundled_test_ca();
-    for path in &args.trust_ca {
-        let pem = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        trust
-            .add_pem(&pem)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+
+    /// The service's configuration from the arguments.
+    pub fn config(&self) -> Result<AppConfig, String> {
+        let addr = self.listen_addr();
+        let access = if self.shared || !addr.ip().is_loopback() {
+            AccessMode::Shared
+        } else {
+            AccessMode::Loopback
+        };
+        let mut trust_ca_pems = Vec::new();
+        for path in &self.trust_ca {
+            trust_ca_pems.push(
+                std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+            );
+        }
+        Ok(AppConfig {
+            data: if self.ephemeral {
+                DataDir::Ephemeral
+            } else {
+                DataDir::At(self.data.clone().unwrap_or_else(default_data_dir))
+            },
+            access,
+            trust_ca_pems,
+            trust_test_ca: self.trust_test_ca.then_some(true),
+            sign_responses: self.sign_responses,
+            clock: match &self.frozen_clock {
+                Some(text) => ClockStart::FrozenAt(super::parse_time(text)?),
+                None => ClockStart::AsStored,
+            },
+            limits: Limits {
+                max_body_bytes: self.max_body_bytes,
+                max_header_value_bytes: self.max_header_value_bytes,
+                max_header_bytes: self.max_header_bytes,
+                header_read_timeout: Duration::from_secs(self.header_timeout),
+                body_read_timeout: Duration::from_secs(self.body_timeout),
+                idle_timeout: Duration::from_secs(self.idle_timeout),
+            },
+            operator_token: self.operator_token.clone(),
+        })
     }
-    let bank = SigningCredentials::from_pem(
-        crate::fixtures::BANK_CERT_PEM,
-        crate::fixtures::BANK_KEY_PEM,
-    )?;
-    let state = AppState {
-        store,
-        clock: Arc::new(clock),
-        verifier: Arc::new(Verifier::new(trust)),
-        settings: Arc::new(Settings {
-            sign_responses: args.sign_responses,
-        }),
-        bank: Some(Arc::new(bank)),
-        events: Default::default(),
-    };
-    crate::startup::prepare(&state).map_err(|e| format!("cannot prepare the sandbox: {e}"))?;
-    Ok(state)
 }
 
 async fn serve(args: ServeArgs) -> Result<(), String> {
-    let state = build_state(&args)?;
-    // The initial sandbox state is on disk before the first request can see it.
-    state
-        .store
-        .make_durable()
+    let addr = args.listen_addr();
+    let app = App::build(args.config()?)?;
+    let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|e| format!("cannot write the data store: {e}"))?;
-    let listener = tokio::net::TcpListener::bind(args.addr)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let bound = listener.local_addr().map_err(|e| e.to_string())?;
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let wait_for_stop = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stop| *stop).await;
     };
+    let stop_signal = crate::api::server::shutdown_signal();
+    let base = format!("http://{bound}");
+    let tls_listener = match args.tls {
+        true => Some(
+            tokio::net::TcpListener::bind(args.tls_addr)
+                .await
+                .map_err(|e| format!("cannot listen on {}: {e}", args.tls_addr))?,
+        ),
+        false => None,
+    };
+    let listening = match &tls_listener {
+        Some(tls) => format!(
+            "{base} and https://{}",
+            tls.local_addr().map_err(|e| e.to_string())?
+        ),
+        None => base.clone(),
+    };
+    let mode = match app.access() {
+        AccessMode::Loopback => {
+            "one developer's machine: every signed TPP may use the bank-side controls"
+        }
+        AccessMode::Shared => "bank-side controls need the operator credential",
+    };
+    // One write, and errors ignored: whoever started us may read the first line and close the pipe.
+    use std::io::Write;
+    let _ = write!(
+        std::io::stdout().lock(),
+        "xs2a-sandbox listening on {listening}\nmode: {} ({mode})\nworkbench: {base}/workbench/?token={}\n",
+        app.access().as_str(),
+        app.operator_token()
+    );
+    let _ = std::io::stdout().flush();
+    app.announce(&base);
 
-    let stop_signal = crate::server::shutdown_signal();
+    let app = std::sync::Arc::new(app);
     let mut tasks = tokio::task::JoinSet::new();
-    if args.tls {
+    if let Some(tls_listener) = tls_listener {
         let (cert, key) = match (&args.tls_cert, &args.tls_key) {
             (Some(cert), Some(key)) => (
                 std::fs::read_to_string(cert).map_err(|e| format!("{}: {e}", cert.display()))?,
@@ -142,28 +201,14 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 crate::fixtures::SERVER_KEY_PEM.to_owned(),
             ),
         };
-        let config = crate::server::tls_config(&cert, &key)?;
-        let tls_listener = tokio::net::TcpListener::bind(args.tls_addr)
-            .await
-            .map_err(|e| format!("cannot listen on {}: {e}", args.tls_addr))?;
-        let tls_bound = tls_listener.local_addr().map_err(|e| e.to_string())?;
-        tasks.spawn(crate::server::serve_tls(
-            tls_listener,
-            state.clone(),
-            config,
-            wait_for_stop(stop_rx.clone()),
-        ));
-        println!("xs2a-sandbox listening on http://{bound} and https://{tls_bound}");
-    } else {
-        println!("xs2a-sandbox listening on http://{bound}");
+        let config = crate::api::server::tls_config(&cert, &key)?;
+        let tls_app = app.clone();
+        let stop = wait_for_stop(stop_rx.clone());
+        tasks.spawn(async move { tls_app.serve_tls(tls_listener, config, stop).await });
     }
-    tasks.spawn(crate::server::serve(
-        listener,
-        state.clone(),
-        wait_for_stop(stop_rx),
-    ));
-    use std::io::Write;
-    let _ = std::io::stdout().flush();
+    let http_app = app.clone();
+    let stop = wait_for_stop(stop_rx);
+    tasks.spawn(async move { http_app.serve(listener, stop).await });
 
     tokio::select! {
         () = stop_signal => {
@@ -180,10 +225,5 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?;
     }
-    state
-        .store
-        .make_durable()
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(())
+    app.close()
 }

@@ -4,7 +4,7 @@
 
 use super::model::{Basket, Payment, PaymentService};
 use super::status::{BasketStatus, PaymentStatus};
-use crate::error::{ApiError, ApiResult, Code};
+use crate::refusal::{Code, CoreResult, Refusal};
 use crate::store::Store;
 use time::OffsetDateTime;
 
@@ -19,15 +19,15 @@ pub fn create(
     customer_id: &str,
     payment_ids: &[String],
     now: OffsetDateTime,
-) -> ApiResult<Basket> {
+) -> CoreResult<Basket> {
     if payment_ids.is_empty() {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             "paymentIds",
             "paymentIds must name at least one payment.",
         ));
     }
     if payment_ids.len() > MAX_PAYMENTS {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             "paymentIds",
             format!(
                 "A basket holds at most {MAX_PAYMENTS} payments; {} were given.",
@@ -35,14 +35,25 @@ pub fn create(
             ),
         ));
     }
-    // Under the run lock, so that an approval completing meanwhile is not written back as RCVD.
-    let _runs = crate::batch::lock();
+    // Under the run lock, so that an approval completing meanwhile is not written back as RCVD; the
+    // payments and the basket are written together.
+    let _runs = store.locks().runs();
+    store.atomically(|store| create_in(store, tpp_id, customer_id, payment_ids, now))
+}
+
+fn create_in(
+    store: &Store,
+    tpp_id: &str,
+    customer_id: &str,
+    payment_ids: &[String],
+    now: OffsetDateTime,
+) -> CoreResult<Basket> {
     let table = store.table::<Payment>()?;
     let mut payments = Vec::with_capacity(payment_ids.len());
     for (i, id) in payment_ids.iter().enumerate() {
         let path = format!("paymentIds[{i}]");
         if payment_ids[..i].contains(id) {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 &path,
                 format!("Payment {id} is named twice."),
             ));
@@ -50,9 +61,9 @@ pub fn create(
         let payment = table
             .get(id)?
             .filter(|p| p.tpp_id == tpp_id)
-            .ok_or_else(|| ApiError::unknown(&path, "payment of this TPP", id))?;
+            .ok_or_else(|| Refusal::unknown(&path, "payment of this TPP", id))?;
         if payment.payment.service != PaymentService::Payments {
-            return Err(ApiError::new(
+            return Err(Refusal::new(
                 Code::ReferenceMixInvalid,
                 Some(&path),
                 format!(
@@ -62,19 +73,19 @@ pub fn create(
             ));
         }
         if payment.status != PaymentStatus::RCVD {
-            return Err(ApiError::conflict(
+            return Err(Refusal::conflict(
                 &path,
                 format!("Payment {id} is {} already; only payments not yet authorised can be signed in a basket.", payment.status.as_str()),
             ));
         }
         if let Some(other) = &payment.basket_id {
-            return Err(ApiError::conflict(
+            return Err(Refusal::conflict(
                 &path,
                 format!("Payment {id} is already in basket {other}."),
             ));
         }
         if payment.customer_id != customer_id {
-            return Err(ApiError::forbidden(format!(
+            return Err(Refusal::forbidden(format!(
                 "Payment {id} is another PSU's than the one named by PSU-ID; a basket holds one PSU's payments."
             )));
         }
@@ -97,7 +108,7 @@ pub fn create(
 }
 
 /// The basket's status: the worst case over its payments.
-pub fn status(store: &Store, basket: &Basket) -> ApiResult<BasketStatus> {
+pub fn status(store: &Store, basket: &Basket) -> CoreResult<BasketStatus> {
     let table = store.table::<Payment>()?;
     let mut statuses = Vec::with_capacity(basket.payment_ids.len());
     for id in &basket.payment_ids {
@@ -109,7 +120,12 @@ pub fn status(store: &Store, basket: &Basket) -> ApiResult<BasketStatus> {
 }
 
 /// Deletes a basket whose payments are not authorised yet; the payments stay and may be signed alone.
-pub fn delete(store: &Store, mut basket: Basket) -> ApiResult<()> {
+pub fn delete(store: &Store, basket: Basket) -> CoreResult<()> {
+    let _runs = store.locks().runs();
+    store.atomically(|store| delete_in(store, basket))
+}
+
+fn delete_in(store: &Store, mut basket: Basket) -> CoreResult<()> {
     let table = store.table::<Payment>()?;
     let payments: Vec<Payment> = basket
         .payment_ids
@@ -117,7 +133,7 @@ pub fn delete(store: &Store, mut basket: Basket) -> ApiResult<()> {
         .filter_map(|id| table.get(id).ok().flatten())
         .collect();
     if payments.iter().any(|p| p.status != PaymentStatus::RCVD) {
-        return Err(ApiError::conflict(
+        return Err(Refusal::conflict(
             "basketId",
             "Some payments of the basket are authorised or processed already; it can no longer be deleted.",
         ));

@@ -6,7 +6,7 @@ use super::model::{
     Basket, DebtorAccount, ForcedOutcome, Payment, PaymentService, Remittance, ValidatedPayment,
 };
 use super::status::PaymentStatus;
-use crate::error::{ApiError, ApiResult, Code};
+use crate::refusal::{Code, CoreResult, Refusal};
 use crate::sandbox::model::{Account, CardAccount, Role};
 use crate::sandbox::{accounts, agreements};
 use crate::store::Store;
@@ -46,11 +46,11 @@ impl Debtor {
 }
 
 /// The sandbox account behind a validated debtor account, or 400 naming it.
-pub fn resolve_debtor(store: &Store, payment: &ValidatedPayment) -> ApiResult<Debtor> {
+pub fn resolve_debtor(store: &Store, payment: &ValidatedPayment) -> CoreResult<Debtor> {
     let debtor = &payment.orders[0].debtor_account;
     match debtor {
         DebtorAccount::Bban { bban, .. } => accounts::by_bban(store, bban)?.map(Debtor::Account).ok_or_else(|| {
-            ApiError::format(
+            Refusal::format(
                 "debtorAccount.bban",
                 format!("No sandbox account has BBAN {bban}; GET /v1/sandbox/customers lists them."),
             )
@@ -60,7 +60,7 @@ pub fn resolve_debtor(store: &Store, payment: &ValidatedPayment) -> ApiResult<De
             .find(|c| c.related_account.as_deref() == Some(identification.as_str()))?
             .map(Debtor::Card)
             .ok_or_else(|| {
-                ApiError::format(
+                Refusal::format(
                     "debtorAccount.other.identification",
                     format!(
                         "No sandbox card account has relatedAccount '{identification}': debtorAccount.other.identification \
@@ -77,7 +77,7 @@ pub fn may_pay_from(
     store: &Store,
     customer_id: &str,
     debtor: &Debtor,
-) -> ApiResult<Option<Option<String>>> {
+) -> CoreResult<Option<Option<String>>> {
     if debtor.owner_id() == customer_id {
         return Ok(Some(None));
     }
@@ -122,22 +122,58 @@ pub fn forced_outcome(payment: &ValidatedPayment) -> Option<ForcedOutcome> {
 
 /// A logical duplicate: the same TPP, service, product, debtor and orders (amounts, creditors,
 /// remittance, execution date) as a payment created in the last 24 hours that is not cancelled or
-/// rejected. Refused unless `allowLogicalDuplicate=true`.
+/// rejected. Refused unless `allowLogicalDuplicate=true`. Found through the duplicate index (one entry per
+/// payment under the fingerprint of what makes two payments the same), not by scanning the payments.
 fn find_duplicate(
     store: &Store,
     candidate: &Payment,
     now: OffsetDateTime,
-) -> ApiResult<Option<String>> {
-    Ok(store
-        .table::<Payment>()?
-        .find(|p| {
-            p.tpp_id == candidate.tpp_id
-                && p.debtor_account_id == candidate.debtor_account_id
-                && p.payment == candidate.payment
-                && now - p.created_at < DUPLICATE_WINDOW
-                && !matches!(p.status, PaymentStatus::CANC | PaymentStatus::RJCT)
-        })?
-        .map(|p| p.id))
+) -> CoreResult<Option<String>> {
+    let payments = store.table::<Payment>()?;
+    for entry in store
+        .table::<DuplicateIndexEntry>()?
+        .scan_prefix(&format!("{}/", fingerprint(candidate)?))?
+    {
+        if now - entry.created_at >= DUPLICATE_WINDOW {
+            continue;
+        }
+        if let Some(p) = payments.get(&entry.payment_id)? {
+            if !matches!(p.status, PaymentStatus::CANC | PaymentStatus::RJCT) {
+                return Ok(Some(p.id));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// What two logical duplicates share: the TPP, the debtor account and the validated request.
+fn fingerprint(payment: &Payment) -> CoreResult<String> {
+    use sha2::{Digest, Sha256};
+    let request = serde_json::to_vec(&payment.payment).map_err(Refusal::internal)?;
+    let mut hash = Sha256::new();
+    hash.update(payment.tpp_id.as_bytes());
+    hash.update([0]);
+    hash.update(payment.debtor_account_id.as_bytes());
+    hash.update([0]);
+    hash.update(&request);
+    Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// One payment in the logical-duplicate index, keyed `fingerprint/paymentId`.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DuplicateIndexEntry {
+    pub fingerprint: String,
+    pub payment_id: String,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+impl crate::store::Record for DuplicateIndexEntry {
+    const TREE: &'static str = "payment-duplicates";
+    fn key(&self) -> String {
+        format!("{}/{}", self.fingerprint, self.payment_id)
+    }
 }
 
 /// What the create endpoint passes in.
@@ -152,14 +188,14 @@ pub struct CreatePayment {
 }
 
 /// Creates a payment in status RCVD.
-pub fn create(store: &Store, request: CreatePayment, now: OffsetDateTime) -> ApiResult<Payment> {
+pub fn create(store: &Store, request: CreatePayment, now: OffsetDateTime) -> CoreResult<Payment> {
     let debtor = resolve_debtor(store, &request.payment)?;
     let may_pay = match &request.customer_id {
         Some(customer_id) => may_pay_from(store, customer_id, &debtor)?.is_some(),
         None => true,
     };
     if !may_pay {
-        return Err(ApiError::new(
+        return Err(Refusal::new(
             Code::ProductInvalid,
             Some("debtorAccount"),
             "The PSU may not make payments from this account: it is neither theirs nor covered by a corporate \
@@ -167,14 +203,14 @@ pub fn create(store: &Store, request: CreatePayment, now: OffsetDateTime) -> Api
         ));
     }
     if !debtor.payments_allowed() {
-        return Err(ApiError::new(
+        return Err(Refusal::new(
             Code::ProductInvalid,
             Some("debtorAccount"),
             "The bank has removed payment permission on this account; it stays visible to account information.",
         ));
     }
     if matches!(debtor, Debtor::Card(_)) && !request.payment.product.is_domestic() {
-        return Err(ApiError::new(
+        return Err(Refusal::new(
             Code::ProductInvalid,
             Some("debtorAccount.other"),
             format!(
@@ -204,9 +240,23 @@ pub fn create(store: &Store, request: CreatePayment, now: OffsetDateTime) -> Api
             reason: None,
         }],
     };
-    if !request.allow_logical_duplicate {
+    // Checked and written under one lock, so two identical requests at once cannot both pass; the
+    // payment and its index entry are written together.
+    let _creation = store.locks().payment_creation();
+    store.atomically(|store| {
+        insert_unless_duplicate(store, payment, request.allow_logical_duplicate, now)
+    })
+}
+
+fn insert_unless_duplicate(
+    store: &Store,
+    payment: Payment,
+    allow_logical_duplicate: bool,
+    now: OffsetDateTime,
+) -> CoreResult<Payment> {
+    if !allow_logical_duplicate {
         if let Some(existing) = find_duplicate(store, &payment, now)? {
-            return Err(ApiError::conflict(
+            return Err(Refusal::conflict(
                 "(body)",
                 format!(
                     "This payment is a logical duplicate of payment {existing} (same debtor, creditor, amount, remittance \
@@ -216,6 +266,13 @@ pub fn create(store: &Store, request: CreatePayment, now: OffsetDateTime) -> Api
         }
     }
     store.table::<Payment>()?.insert(&payment)?;
+    store
+        .table::<DuplicateIndexEntry>()?
+        .insert(&DuplicateIndexEntry {
+            fingerprint: fingerprint(&payment)?,
+            payment_id: payment.id.clone(),
+            created_at: now,
+        })?;
     Ok(payment)
 }
 
@@ -226,18 +283,18 @@ pub fn get(
     service: PaymentService,
     product: super::model::PaymentProduct,
     id: &str,
-) -> ApiResult<Payment> {
+) -> CoreResult<Payment> {
     store
         .table::<Payment>()?
         .get(id)?
         .filter(|p| {
             p.tpp_id == tpp_id && p.payment.service == service && p.payment.product == product
         })
-        .ok_or_else(|| ApiError::unknown("paymentId", "payment", id))
+        .ok_or_else(|| Refusal::unknown("paymentId", "payment", id))
 }
 
 /// The payment with this id made by this TPP, whatever its product.
-pub fn get_any(store: &Store, tpp_id: &str, id: &str) -> ApiResult<Option<Payment>> {
+pub fn get_any(store: &Store, tpp_id: &str, id: &str) -> CoreResult<Option<Payment>> {
     Ok(store
         .table::<Payment>()?
         .get(id)?
@@ -246,30 +303,30 @@ pub fn get_any(store: &Store, tpp_id: &str, id: &str) -> ApiResult<Option<Paymen
 
 /// Deletes (cancels) a payment. SPEC.md: refused for PDNG with an explanatory message; unapproved
 /// instant payments can be deleted; available for every product in the sandbox.
-pub fn delete(store: &Store, payment: Payment, now: OffsetDateTime) -> ApiResult<Payment> {
+pub fn delete(store: &Store, payment: Payment, now: OffsetDateTime) -> CoreResult<Payment> {
     use PaymentStatus::*;
     // Under the run lock, against a fresh read: a run in progress must not book what is being cancelled.
-    let _runs = crate::batch::lock();
+    let _runs = store.locks().runs();
     let mut payment = store
         .table::<Payment>()?
         .get(&payment.id)?
         .unwrap_or(payment);
     match payment.status {
         PDNG => {
-            return Err(ApiError::conflict(
+            return Err(Refusal::conflict(
                 "paymentId",
                 "A payment in status PDNG (pending, e.g. waiting for its execution date or for more signatures) cannot be \
                  deleted through this interface; the PSU can stop it in the bank's own channels.",
             ))
         }
         status if status.is_final() => {
-            return Err(ApiError::conflict(
+            return Err(Refusal::conflict(
                 "paymentId",
                 format!("The payment is already {} and can no longer be deleted.", status.as_str()),
             ))
         }
         ACSP if payment.payment.service != PaymentService::PeriodicPayments => {
-            return Err(ApiError::conflict("paymentId", "The payment is being settled (ACSP) and can no longer be deleted."))
+            return Err(Refusal::conflict("paymentId", "The payment is being settled (ACSP) and can no longer be deleted."))
         }
         _ => {}
     }
@@ -280,14 +337,14 @@ pub fn delete(store: &Store, payment: Payment, now: OffsetDateTime) -> ApiResult
 
 /// Applies a completed SCA to the payments it approved: queued for the next batch run (ACTC), pending
 /// until their execution date (PDNG), running on their schedule (periodic, ACSP). Returns the instant
-/// ones, which the caller executes at once.
+/// ones, which the caller executes at once. The caller holds the run lock and an atomic operation (the
+/// completion of the SCA).
 pub fn apply_authorisation(
     store: &Store,
     payment_ids: &[String],
     approver: &str,
     now: OffsetDateTime,
-) -> ApiResult<Vec<String>> {
-    let _runs = crate::batch::lock();
+) -> CoreResult<Vec<String>> {
     let table = store.table::<Payment>()?;
     let mut instant = Vec::new();
     for id in payment_ids {
@@ -331,10 +388,10 @@ pub fn apply_authorisation(
 }
 
 /// The baskets of a TPP.
-pub fn basket(store: &Store, tpp_id: &str, id: &str) -> ApiResult<Basket> {
+pub fn basket(store: &Store, tpp_id: &str, id: &str) -> CoreResult<Basket> {
     store
         .table::<Basket>()?
         .get(id)?
         .filter(|b| b.tpp_id == tpp_id && !b.deleted)
-        .ok_or_else(|| ApiError::unknown("basketId", "signing basket", id))
+        .ok_or_else(|| Refusal::unknown("basketId", "signing basket", id))
 }

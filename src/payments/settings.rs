@@ -1,7 +1,7 @@
 //! Sandbox settings for payment behaviour that testers switch at runtime, stored like everything else so
 //! they survive a restart.
 
-use crate::error::ApiResult;
+use crate::refusal::CoreResult;
 use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
 
@@ -38,7 +38,7 @@ impl Record for Stored {
 }
 
 /// The current settings.
-pub fn get(store: &Store) -> ApiResult<PaymentSettings> {
+pub fn get(store: &Store) -> CoreResult<PaymentSettings> {
     Ok(store
         .table::<Stored>()?
         .get("payments")?
@@ -47,7 +47,7 @@ pub fn get(store: &Store) -> ApiResult<PaymentSettings> {
 }
 
 /// Replaces the settings.
-pub fn put(store: &Store, settings: PaymentSettings) -> ApiResult<PaymentSettings> {
+pub fn put(store: &Store, settings: PaymentSettings) -> CoreResult<PaymentSettings> {
     store.table::<Stored>()?.insert(&Stored(settings.clone()))?;
     Ok(settings)
 }

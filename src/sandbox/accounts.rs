@@ -1,11 +1,11 @@
 //! Mock accounts: `POST /v1/sandbox/accounts` and the lookups other areas use.
 
 use super::customers;
+use super::derive_id;
 use super::input::{self, AmountInput, BalanceInput};
 use super::model::{Account, AccountStatus, Balance, Customer, CustomerType, Money};
-use super::{derive_id, write_lock};
 use crate::domain::{Bban, Currency, Iban};
-use crate::error::ApiError;
+use crate::refusal::Refusal;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 
@@ -42,7 +42,7 @@ pub(crate) fn account_numbers(
     bban: &Option<String>,
     iban_path: &str,
     iban: &Option<String>,
-) -> Result<(Bban, Iban), ApiError> {
+) -> Result<(Bban, Iban), Refusal> {
     let bban = bban
         .as_deref()
         .filter(|b| !b.trim().is_empty())
@@ -55,7 +55,7 @@ pub(crate) fn account_numbers(
         .transpose()?;
     if let Some(iban) = &iban {
         if iban.country() != "NO" {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 iban_path,
                 format!(
                     "{iban_path} '{iban}' is not Norwegian; accounts of this bank have NO IBANs"
@@ -64,7 +64,7 @@ pub(crate) fn account_numbers(
         }
     }
     match (bban, iban) {
-        (Some(bban), Some(iban)) if iban.bban_part() != bban.as_str() => Err(ApiError::format(
+        (Some(bban), Some(iban)) if iban.bban_part() != bban.as_str() => Err(Refusal::format(
             iban_path,
             format!(
                 "{iban_path} '{iban}' names account {}, but {bban_path} is {bban}; they must name the same account",
@@ -80,7 +80,7 @@ pub(crate) fn account_numbers(
             let bban = input::bban(bban_path, iban.bban_part())?;
             Ok((bban, iban))
         }
-        (None, None) => Err(ApiError::format(
+        (None, None) => Err(Refusal::format(
             bban_path,
             format!("{bban_path} (or {iban_path}) is required"),
         )),
@@ -99,7 +99,7 @@ pub(crate) fn default_product(cash_account_type: &str) -> &'static str {
 }
 
 /// Creates a mock account. 404 for an unknown customer, 409 for a BBAN that is taken.
-pub fn create(store: &Store, request: &CreateAccount) -> Result<Account, ApiError> {
+pub fn create(store: &Store, request: &CreateAccount) -> Result<Account, Refusal> {
     let number = input::required_text("customerNumber", &request.customer_number, 20)?;
     let (bban, iban) = account_numbers("bban", &request.bban, "iban", &request.iban)?;
     let currency = match &request.currency {
@@ -110,7 +110,7 @@ pub fn create(store: &Store, request: &CreateAccount) -> Result<Account, ApiErro
         None => "CACC".to_owned(),
         Some(t) if input::CASH_ACCOUNT_TYPES.contains(&t.as_str()) => t,
         Some(t) => {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 "cashAccountType",
                 format!(
                     "cashAccountType '{t}' is not an ISO 20022 cash account type; use one of {}",
@@ -150,16 +150,16 @@ pub fn create(store: &Store, request: &CreateAccount) -> Result<Account, ApiErro
         balances,
         payments_allowed: true,
     };
-    let _guard = write_lock();
+    let _guard = store.locks().mock_data();
     insert(store, &account)?;
     Ok(account)
 }
 
-pub(crate) fn parse_status(path: &str, status: &Option<String>) -> Result<AccountStatus, ApiError> {
+pub(crate) fn parse_status(path: &str, status: &Option<String>) -> Result<AccountStatus, Refusal> {
     match status.as_deref() {
         None => Ok(AccountStatus::Enabled),
         Some(s) => AccountStatus::parse(s).ok_or_else(|| {
-            ApiError::format(
+            Refusal::format(
                 path,
                 format!("{path} '{s}' is not an account status; use enabled, blocked or deleted"),
             )
@@ -168,10 +168,10 @@ pub(crate) fn parse_status(path: &str, status: &Option<String>) -> Result<Accoun
 }
 
 /// Stores a new account (the caller holds the write lock). 409 when the BBAN is taken.
-pub(crate) fn insert(store: &Store, account: &Account) -> Result<(), ApiError> {
+pub(crate) fn insert(store: &Store, account: &Account) -> Result<(), Refusal> {
     let table = store.table::<Account>()?;
     if table.find(|a| a.bban == account.bban)?.is_some() || !table.insert_new(account)? {
-        return Err(ApiError::conflict(
+        return Err(Refusal::conflict(
             "bban",
             format!("an account with bban {} already exists", account.bban),
         ));
@@ -180,20 +180,20 @@ pub(crate) fn insert(store: &Store, account: &Account) -> Result<(), ApiError> {
 }
 
 /// The account with this `mockAccountId`; 404 RESOURCE_UNKNOWN at `path` otherwise.
-pub fn by_id(store: &Store, path: &str, id: &str) -> Result<Account, ApiError> {
+pub fn by_id(store: &Store, path: &str, id: &str) -> Result<Account, Refusal> {
     store
         .table::<Account>()?
         .get(id)?
-        .ok_or_else(|| ApiError::unknown(path, "account", id))
+        .ok_or_else(|| Refusal::unknown(path, "account", id))
 }
 
 /// The account with this BBAN (11 digits, no separators), if any.
-pub fn by_bban(store: &Store, bban: &str) -> Result<Option<Account>, ApiError> {
+pub fn by_bban(store: &Store, bban: &str) -> Result<Option<Account>, Refusal> {
     Ok(store.table::<Account>()?.find(|a| a.bban == bban)?)
 }
 
 /// Every account of a customer, in BBAN order.
-pub fn of_customer(store: &Store, customer_id: &str) -> Result<Vec<Account>, ApiError> {
+pub fn of_customer(store: &Store, customer_id: &str) -> Result<Vec<Account>, Refusal> {
     let mut accounts: Vec<Account> = store
         .table::<Account>()?
         .list()?
@@ -257,18 +257,18 @@ impl AccountView {
 }
 
 /// Creates an account and answers it as a view.
-pub fn create_view(store: &Store, request: &CreateAccount) -> Result<AccountView, ApiError> {
+pub fn create_view(store: &Store, request: &CreateAccount) -> Result<AccountView, Refusal> {
     let account = create(store, request)?;
     view(store, account)
 }
 
 /// The view of one account by id (`GET /v1/sandbox/accounts/{mockAccountId}`).
-pub fn get_view(store: &Store, id: &str) -> Result<AccountView, ApiError> {
+pub fn get_view(store: &Store, id: &str) -> Result<AccountView, Refusal> {
     let account = by_id(store, "mockAccountId", id)?;
     view(store, account)
 }
 
-fn view(store: &Store, account: Account) -> Result<AccountView, ApiError> {
+fn view(store: &Store, account: Account) -> Result<AccountView, Refusal> {
     let owner = customers::by_number(store, "customerNumber", &account.customer_number)?;
     Ok(AccountView::new(account, &owner))
 }
@@ -277,7 +277,7 @@ fn view(store: &Store, account: Account) -> Result<AccountView, ApiError> {
 #[allow(clippy::inconsistent_digit_grouping)] // BBAN stems read as bank.class.serial
 pub(crate) mod tests {
     use super::*;
-    use crate::error::Code;
+    use crate::refusal::Code;
     use crate::sandbox::customers::tests::{person, person_number};
 
     /// A valid BBAN made from a 10-digit stem.
@@ -315,7 +315,11 @@ pub(crate) mod tests {
 
     fn refused(store: &Store, request: &CreateAccount) -> (u16, Code, String) {
         let e = create(store, request).unwrap_err();
-        (e.status.as_u16(), e.code, e.path.unwrap_or_default())
+        (
+            crate::api::error::status_of(e.code).as_u16(),
+            e.code,
+            e.path.unwrap_or_default(),
+        )
     }
 
     #[test]
@@ -509,6 +513,9 @@ pub(crate) mod tests {
     fn an_unknown_account_id_is_resource_unknown() {
         let store = Store::temporary().unwrap();
         let e = get_view(&store, "nope").unwrap_err();
-        assert_eq!((e.status.as_u16(), e.code), (404, Code::ResourceUnknown));
+        assert_eq!(
+            (crate::api::error::status_of(e.code).as_u16(), e.code),
+            (404, Code::ResourceUnknown)
+        );
     }
 }

@@ -7,13 +7,13 @@
 
 use super::accounts::{self, account_numbers};
 use super::customers;
+use super::derive_id;
 use super::input::{self, at};
 use super::model::{Agreement, Customer, CustomerType, Engagement, Role};
 use super::transactions::AccountRefInput;
-use super::{derive_id, write_lock};
 use crate::domain::NationalId;
 use crate::domain::OrgNumber;
-use crate::error::ApiError;
+use crate::refusal::Refusal;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -42,11 +42,11 @@ fn parse_engagement(
     prefix: &str,
     input: &EngagementInput,
     owner: &Customer,
-) -> Result<Engagement, ApiError> {
+) -> Result<Engagement, Refusal> {
     let customer_path = at(prefix, "customer");
     let number = input::required_text(&customer_path, &input.customer, 20)?;
     let id = NationalId::parse(&number).map_err(|e| {
-        ApiError::format(
+        Refusal::format(
             &customer_path,
             format!("{customer_path} must be a private customer's national identity number: {e}"),
         )
@@ -63,7 +63,7 @@ fn parse_engagement(
     let roles_path = at(prefix, "roles");
     let role_texts = input::required(&roles_path, &input.roles)?;
     if role_texts.is_empty() {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &roles_path,
             format!("{roles_path} needs at least one role (VIEW, REGISTER, APPROVE)"),
         ));
@@ -74,7 +74,7 @@ fn parse_engagement(
         .map(|(j, r)| {
             Role::parse(r).ok_or_else(|| {
                 let path = format!("{roles_path}[{j}]");
-                ApiError::format(
+                Refusal::format(
                     &path,
                     format!("{path} '{r}' is not a role; use VIEW, REGISTER or APPROVE"),
                 )
@@ -85,7 +85,7 @@ fn parse_engagement(
     roles.dedup();
     let person = customers::by_number(store, &customer_path, id.as_str())?;
     if person.customer_type != CustomerType::Private {
-        return Err(ApiError::unknown(
+        return Err(Refusal::unknown(
             &customer_path,
             "private customer",
             id.as_str(),
@@ -99,7 +99,7 @@ fn parse_engagement(
     let account = accounts::by_bban(store, bban.as_str())?
         .filter(|a| a.customer_id == owner.id)
         .ok_or_else(|| {
-            ApiError::unknown(
+            Refusal::unknown(
                 &named_path,
                 &format!("account of {}", owner.customer_number),
                 iban.as_str(),
@@ -116,10 +116,10 @@ fn parse_engagement(
 }
 
 /// Creates an agreement. 404 for an unknown owner, person or account; 409 for a name the owner used.
-pub fn create(store: &Store, request: &CreateAgreement) -> Result<AgreementView, ApiError> {
+pub fn create(store: &Store, request: &CreateAgreement) -> Result<AgreementView, Refusal> {
     let owner_text = input::required_text("owner", &request.owner, 20)?;
     let owner_number = OrgNumber::parse(&owner_text).map_err(|e| {
-        ApiError::format(
+        Refusal::format(
             "owner",
             format!("owner must be a corporate customer's organisation number: {e}"),
         )
@@ -127,14 +127,14 @@ pub fn create(store: &Store, request: &CreateAgreement) -> Result<AgreementView,
     let name = input::required_text("name", &request.name, MAX_NAME)?;
     let inputs = input::required("engagements", &request.engagements)?;
     if inputs.is_empty() {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             "engagements",
             "engagements needs at least one engagement",
         ));
     }
     let owner = customers::by_number(store, "owner", owner_number.as_str())?;
     if owner.customer_type != CustomerType::Corporate {
-        return Err(ApiError::unknown(
+        return Err(Refusal::unknown(
             "owner",
             "corporate customer",
             owner_number.as_str(),
@@ -149,7 +149,7 @@ pub fn create(store: &Store, request: &CreateAgreement) -> Result<AgreementView,
             engagement.customer_id.clone(),
             engagement.account_id.clone(),
         )) {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 &prefix,
                 format!("{prefix} repeats the person and account of an earlier engagement; list all roles in one"),
             ));
@@ -163,17 +163,17 @@ pub fn create(store: &Store, request: &CreateAgreement) -> Result<AgreementView,
         name,
         engagements,
     };
-    let _guard = write_lock();
+    let _guard = store.locks().mock_data();
     insert(store, &agreement)?;
     view(store, agreement)
 }
 
 /// Stores a new agreement (the caller holds the write lock). 409 when the owner has one of that name.
-pub(crate) fn insert(store: &Store, agreement: &Agreement) -> Result<(), ApiError> {
+pub(crate) fn insert(store: &Store, agreement: &Agreement) -> Result<(), Refusal> {
     let table = store.table::<Agreement>()?;
     let clash = table.find(|a| a.owner == agreement.owner && a.name == agreement.name)?;
     if clash.is_some() || !table.insert_new(agreement)? {
-        return Err(ApiError::conflict(
+        return Err(Refusal::conflict(
             "name",
             format!(
                 "{} already has an agreement named '{}'",
@@ -185,7 +185,7 @@ pub(crate) fn insert(store: &Store, agreement: &Agreement) -> Result<(), ApiErro
 }
 
 /// The agreements in which a person (by customer id) has an engagement.
-pub fn of_person(store: &Store, customer_id: &str) -> Result<Vec<Agreement>, ApiError> {
+pub fn of_person(store: &Store, customer_id: &str) -> Result<Vec<Agreement>, Refusal> {
     Ok(store
         .table::<Agreement>()?
         .list()?
@@ -195,7 +195,7 @@ pub fn of_person(store: &Store, customer_id: &str) -> Result<Vec<Agreement>, Api
 }
 
 /// The agreement with this id, if any.
-pub fn by_id(store: &Store, id: &str) -> Result<Option<Agreement>, ApiError> {
+pub fn by_id(store: &Store, id: &str) -> Result<Option<Agreement>, Refusal> {
     Ok(store.table::<Agreement>()?.get(id)?)
 }
 
@@ -229,8 +229,8 @@ pub struct AgreementView {
     pub engagements: Vec<EngagementView>,
 }
 
-fn view(store: &Store, agreement: Agreement) -> Result<AgreementView, ApiError> {
-    let name_of = |number: &str| -> Result<String, ApiError> {
+fn view(store: &Store, agreement: Agreement) -> Result<AgreementView, Refusal> {
+    let name_of = |number: &str| -> Result<String, Refusal> {
         Ok(customers::by_number(store, "customer", number)?.name)
     };
     Ok(AgreementView {
@@ -250,7 +250,7 @@ fn view(store: &Store, agreement: Agreement) -> Result<AgreementView, ApiError> 
                     roles: e.roles,
                 })
             })
-            .collect::<Result<_, ApiError>>()?,
+            .collect::<Result<_, Refusal>>()?,
         id: agreement.id,
         owner: agreement.owner,
         name: agreement.name,
@@ -258,7 +258,7 @@ fn view(store: &Store, agreement: Agreement) -> Result<AgreementView, ApiError> 
 }
 
 /// `GET /v1/sandbox/agreements`: every agreement, ordered by owner and name.
-pub fn list(store: &Store) -> Result<Vec<AgreementView>, ApiError> {
+pub fn list(store: &Store) -> Result<Vec<AgreementView>, Refusal> {
     let mut all = store.table::<Agreement>()?.list()?;
     all.sort_by(|a, b| (&a.owner, &a.name).cmp(&(&b.owner, &b.name)));
     all.into_iter().map(|a| view(store, a)).collect()
@@ -268,7 +268,7 @@ pub fn list(store: &Store) -> Result<Vec<AgreementView>, ApiError> {
 #[allow(clippy::inconsistent_digit_grouping)] // BBAN stems read as bank.class.serial
 mod tests {
     use super::*;
-    use crate::error::Code;
+    use crate::refusal::Code;
     use crate::sandbox::accounts::tests::{bban, request as account_request};
     use crate::sandbox::customers::tests::{corporation, person, person_number};
     use serde_json::json;
@@ -295,7 +295,11 @@ mod tests {
 
     fn refused(store: &Store, r: &CreateAgreement) -> (u16, Code, String) {
         let e = create(store, r).unwrap_err();
-        (e.status.as_u16(), e.code, e.path.unwrap_or_default())
+        (
+            crate::api::error::status_of(e.code).as_u16(),
+            e.code,
+            e.path.unwrap_or_default(),
+        )
     }
 
     #[test]

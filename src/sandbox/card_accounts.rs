@@ -3,9 +3,9 @@
 use super::accounts::{parse_status, usage, MAX_NAME, MAX_PRODUCT};
 use super::input::{self, AmountInput, BalanceInput};
 use super::model::{AccountStatus, Balance, CardAccount, Customer, Money};
-use super::{accounts, customers, derive_id, write_lock};
+use super::{accounts, customers, derive_id};
 use crate::domain::Currency;
-use crate::error::ApiError;
+use crate::refusal::Refusal;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 
@@ -33,7 +33,7 @@ pub struct CreateCardAccount {
 }
 
 /// Checks a masked PAN; returns it with spaces removed, the form uniqueness is judged on.
-fn normalise_masked_pan(path: &str, pan: &str) -> Result<String, ApiError> {
+fn normalise_masked_pan(path: &str, pan: &str) -> Result<String, Refusal> {
     let compact: String = pan.chars().filter(|c| *c != ' ').collect();
     let problem = if pan.chars().count() > MAX_MASKED_PAN {
         Some(format!("it has more than {MAX_MASKED_PAN} characters"))
@@ -60,7 +60,7 @@ fn normalise_masked_pan(path: &str, pan: &str) -> Result<String, ApiError> {
         None
     };
     match problem {
-        Some(problem) => Err(ApiError::format(
+        Some(problem) => Err(Refusal::format(
             path,
             format!("{path} '{pan}' is not a masked card number: {problem}"),
         )),
@@ -69,7 +69,7 @@ fn normalise_masked_pan(path: &str, pan: &str) -> Result<String, ApiError> {
 }
 
 /// Creates a mock card account. 404 for an unknown customer or related account, 409 for a taken PAN.
-pub fn create(store: &Store, request: &CreateCardAccount) -> Result<CardAccount, ApiError> {
+pub fn create(store: &Store, request: &CreateCardAccount) -> Result<CardAccount, Refusal> {
     let number = input::required_text("customerNumber", &request.customer_number, 20)?;
     let masked_pan = input::required_text("maskedPan", &request.masked_pan, MAX_MASKED_PAN)?;
     let compact_pan = normalise_masked_pan("maskedPan", &masked_pan)?;
@@ -103,7 +103,7 @@ pub fn create(store: &Store, request: &CreateCardAccount) -> Result<CardAccount,
         Some(bban) => match accounts::by_bban(store, bban.as_str())? {
             Some(a) if a.customer_id == customer.id => Some(a.bban),
             _ => {
-                return Err(ApiError::unknown(
+                return Err(Refusal::unknown(
                     "relatedAccount",
                     &format!("account of customer {}", customer.customer_number),
                     bban.as_str(),
@@ -124,16 +124,16 @@ pub fn create(store: &Store, request: &CreateCardAccount) -> Result<CardAccount,
         related_account,
         balances,
     };
-    let _guard = write_lock();
+    let _guard = store.locks().mock_data();
     insert(store, &card)?;
     Ok(card)
 }
 
 /// Stores a new card account (the caller holds the write lock). 409 when the masked PAN is taken.
-pub(crate) fn insert(store: &Store, card: &CardAccount) -> Result<(), ApiError> {
+pub(crate) fn insert(store: &Store, card: &CardAccount) -> Result<(), Refusal> {
     let table = store.table::<CardAccount>()?;
     if !table.insert_new(card)? {
-        return Err(ApiError::conflict(
+        return Err(Refusal::conflict(
             "maskedPan",
             format!(
                 "a card account with maskedPan {} already exists",
@@ -145,11 +145,11 @@ pub(crate) fn insert(store: &Store, card: &CardAccount) -> Result<(), ApiError> 
 }
 
 /// The card account with this `mockCardAccountId`; 404 RESOURCE_UNKNOWN at `path` otherwise.
-pub fn by_id(store: &Store, path: &str, id: &str) -> Result<CardAccount, ApiError> {
+pub fn by_id(store: &Store, path: &str, id: &str) -> Result<CardAccount, Refusal> {
     store
         .table::<CardAccount>()?
         .get(id)?
-        .ok_or_else(|| ApiError::unknown(path, "card account", id))
+        .ok_or_else(|| Refusal::unknown(path, "card account", id))
 }
 
 /// A card account as the sandbox answers it: Berlin Group `cardAccountDetails` plus the sandbox's ids.
@@ -195,27 +195,24 @@ impl CardAccountView {
 }
 
 /// Creates a card account and answers it as a view.
-pub fn create_view(
-    store: &Store,
-    request: &CreateCardAccount,
-) -> Result<CardAccountView, ApiError> {
+pub fn create_view(store: &Store, request: &CreateCardAccount) -> Result<CardAccountView, Refusal> {
     let card = create(store, request)?;
     view(store, card)
 }
 
 /// The view of one card account by id (`GET /v1/sandbox/card-accounts/{mockCardAccountId}`).
-pub fn get_view(store: &Store, id: &str) -> Result<CardAccountView, ApiError> {
+pub fn get_view(store: &Store, id: &str) -> Result<CardAccountView, Refusal> {
     let card = by_id(store, "mockCardAccountId", id)?;
     view(store, card)
 }
 
-fn view(store: &Store, card: CardAccount) -> Result<CardAccountView, ApiError> {
+fn view(store: &Store, card: CardAccount) -> Result<CardAccountView, Refusal> {
     let owner = customers::by_number(store, "customerNumber", &card.customer_number)?;
     Ok(CardAccountView::new(card, &owner))
 }
 
 /// The card accounts a customer holds, by masked PAN.
-pub fn of_customer(store: &Store, customer_id: &str) -> Result<Vec<CardAccount>, ApiError> {
+pub fn of_customer(store: &Store, customer_id: &str) -> Result<Vec<CardAccount>, Refusal> {
     let mut cards: Vec<CardAccount> = store
         .table::<CardAccount>()?
         .list()?
@@ -230,7 +227,7 @@ pub fn of_customer(store: &Store, customer_id: &str) -> Result<Vec<CardAccount>,
 #[allow(clippy::inconsistent_digit_grouping)] // BBAN stems read as bank.class.serial
 pub(crate) mod tests {
     use super::*;
-    use crate::error::Code;
+    use crate::refusal::Code;
     use crate::sandbox::accounts::tests::{bban, request as account_request};
     use crate::sandbox::customers::tests::{person, person_number};
 
@@ -263,7 +260,11 @@ pub(crate) mod tests {
 
     fn refused(store: &Store, r: &CreateCardAccount) -> (u16, Code, String) {
         let e = create(store, r).unwrap_err();
-        (e.status.as_u16(), e.code, e.path.unwrap_or_default())
+        (
+            crate::api::error::status_of(e.code).as_u16(),
+            e.code,
+            e.path.unwrap_or_default(),
+        )
     }
 
     #[test]

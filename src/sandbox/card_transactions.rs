@@ -20,9 +20,9 @@ use super::input::{self, at};
 use super::listing::Listing;
 use super::model::{format_date, CardAccount, CardTransaction, CardTransactionStatus, Money};
 use super::transactions::flexible_amount;
-use super::{card_accounts, derive_id, write_lock};
+use super::{card_accounts, derive_id};
 use crate::domain::Currency;
-use crate::error::ApiError;
+use crate::refusal::Refusal;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -57,14 +57,14 @@ fn card_amount(
     path: &str,
     input: &CardAmountInput,
     expected: Option<Currency>,
-) -> Result<Money, ApiError> {
+) -> Result<Money, Refusal> {
     let currency_path = at(path, "currency");
     let currency = input::currency(
         &currency_path,
         input::required(&currency_path, &input.currency)?,
     )?;
     if let Some(expected) = expected.filter(|e| *e != currency) {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &currency_path,
             format!("{currency_path} is {currency}, but the card account's currency is {expected}; give the amount in the original currency under originalAmount"),
         ));
@@ -81,13 +81,13 @@ fn parse_item(
     prefix: &str,
     item: &CardTransactionInput,
     card: &CardAccount,
-) -> Result<CardTransaction, ApiError> {
+) -> Result<CardTransaction, Refusal> {
     let status_path = at(prefix, "status");
     let status = match item.status.as_deref() {
         None | Some("booked") => CardTransactionStatus::Booked,
         Some("pending") => CardTransactionStatus::Pending,
         Some(other) => {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 &status_path,
                 format!("{status_path} '{other}' is not a status; use booked or pending"),
             ))
@@ -105,7 +105,7 @@ fn parse_item(
         .map(|d| input::date(&booking_path, d))
         .transpose()?;
     if status == CardTransactionStatus::Booked && booking_date.is_none() {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &booking_path,
             format!("{booking_path} is required for a booked card transaction"),
         ));
@@ -115,7 +115,7 @@ fn parse_item(
         (Some(d), _) => input::date(&date_path, d)?,
         (None, Some(b)) => b,
         (None, None) => {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 &date_path,
                 format!("{date_path} is required"),
             ))
@@ -136,7 +136,7 @@ fn parse_item(
         None => DEFAULT_MERCHANT_CATEGORY_CODE.to_owned(),
         Some(code) if code.len() == 4 && code.bytes().all(|b| b.is_ascii_digit()) => code,
         Some(code) => {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 &mcc_path,
                 format!(
                     "{mcc_path} '{code}' is not a merchant category code (four digits, ISO 18245)"
@@ -163,20 +163,30 @@ pub fn create(
     store: &Store,
     card_account_id: &str,
     items: &[CardTransactionInput],
-) -> Result<Vec<CardTransactionView>, ApiError> {
+) -> Result<Vec<CardTransactionView>, Refusal> {
     let card = card_accounts::by_id(store, "mockCardAccountId", card_account_id)?;
     let parsed = items
         .iter()
         .enumerate()
         .map(|(i, item)| parse_item(&format!("[{i}]"), item, &card))
         .collect::<Result<Vec<_>, _>>()?;
-    let _guard = write_lock();
+    let _guard = store.locks().mock_data();
+    store.atomically(|store| store_batch(store, &card.id, parsed))
+}
+
+/// Stores a validated batch with the next sequence numbers of the card account (under the write lock,
+/// inside one atomic operation).
+fn store_batch(
+    store: &Store,
+    card_id: &str,
+    parsed: Vec<CardTransaction>,
+) -> Result<Vec<CardTransactionView>, Refusal> {
     let table = store.table::<CardTransaction>()?;
-    let existing = table.scan_prefix(&format!("{}/", card.id))?;
+    let existing = table.scan_prefix(&format!("{card_id}/"))?;
     let mut taken: HashSet<String> = existing.iter().map(|t| t.id.clone()).collect();
     for (i, t) in parsed.iter().enumerate() {
         if !t.id.is_empty() && !taken.insert(t.id.clone()) {
-            return Err(ApiError::conflict(
+            return Err(Refusal::conflict(
                 &format!("[{i}].cardTransactionId"),
                 format!(
                     "cardTransactionId {} is already used on this card account",
@@ -191,7 +201,7 @@ pub fn create(
         sequence += 1;
         t.sequence = sequence;
         if t.id.is_empty() {
-            t.id = derive_id("card-transaction", &format!("{}/{sequence}", card.id));
+            t.id = derive_id("card-transaction", &format!("{card_id}/{sequence}"));
         }
         table.insert(&t)?;
         stored.push(CardTransactionView::from(t));
@@ -209,13 +219,13 @@ pub enum BookingStatus {
 
 impl BookingStatus {
     /// Required: missing is 400 QUERY_PARAMETER_REQUIRED, another value 400 FORMAT_ERROR.
-    pub fn parse(value: Option<&str>) -> Result<BookingStatus, ApiError> {
+    pub fn parse(value: Option<&str>) -> Result<BookingStatus, Refusal> {
         match value {
-            None => Err(ApiError::query_parameter_required("bookingStatus")),
+            None => Err(Refusal::query_parameter_required("bookingStatus")),
             Some("booked") => Ok(BookingStatus::Booked),
             Some("pending") => Ok(BookingStatus::Pending),
             Some("both") => Ok(BookingStatus::Both),
-            Some(other) => Err(ApiError::format(
+            Some(other) => Err(Refusal::format(
                 "bookingStatus",
                 format!(
                     "bookingStatus '{other}' is not supported here; use booked, pending or both"
@@ -316,7 +326,7 @@ impl From<CardTransaction> for CardTransactionView {
 pub fn of_card_account(
     store: &Store,
     card_account_id: &str,
-) -> Result<Vec<CardTransaction>, ApiError> {
+) -> Result<Vec<CardTransaction>, Refusal> {
     Ok(store
         .table::<CardTransaction>()?
         .scan_prefix(&format!("{card_account_id}/"))?)
@@ -328,7 +338,7 @@ pub fn list(
     card_account_id: &str,
     status: BookingStatus,
     listing: &Listing,
-) -> Result<CardTransactionList, ApiError> {
+) -> Result<CardTransactionList, Refusal> {
     let card = card_accounts::by_id(store, "mockCardAccountId", card_account_id)?;
     let selected = of_card_account(store, &card.id)?
         .into_iter()

@@ -1,11 +1,11 @@
 //! Sandbox customers: private persons (national identity number) and corporations (organisation number).
 
+use super::derive_id;
 use super::input::{self, required_text};
 use super::model::{Account, CardAccount, Customer, CustomerType};
-use super::{derive_id, write_lock};
 use crate::domain::NationalId;
 use crate::domain::OrgNumber;
-use crate::error::ApiError;
+use crate::refusal::Refusal;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 
@@ -24,7 +24,7 @@ pub struct CreateCustomer {
 }
 
 /// Creates a customer. 409 CONFLICT when the customer number is taken.
-pub fn create(store: &Store, request: &CreateCustomer) -> Result<Customer, ApiError> {
+pub fn create(store: &Store, request: &CreateCustomer) -> Result<Customer, Refusal> {
     let number = input::required_text("customerNumber", &request.customer_number, 20)?;
     let customer_type = match request
         .customer_type
@@ -34,7 +34,7 @@ pub fn create(store: &Store, request: &CreateCustomer) -> Result<Customer, ApiEr
         Some(t) if t == "private" => CustomerType::Private,
         Some(t) if t == "corporate" => CustomerType::Corporate,
         Some(other) => {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 "type",
                 format!("type '{other}' is not a customer type; use private or corporate"),
             ))
@@ -50,19 +50,19 @@ pub fn create(store: &Store, request: &CreateCustomer) -> Result<Customer, ApiEr
         name,
         customer_type,
     };
-    let _guard = write_lock();
+    let _guard = store.locks().mock_data();
     insert(store, &customer)?;
     Ok(customer)
 }
 
 /// Checks the number's form and check digits for the type; returns it without separators.
-fn parse_number(customer_type: CustomerType, number: &str) -> Result<String, ApiError> {
+fn parse_number(customer_type: CustomerType, number: &str) -> Result<String, Refusal> {
     let path = "customerNumber";
     match customer_type {
         CustomerType::Private => NationalId::parse(number)
             .map(|id| id.as_str().to_owned())
             .map_err(|e| {
-                ApiError::format(
+                Refusal::format(
                     path,
                     format!("{path}: a private customer is identified by an 11-digit national identity number (synthetic and D-numbers accepted): {e}"),
                 )
@@ -70,7 +70,7 @@ fn parse_number(customer_type: CustomerType, number: &str) -> Result<String, Api
         CustomerType::Corporate => OrgNumber::parse(number)
             .map(|n| n.as_str().to_owned())
             .map_err(|e| {
-                ApiError::format(
+                Refusal::format(
                     path,
                     format!("{path}: a corporate customer is identified by a 9-digit organisation number: {e}"),
                 )
@@ -79,9 +79,9 @@ fn parse_number(customer_type: CustomerType, number: &str) -> Result<String, Api
 }
 
 /// Stores a new customer (the caller holds the write lock).
-pub(crate) fn insert(store: &Store, customer: &Customer) -> Result<(), ApiError> {
+pub(crate) fn insert(store: &Store, customer: &Customer) -> Result<(), Refusal> {
     if !store.table::<Customer>()?.insert_new(customer)? {
-        return Err(ApiError::conflict(
+        return Err(Refusal::conflict(
             "customerNumber",
             format!(
                 "a customer with customerNumber {} already exists",
@@ -93,16 +93,16 @@ pub(crate) fn insert(store: &Store, customer: &Customer) -> Result<(), ApiError>
 }
 
 /// The customer with this customer number; 404 RESOURCE_UNKNOWN at `path` otherwise.
-pub fn by_number(store: &Store, path: &str, number: &str) -> Result<Customer, ApiError> {
+pub fn by_number(store: &Store, path: &str, number: &str) -> Result<Customer, Refusal> {
     let key: String = number.chars().filter(|c| *c != ' ').collect();
     store
         .table::<Customer>()?
         .get(&key)?
-        .ok_or_else(|| ApiError::unknown(path, "customer", number))
+        .ok_or_else(|| Refusal::unknown(path, "customer", number))
 }
 
 /// The customer with this id, if any.
-pub fn by_id(store: &Store, id: &str) -> Result<Option<Customer>, ApiError> {
+pub fn by_id(store: &Store, id: &str) -> Result<Option<Customer>, Refusal> {
     Ok(store.table::<Customer>()?.find(|c| c.id == id)?)
 }
 
@@ -142,7 +142,7 @@ pub struct CardAccountSummary {
 }
 
 /// Every customer, in customer-number order, with the ids of their accounts and card accounts.
-pub fn list(store: &Store) -> Result<Vec<CustomerView>, ApiError> {
+pub fn list(store: &Store) -> Result<Vec<CustomerView>, Refusal> {
     let accounts = store.table::<Account>()?.list_shared()?;
     let cards = store.table::<CardAccount>()?.list_shared()?;
     let customers = store.table::<Customer>()?.list_shared()?;
@@ -189,7 +189,7 @@ pub fn list(store: &Store) -> Result<Vec<CustomerView>, ApiError> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::error::Code;
+    use crate::refusal::Code;
 
     /// A synthetic national identity number valid for tests: Kari Nordmann's from the seed.
     pub fn person_number() -> String {
@@ -258,7 +258,10 @@ pub(crate) mod tests {
             (last as u8 + 1) as char
         });
         let e = create(&store, &request(&number, Some("private"))).unwrap_err();
-        assert_eq!((e.status.as_u16(), e.code), (400, Code::FormatError));
+        assert_eq!(
+            (crate::api::error::status_of(e.code).as_u16(), e.code),
+            (400, Code::FormatError)
+        );
         assert_eq!(e.path.as_deref(), Some("customerNumber"));
     }
 
@@ -299,7 +302,10 @@ pub(crate) mod tests {
         let store = Store::temporary().unwrap();
         create(&store, &request("974760673", None)).unwrap();
         let e = create(&store, &request("974 760 673", None)).unwrap_err();
-        assert_eq!((e.status.as_u16(), e.code), (409, Code::Conflict));
+        assert_eq!(
+            (crate::api::error::status_of(e.code).as_u16(), e.code),
+            (409, Code::Conflict)
+        );
         assert_eq!(e.path.as_deref(), Some("customerNumber"));
     }
 
@@ -307,7 +313,10 @@ pub(crate) mod tests {
     fn an_unknown_customer_number_is_resource_unknown() {
         let store = Store::temporary().unwrap();
         let e = by_number(&store, "customerNumber", "974760673").unwrap_err();
-        assert_eq!((e.status.as_u16(), e.code), (404, Code::ResourceUnknown));
+        assert_eq!(
+            (crate::api::error::status_of(e.code).as_u16(), e.code),
+            (404, Code::ResourceUnknown)
+        );
         assert_eq!(e.path.as_deref(), Some("customerNumber"));
     }
 }

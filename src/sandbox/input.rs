@@ -6,7 +6,7 @@
 
 use super::model::{Balance, BalanceType, Money};
 use crate::domain::{Amount, Bban, Currency, DomainError, Iban};
-use crate::error::ApiError;
+use crate::refusal::Refusal;
 use serde::Deserialize;
 use std::collections::HashSet;
 use time::Date;
@@ -23,19 +23,19 @@ pub fn at(prefix: &str, field: &str) -> String {
 }
 
 /// Turns a domain refusal into 400 FORMAT_ERROR at `path`.
-pub fn bad(path: &str) -> impl FnOnce(DomainError) -> ApiError + '_ {
-    move |e| ApiError::format(path, format!("{path}: {e}"))
+pub fn bad(path: &str) -> impl FnOnce(DomainError) -> Refusal + '_ {
+    move |e| Refusal::format(path, format!("{path}: {e}"))
 }
 
 /// The value of a required field.
-pub fn required<'a, T>(path: &str, value: &'a Option<T>) -> Result<&'a T, ApiError> {
+pub fn required<'a, T>(path: &str, value: &'a Option<T>) -> Result<&'a T, Refusal> {
     value
         .as_ref()
-        .ok_or_else(|| ApiError::format(path, format!("{path} is required")))
+        .ok_or_else(|| Refusal::format(path, format!("{path} is required")))
 }
 
 /// Optional text, trimmed, at most `max` characters; an empty string counts as absent.
-pub fn text(path: &str, value: &Option<String>, max: usize) -> Result<Option<String>, ApiError> {
+pub fn text(path: &str, value: &Option<String>, max: usize) -> Result<Option<String>, Refusal> {
     let Some(value) = value else { return Ok(None) };
     let value = value.trim();
     if value.is_empty() {
@@ -43,7 +43,7 @@ pub fn text(path: &str, value: &Option<String>, max: usize) -> Result<Option<Str
     }
     let count = value.chars().count();
     if count > max {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             path,
             format!("{path} has {count} characters, at most {max} are allowed"),
         ));
@@ -52,31 +52,31 @@ pub fn text(path: &str, value: &Option<String>, max: usize) -> Result<Option<Str
 }
 
 /// Required, non-empty text of at most `max` characters.
-pub fn required_text(path: &str, value: &Option<String>, max: usize) -> Result<String, ApiError> {
+pub fn required_text(path: &str, value: &Option<String>, max: usize) -> Result<String, Refusal> {
     text(path, value, max)?
-        .ok_or_else(|| ApiError::format(path, format!("{path} is required and must not be empty")))
+        .ok_or_else(|| Refusal::format(path, format!("{path} is required and must not be empty")))
 }
 
-pub fn currency(path: &str, value: &str) -> Result<Currency, ApiError> {
+pub fn currency(path: &str, value: &str) -> Result<Currency, Refusal> {
     Currency::parse(value).map_err(bad(path))
 }
 
 /// A `YYYY-MM-DD` date.
-pub fn date(path: &str, value: &str) -> Result<Date, ApiError> {
+pub fn date(path: &str, value: &str) -> Result<Date, Refusal> {
     let format = time::macros::format_description!("[year]-[month]-[day]");
     Date::parse(value, &format).map_err(|_| {
-        ApiError::format(
+        Refusal::format(
             path,
             format!("{path} '{value}' is not a date of the form YYYY-MM-DD"),
         )
     })
 }
 
-pub fn bban(path: &str, value: &str) -> Result<Bban, ApiError> {
+pub fn bban(path: &str, value: &str) -> Result<Bban, Refusal> {
     Bban::parse(value).map_err(bad(path))
 }
 
-pub fn iban(path: &str, value: &str) -> Result<Iban, ApiError> {
+pub fn iban(path: &str, value: &str) -> Result<Iban, Refusal> {
     Iban::parse(value).map_err(bad(path))
 }
 
@@ -88,11 +88,11 @@ pub struct AmountInput {
 }
 
 /// Parses an amount object whose currency must be `expected` (the account's). Signed amounts allowed.
-pub fn money(path: &str, input: &AmountInput, expected: Currency) -> Result<Money, ApiError> {
+pub fn money(path: &str, input: &AmountInput, expected: Currency) -> Result<Money, Refusal> {
     let currency_path = at(path, "currency");
     let given = currency(&currency_path, required(&currency_path, &input.currency)?)?;
     if given != expected {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &currency_path,
             format!("{currency_path} is {given}, but the account's currency is {expected}; they must be equal"),
         ));
@@ -118,7 +118,7 @@ pub fn balances(
     path: &str,
     input: &[BalanceInput],
     account_currency: Currency,
-) -> Result<Vec<Balance>, ApiError> {
+) -> Result<Vec<Balance>, Refusal> {
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(input.len());
     for (i, balance) in input.iter().enumerate() {
@@ -127,7 +127,7 @@ pub fn balances(
         let type_text = required(&type_path, &balance.balance_type)?;
         let balance_type = BalanceType::parse(type_text).ok_or_else(|| {
             let all: Vec<_> = BalanceType::ALL.iter().map(|t| t.as_str()).collect();
-            ApiError::format(
+            Refusal::format(
                 &type_path,
                 format!(
                     "{type_path} '{type_text}' is not a balance type; use one of {}",
@@ -136,7 +136,7 @@ pub fn balances(
             )
         })?;
         if !seen.insert(balance_type) {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 &type_path,
                 format!("{type_path}: the balance type {type_text} appears more than once"),
             ));

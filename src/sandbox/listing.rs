@@ -5,7 +5,7 @@
 //! default page size). A malformed value is refused with 400 FORMAT_ERROR naming the parameter.
 
 use super::input;
-use crate::error::ApiError;
+use crate::refusal::Refusal;
 use serde::Deserialize;
 use time::Date;
 
@@ -43,7 +43,7 @@ impl Default for Listing {
 }
 
 impl Listing {
-    pub fn parse(query: &ListingQuery) -> Result<Listing, ApiError> {
+    pub fn parse(query: &ListingQuery) -> Result<Listing, Refusal> {
         let from = query
             .from_date
             .as_deref()
@@ -56,7 +56,7 @@ impl Listing {
             .transpose()?;
         if let (Some(from), Some(to)) = (from, to) {
             if from > to {
-                return Err(ApiError::format(
+                return Err(Refusal::format(
                     "fromDate",
                     format!("fromDate {from} is after toDate {to}; no transaction can match"),
                 ));
@@ -94,15 +94,15 @@ impl Listing {
 }
 
 /// An int32 query value of at least `min`.
-fn int32(name: &str, text: &str, min: i32) -> Result<usize, ApiError> {
+fn int32(name: &str, text: &str, min: i32) -> Result<usize, Refusal> {
     let value: i32 = text.trim().parse().map_err(|_| {
-        ApiError::format(
+        Refusal::format(
             name,
             format!("{name} '{text}' is not a whole number (int32)"),
         )
     })?;
     if value < min {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             name,
             format!("{name} is {value}, it must be at least {min}"),
         ));
@@ -113,7 +113,7 @@ fn int32(name: &str, text: &str, min: i32) -> Result<usize, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Code;
+    use crate::refusal::Code;
     use time::macros::date;
 
     fn query(pairs: &[(&str, &str)]) -> ListingQuery {
@@ -131,7 +131,7 @@ mod tests {
         q
     }
 
-    fn refused(pairs: &[(&str, &str)]) -> ApiError {
+    fn refused(pairs: &[(&str, &str)]) -> Refusal {
         Listing::parse(&query(pairs)).unwrap_err()
     }
 
@@ -144,7 +144,7 @@ mod tests {
     #[test]
     fn limit_zero_is_a_format_error_at_limit() {
         let e = refused(&[("limit", "0")]);
-        assert_eq!(e.status.as_u16(), 400);
+        assert_eq!(crate::api::error::status_of(e.code).as_u16(), 400);
         assert_eq!(e.code, Code::FormatError);
         assert_eq!(e.path.as_deref(), Some("limit"));
     }

@@ -2,7 +2,7 @@
 //! corporate agreements, plus initialisation to the known state (SPEC.md, "Sandbox behaviour").
 //!
 //! Every function takes a [`Store`](crate::store::Store) (and `today` where dates matter) and returns
-//! `Result<_, ApiError>`, so the axum handlers in `api::sandbox` stay thin and everything here is tested
+//! `Result<_, Refusal>`, so the axum handlers in `api::sandbox` stay thin and everything here is tested
 //! without HTTP. Later areas (account information, payments) read the records of [`model`].
 //!
 //! Ids are UUID v5 values derived from a fixed namespace and each record's natural key (customer number,
@@ -20,32 +20,7 @@ pub mod model;
 pub mod seed;
 pub mod transactions;
 
-use crate::store::Record;
-use std::sync::{Mutex, MutexGuard};
 use uuid::Uuid;
-
-/// The trees that hold mock data. Initialisation clears exactly these.
-pub const TREES: &[&str] = &[
-    <model::Customer as Record>::TREE,
-    <model::Account as Record>::TREE,
-    <model::CardAccount as Record>::TREE,
-    <model::Transaction as Record>::TREE,
-    <model::CardTransaction as Record>::TREE,
-    <model::Agreement as Record>::TREE,
-];
-
-/// Serialises the sandbox's writes. Uniqueness checks (same BBAN, same masked PAN) and per-account
-/// sequence numbers read before they write, so two concurrent requests must not interleave. The sandbox
-/// is a single-user tool; one lock for all mock data costs nothing.
-static WRITES: Mutex<()> = Mutex::new(());
-
-/// Takes the write lock. A panic while holding it leaves no half state worth protecting (every write
-/// validates first), so a poisoned lock is simply taken over.
-pub(crate) fn write_lock() -> MutexGuard<'static, ()> {
-    WRITES
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 /// The fixed namespace every sandbox id is derived in. Part of the fixtures' contract: never change it.
 fn namespace() -> Uuid {

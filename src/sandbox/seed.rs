@@ -20,10 +20,11 @@ use super::model::{
     Transaction, TransactionSource,
 };
 use super::transactions::{append_locked, clearing_account};
-use super::{agreements, derive_id, write_lock, TREES};
+use super::{agreements, derive_id};
 use crate::domain::OrgNumber;
 use crate::domain::{Bban, Currency, Iban, NationalId};
-use crate::error::ApiError;
+use crate::refusal::Refusal;
+use crate::store::registry::{self, Kind};
 use crate::store::Store;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -219,10 +220,29 @@ pub struct InitSummary {
     pub reference_date: String,
 }
 
-/// Resets the sandbox: removes all mock data, then writes the seed. `today` anchors transaction dates.
-pub fn initialize(store: &Store, today: Date) -> Result<InitSummary, ApiError> {
-    let _guard = write_lock();
-    store.clear_trees(TREES)?;
+/// Resets the sandbox to its known state, all at once: the mock data is seeded afresh and every record of
+/// the flows built on it (consents, TPP sessions, authorisations, access counts, psu-ids, payments,
+/// baskets, batch runs) is removed, so flows start from the beginning and nothing points at an account that
+/// no longer exists. Configuration (the clock, settings, TPP contact registrations) is kept.
+pub fn reset(store: &Store, today: Date) -> Result<InitSummary, Refusal> {
+    // Held until the commit: no run or mock-data write may decide against the state being replaced.
+    let _runs = store.locks().runs();
+    let _mock_data = store.locks().mock_data();
+    store.atomically(|store| {
+        let summary = seed(store, today)?;
+        store.clear_trees(&registry::names(Kind::Flow))?;
+        Ok(summary)
+    })
+}
+
+/// Removes all mock data, then writes the seed, all at once. `today` anchors transaction dates.
+pub fn initialize(store: &Store, today: Date) -> Result<InitSummary, Refusal> {
+    let _mock_data = store.locks().mock_data();
+    store.atomically(|store| seed(store, today))
+}
+
+fn seed(store: &Store, today: Date) -> Result<InitSummary, Refusal> {
+    store.clear_trees(&registry::names(Kind::MockData))?;
     let days = |n: i64| today - Duration::days(n);
 
     let persons: Vec<Customer> = private_customers()

@@ -28,9 +28,9 @@
 use super::input::{self, at};
 use super::listing::Listing;
 use super::model::{format_date, Account, AccountRef, Money, Transaction, TransactionSource};
-use super::{accounts, customers, derive_id, write_lock};
+use super::{accounts, customers, derive_id};
 use crate::domain::{Amount, Bban, Currency, Iban};
-use crate::error::ApiError;
+use crate::refusal::Refusal;
 use crate::store::Store;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -97,14 +97,14 @@ pub(crate) fn flexible_amount(
     path: &str,
     value: &Value,
     currency: Currency,
-) -> Result<Money, ApiError> {
+) -> Result<Money, Refusal> {
     let money = match value {
         Value::String(text) => {
             Money::from_amount(&Amount::parse_signed(text, currency).map_err(input::bad(path))?)
         }
         Value::Number(n) => {
             let minor = n.as_i64().ok_or_else(|| {
-                ApiError::format(
+                Refusal::format(
                     path,
                     format!("{path} {n} is not a whole number; give the amount in minor units (øre) as an integer, or as a decimal string such as \"-125.50\""),
                 )
@@ -115,17 +115,17 @@ pub(crate) fn flexible_amount(
             }
         }
         _ => {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 path,
                 format!("{path} must be an integer number of minor units or a decimal string"),
             ))
         }
     };
     if money.amount.is_zero() {
-        return Err(ApiError::format(path, format!("{path} must not be zero")));
+        return Err(Refusal::format(path, format!("{path} must not be zero")));
     }
     if i32::try_from(money.minor_units()).is_err() {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             path,
             format!(
                 "{path} is too large: in minor units it must fit an int32 (at most 2147483647)"
@@ -136,7 +136,7 @@ pub(crate) fn flexible_amount(
 }
 
 /// Parses a party's account: a Norwegian BBAN, any valid IBAN, or both naming the same account.
-fn party_account(path: &str, input: &AccountRefInput) -> Result<AccountRef, ApiError> {
+fn party_account(path: &str, input: &AccountRefInput) -> Result<AccountRef, Refusal> {
     let bban_path = at(path, "bban");
     let iban_path = at(path, "iban");
     let iban = input
@@ -154,7 +154,7 @@ fn party_account(path: &str, input: &AccountRefInput) -> Result<AccountRef, ApiE
         (Some(iban), Some(bban)) => {
             let compact: String = bban.chars().filter(|c| *c != ' ' && *c != '.').collect();
             if compact != iban.bban_part() {
-                return Err(ApiError::format(
+                return Err(Refusal::format(
                     &iban_path,
                     format!(
                         "{iban_path} '{iban}' and {bban_path} '{bban}' name different accounts"
@@ -171,7 +171,7 @@ fn party_account(path: &str, input: &AccountRefInput) -> Result<AccountRef, ApiE
             iban: iban.as_str().to_owned(),
         }),
         (None, Some(bban)) => Ok(reference(&input::bban(&bban_path, bban)?)),
-        (None, None) => Err(ApiError::format(
+        (None, None) => Err(Refusal::format(
             &bban_path,
             format!("{path} needs an iban or a bban"),
         )),
@@ -184,14 +184,14 @@ fn parse_item(
     item: &TransactionInput,
     account: &Account,
     owner_name: &str,
-) -> Result<Transaction, ApiError> {
+) -> Result<Transaction, Refusal> {
     let currency_path = at(prefix, "currency");
     let currency = input::currency(
         &currency_path,
         input::required(&currency_path, &item.currency)?,
     )?;
     if currency != account.currency {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &currency_path,
             format!(
                 "{currency_path} is {currency}, but the account's currency is {}",
@@ -258,7 +258,7 @@ fn parse_item(
     let code_path = at(prefix, "bankTransactionCode");
     let bank_transaction_code = match input::text(&code_path, &item.bank_transaction_code, 14)? {
         Some(code) if code.chars().count() < *BANK_TRANSACTION_CODE_CHARS.start() => {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 &code_path,
                 format!("{code_path} '{code}' is too short: it has 4 to 14 characters (e.g. PMNT-RCDT-DMCT)"),
             ))
@@ -283,7 +283,7 @@ fn parse_item(
     let purpose_code = match input::text(&purpose_path, &item.purpose_code, 4)? {
         Some(code) if code.len() == 4 && code.bytes().all(|b| b.is_ascii_uppercase()) => code,
         Some(code) => {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 &purpose_path,
                 format!("{purpose_path} '{code}' is not an ISO 20022 purpose code (four upper-case letters, e.g. OTHR)"),
             ))
@@ -315,7 +315,7 @@ pub fn parse_batch(
     store: &Store,
     account_id: &str,
     items: &[TransactionInput],
-) -> Result<Vec<Transaction>, ApiError> {
+) -> Result<Vec<Transaction>, Refusal> {
     let account = accounts::by_id(store, "mockAccountId", account_id)?;
     let owner = customers::by_number(store, "customerNumber", &account.customer_number)?;
     items
@@ -330,7 +330,7 @@ pub fn create(
     store: &Store,
     account_id: &str,
     items: &[TransactionInput],
-) -> Result<Vec<TransactionView>, ApiError> {
+) -> Result<Vec<TransactionView>, Refusal> {
     let parsed = parse_batch(store, account_id, items)?;
     Ok(append(store, parsed)?
         .into_iter()
@@ -340,16 +340,16 @@ pub fn create(
 
 /// Books already validated transactions, giving each the next sequence number of its account and an id
 /// derived from account and sequence. Payments book through here with `source` Payment.
-pub fn append(store: &Store, transactions: Vec<Transaction>) -> Result<Vec<Transaction>, ApiError> {
-    let _guard = write_lock();
-    append_locked(store, transactions)
+pub fn append(store: &Store, transactions: Vec<Transaction>) -> Result<Vec<Transaction>, Refusal> {
+    let _guard = store.locks().mock_data();
+    store.atomically(|store| append_locked(store, transactions))
 }
 
 /// [`append`] for a caller that already holds the write lock (initialisation).
 pub(crate) fn append_locked(
     store: &Store,
     transactions: Vec<Transaction>,
-) -> Result<Vec<Transaction>, ApiError> {
+) -> Result<Vec<Transaction>, Refusal> {
     let table = store.table::<Transaction>()?;
     let mut next: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
     let mut stored = Vec::with_capacity(transactions.len());
@@ -439,7 +439,7 @@ impl From<Transaction> for TransactionView {
 }
 
 /// Every transaction of an account in listing order: booking date, then order of recording.
-pub fn of_account(store: &Store, account_id: &str) -> Result<Vec<Transaction>, ApiError> {
+pub fn of_account(store: &Store, account_id: &str) -> Result<Vec<Transaction>, Refusal> {
     Ok(store
         .table::<Transaction>()?
         .scan_prefix(&format!("{account_id}/"))?)
@@ -450,7 +450,7 @@ pub fn list(
     store: &Store,
     account_id: &str,
     listing: &Listing,
-) -> Result<Vec<TransactionView>, ApiError> {
+) -> Result<Vec<TransactionView>, Refusal> {
     accounts::by_id(store, "mockAccountId", account_id)?;
     let selected = of_account(store, account_id)?
         .into_iter()
@@ -467,13 +467,13 @@ pub fn get(
     store: &Store,
     account_id: &str,
     transaction_id: &str,
-) -> Result<TransactionView, ApiError> {
+) -> Result<TransactionView, Refusal> {
     accounts::by_id(store, "mockAccountId", account_id)?;
     of_account(store, account_id)?
         .into_iter()
         .find(|t| t.id == transaction_id)
         .map(TransactionView::from)
-        .ok_or_else(|| ApiError::unknown("transactionId", "transaction", transaction_id))
+        .ok_or_else(|| Refusal::unknown("transactionId", "transaction", transaction_id))
 }
 
 #[cfg(test)]
@@ -486,7 +486,7 @@ mod tests;
 fn last_sequence(
     table: &crate::store::Table<Transaction>,
     account_id: &str,
-) -> Result<u64, ApiError> {
+) -> Result<u64, Refusal> {
     Ok(table
         .keys_with_prefix(&format!("{account_id}/"))?
         .iter()
@@ -502,7 +502,7 @@ fn last_sequence(
 pub(crate) fn number_bookings(
     store: &Store,
     mut transactions: Vec<Transaction>,
-) -> Result<Vec<Transaction>, ApiError> {
+) -> Result<Vec<Transaction>, Refusal> {
     let table = store.table::<Transaction>()?;
     let mut next: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
     for t in &mut transactions {

@@ -7,7 +7,7 @@ use super::authorisation::{AuthMethod, Authorisation, Outcome, Purpose, Step};
 use super::{psu, session, Context};
 use crate::consent::{self, Consent};
 use crate::domain::NationalId;
-use crate::error::{ApiError, ApiResult, Code};
+use crate::refusal::{Code, CoreResult, Refusal};
 use crate::sandbox::model::{Customer, CustomerType};
 use crate::sandbox::{accounts, agreements, card_accounts, customers};
 use crate::store::Store;
@@ -87,8 +87,8 @@ impl std::fmt::Display for FlowError {
     }
 }
 
-impl From<ApiError> for FlowError {
-    fn from(error: ApiError) -> Self {
+impl From<Refusal> for FlowError {
+    fn from(error: Refusal) -> Self {
         FlowError::Storage(error.text)
     }
 }
@@ -101,7 +101,7 @@ impl From<crate::store::StoreError> for FlowError {
 
 impl FlowError {
     /// The API form, for the automation endpoint.
-    pub fn to_api_error(&self) -> ApiError {
+    pub fn to_refusal(&self) -> Refusal {
         let code = match self {
             FlowError::NotFound => Code::ScaNotFound,
             FlowError::Expired => Code::ScaExpired,
@@ -114,12 +114,12 @@ impl FlowError {
             FlowError::NotAllowedToPay => Code::PsuCredentialsInvalid,
             FlowError::Storage(_) => Code::SystemError,
         };
-        ApiError::new(code, None, self.to_string())
+        Refusal::new(code, None, self.to_string())
     }
 }
 
 /// Starts an authorisation; presets from the request are applied at once.
-pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> ApiResult<Authorisation> {
+pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> CoreResult<Authorisation> {
     let mut auth = Authorisation {
         id: uuid::Uuid::new_v4().to_string(),
         tpp_id: request.tpp_id,
@@ -260,7 +260,7 @@ pub struct AgreementChoice {
 }
 
 /// The corporate agreements a person has engagements in.
-pub fn agreement_choices(store: &Store, customer_id: &str) -> ApiResult<Vec<AgreementChoice>> {
+pub fn agreement_choices(store: &Store, customer_id: &str) -> CoreResult<Vec<AgreementChoice>> {
     let mut choices = Vec::new();
     for agreement in agreements::of_person(store, customer_id)? {
         let owner = customers::by_id(store, &agreement.owner_customer_id)?;
@@ -321,7 +321,7 @@ pub struct AccountChoice {
 }
 
 /// The accounts the consent screen lists for this authorisation's PSU and context.
-pub fn consent_choices(store: &Store, auth: &Authorisation) -> ApiResult<Vec<AccountChoice>> {
+pub fn consent_choices(store: &Store, auth: &Authorisation) -> CoreResult<Vec<AccountChoice>> {
     let Some(customer_id) = &auth.customer_id else {
         return Ok(Vec::new());
     };
@@ -375,8 +375,20 @@ pub fn consent_choices(store: &Store, auth: &Authorisation) -> ApiResult<Vec<Acc
     Ok(choices)
 }
 
-/// Step 4 (consent): the ticked accounts are granted, the unticked revoked; SCA completes.
+/// Step 4 (consent): the ticked accounts are granted, the unticked revoked; SCA completes. Everything the
+/// completion writes (consent, access log, session, psu-ids, the authorisation, approved payments) is
+/// written together or not at all.
 pub fn grant(
+    store: &Store,
+    id: &str,
+    ticked: &[String],
+    now: OffsetDateTime,
+) -> Result<Authorisation, FlowError> {
+    let _runs = store.locks().runs();
+    store.atomically(|store| grant_in(store, id, ticked, now))
+}
+
+fn grant_in(
     store: &Store,
     id: &str,
     ticked: &[String],
@@ -418,8 +430,14 @@ pub fn grant(
     complete(store, auth, now)
 }
 
-/// Step 4 (user lookup): the PSU confirms; SCA completes.
+/// Step 4 (user lookup, payment): the PSU confirms; SCA completes, all at once (as [`grant`]).
 pub fn confirm(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
+    // The completion authorises payments: no batch run may decide while it is half written.
+    let _runs = store.locks().runs();
+    store.atomically(|store| confirm_in(store, id, now))
+}
+
+fn confirm_in(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
     let auth = at_step(store, id, Step::Confirm, now)?;
     // Any completed SCA renews the 180 days of the PSU's consent at this TPP in the same context.
     let customer_id = auth.customer_id.as_deref().expect("identified");

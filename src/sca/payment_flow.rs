@@ -6,9 +6,9 @@
 use super::authorisation::{Authorisation, Purpose};
 use super::flow::{self, FlowError, StartSca};
 use super::Context;
-use crate::error::ApiResult;
 use crate::payments::model::Payment;
 use crate::payments::service::{may_pay_from, resolve_debtor};
+use crate::refusal::CoreResult;
 use crate::store::Store;
 use time::OffsetDateTime;
 
@@ -20,7 +20,7 @@ pub fn start(
     basket_id: Option<String>,
     tpp_brand: Option<String>,
     now: OffsetDateTime,
-) -> ApiResult<Authorisation> {
+) -> CoreResult<Authorisation> {
     request.purpose = Purpose::Payment;
     request.preset_agreement_id = None;
     let mut auth = flow::start(store, request, now)?;
@@ -40,7 +40,7 @@ pub fn start(
 }
 
 /// The payments an authorisation approves.
-pub fn payments(store: &Store, auth: &Authorisation) -> ApiResult<Vec<Payment>> {
+pub fn payments(store: &Store, auth: &Authorisation) -> CoreResult<Vec<Payment>> {
     let table = store.table::<Payment>()?;
     let mut out = Vec::new();
     for id in &auth.payment_ids {
@@ -80,7 +80,7 @@ pub fn assign_payer_context(store: &Store, auth: &mut Authorisation) -> Result<(
 
 /// Called when an authorisation succeeded: the payments it approved are authorised. Returns the ids of
 /// instant payments, which the caller executes at once.
-pub fn apply(store: &Store, auth: &Authorisation, now: OffsetDateTime) -> ApiResult<Vec<String>> {
+pub fn apply(store: &Store, auth: &Authorisation, now: OffsetDateTime) -> CoreResult<Vec<String>> {
     if auth.purpose != Purpose::Payment
         || auth.outcome != Some(super::authorisation::Outcome::Succeeded)
     {

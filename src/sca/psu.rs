@@ -2,7 +2,7 @@
 //! across SCAs (SPEC.md: "unique for a TPP and bank pair"), so another TPP never learns it; likewise a
 //! psu-corporate-id names one corporate agreement for one TPP.
 
-use crate::error::{ApiError, ApiResult};
+use crate::refusal::{CoreResult, Refusal};
 use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -43,7 +43,7 @@ impl Record for CorporateLink {
 }
 
 /// The psu-id this TPP knows this customer by (recorded so it can be resolved later).
-pub fn psu_id_for(store: &Store, tpp_id: &str, customer_id: &str) -> ApiResult<String> {
+pub fn psu_id_for(store: &Store, tpp_id: &str, customer_id: &str) -> CoreResult<String> {
     let psu_id =
         Uuid::new_v5(&NAMESPACE, format!("psu/{tpp_id}/{customer_id}").as_bytes()).to_string();
     let link = PsuLink {
@@ -56,7 +56,7 @@ pub fn psu_id_for(store: &Store, tpp_id: &str, customer_id: &str) -> ApiResult<S
 }
 
 /// The psu-corporate-id this TPP knows this agreement by.
-pub fn corporate_id_for(store: &Store, tpp_id: &str, agreement_id: &str) -> ApiResult<String> {
+pub fn corporate_id_for(store: &Store, tpp_id: &str, agreement_id: &str) -> CoreResult<String> {
     let id = Uuid::new_v5(
         &NAMESPACE,
         format!("corporate/{tpp_id}/{agreement_id}").as_bytes(),
@@ -72,7 +72,7 @@ pub fn corporate_id_for(store: &Store, tpp_id: &str, agreement_id: &str) -> ApiR
 }
 
 /// The customer behind a PSU-ID header, for this TPP only. An id issued to another TPP is unknown here.
-pub fn customer_of(store: &Store, tpp_id: &str, psu_id: &str) -> ApiResult<Option<String>> {
+pub fn customer_of(store: &Store, tpp_id: &str, psu_id: &str) -> CoreResult<Option<String>> {
     let psu_id = psu_id.trim().to_ascii_lowercase();
     Ok(store
         .table::<PsuLink>()?
@@ -85,7 +85,7 @@ pub fn agreement_of(
     store: &Store,
     tpp_id: &str,
     psu_corporate_id: &str,
-) -> ApiResult<Option<String>> {
+) -> CoreResult<Option<String>> {
     let id = psu_corporate_id.trim().to_ascii_lowercase();
     Ok(store
         .table::<CorporateLink>()?
@@ -94,9 +94,9 @@ pub fn agreement_of(
 }
 
 /// 401 PSU_CREDENTIALS_INVALID for a PSU-ID this TPP was never given.
-pub fn unknown_psu(psu_id: &str) -> ApiError {
-    ApiError::new(
-        crate::error::Code::PsuCredentialsInvalid,
+pub fn unknown_psu(psu_id: &str) -> Refusal {
+    Refusal::new(
+        crate::refusal::Code::PsuCredentialsInvalid,
         Some("PSU-ID"),
         format!(
             "PSU-ID {psu_id} is not known to this TPP: a psu-id comes from the redirect that ends SCA and is \

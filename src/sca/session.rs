@@ -3,7 +3,7 @@
 //! invalidates the PSU's older session ids at that TPP; an aborted SCA changes nothing.
 
 use super::Context;
-use crate::error::ApiResult;
+use crate::refusal::CoreResult;
 use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
@@ -58,7 +58,7 @@ pub fn state(
     customer_id: &str,
     session_id: &str,
     now: OffsetDateTime,
-) -> ApiResult<SessionState> {
+) -> CoreResult<SessionState> {
     let Some(session) =
         store
             .table::<TppSession>()?
@@ -84,7 +84,7 @@ pub fn record_sca(
     context: Context,
     agreement_id: Option<&str>,
     now: OffsetDateTime,
-) -> ApiResult<TppSession> {
+) -> CoreResult<TppSession> {
     let sessions = store.table::<TppSession>()?;
     for mut other in sessions.scan_prefix(&format!("{tpp_id}/{customer_id}/"))? {
         if other.session_id != session_id && other.active {

@@ -14,7 +14,7 @@ use super::signature_header::{self, SignatureParams};
 use super::trust::{CachedCertificate, CertificateCache, ChainVerdict, TrustStore};
 use super::{http_date, signing_string};
 use crate::clock::Clock;
-use crate::error::{ApiError, Code, TppMessage};
+use crate::refusal::{Code, Refusal, TppMessage};
 use axum::http::HeaderMap;
 use std::sync::{Arc, RwLock};
 use time::{Duration, OffsetDateTime};
@@ -147,7 +147,7 @@ pub struct Report {
     pub steps: Vec<(Step, Result<String, String>)>,
     /// The signing string the sandbox computed, once the signed-header list was understood.
     pub signing_string: Option<String>,
-    pub outcome: Result<VerifiedTpp, ApiError>,
+    pub outcome: Result<VerifiedTpp, Refusal>,
 }
 
 /// The gate: trusted CAs and the certificate cache.
@@ -175,11 +175,7 @@ impl Verifier {
     }
 
     /// Checks a request at the sandbox clock's time.
-    pub fn verify(
-        &self,
-        request: &RequestToVerify,
-        clock: &Clock,
-    ) -> Result<VerifiedTpp, ApiError> {
+    pub fn verify(&self, request: &RequestToVerify, clock: &Clock) -> Result<VerifiedTpp, Refusal> {
         let times = Times {
             now: clock.now(),
             machine: clock.machine_now(),
@@ -211,10 +207,10 @@ impl Verifier {
             let mut error = error.with_messages(run.warnings.clone());
             if let Some(signing_string) = &run.signing_string {
                 error = error.with_messages([TppMessage {
-                    category: crate::error::Category::Error,
+                    category: crate::refusal::Category::Error,
                     code: Code::BadRequest,
                     path: Some("Signature".into()),
-                    text: Some(crate::error::truncate_text(format!(
+                    text: Some(crate::refusal::truncate_text(format!(
                         "Signing string computed by the sandbox (lines joined by \\n): {}",
                         signing_string.replace('\n', "\\n")
                     ))),
@@ -234,7 +230,7 @@ impl Verifier {
         request: &RequestToVerify,
         times: Times,
         run: &mut Run,
-    ) -> Result<VerifiedTpp, ApiError> {
+    ) -> Result<VerifiedTpp, Refusal> {
         let now = times.now;
         let headers = request.headers;
         let header = |name: &str| {
@@ -252,11 +248,11 @@ impl Verifier {
             "Signature",
         ] {
             match header(name) {
-                None => return run.fail(Step::RequiredHeaders, ApiError::header_required(name)),
+                None => return run.fail(Step::RequiredHeaders, Refusal::header_required(name)),
                 Some(Err(_)) => {
                     return run.fail(
                         Step::RequiredHeaders,
-                        ApiError::format(name, format!("{name} holds bytes that are not visible ASCII; RFC 2047-wrap non-ASCII values")),
+                        Refusal::format(name, format!("{name} holds bytes that are not visible ASCII; RFC 2047-wrap non-ASCII values")),
                     )
                 }
                 Some(Ok(value)) => present.push(value),
@@ -269,7 +265,7 @@ impl Verifier {
         if has_body && headers.get("digest").is_none() {
             return run.fail(
                 Step::RequiredHeaders,
-                ApiError::new(
+                Refusal::new(
                     Code::HttpHeaderRequired,
                     Some("Digest"),
                     "The header Digest is required on a request with a body: SHA-256=<base64 of the SHA-256 of the body bytes>.",
@@ -283,7 +279,7 @@ impl Verifier {
         // Date window.
         let sent = match http_date::parse(date) {
             Ok(sent) => sent,
-            Err(reason) => return run.fail(Step::Date, ApiError::format("Date", reason)),
+            Err(reason) => return run.fail(Step::Date, Refusal::format("Date", reason)),
         };
         // Against the sandbox clock, or the machine's when a trainer has moved the clock (TPP apps sign
         // with their own machine's time).
@@ -297,7 +293,7 @@ impl Verifier {
             };
             return run.fail(
                 Step::Date,
-                ApiError::new(
+                Refusal::new(
                     Code::BadRequest,
                     Some("Date"),
                     format!(
@@ -327,7 +323,7 @@ impl Verifier {
         let params = match signature_header::parse(signature) {
             Ok(params) => params,
             Err(reason) => {
-                return run.fail(Step::SignatureHeader, ApiError::format("Signature", reason))
+                return run.fail(Step::SignatureHeader, Refusal::format("Signature", reason))
             }
         };
         run.pass(Step::SignatureHeader, || {
@@ -369,7 +365,7 @@ impl Verifier {
             Err(reason) => {
                 return run.fail(
                     Step::SignedHeaders,
-                    ApiError::new(Code::BadRequest, Some("Signature"), reason),
+                    Refusal::new(Code::BadRequest, Some("Signature"), reason),
                 )
             }
         };
@@ -382,12 +378,12 @@ impl Verifier {
             match digest::verify(value, request.body) {
                 Ok(()) => run.pass(Step::Digest, || "matches the body".into()),
                 Err(DigestProblem::Malformed(reason)) => {
-                    return run.fail(Step::Digest, ApiError::format("Digest", reason))
+                    return run.fail(Step::Digest, Refusal::format("Digest", reason))
                 }
                 Err(DigestProblem::Mismatch { expected }) => {
                     return run.fail(
                         Step::Digest,
-                        ApiError::new(
+                        Refusal::new(
                             Code::BadRequest,
                             Some("Digest"),
                             format!(
@@ -419,7 +415,7 @@ impl Verifier {
         {
             return run.fail(
                 Step::Signature,
-                ApiError::new(
+                Refusal::new(
                     Code::BadRequest,
                     Some("Signature"),
                     format!(
@@ -448,10 +444,10 @@ impl Verifier {
         header: &str,
         now: OffsetDateTime,
         run: &mut Run,
-    ) -> Result<Arc<CachedCertificate>, ApiError> {
+    ) -> Result<Arc<CachedCertificate>, Refusal> {
         const HEADER: &str = "TPP-Signature-Certificate";
         let decoded = decode_certificate_header(header)
-            .map_err(|e| ApiError::format(HEADER, e.to_string()))?;
+            .map_err(|e| Refusal::format(HEADER, e.to_string()))?;
         if decoded.was_pem {
             run.warn(Code::FormatError, HEADER, "TPP-Signature-Certificate came with PEM armour; it should be the plain base64 of the DER. Production may refuse it.");
         }
@@ -459,7 +455,7 @@ impl Verifier {
         let tpp = match &cached.certificate {
             Ok(tpp) => tpp,
             Err(reason) => {
-                return Err(ApiError::format(
+                return Err(Refusal::format(
                     HEADER,
                     format!(
                         "TPP-Signature-Certificate is not a usable X.509 certificate: {reason}"
@@ -468,7 +464,7 @@ impl Verifier {
             }
         };
         if let ChainVerdict::Untrusted(reason) = &cached.chain {
-            return Err(ApiError::new(
+            return Err(Refusal::new(
                 Code::BadRequest,
                 Some(HEADER),
                 format!("The certificate is not trusted: {reason}"),
@@ -480,7 +476,7 @@ impl Verifier {
                 .ca_not_after(ca_subject)
                 .filter(|end| now > *end)
             {
-                return Err(ApiError::new(
+                return Err(Refusal::new(
                     Code::BadRequest,
                     Some(HEADER),
                     format!(
@@ -492,7 +488,7 @@ impl Verifier {
             }
         }
         if now < tpp.not_before || now > tpp.not_after {
-            return Err(ApiError::new(
+            return Err(Refusal::new(
                 Code::BadRequest,
                 Some(HEADER),
                 format!(
@@ -505,7 +501,7 @@ impl Verifier {
             ));
         }
         if tpp.roles().is_empty() {
-            return Err(ApiError::new(
+            return Err(Refusal::new(
                 Code::BadRequest,
                 Some(HEADER),
                 "The certificate carries no PSD2 roles: it needs the ETSI TS 119 495 QCStatement (0.4.0.19495.2) \
@@ -524,16 +520,16 @@ fn check_key_id(
     params: &SignatureParams,
     tpp: &TppCertificate,
     run: &mut Run,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     let key_id = signature_header::parse_key_id(&params.key_id)
-        .map_err(|r| ApiError::format("Signature", r))?;
+        .map_err(|r| Refusal::format("Signature", r))?;
     match compare_serial(&key_id.serial, &tpp.serial) {
         SerialMatch::Exact => {}
         SerialMatch::Tolerated(notes) => notes
             .into_iter()
             .for_each(|n| run.warn(Code::FormatError, "Signature", n)),
         SerialMatch::Mismatch(reason) => {
-            return Err(ApiError::new(
+            return Err(Refusal::new(
                 Code::BadRequest,
                 Some("Signature"),
                 format!("keyId SN does not name the certificate: {reason}"),
@@ -548,7 +544,7 @@ fn check_key_id(
                 .for_each(|n| run.warn(Code::FormatError, "Signature", n));
             Ok(())
         }
-        IssuerMatch::Mismatch(reason) => Err(ApiError::new(
+        IssuerMatch::Mismatch(reason) => Err(Refusal::new(
             Code::BadRequest,
             Some("Signature"),
             format!("keyId CA does not name the certificate's issuer: {reason}"),
@@ -560,9 +556,9 @@ fn check_algorithm(
     params: &SignatureParams,
     tpp: &TppCertificate,
     run: &mut Run,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     if tpp.rsa_public_key.is_none() {
-        return Err(ApiError::new(
+        return Err(Refusal::new(
             Code::BadRequest,
             Some("TPP-Signature-Certificate"),
             format!(
@@ -593,7 +589,7 @@ fn check_algorithm(
             );
             Ok(())
         }
-        _ => Err(ApiError::new(
+        _ => Err(Refusal::new(
             Code::BadRequest,
             Some("Signature"),
             format!(
@@ -609,7 +605,7 @@ fn check_signed_headers(
     headers: &HeaderMap,
     has_body: bool,
     run: &mut Run,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     let mut seen: Vec<String> = Vec::with_capacity(params.headers.len());
     for name in &params.headers {
         let lower = name.to_ascii_lowercase();
@@ -621,7 +617,7 @@ fn check_signed_headers(
             );
         }
         if seen.contains(&lower) {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 "Signature",
                 format!("the headers part lists '{lower}' twice"),
             ));
@@ -630,14 +626,14 @@ fn check_signed_headers(
     }
     let signs = |name: &str| seen.iter().any(|s| s == name);
     if !signs("date") {
-        return Err(ApiError::new(
+        return Err(Refusal::new(
             Code::BadRequest,
             Some("Signature"),
             "the headers part must include 'date': an unsigned Date could be replayed.",
         ));
     }
     if has_body && !signs("digest") {
-        return Err(ApiError::new(Code::BadRequest, Some("Signature"), "the headers part must include 'digest' on a request with a body, or the body is not covered by the signature."));
+        return Err(Refusal::new(Code::BadRequest, Some("Signature"), "the headers part must include 'digest' on a request with a body, or the body is not covered by the signature."));
     }
     for candidate in SIGNING_CANDIDATES {
         if headers.contains_key(candidate) && !signs(candidate) {
@@ -666,7 +662,7 @@ impl Run {
         }
     }
 
-    fn fail<T>(&mut self, step: Step, error: ApiError) -> Result<T, ApiError> {
+    fn fail<T>(&mut self, step: Step, error: Refusal) -> Result<T, Refusal> {
         let mut error = error;
         error.text = format!(
             "Request signature check failed at step '{}': {}",

@@ -1,21 +1,38 @@
 //! Durable storage: sled behind a small interface the rest of the code owns.
 //!
-//! Records are JSON in named trees ([`Table`]). Writes are cheap and not yet durable; [`Store::make_durable`]
-//! flushes them to disk. The HTTP layer calls it after every request that wrote, before the response leaves,
-//! so that a 2xx always means the data survives a kill -9 (see `api::durability`).
+//! Records are JSON in named trees ([`Table`]), every tree listed in the [`registry`]. Two guarantees:
+//! - **All or nothing.** An operation that writes several records runs inside [`Store::atomically`]: its
+//!   writes are held in memory (reads inside it see them) and committed in one sled transaction over all
+//!   the trees it touched, which sled recovers whole or not at all after a crash. An operation that fails
+//!   part-way writes nothing.
+//! - **A 2xx means on disk.** A request that wrote waits, before its answer leaves, until the
+//!   [`flusher`] has made its writes durable (group commit; see `api::layers::durability`).
 
+mod flusher;
+pub mod locks;
+mod overlay;
+pub mod registry;
 mod table;
 
 pub use table::{Record, Table};
 
+use flusher::{Counters, Flusher};
+use locks::Locks;
+use overlay::WriteBuffer;
 use std::any::Any;
 use std::collections::HashMap;
+use std::future::Future;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Decoded copies of whole tables, each tagged with the write count it was read at.
 type Snapshots = Mutex<HashMap<&'static str, (u64, Arc<dyn Any + Send + Sync>)>>;
+
+tokio::task_local! {
+    /// The highest write number made by the request running on this task (see [`track_writes`]).
+    static REQUEST_WRITES: Arc<AtomicU64>;
+}
 
 /// A storage failure. Never the client's fault; it becomes a 500 without internals.
 #[derive(Debug, thiserror::Error)]
@@ -31,18 +48,25 @@ pub enum StoreError {
     Encode(serde_json::Error),
     #[error("a storage transaction was aborted: {0}")]
     Aborted(String),
+    #[error("the tree {0} is not in the store's registry")]
+    Unregistered(&'static str),
+    #[error("another process holds the data directory {0}")]
+    Locked(String),
 }
 
-/// The database. Cheap to clone.
+/// The database. Cheap to clone; clones share everything (a clone made inside [`Store::atomically`] also
+/// shares that operation's pending writes).
 #[derive(Clone)]
 pub struct Store {
     db: sled::Db,
-    /// Bumped by every write; compared with `durable` to know whether a flush is owed.
-    written: Arc<AtomicU64>,
-    durable: Arc<AtomicU64>,
+    counters: Arc<Counters>,
+    flusher: Flusher,
     /// Read-mostly tables are listed on hot paths; decoding every record from JSON on each read would
     /// dominate their cost, so a decoded copy is kept until the next write anywhere in the store.
     snapshots: Arc<Snapshots>,
+    locks: Arc<Locks>,
+    /// Set inside [`Store::atomically`]: writes go here and are committed together at its end.
+    pending: Option<Arc<Mutex<WriteBuffer>>>,
 }
 
 impl Store {
@@ -51,42 +75,160 @@ impl Store {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::Sled(sled::Error::Io(e)))?;
         let db = sled::Config::new()
             .path(dir)
-            // Flushing is explicit (after each writing request); sled's periodic flush is a backstop.
-            .flush_every_ms(Some(1000))
-            .open()?;
+            // The flusher thread is the only one that flushes (see `flusher`).
+            .flush_every_ms(None)
+            .open()
+            .map_err(|error| match error {
+                sled::Error::Io(io) if io.to_string().contains("lock") => {
+                    StoreError::Locked(dir.display().to_string())
+                }
+                other => StoreError::Sled(other),
+            })?;
         Ok(Self::wrap(db))
     }
 
     /// A throw-away database deleted when dropped (tests, `serve --ephemeral`).
     pub fn temporary() -> Result<Store, StoreError> {
-        let db = sled::Config::new().temporary(true).open()?;
+        let db = sled::Config::new()
+            .temporary(true)
+            .flush_every_ms(None)
+            .open()?;
         Ok(Self::wrap(db))
     }
 
     fn wrap(db: sled::Db) -> Store {
+        let counters = Arc::new(Counters {
+            written: AtomicU64::new(0),
+            durable: AtomicU64::new(0),
+        });
         Store {
+            flusher: Flusher::start(db.clone(), Arc::clone(&counters)),
             db,
-            written: Arc::new(AtomicU64::new(0)),
-            durable: Arc::new(AtomicU64::new(0)),
+            counters,
             snapshots: Arc::new(Mutex::new(HashMap::new())),
+            locks: Arc::new(Locks::default()),
+            pending: None,
         }
     }
 
     /// The typed table of record type `R`.
     pub fn table<R: Record>(&self) -> Result<Table<R>, StoreError> {
+        if registry::find(R::TREE).is_none() && !R::TREE.starts_with("test-") {
+            return Err(StoreError::Unregistered(R::TREE));
+        }
         let tree = self.db.open_tree(R::TREE)?;
         Ok(Table::new(tree, self.clone()))
     }
 
+    /// The locks of this store's read-modify-write operations.
+    pub fn locks(&self) -> &Locks {
+        &self.locks
+    }
+
+    /// Runs `operation` so that its writes are applied all together or not at all: they are held until it
+    /// returns `Ok` and then committed in one transaction; on `Err` (or a panic) nothing is written. Inside,
+    /// the `Store` the operation receives reads its own pending writes. Nested calls join the outer one.
+    pub fn atomically<T, E>(&self, operation: impl FnOnce(&Store) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        if self.pending.is_some() {
+            return operation(self);
+        }
+        let scoped = Store {
+            pending: Some(Arc::new(Mutex::new(WriteBuffer::default()))),
+            ..self.clone()
+        };
+        let value = operation(&scoped)?;
+        let buffer = std::mem::take(
+            &mut *scoped
+                .pending
+                .as_ref()
+                .expect("set above")
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()),
+        );
+        self.commit(buffer)?;
+        Ok(value)
+    }
+
+    /// Commits an operation's pending writes in one sled transaction over every tree they touch.
+    fn commit(&self, buffer: WriteBuffer) -> Result<(), StoreError> {
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        let mut names = Vec::with_capacity(buffer.trees.len());
+        let mut trees = Vec::with_capacity(buffer.trees.len());
+        let mut batches = Vec::with_capacity(buffer.trees.len());
+        let mut checks = Vec::with_capacity(buffer.trees.len());
+        for (name, writes) in buffer.trees {
+            let tree = self.db.open_tree(name)?;
+            let mut batch = sled::Batch::default();
+            if writes.cleared {
+                for key in tree.iter().keys() {
+                    let key = key?;
+                    if !writes.writes.contains_key(key.as_ref()) {
+                        batch.remove(key);
+                    }
+                }
+            }
+            for (key, value) in writes.writes {
+                match value {
+                    Some(value) => batch.insert(key, value),
+                    None => batch.remove(key),
+                }
+            }
+            names.push(name);
+            trees.push(tree);
+            batches.push(batch);
+            // In a cleared tree every stored key goes: "only if absent" holds by construction.
+            checks.push(if writes.cleared {
+                Default::default()
+            } else {
+                writes.must_be_new
+            });
+        }
+        use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
+        let outcome = trees.as_slice().transaction(|views| {
+            for (i, view) in views.iter().enumerate() {
+                for key in &checks[i] {
+                    if view.get(key)?.is_some() {
+                        return Err(ConflictableTransactionError::Abort(format!(
+                            "a record under {} in {} was written by another operation first",
+                            String::from_utf8_lossy(key),
+                            names[i]
+                        )));
+                    }
+                }
+                view.apply_batch(&batches[i])?;
+            }
+            Ok(())
+        });
+        match outcome {
+            Ok(()) => {
+                self.note_write();
+                Ok(())
+            }
+            Err(TransactionError::Abort(reason)) => Err(StoreError::Aborted(reason)),
+            Err(TransactionError::Storage(error)) => Err(StoreError::Sled(error)),
+        }
+    }
+
+    /// The pending writes of the operation this store handle belongs to, if any.
+    pub(crate) fn pending(&self) -> Option<std::sync::MutexGuard<'_, WriteBuffer>> {
+        self.pending
+            .as_ref()
+            .map(|p| p.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+    }
+
     /// A fresh, strictly increasing number (unique across restarts).
     pub fn next_number(&self) -> Result<u64, StoreError> {
-        self.note_write();
         Ok(self.db.generate_id()?)
     }
 
     /// The number of writes so far; a snapshot taken at this count is current until it changes.
     pub(crate) fn write_count(&self) -> u64 {
-        self.written.load(Ordering::SeqCst)
+        self.counters.written.load(Ordering::SeqCst)
     }
 
     /// A snapshot of `tree` still current at write count `at`, if one is kept.
@@ -115,108 +257,82 @@ impl Store {
             .insert(tree, (at, snapshot));
     }
 
-    /// Records that a write happened, so the next [`make_durable`](Self::make_durable) flushes.
+    /// Records that a write reached sled: takes the next write number, and tells the request running on
+    /// this task (if any) that it now owes durability up to it.
     pub(crate) fn note_write(&self) {
-        self.written.fetch_add(1, Ordering::SeqCst);
+        let number = self.counters.written.fetch_add(1, Ordering::SeqCst) + 1;
+        let _ = REQUEST_WRITES.try_with(|w| w.fetch_max(number, Ordering::SeqCst));
     }
 
-    /// True when writes happened since the last flush.
+    /// The number of the last write made so far.
+    pub fn last_write(&self) -> u64 {
+        self.counters.written.load(Ordering::SeqCst)
+    }
+
+    /// True when writes happened that are not yet on disk.
     pub fn has_unflushed_writes(&self) -> bool {
-        self.written.load(Ordering::SeqCst) > self.durable.load(Ordering::SeqCst)
+        self.counters.written.load(Ordering::SeqCst) > self.counters.durable.load(Ordering::SeqCst)
     }
 
-    /// Flushes every write made so far to disk. Cheap when nothing was written.
+    /// Waits until every write made so far is on disk (group commit: see [`flusher`]).
     pub async fn make_durable(&self) -> Result<(), StoreError> {
-        let target = self.written.load(Ordering::SeqCst);
-        if self.durable.load(Ordering::SeqCst) >= target {
-            return Ok(());
-        }
-        self.db.flush_async().await?;
-        self.durable.fetch_max(target, Ordering::SeqCst);
+        self.make_durable_up_to(self.last_write()).await
+    }
+
+    /// Waits until the writes numbered up to `write` are on disk.
+    pub async fn make_durable_up_to(&self, write: u64) -> Result<(), StoreError> {
+        self.flusher
+            .wait_for(write)
+            .await
+            .map_err(StoreError::Aborted)
+    }
+
+    /// Flushes synchronously (start-up and shutdown, outside any request).
+    pub fn flush_now(&self) -> Result<(), StoreError> {
+        let target = self.last_write();
+        self.db.flush()?;
+        self.counters.durable.fetch_max(target, Ordering::SeqCst);
         Ok(())
     }
 
-    /// Removes every record of every tree (sandbox initialisation starts from here).
-    pub fn clear_trees(&self, names: &[&str]) -> Result<(), StoreError> {
-        for name in names {
-            self.db.open_tree(name)?.clear()?;
-        }
-        self.note_write();
+    /// Stops the flusher thread after a last flush, so that the directory can be opened again at once.
+    pub fn close(&self) -> Result<(), StoreError> {
+        self.flush_now()?;
+        self.flusher.stop();
         Ok(())
     }
+
+    /// Empties the named trees, all at once (inside an operation: with its other writes).
+    pub fn clear_trees(&self, names: &[&'static str]) -> Result<(), StoreError> {
+        self.atomically(|store| {
+            let mut pending = store.pending().expect("inside atomically");
+            for name in names {
+                pending.clear(name);
+            }
+            Ok(())
+        })
+    }
+
+    /// The names of the trees on disk that hold records but are not in the registry (left by another
+    /// version of the sandbox); reported at start-up, never touched.
+    pub fn unknown_trees(&self) -> Vec<String> {
+        self.db
+            .tree_names()
+            .into_iter()
+            .map(|n| String::from_utf8_lossy(&n).into_owned())
+            .filter(|n| n != "__sled__default" && registry::find(n).is_none())
+            .filter(|n| self.db.open_tree(n).map(|t| !t.is_empty()).unwrap_or(false))
+            .collect()
+    }
+}
+
+/// Runs a request's future and returns, with its output, the number of the last write it made (0 when
+/// it wrote nothing), so the caller can wait for exactly that much durability.
+pub async fn track_writes<F: Future>(future: F) -> (F::Output, u64) {
+    let writes = Arc::new(AtomicU64::new(0));
+    let output = REQUEST_WRITES.scope(Arc::clone(&writes), future).await;
+    (output, writes.load(Ordering::SeqCst))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde::{Deserialize, Serialize};
-
-    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-    struct Note {
-        id: String,
-        text: String,
-    }
-
-    impl Record for Note {
-        const TREE: &'static str = "test-notes";
-        fn key(&self) -> String {
-            self.id.clone()
-        }
-    }
-
-    fn note(id: &str) -> Note {
-        Note {
-            id: id.into(),
-            text: format!("note {id}"),
-        }
-    }
-
-    #[tokio::test]
-    async fn records_survive_reopening_after_being_made_durable() {
-        let dir = tempfile::tempdir().unwrap();
-        {
-            let store = Store::open(dir.path()).unwrap();
-            store.table::<Note>().unwrap().insert(&note("a")).unwrap();
-            assert!(store.has_unflushed_writes());
-            store.make_durable().await.unwrap();
-            assert!(!store.has_unflushed_writes());
-        }
-        let store = Store::open(dir.path()).unwrap();
-        assert_eq!(
-            store.table::<Note>().unwrap().get("a").unwrap(),
-            Some(note("a"))
-        );
-    }
-
-    #[tokio::test]
-    async fn insert_new_refuses_an_existing_key() {
-        let store = Store::temporary().unwrap();
-        let notes = store.table::<Note>().unwrap();
-        assert!(notes.insert_new(&note("a")).unwrap());
-        assert!(!notes.insert_new(&note("a")).unwrap());
-        assert_eq!(notes.list().unwrap().len(), 1);
-    }
-
-    #[tokio::test]
-    async fn prefix_scans_return_records_in_key_order() {
-        let store = Store::temporary().unwrap();
-        let notes = store.table::<Note>().unwrap();
-        for id in ["x/2", "x/1", "y/1"] {
-            notes.insert(&note(id)).unwrap();
-        }
-        let ids: Vec<_> = notes
-            .scan_prefix("x/")
-            .unwrap()
-            .into_iter()
-            .map(|n| n.id)
-            .collect();
-        assert_eq!(ids, ["x/1", "x/2"]);
-        notes.remove("x/1").unwrap();
-        assert_eq!(notes.scan_prefix("x/").unwrap().len(), 1);
-        assert_eq!(
-            notes.list_shared().unwrap().len(),
-            2,
-            "a write makes the snapshot stale"
-        );
-    }
-}
+mod tests;

@@ -1,5 +1,7 @@
-//! A typed view of one sled tree: JSON records under string keys, listed in key order.
+//! A typed view of one sled tree: JSON records under string keys, listed in key order. Inside
+//! [`Store::atomically`] every method reads through the operation's pending writes and writes into them.
 
+use super::overlay::Lookup;
 use super::{Store, StoreError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -8,7 +10,7 @@ use std::sync::Arc;
 
 /// A type stored in its own tree under a string key.
 pub trait Record: Serialize + DeserializeOwned {
-    /// The tree's name; part of the on-disk format, so never rename one.
+    /// The tree's name; part of the on-disk format, so never rename one. Listed in `store::registry`.
     const TREE: &'static str;
     /// The record's key. Keys sort byte-wise, so composite keys (`owner/sequence`) list in order.
     fn key(&self) -> String;
@@ -20,6 +22,8 @@ pub struct Table<R> {
     store: Store,
     _record: PhantomData<R>,
 }
+
+use super::overlay::Pairs;
 
 impl<R: Record> Table<R> {
     pub(super) fn new(tree: sled::Tree, store: Store) -> Self {
@@ -41,25 +45,67 @@ impl<R: Record> Table<R> {
         serde_json::to_vec(record).map_err(StoreError::Encode)
     }
 
+    /// True when this handle belongs to an operation that has pending writes to this tree.
+    fn touched(&self) -> bool {
+        self.store
+            .pending()
+            .is_some_and(|p| p.trees.contains_key(R::TREE))
+    }
+
+    /// The stored pairs under `prefix` with the operation's pending writes applied.
+    fn merged(&self, prefix: &str) -> Result<Pairs, StoreError> {
+        let stored = self
+            .tree
+            .scan_prefix(prefix)
+            .map(|pair| pair.map(|(k, v)| (k.to_vec(), v.to_vec())));
+        let pending = self.store.pending().expect("only called when touched");
+        Ok(pending.merge(R::TREE, prefix.as_bytes(), stored)?)
+    }
+
+    /// The raw bytes under `key` as this operation sees them.
+    fn get_raw(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        if let Some(pending) = self.store.pending() {
+            match pending.lookup(R::TREE, key.as_bytes()) {
+                Lookup::Pending(value) => return Ok(value.clone()),
+                Lookup::Cleared => return Ok(None),
+                Lookup::Untouched => {}
+            }
+        }
+        Ok(self.tree.get(key)?.map(|v| v.to_vec()))
+    }
+
     /// The record under `key`, if any.
     pub fn get(&self, key: &str) -> Result<Option<R>, StoreError> {
-        self.tree.get(key)?.map(|v| Self::decode(&v)).transpose()
+        self.get_raw(key)?.map(|v| Self::decode(&v)).transpose()
     }
 
     /// Writes the record, replacing any record under the same key.
     pub fn insert(&self, record: &R) -> Result<(), StoreError> {
-        self.tree.insert(record.key(), Self::encode(record)?)?;
+        let value = Self::encode(record)?;
+        if let Some(mut pending) = self.store.pending() {
+            pending.put(R::TREE, record.key().into_bytes(), value);
+            return Ok(());
+        }
+        self.tree.insert(record.key(), value)?;
         self.store.note_write();
         Ok(())
     }
 
     /// Writes the record only if its key is free; false when it was taken (nothing written).
     pub fn insert_new(&self, record: &R) -> Result<bool, StoreError> {
-        let swapped = self.tree.compare_and_swap(
-            record.key(),
-            None as Option<&[u8]>,
-            Some(Self::encode(record)?),
-        )?;
+        let key = record.key();
+        let value = Self::encode(record)?;
+        if self.store.pending().is_some() {
+            if self.get_raw(&key)?.is_some() {
+                return Ok(false);
+            }
+            let mut pending = self.store.pending().expect("checked");
+            pending.put_new(R::TREE, key.into_bytes(), value);
+            return Ok(true);
+        }
+        let swapped = self
+            .tree
+            .compare_and_swap(key, None as Option<&[u8]>, Some(value))?;
         if swapped.is_ok() {
             self.store.note_write();
         }
@@ -68,6 +114,14 @@ impl<R: Record> Table<R> {
 
     /// Removes the record under `key`; returns it if there was one.
     pub fn remove(&self, key: &str) -> Result<Option<R>, StoreError> {
+        if self.store.pending().is_some() {
+            let old = self.get_raw(key)?;
+            if old.is_some() {
+                let mut pending = self.store.pending().expect("checked");
+                pending.remove(R::TREE, key.as_bytes().to_vec());
+            }
+            return old.map(|v| Self::decode(&v)).transpose();
+        }
         let old = self.tree.remove(key)?;
         if old.is_some() {
             self.store.note_write();
@@ -77,11 +131,7 @@ impl<R: Record> Table<R> {
 
     /// Every record, in key order.
     pub fn list(&self) -> Result<Vec<R>, StoreError> {
-        self.tree
-            .iter()
-            .values()
-            .map(|v| Self::decode(&v?))
-            .collect()
+        self.scan_prefix("")
     }
 
     /// Every record, in key order, shared: decoded once and reused until the next write to the store.
@@ -90,6 +140,9 @@ impl<R: Record> Table<R> {
     where
         R: Send + Sync + 'static,
     {
+        if self.touched() {
+            return Ok(Arc::new(self.list()?));
+        }
         let at = self.store.write_count();
         if let Some(snapshot) = self.store.snapshot(R::TREE, at) {
             if let Ok(records) = snapshot.downcast::<Vec<R>>() {
@@ -103,6 +156,13 @@ impl<R: Record> Table<R> {
 
     /// The records whose key starts with `prefix`, in key order.
     pub fn scan_prefix(&self, prefix: &str) -> Result<Vec<R>, StoreError> {
+        if self.touched() {
+            return self
+                .merged(prefix)?
+                .iter()
+                .map(|(_, v)| Self::decode(v))
+                .collect();
+        }
         self.tree
             .scan_prefix(prefix)
             .values()
@@ -112,6 +172,9 @@ impl<R: Record> Table<R> {
 
     /// The first record for which `matches` holds, in key order.
     pub fn find(&self, matches: impl Fn(&R) -> bool) -> Result<Option<R>, StoreError> {
+        if self.touched() {
+            return Ok(self.list()?.into_iter().find(|r| matches(r)));
+        }
         for value in self.tree.iter().values() {
             let record = Self::decode(&value?)?;
             if matches(&record) {
@@ -121,12 +184,7 @@ impl<R: Record> Table<R> {
         Ok(None)
     }
 
-    // ---- Bulk access for the batch simulator (`crate::batch`), added by the batch area. ----
-
-    /// Writes many records, noting one write. Each is a plain insert rather than one `sled::Batch`: a sled
-    /// batch takes the database's exclusive lock, which would serialise the batch simulator's writes to
-    /// different trees that it runs on both cores. (Nothing relies on the group being atomic: records are
-    /// replaced whole, and a crash mid-way leaves each record either old or new.)
+    /// Writes many records (inside an operation: with its other writes).
     pub fn insert_many<'r>(
         &self,
         records: impl IntoIterator<Item = &'r R>,
@@ -135,12 +193,16 @@ impl<R: Record> Table<R> {
         R: 'r,
     {
         let mut count = 0;
-        let mut buffer = Vec::with_capacity(2048);
+        if let Some(mut pending) = self.store.pending() {
+            for record in records {
+                pending.put(R::TREE, record.key().into_bytes(), Self::encode(record)?);
+                count += 1;
+            }
+            return Ok(count);
+        }
         for record in records {
-            buffer.clear();
-            serde_json::to_writer(&mut buffer, record).map_err(StoreError::Encode)?;
             self.tree
-                .insert(record.key().into_bytes(), buffer.as_slice())?;
+                .insert(record.key().into_bytes(), Self::encode(record)?)?;
             count += 1;
         }
         if count > 0 {
@@ -152,6 +214,13 @@ impl<R: Record> Table<R> {
     /// The keys starting with `prefix`, in key order, without decoding the records (cheap when the key
     /// itself carries what the caller needs, such as a transaction's sequence number).
     pub fn keys_with_prefix(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        if self.touched() {
+            return Ok(self
+                .merged(prefix)?
+                .into_iter()
+                .map(|(k, _)| String::from_utf8_lossy(&k).into_owned())
+                .collect());
+        }
         self.tree
             .scan_prefix(prefix)
             .keys()
@@ -159,9 +228,29 @@ impl<R: Record> Table<R> {
             .collect()
     }
 
+    /// The last key in key order (the newest for keys that grow with time), under `prefix`.
+    pub fn last_key_with_prefix(&self, prefix: &str) -> Result<Option<String>, StoreError> {
+        if self.touched() {
+            return Ok(self.keys_with_prefix(prefix)?.pop());
+        }
+        Ok(self
+            .tree
+            .scan_prefix(prefix)
+            .keys()
+            .next_back()
+            .transpose()?
+            .map(|k| String::from_utf8_lossy(&k).into_owned()))
+    }
+
     /// The last `n` records in key order, last first (newest first for keys that grow with time),
     /// decoding only those.
     pub fn last_n(&self, n: usize) -> Result<Vec<R>, StoreError> {
+        if self.touched() {
+            let mut all = self.list()?;
+            all.reverse();
+            all.truncate(n);
+            return Ok(all);
+        }
         self.tree
             .iter()
             .values()
@@ -177,13 +266,22 @@ impl<R: Record> Table<R> {
     where
         R: Send,
     {
-        let mut raw = Vec::new();
-        for value in self.tree.iter().values() {
-            let value = value?;
-            if keep(&value) {
-                raw.push(value);
+        let raw: Vec<Vec<u8>> = if self.touched() {
+            self.merged("")?
+                .into_iter()
+                .map(|(_, v)| v)
+                .filter(|v| keep(v))
+                .collect()
+        } else {
+            let mut raw = Vec::new();
+            for value in self.tree.iter().values() {
+                let value = value?;
+                if keep(&value) {
+                    raw.push(value.to_vec());
+                }
             }
-        }
+            raw
+        };
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         if threads < 2 || raw.len() < 1024 {
             return raw.iter().map(|v| Self::decode(v)).collect();
@@ -206,15 +304,19 @@ impl<R: Record> Table<R> {
         Ok(records)
     }
 
-    // ---- End of the batch simulator's block. ----
-
     /// How many records there are.
     pub fn len(&self) -> usize {
+        if self.touched() {
+            return self.merged("").map_or(0, |m| m.len());
+        }
         self.tree.len()
     }
 
     /// True when the table holds no record.
     pub fn is_empty(&self) -> bool {
+        if self.touched() {
+            return self.len() == 0;
+        }
         self.tree.is_empty()
     }
 }

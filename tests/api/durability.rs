@@ -64,8 +64,10 @@ async fn signed_get(client: &reqwest::Client, base: &str, path: &str) -> serde_j
         .send()
         .await
         .unwrap();
-    assert_eq!(response.status(), 200);
-    response.json().await.unwrap()
+    let status = response.status();
+    let body = response.text().await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -99,7 +101,12 @@ async fn every_acknowledged_write_survives_kill_9() {
         }));
     }
     // Let the load run, then pull the plug mid-flight.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
     while acknowledged.lock().unwrap().len() < 60 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server stopped acknowledging writes"
+        );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     server.kill().unwrap(); // SIGKILL

@@ -398,10 +398,11 @@ async fn a_signature_made_with_another_key_fails_at_the_signature_step() {
 
 #[tokio::test]
 async fn a_ca_given_with_trust_ca_is_trusted() {
-    let mut trust = xs2a_sandbox::signing::trust::TrustStore::with_bundled_test_ca();
-    let pem = std::fs::read_to_string(fixture_dir("untrusted-ca").join("cert.pem")).unwrap();
-    trust.add_pem(&pem).unwrap();
-    let app = crate::helpers::spawn_app_with(Default::default(), trust).await;
+    let mut config = crate::helpers::test_config();
+    config
+        .trust_ca_pems
+        .push(std::fs::read_to_string(fixture_dir("untrusted-ca").join("cert.pem")).unwrap());
+    let app = crate::helpers::spawn_app_with(config).await;
     app.get(CUSTOMERS)
         .signed_by("untrusted")
         .send()

@@ -7,12 +7,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use time::macros::datetime;
 use time::OffsetDateTime;
-use xs2a_sandbox::clock::Clock;
+use xs2a_sandbox::app::{App, AppConfig, ClockStart};
 use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
-use xs2a_sandbox::signing::trust::TrustStore;
-use xs2a_sandbox::signing::verifier::Verifier;
-use xs2a_sandbox::state::{AppState, Settings};
-use xs2a_sandbox::store::Store;
+use xs2a_sandbox::state::AppState;
 
 /// The instant the test clock starts at.
 pub const TEST_NOW: OffsetDateTime = datetime!(2026-06-01 12:00 UTC);
@@ -20,6 +17,7 @@ pub const TEST_NOW: OffsetDateTime = datetime!(2026-06-01 12:00 UTC);
 pub struct TestApp {
     pub base: String,
     pub state: AppState,
+    pub app: Arc<App>,
     pub client: reqwest::Client,
     _shutdown: tokio::sync::oneshot::Sender<()>,
 }
@@ -36,36 +34,37 @@ pub fn tpp(name: &str) -> SigningCredentials {
     SigningCredentials::from_dir(&fixture_dir(name)).expect("fixture credentials load")
 }
 
-/// Starts the service with default settings.
-pub async fn spawn_app() -> TestApp {
-    spawn_app_with(Settings::default(), TrustStore::with_bundled_test_ca()).await
+/// The configuration tests start from: a temporary store and the clock frozen at [`TEST_NOW`].
+pub fn test_config() -> AppConfig {
+    AppConfig {
+        clock: ClockStart::FrozenAt(TEST_NOW),
+        ..AppConfig::default()
+    }
 }
 
-/// Starts the service with the given settings and trust store.
-pub async fn spawn_app_with(settings: Settings, trust: TrustStore) -> TestApp {
-    let bank = SigningCredentials::from_dir(&fixture_dir("bank")).unwrap();
-    let state = AppState {
-        store: Store::temporary().unwrap(),
-        clock: Arc::new(Clock::frozen(TEST_NOW)),
-        verifier: Arc::new(Verifier::new(trust)),
-        settings: Arc::new(settings),
-        bank: Some(Arc::new(bank)),
-        events: Default::default(),
-    };
-    xs2a_sandbox::startup::prepare(&state).unwrap();
+/// Starts the service with the test configuration.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(test_config()).await
+}
+
+/// Starts the service, through the same `App` as the CLI, with `config`.
+pub async fn spawn_app_with(config: AppConfig) -> TestApp {
+    let app = Arc::new(App::build(config).expect("the service builds"));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(xs2a_sandbox::server::serve(
-        listener,
-        state.clone(),
-        async {
-            let _ = rx.await;
-        },
-    ));
+    let serving = app.clone();
+    tokio::spawn(async move {
+        serving
+            .serve(listener, async {
+                let _ = rx.await;
+            })
+            .await
+    });
     TestApp {
         base,
-        state,
+        state: app.state().clone(),
+        app,
         client: reqwest::Client::builder().no_gzip().build().unwrap(),
         _shutdown: tx,
     }

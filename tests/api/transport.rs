@@ -1,11 +1,10 @@
 //! Transport and content negotiation: HTTPS with TLS 1.2/1.3, gzip on request, Content-Language, and
 //! response bodies signed by the bank when that setting is on.
 
-use crate::helpers::{fixture_dir, spawn_app, spawn_app_with, tpp};
+use crate::helpers::{fixture_dir, spawn_app, spawn_app_with, test_config, tpp};
 use axum::http::HeaderMap;
 use base64::Engine;
-use xs2a_sandbox::signing::trust::TrustStore;
-use xs2a_sandbox::state::Settings;
+use xs2a_sandbox::app::AppConfig;
 
 #[tokio::test]
 async fn gzip_is_used_when_the_client_asks_for_it() {
@@ -44,10 +43,11 @@ async fn content_language_answers_accept_language() {
 
 #[tokio::test]
 async fn responses_are_signed_by_the_bank_when_enabled() {
-    let settings = Settings {
+    let app = spawn_app_with(AppConfig {
         sign_responses: true,
-    };
-    let app = spawn_app_with(settings, TrustStore::with_bundled_test_ca()).await;
+        ..test_config()
+    })
+    .await;
     let response = app
         .get("/v1/sandbox/customers")
         .header("X-Request-ID", "req-42")
@@ -88,7 +88,7 @@ async fn responses_are_unsigned_by_default() {
 #[tokio::test]
 async fn https_serves_the_same_api_with_tls_1_2_and_1_3_only() {
     let app = spawn_app().await;
-    let config = xs2a_sandbox::server::tls_config(
+    let config = xs2a_sandbox::api::server::tls_config(
         xs2a_sandbox::fixtures::SERVER_CERT_PEM,
         xs2a_sandbox::fixtures::SERVER_KEY_PEM,
     )
@@ -99,12 +99,12 @@ async fn https_serves_the_same_api_with_tls_1_2_and_1_3_only() {
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
-    tokio::spawn(xs2a_sandbox::server::serve_tls(
-        listener,
-        app.state.clone(),
-        config,
-        std::future::pending(),
-    ));
+    let serving = app.app.clone();
+    tokio::spawn(async move {
+        serving
+            .serve_tls(listener, config, std::future::pending())
+            .await
+    });
 
     let ca = std::fs::read(fixture_dir("ca").join("cert.pem")).unwrap();
     for version in [

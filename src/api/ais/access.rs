@@ -3,10 +3,10 @@
 //! it, and whether SCA is needed; [`AisAccess::check_account`] then applies the per-account rules,
 //! including the PSU-not-present limits.
 
+use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::sca_trigger::{header, sca_required, ScaNeed};
 pub use crate::consent::AccountAccessLog;
 use crate::consent::{self, Consent, UNATTENDED_HISTORY};
-use crate::error::{ApiError, ApiResult, Code};
 use crate::sca::authorisation::Purpose;
 use crate::sca::session::{self, SessionState};
 use crate::sca::{psu, Context};
@@ -133,10 +133,11 @@ pub fn identified_psu(
 /// The 401 that restarts SCA for a PSU-ID this TPP does not know, worded as such and naming the header;
 /// any other refusal from starting SCA (say 400 for a missing TPP-Redirect-URI) is returned unchanged.
 fn unknown_psu_error(mut error: ApiError, psu_id: &str) -> ApiError {
-    if error.status == StatusCode::UNAUTHORIZED && error.code == Code::PsuCredentialsInvalid {
+    if error.status == StatusCode::UNAUTHORIZED && error.refusal.code == Code::PsuCredentialsInvalid
+    {
         let unknown = psu::unknown_psu(psu_id);
-        error.text = unknown.text;
-        error.path = unknown.path;
+        error.refusal.text = unknown.text;
+        error.refusal.path = unknown.path;
     }
     error
 }
@@ -336,13 +337,18 @@ impl AisAccess {
         let now = state.clock.now();
         let tpp_id = self.tpp.tpp_id();
         if self.psu_present {
-            return consent::record_online_access(store, &tpp_id, [account_id], now);
+            return Ok(consent::record_online_access(
+                store,
+                &tpp_id,
+                [account_id],
+                now,
+            )?);
         }
         if endpoint == AisEndpoint::Details {
             return Ok(());
         }
         // From reading the count to storing the new call, no parallel request may interleave.
-        let _guard = consent::access_log_lock();
+        let _guard = store.locks().access_log();
         let mut log = consent::access_log(store, &tpp_id, account_id)?;
         let accessed_recently = log
             .last_online_access
@@ -390,12 +396,12 @@ impl AisAccess {
         if !self.psu_present {
             return Ok(());
         }
-        consent::record_online_access(
+        Ok(consent::record_online_access(
             &state.store,
             &self.tpp.tpp_id(),
             account_ids,
             state.clock.now(),
-        )
+        )?)
     }
 
     /// The earliest booking date this request may see: 90 days back without the PSU present.

@@ -9,8 +9,8 @@
 use super::access::{AisAccess, AisEndpoint};
 use super::fixes::{AcceptedFixes, RequestFixes};
 use super::views::{AccountReference, BalanceView};
+use crate::api::error::{ApiError, ApiResult, Code, TppMessage};
 use crate::api::links::Links;
-use crate::error::{ApiError, ApiResult, Code, TppMessage};
 use crate::sandbox::accounts::usage;
 use crate::sandbox::customers;
 use crate::sandbox::model::{Account, AccountStatus};

@@ -4,10 +4,10 @@
 //! `Deprecation` header. `GET /v1/bank-offered-consents` shows what the PSU granted in this context.
 
 use super::access::{require_aisp, AisAccess};
+use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::links::Links;
 use crate::api::sca_trigger::{header, sca_required, ScaNeed};
 use crate::consent::SCA_RENEWAL;
-use crate::error::{ApiError, ApiResult, Code};
 use crate::sandbox::{accounts, card_accounts};
 use crate::sca::authorisation::Purpose;
 use crate::sca::psu;

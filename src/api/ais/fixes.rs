@@ -15,7 +15,7 @@
 //!
 //! An unknown name is accepted and answered with a WARNING naming it, like other harmless deviations.
 
-use crate::error::{Code, TppMessage};
+use crate::api::error::{Code, TppMessage};
 use crate::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -244,7 +244,7 @@ mod tests {
             text.contains("no-such-fix") && text.contains("other"),
             "{text}"
         );
-        assert_eq!(warnings[0].category, crate::error::Category::Warning);
+        assert_eq!(warnings[0].category, crate::api::error::Category::Warning);
     }
 
     #[test]

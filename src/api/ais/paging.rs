@@ -15,8 +15,8 @@
 //! served.
 
 use super::views::{date, history_limited, int32, BookingStatus};
+use crate::api::error::{ApiError, ApiResult, TppMessage};
 use crate::api::links::Links;
-use crate::error::{ApiError, ApiResult, TppMessage};
 use crate::sandbox::model::format_date;
 use serde::Deserialize;
 use time::Date;
@@ -219,7 +219,7 @@ mod tests {
         ];
         for (pairs, path) in cases {
             assert_eq!(
-                listing(pairs).unwrap_err().path.as_deref(),
+                listing(pairs).unwrap_err().refusal.path.as_deref(),
                 Some(path),
                 "{pairs:?}"
             );

@@ -3,7 +3,7 @@
 //! psu-corporate-id to send as PSU-Corporate-ID.
 
 use super::access::identified_psu;
-use crate::error::ApiResult;
+use crate::api::error::ApiResult;
 use crate::sca::authorisation::Purpose;
 use crate::sca::{flow, psu};
 use crate::state::AppState;

@@ -2,7 +2,7 @@
 //! request's fixes ask for, balances, account references, and the query values the listings share.
 
 use super::fixes::{AcceptedFixes, Fix};
-use crate::error::{ApiError, ApiResult, TppMessage};
+use crate::api::error::{ApiError, ApiResult, TppMessage};
 use crate::sandbox::model::{format_date, Balance, Money};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
@@ -184,7 +184,7 @@ pub fn date(name: &str, text: Option<&str>) -> ApiResult<Option<Date>> {
 /// The WARNING sent when a read without the PSU present asked for more than 90 days of history.
 pub fn history_limited(floor: Date) -> TppMessage {
     TppMessage::warning(
-        crate::error::Code::AccessExceeded,
+        crate::api::error::Code::AccessExceeded,
         Some("dateFrom"),
         format!(
             "Without the PSU present (no PSU-IP-Address) transaction history is limited to 90 days: \
@@ -230,10 +230,13 @@ mod tests {
     #[test]
     fn booking_status_is_required_and_closed() {
         let missing = BookingStatus::parse(None).unwrap_err();
-        assert_eq!(missing.code, crate::error::Code::QueryParameterRequired);
-        assert_eq!(missing.path.as_deref(), Some("bookingStatus"));
+        assert_eq!(
+            missing.refusal.code,
+            crate::api::error::Code::QueryParameterRequired
+        );
+        assert_eq!(missing.refusal.path.as_deref(), Some("bookingStatus"));
         let other = BookingStatus::parse(Some("information")).unwrap_err();
-        assert_eq!(other.code, crate::error::Code::FormatError);
+        assert_eq!(other.refusal.code, crate::api::error::Code::FormatError);
         let all = BookingStatus::parse(Some("all")).unwrap();
         assert_eq!(all.as_str(), "all", "kept as sent, for the paging links");
         assert!(all.wants_booked() && all.wants_pending());
@@ -242,11 +245,11 @@ mod tests {
     #[test]
     fn limit_must_be_at_least_one() {
         assert_eq!(
-            int32("limit", "0", 1).unwrap_err().path.as_deref(),
+            int32("limit", "0", 1).unwrap_err().refusal.path.as_deref(),
             Some("limit")
         );
         assert_eq!(
-            int32("limit", "x", 1).unwrap_err().path.as_deref(),
+            int32("limit", "x", 1).unwrap_err().refusal.path.as_deref(),
             Some("limit")
         );
         assert_eq!(int32("offset", "0", 0).unwrap(), 0);

@@ -4,10 +4,10 @@
 
 use super::caller::{caller, require_headers, REQUIRED};
 use super::payments::start_payment_sca;
+use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::links::Links;
 use crate::api::path::ApiPath;
-use crate::error::ApiResult;
 use crate::payments::model::Basket;
 use crate::payments::{baskets, service};
 use crate::state::AppState;

@@ -2,8 +2,8 @@
 //! payment and basket calls (x-accept-fix, TPP-Session-ID, TPP-Redirect-URI, PSU-IP-Address) and name
 //! the PSU by PSU-ID (or, for payment creation, X-PSU-IDENTITY).
 
+use crate::api::error::{ApiError, ApiResult};
 use crate::api::sca_trigger::header;
-use crate::error::{ApiError, ApiResult};
 use crate::sca::{flow, psu};
 use crate::signing::qc_statements::Psd2Role;
 use crate::signing::verifier::VerifiedTpp;
@@ -63,8 +63,8 @@ pub fn caller(state: &AppState, parts: &Parts, allow_identity: bool) -> ApiResul
             .id,
         _ => {
             return Err(ApiError::header_required("PSU-ID").with_messages([
-                crate::error::TppMessage::warning(
-                    crate::error::Code::HttpHeaderRequired,
+                crate::api::error::TppMessage::warning(
+                    crate::api::error::Code::HttpHeaderRequired,
                     Some("PSU-ID"),
                     "Obtain a psu-id with GET /v1/users (SCA), or name the PSU with X-PSU-IDENTITY when creating a payment.",
                 ),
@@ -99,7 +99,7 @@ fn require_corporate_id(
     {
         if session.context == crate::sca::Context::Corporate {
             return Err(ApiError::new(
-                crate::error::Code::HttpHeaderRequired,
+                crate::api::error::Code::HttpHeaderRequired,
                 Some("PSU-Corporate-ID"),
                 "This PSU acts in corporate context: after SCA both PSU-ID and PSU-Corporate-ID must be sent.",
             ));

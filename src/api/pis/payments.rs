@@ -4,10 +4,10 @@
 
 use super::caller::{creator, pisp, require_headers, REQUIRED};
 use super::views;
+use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::api::sca_trigger::{base_url, header};
-use crate::error::{ApiError, ApiResult, Code};
 use crate::payments::model::{Payment, PaymentProduct, PaymentService};
 use crate::payments::status::PaymentStatus;
 use crate::payments::{service, settings, validation};
@@ -218,7 +218,7 @@ fn readable_payment(
         && product == PaymentProduct::NorwegianDomesticCreditTransfers
         && payment.status == PaymentStatus::RCVD
     {
-        return Err(ApiError::unknown("paymentId", "approved payment", id).with_messages([crate::error::TppMessage::warning(
+        return Err(ApiError::unknown("paymentId", "approved payment", id).with_messages([crate::api::error::TppMessage::warning(
             Code::ResourceUnknown,
             Some("paymentId"),
             "SPEC.md known issue: a domestic Norwegian credit transfer cannot be read before it is approved. The sandbox \

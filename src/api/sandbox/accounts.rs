@@ -2,9 +2,9 @@
 //! `GET|POST .../{mockAccountId}/transactions` (SPEC.md operation 4).
 
 use super::query;
+use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::error::ApiResult;
 use crate::sandbox::accounts::{self, AccountView, CreateAccount};
 use crate::sandbox::listing::{Listing, ListingQuery};
 use crate::sandbox::transactions::{self, TransactionInput, TransactionView};

@@ -1,7 +1,7 @@
 //! `GET` and `POST /v1/sandbox/agreements`: corporate agreements.
 
+use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
-use crate::error::ApiResult;
 use crate::sandbox::agreements::{self, AgreementView, CreateAgreement};
 use crate::state::AppState;
 use axum::extract::State;

@@ -5,8 +5,8 @@
 //! next five scheduled run times after the sandbox clock's now. POST performs one run now (201, the run).
 
 use super::query;
+use crate::api::error::{ApiError, ApiResult};
 use crate::batch::{self, schedule, BatchRun, Trigger};
-use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};

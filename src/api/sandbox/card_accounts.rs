@@ -2,9 +2,9 @@
 //! `GET .../{mockCardAccountId}`, and `GET|POST .../{mockCardAccountId}/transactions` (SPEC.md operation 5).
 
 use super::query;
+use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::error::ApiResult;
 use crate::sandbox::card_accounts::{self, CardAccountView, CreateCardAccount};
 use crate::sandbox::card_transactions::{
     self, BookingStatus, CardTransactionInput, CardTransactionList, CardTransactionView,

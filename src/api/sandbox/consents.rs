@@ -2,10 +2,10 @@
 //! at the bank (the TPP is not told, SPEC.md), and the bank removing payment permission on an account that
 //! stays visible to account information.
 
+use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::consent::{self, Consent};
-use crate::error::{ApiError, ApiResult};
 use crate::sandbox::model::Account;
 use crate::sandbox::{accounts, customers};
 use crate::state::AppState;

@@ -1,7 +1,7 @@
 //! `GET` and `POST /v1/sandbox/customers`.
 
+use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
-use crate::error::ApiResult;
 use crate::sandbox::customers::{self, CreateCustomer, CustomerView};
 use crate::sandbox::model::Customer;
 use crate::state::AppState;

@@ -17,7 +17,7 @@ mod payment_controls;
 #[cfg(test)]
 mod tests;
 
-use crate::error::ApiError;
+use crate::api::error::ApiError;
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;

@@ -2,9 +2,9 @@
 //! a payment's outcome (`PUT /v1/sandbox/payments/{paymentId}/forced-outcome`), the alternative to the
 //! `SANDBOX:RJCT`-style magic remittance texts for payments that carry a KID.
 
+use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::error::{ApiError, ApiResult};
 use crate::payments::model::{ForcedOutcome, Payment};
 use crate::payments::settings::{self, PaymentSettings};
 use crate::state::AppState;
@@ -52,7 +52,7 @@ pub async fn force_outcome(
             ))
         }
     };
-    let _runs = crate::batch::lock();
+    let _runs = state.store.locks().runs();
     let table = state.store.table::<Payment>()?;
     let mut payment = table
         .get(&id)?

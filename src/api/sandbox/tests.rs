@@ -1,28 +1,20 @@
 //! The sandbox routes over HTTP (without the gate): status codes, bodies and error paths as a client sees them.
 
 use super::router;
-use crate::clock::Clock;
-use crate::signing::trust::TrustStore;
-use crate::signing::verifier::Verifier;
-use crate::state::{AppState, Settings};
-use crate::store::Store;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
 use serde_json::{json, Value};
-use std::sync::Arc;
 use time::macros::datetime;
 use tower::ServiceExt;
 
 fn app() -> Router {
-    let state = AppState {
-        store: Store::temporary().unwrap(),
-        clock: Arc::new(Clock::frozen(datetime!(2026-03-15 10:00 UTC))),
-        verifier: Arc::new(Verifier::new(TrustStore::with_bundled_test_ca())),
-        settings: Arc::new(Settings::default()),
-        bank: None,
-        events: Default::default(),
-    };
+    let app = crate::app::App::build(crate::app::AppConfig {
+        clock: crate::app::ClockStart::FrozenAt(datetime!(2026-03-15 10:00 UTC)),
+        ..Default::default()
+    })
+    .unwrap();
+    let state = app.state().clone();
     Router::new().nest("/v1", router()).with_state(state)
 }
 

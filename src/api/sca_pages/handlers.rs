@@ -6,7 +6,6 @@
 use super::i18n::flow_error;
 use super::layout::{escape, html, see_other, Frame, PageLang, View};
 use super::{confirm, consent, context, identify, method, notices, payment};
-use crate::error::ApiError;
 use crate::sandbox::{agreements, customers, seed};
 use crate::sca::authorisation::{AuthMethod, Authorisation, Purpose, Step};
 use crate::sca::flow::{self, FlowError};
@@ -27,7 +26,7 @@ struct Typed {
 }
 
 /// Why a page is shown again.
-enum Refusal {
+enum PageRefusal {
     Flow(FlowError),
     /// A method form without a known method.
     ChooseMethod,
@@ -116,7 +115,7 @@ pub async fn identify(
         national_id: Some(national_id),
         ..Typed::default()
     };
-    after(&state, lang, &id, typed, result.map_err(Refusal::Flow))
+    after(&state, lang, &id, typed, result.map_err(PageRefusal::Flow))
 }
 
 /// `POST /sca/{id}/method` (method).
@@ -132,10 +131,9 @@ pub async fn method(
         .first("method")
         .and_then(AuthMethod::parse);
     let result = match chosen {
-        Some(chosen) => {
-            flow::choose_method(&state.store, &id, chosen, state.clock.now()).map_err(Refusal::Flow)
-        }
-        None => Err(Refusal::ChooseMethod),
+        Some(chosen) => flow::choose_method(&state.store, &id, chosen, state.clock.now())
+            .map_err(PageRefusal::Flow),
+        None => Err(PageRefusal::ChooseMethod),
     };
     after(&state, lang, &id, Typed::default(), result)
 }
@@ -171,9 +169,9 @@ pub async fn context(
             // An agreement only means something in corporate context.
             let agreement_id = agreement_id.filter(|_| context == Context::Corporate);
             flow::choose_context(&state.store, &id, context, agreement_id, state.clock.now())
-                .map_err(Refusal::Flow)
+                .map_err(PageRefusal::Flow)
         }
-        None => Err(Refusal::ChooseContext),
+        None => Err(PageRefusal::ChooseContext),
     };
     after(&state, lang, &id, typed, result)
 }
@@ -193,7 +191,7 @@ pub async fn consent(
         accounts: Some(ticked),
         ..Typed::default()
     };
-    after(&state, lang, &id, typed, result.map_err(Refusal::Flow))
+    after(&state, lang, &id, typed, result.map_err(PageRefusal::Flow))
 }
 
 /// `POST /sca/{id}/confirm`.
@@ -213,7 +211,7 @@ pub async fn confirm(
         lang,
         &id,
         Typed::default(),
-        result.map_err(Refusal::Flow),
+        result.map_err(PageRefusal::Flow),
     )
 }
 
@@ -231,7 +229,7 @@ pub async fn cancel(
         lang,
         &id,
         Typed::default(),
-        result.map_err(Refusal::Flow),
+        result.map_err(PageRefusal::Flow),
     )
 }
 
@@ -242,7 +240,7 @@ fn after(
     lang: PageLang,
     id: &str,
     typed: Typed,
-    result: Result<Authorisation, Refusal>,
+    result: Result<Authorisation, PageRefusal>,
 ) -> Response {
     let refusal = match result {
         Ok(auth) => {
@@ -251,7 +249,7 @@ fn after(
                 _ => see_other(&format!("/sca/{}{}", auth.id, lang.suffix())),
             }
         }
-        Err(Refusal::Flow(FlowError::NotFound)) => return notices::not_found(lang),
+        Err(PageRefusal::Flow(FlowError::NotFound)) => return notices::not_found(lang),
         Err(refusal) => refusal,
     };
     match flow::load(&state.store, id) {
@@ -262,12 +260,12 @@ fn after(
     }
 }
 
-fn message(lang: PageLang, refusal: &Refusal) -> String {
+fn message(lang: PageLang, refusal: &PageRefusal) -> String {
     let t = lang.texts();
     match refusal {
-        Refusal::Flow(error) => flow_error(lang.lang, error),
-        Refusal::ChooseMethod => t.choose_method.to_owned(),
-        Refusal::ChooseContext => t.choose_context.to_owned(),
+        PageRefusal::Flow(error) => flow_error(lang.lang, error),
+        PageRefusal::ChooseMethod => t.choose_method.to_owned(),
+        PageRefusal::ChooseContext => t.choose_context.to_owned(),
     }
 }
 
@@ -277,7 +275,7 @@ fn current(
     lang: PageLang,
     auth: &Authorisation,
     typed: &Typed,
-    refusal: Option<Refusal>,
+    refusal: Option<PageRefusal>,
 ) -> Response {
     let view = View { lang, auth };
     if auth.outcome.is_some() {
@@ -288,7 +286,7 @@ fn current(
     }
     let status = match &refusal {
         None => StatusCode::OK,
-        Some(Refusal::Flow(FlowError::Storage(_))) => StatusCode::INTERNAL_SERVER_ERROR,
+        Some(PageRefusal::Flow(FlowError::Storage(_))) => StatusCode::INTERNAL_SERVER_ERROR,
         Some(_) => StatusCode::BAD_REQUEST,
     };
     let error = refusal
@@ -325,7 +323,7 @@ fn step_page(
     state: &AppState,
     view: &View,
     typed: &Typed,
-) -> Result<(&'static str, String), ApiError> {
+) -> Result<(&'static str, String), crate::refusal::Refusal> {
     let store = &state.store;
     let auth = view.auth;
     Ok(match auth.step() {

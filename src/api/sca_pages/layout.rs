@@ -206,7 +206,7 @@ pub fn see_other(location: &str) -> Response {
                 .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
             response
         }
-        Err(_) => crate::error::ApiError::internal(format!(
+        Err(_) => crate::api::error::ApiError::internal(format!(
             "redirect target is not a header value: {location}"
         ))
         .into_response(),

@@ -6,8 +6,8 @@ use super::amount::currency;
 use super::fields::{at, get, opt_str, present, req_obj, req_str, Object};
 use super::text::check_text;
 use crate::domain::{Bban, Iban};
-use crate::error::ApiError;
 use crate::payments::model::{CreditorAccount, DebtorAccount, Money, PaymentProduct};
+use crate::refusal::Refusal;
 
 /// SPEC.md: creditorAccount.bban and debtorAccount.bban hold at most 30 characters.
 pub const MAX_BBAN_CHARS: usize = 30;
@@ -19,11 +19,11 @@ pub const CARD_SCHEME: &str = "creditCardAccount";
 /// A Norwegian BBAN at `path`: at most 30 characters (SPEC.md's limit, checked first so an overlong
 /// value gets the limit as its reason), then 11 digits with a valid mod 11 check digit. Returned
 /// normalised (separators dropped) so the sandbox can match it against its accounts.
-pub fn norwegian_bban(path: &str, text: &str) -> Result<String, ApiError> {
+pub fn norwegian_bban(path: &str, text: &str) -> Result<String, Refusal> {
     check_text(path, text, 1, MAX_BBAN_CHARS)?;
     Bban::parse(text)
         .map(|b| b.as_str().to_string())
-        .map_err(|e| ApiError::format(path, format!("{path}: {e}.")))
+        .map_err(|e| Refusal::format(path, format!("{path}: {e}.")))
 }
 
 /// `creditorAccount` at `prefix`. Its currency is required for domestic products (SPEC.md); for SEPA
@@ -33,7 +33,7 @@ pub fn creditor_account(
     prefix: &str,
     product: PaymentProduct,
     instructed: &Money,
-) -> Result<CreditorAccount, ApiError> {
+) -> Result<CreditorAccount, Refusal> {
     let path = at(prefix, "creditorAccount");
     let account = req_obj(object, prefix, "creditorAccount")?;
     let currency = if product.is_domestic() || present(account, "currency") {
@@ -47,7 +47,7 @@ pub fn creditor_account(
         PaymentProduct::NorwegianDomesticCreditTransfers
         | PaymentProduct::InstantNorwegianDomesticCreditTransfersStraks => {
             if present(account, "iban") {
-                return Err(ApiError::format(
+                return Err(Refusal::format(
                     &iban_path,
                     format!(
                         "{} payments identify the creditor account by bban (a Norwegian account \
@@ -61,7 +61,7 @@ pub fn creditor_account(
         }
         PaymentProduct::SepaCreditTransfers => {
             if present(account, "bban") {
-                return Err(ApiError::format(
+                return Err(Refusal::format(
                     &bban_path,
                     "sepa-credit-transfers identify the creditor account by iban, not bban.",
                 ));
@@ -75,13 +75,13 @@ pub fn creditor_account(
                 opt_str(account, &path, "iban")?,
             ) {
                 (Some(_), Some(_)) => {
-                    return Err(ApiError::format(
+                    return Err(Refusal::format(
                         &path,
                         format!("{path} must hold exactly one of iban and bban, not both."),
                     ))
                 }
                 (None, None) => {
-                    return Err(ApiError::format(
+                    return Err(Refusal::format(
                         &path,
                         format!(
                             "{path} must hold an iban (or, for countries without IBAN, a bban)."
@@ -101,18 +101,18 @@ pub fn creditor_account(
 }
 
 /// An IBAN at `path`, normalised to its electronic form.
-fn iban(path: &str, text: &str) -> Result<String, ApiError> {
+fn iban(path: &str, text: &str) -> Result<String, Refusal> {
     check_text(path, text, 1, 34 + 8)?;
     Iban::parse(text)
         .map(|i| i.as_str().to_string())
-        .map_err(|e| ApiError::format(path, format!("{path}: {e}.")))
+        .map_err(|e| Refusal::format(path, format!("{path}: {e}.")))
 }
 
 /// A foreign BBAN (cross-border to a country without IBAN): Berlin Group's `[a-zA-Z0-9]{1,30}`.
-fn foreign_bban(path: &str, text: &str) -> Result<String, ApiError> {
+fn foreign_bban(path: &str, text: &str) -> Result<String, Refusal> {
     check_text(path, text, 1, MAX_BBAN_CHARS)?;
     if let Some(bad) = text.chars().find(|c| !c.is_ascii_alphanumeric()) {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             path,
             format!("{path} contains '{bad}'; a bban holds letters A-Z and digits only."),
         ));
@@ -122,7 +122,7 @@ fn foreign_bban(path: &str, text: &str) -> Result<String, ApiError> {
 
 /// `debtorAccount` at `prefix`: exactly one of `bban` (an ordinary Norwegian account) and `other`
 /// (a card account, `schemeNameProprietary: creditCardAccount`), plus a listed currency.
-pub fn debtor_account(object: &Object, prefix: &str) -> Result<DebtorAccount, ApiError> {
+pub fn debtor_account(object: &Object, prefix: &str) -> Result<DebtorAccount, Refusal> {
     let path = at(prefix, "debtorAccount");
     let account = req_obj(object, prefix, "debtorAccount")?;
     let has_bban = present(account, "bban");
@@ -150,7 +150,7 @@ pub fn debtor_account(object: &Object, prefix: &str) -> Result<DebtorAccount, Ap
                 }
             }
         }
-        return Err(ApiError::format(&path, text));
+        return Err(Refusal::format(&path, text));
     }
     // Currency is checked after the one-of rule: a body with neither is the more basic mistake.
     let currency_of = |account: &Object| currency(account, &path, "currency");
@@ -170,7 +170,7 @@ pub fn debtor_account(object: &Object, prefix: &str) -> Result<DebtorAccount, Ap
     let scheme_path = at(&other_path, "schemeNameProprietary");
     let scheme = req_str(other, &other_path, "schemeNameProprietary")?;
     if scheme != CARD_SCHEME {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &scheme_path,
             format!(
                 "{scheme_path} is '{scheme}', but the only scheme accepted is '{CARD_SCHEME}' (use \
@@ -196,13 +196,13 @@ pub fn is_bic(text: &str) -> bool {
 }
 
 /// `creditorAgent` at `prefix`, when present: a BIC string (the Berlin Group shape).
-pub fn creditor_agent(object: &Object, prefix: &str) -> Result<Option<String>, ApiError> {
+pub fn creditor_agent(object: &Object, prefix: &str) -> Result<Option<String>, Refusal> {
     let path = at(prefix, "creditorAgent");
     let Some(text) = opt_str(object, prefix, "creditorAgent")? else {
         return Ok(None);
     };
     if !is_bic(text) {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &path,
             format!(
                 "{path} '{text}' is not a BIC: expected 8 or 11 upper-case letters and digits, \

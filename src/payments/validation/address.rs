@@ -16,8 +16,8 @@ use super::fields::{at, opt_str, req_obj, req_str, Object};
 use super::text::{check_charset, check_text, UNLIMITED};
 use super::Ctx;
 use crate::domain::Country;
-use crate::error::{ApiError, Code};
 use crate::payments::model::Address;
+use crate::refusal::{Code, Refusal};
 use time::macros::datetime;
 use time::OffsetDateTime;
 
@@ -34,13 +34,13 @@ fn aliased(
     name: &str,
     alias: &str,
     max: usize,
-) -> Result<Option<String>, ApiError> {
+) -> Result<Option<String>, Refusal> {
     let main = opt_str(address, path, name)?;
     let other = opt_str(address, path, alias)?;
     if let (Some(a), Some(b)) = (main, other) {
         if a != b {
             let alias_path = at(path, alias);
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 &alias_path,
                 format!(
                     "{alias_path} ('{b}') and {path}.{name} ('{a}') name the same part and differ; \
@@ -59,7 +59,7 @@ fn aliased(
 }
 
 /// `creditorAddress` at `prefix` (required): the parts, the deprecated `city`, and the country.
-pub fn creditor_address(ctx: &mut Ctx, object: &Object, prefix: &str) -> Result<Address, ApiError> {
+pub fn creditor_address(ctx: &mut Ctx, object: &Object, prefix: &str) -> Result<Address, Refusal> {
     let path = at(prefix, "creditorAddress");
     let address = req_obj(object, prefix, "creditorAddress")?;
     let street = aliased(address, &path, "street", "streetName", MAX_STREET_CHARS)?;
@@ -77,7 +77,7 @@ pub fn creditor_address(ctx: &mut Ctx, object: &Object, prefix: &str) -> Result<
     if let Some(city) = city {
         check_charset(&city_path, city)?;
         if let Some(town) = town_name.filter(|t| *t != city) {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 &city_path,
                 format!(
                     "{city_path} ('{city}') differs from {path}.townName ('{town}'); city is \
@@ -97,7 +97,7 @@ pub fn creditor_address(ctx: &mut Ctx, object: &Object, prefix: &str) -> Result<
     let country_path = at(&path, "country");
     let country_text = req_str(address, &path, "country")?;
     let country = Country::parse(country_text)
-        .map_err(|e| ApiError::format(&country_path, format!("{country_path}: {e}.")))?;
+        .map_err(|e| Refusal::format(&country_path, format!("{country_path}: {e}.")))?;
     Ok(Address {
         street,
         building_number,
@@ -116,7 +116,7 @@ pub fn structured_address_rule(
     creditor_name: &str,
     address: &Address,
     creditor_agent: Option<&str>,
-) -> Result<(), ApiError> {
+) -> Result<(), Refusal> {
     if !ctx.product.needs_structured_address() {
         return Ok(());
     }
@@ -146,7 +146,7 @@ pub fn structured_address_rule(
     if ctx.now >= SANDBOX_ENFORCEMENT {
         let parts: Vec<&str> = missing.iter().map(|(_, what)| *what).collect();
         let path = at(prefix, missing[0].0);
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &path,
             format!("Missing: {}. {rule}", parts.join(", ")),
         ));

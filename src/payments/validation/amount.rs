@@ -5,20 +5,20 @@
 
 use super::fields::{at, req_obj, req_str, wrong_type, Object};
 use crate::domain::{Amount, Currency};
-use crate::error::ApiError;
 use crate::payments::model::{Money, PaymentProduct};
+use crate::refusal::Refusal;
 use serde_json::Value;
 
 /// A currency field from SPEC.md's list (upper case, as listed).
-pub fn currency(object: &Object, prefix: &str, name: &str) -> Result<Currency, ApiError> {
+pub fn currency(object: &Object, prefix: &str, name: &str) -> Result<Currency, Refusal> {
     let path = at(prefix, name);
     let text = req_str(object, prefix, name)?;
     parse_currency(&path, text)
 }
 
 /// Parses a currency code, reporting at `path`.
-pub fn parse_currency(path: &str, text: &str) -> Result<Currency, ApiError> {
-    Currency::parse(text).map_err(|e| ApiError::format(path, format!("{path}: {e}.")))
+pub fn parse_currency(path: &str, text: &str) -> Result<Currency, Refusal> {
+    Currency::parse(text).map_err(|e| Refusal::format(path, format!("{path}: {e}.")))
 }
 
 /// The currency each product allows for the instructed amount, `None` for any listed currency.
@@ -37,14 +37,14 @@ pub fn instructed_amount(
     object: &Object,
     prefix: &str,
     product: PaymentProduct,
-) -> Result<Money, ApiError> {
+) -> Result<Money, Refusal> {
     let path = at(prefix, "instructedAmount");
     let amount_object = req_obj(object, prefix, "instructedAmount")?;
     let currency = currency(amount_object, &path, "currency")?;
     if let Some(required) = product_currency(product) {
         if currency != required {
             let currency_path = at(&path, "currency");
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 &currency_path,
                 format!(
                     "{currency_path} is {currency}, but {} payments are made in {required} only{}.",
@@ -67,10 +67,10 @@ pub fn instructed_amount(
 
 /// The `amount` string of an amount object; a JSON number is refused with a hint, because the
 /// amount-as-string fix is the default and numbers would lose precision in many clients.
-pub fn amount_text<'a>(amount_object: &'a Object, path: &str) -> Result<&'a str, ApiError> {
+pub fn amount_text<'a>(amount_object: &'a Object, path: &str) -> Result<&'a str, Refusal> {
     let amount_path = at(path, "amount");
     match amount_object.get("amount") {
-        Some(Value::Number(n)) => Err(ApiError::format(
+        Some(Value::Number(n)) => Err(Refusal::format(
             &amount_path,
             format!(
                 "{amount_path} must be a JSON string such as \"{n}\", not a number: amounts are \
@@ -88,8 +88,8 @@ pub fn amount_value(
     path: &str,
     text: &str,
     currency: Currency,
-) -> Result<rust_decimal::Decimal, ApiError> {
+) -> Result<rust_decimal::Decimal, Refusal> {
     Amount::parse_positive(text, currency)
         .map(|a| a.value())
-        .map_err(|e| ApiError::format(path, format!("{path}: {e}.")))
+        .map_err(|e| Refusal::format(path, format!("{path}: {e}.")))
 }

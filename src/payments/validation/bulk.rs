@@ -8,14 +8,14 @@ use super::dates::requested_execution_date;
 use super::fields::{as_object, index, opt_bool, req_array, Object};
 use super::order::{order, Shared};
 use super::Ctx;
-use crate::error::ApiError;
 use crate::payments::model::PaymentOrder;
+use crate::refusal::Refusal;
 
 /// The most orders one bulk payment may hold (the sandbox's choice; Berlin Group sets no limit).
 pub const MAX_BULK_ENTRIES: usize = 1000;
 
 /// The orders of a bulk body and its `batchBookingPreferred`.
-pub fn bulk(ctx: &mut Ctx, object: &Object) -> Result<(Vec<PaymentOrder>, Option<bool>), ApiError> {
+pub fn bulk(ctx: &mut Ctx, object: &Object) -> Result<(Vec<PaymentOrder>, Option<bool>), Refusal> {
     let batch_booking_preferred = opt_bool(object, "", "batchBookingPreferred")?;
     let shared = Shared {
         debtor_account: debtor_account(object, "")?,
@@ -23,7 +23,7 @@ pub fn bulk(ctx: &mut Ctx, object: &Object) -> Result<(Vec<PaymentOrder>, Option
     };
     let entries = req_array(object, "", "payments")?;
     if entries.is_empty() || entries.len() > MAX_BULK_ENTRIES {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             "payments",
             format!(
                 "payments has {} entries; a bulk payment holds 1 to {MAX_BULK_ENTRIES}.",

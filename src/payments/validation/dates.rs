@@ -6,14 +6,14 @@
 
 use super::fields::{at, opt_str, Object};
 use super::Ctx;
-use crate::error::{ApiError, Code};
+use crate::refusal::{Code, Refusal};
 use time::macros::format_description;
 use time::Date;
 
 /// Parses `YYYY-MM-DD` at `path`; a malformed date is a FORMAT_ERROR (not an execution-date error).
-pub fn parse_date(path: &str, text: &str) -> Result<Date, ApiError> {
+pub fn parse_date(path: &str, text: &str) -> Result<Date, Refusal> {
     Date::parse(text, format_description!("[year]-[month]-[day]")).map_err(|_| {
-        ApiError::format(
+        Refusal::format(
             path,
             format!("{path} '{text}' is not a date of the form YYYY-MM-DD (ISO 8601)."),
         )
@@ -21,15 +21,15 @@ pub fn parse_date(path: &str, text: &str) -> Result<Date, ApiError> {
 }
 
 /// An optional date field.
-pub fn opt_date(object: &Object, prefix: &str, name: &str) -> Result<Option<Date>, ApiError> {
+pub fn opt_date(object: &Object, prefix: &str, name: &str) -> Result<Option<Date>, Refusal> {
     opt_str(object, prefix, name)?
         .map(|text| parse_date(&at(prefix, name), text))
         .transpose()
 }
 
 /// 400 EXECUTION_DATE_INVALID at `path`.
-pub fn invalid(path: &str, text: impl Into<String>) -> ApiError {
-    ApiError::new(Code::ExecutionDateInvalid, Some(path), text)
+pub fn invalid(path: &str, text: impl Into<String>) -> Refusal {
+    Refusal::new(Code::ExecutionDateInvalid, Some(path), text)
 }
 
 /// The last date a payment may be requested for: one year from today (28 February when today is
@@ -46,7 +46,7 @@ pub fn latest(today: Date) -> Date {
 }
 
 /// Refuses a date before today.
-pub fn not_in_past(ctx: &Ctx, path: &str, date: Date) -> Result<(), ApiError> {
+pub fn not_in_past(ctx: &Ctx, path: &str, date: Date) -> Result<(), Refusal> {
     if date < ctx.today {
         return Err(invalid(
             path,
@@ -64,7 +64,7 @@ pub fn requested_execution_date(
     ctx: &Ctx,
     object: &Object,
     prefix: &str,
-) -> Result<Option<Date>, ApiError> {
+) -> Result<Option<Date>, Refusal> {
     let path = at(prefix, "requestedExecutionDate");
     let Some(date) = opt_date(object, prefix, "requestedExecutionDate")? else {
         return Ok(None);

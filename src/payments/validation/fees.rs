@@ -25,8 +25,8 @@ use super::account::{creditor_account, debtor_account};
 use super::amount::instructed_amount;
 use super::fields::as_object;
 use crate::domain::Currency;
-use crate::error::ApiError;
 use crate::payments::model::{Money, PaymentOrder, PaymentProduct};
+use crate::refusal::Refusal;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use time::OffsetDateTime;
@@ -79,7 +79,7 @@ pub fn api_amount(money: &Money) -> String {
 ///
 /// `now` is taken so that dated tariff changes can be simulated like every other dated rule; the
 /// current tariff has none.
-pub fn fee_information(body: &Value, now: OffsetDateTime) -> Result<Value, ApiError> {
+pub fn fee_information(body: &Value, now: OffsetDateTime) -> Result<Value, Refusal> {
     let _ = now;
     let product = PaymentProduct::InstantNorwegianDomesticCreditTransfersStraks;
     let object = as_object(body, "(body)")?;

@@ -5,7 +5,7 @@
 //! of each field, the raw text (to count characters and check the downstream character set before
 //! anything is normalised) and to tell "absent" from "wrong type" apart. JSON `null` counts as absent.
 
-use crate::error::ApiError;
+use crate::refusal::Refusal;
 use serde_json::{Map, Value};
 
 /// A JSON object, as the validators receive it.
@@ -38,13 +38,13 @@ pub fn kind(value: &Value) -> &'static str {
 }
 
 /// 400 FORMAT_ERROR for a required field that is absent (or null).
-pub fn missing(path: &str) -> ApiError {
-    ApiError::format(path, format!("{path} is required but missing."))
+pub fn missing(path: &str) -> Refusal {
+    Refusal::format(path, format!("{path} is required but missing."))
 }
 
 /// 400 FORMAT_ERROR for a value of the wrong JSON type.
-pub fn wrong_type(path: &str, wanted: &str, value: &Value) -> ApiError {
-    ApiError::format(
+pub fn wrong_type(path: &str, wanted: &str, value: &Value) -> Refusal {
+    Refusal::format(
         path,
         format!("{path} must be {wanted}, but {} was sent.", kind(value)),
     )
@@ -56,7 +56,7 @@ pub fn get<'a>(object: &'a Object, name: &str) -> Option<&'a Value> {
 }
 
 /// Views a value as an object.
-pub fn as_object<'a>(value: &'a Value, path: &str) -> Result<&'a Object, ApiError> {
+pub fn as_object<'a>(value: &'a Value, path: &str) -> Result<&'a Object, Refusal> {
     value
         .as_object()
         .ok_or_else(|| wrong_type(path, "an object", value))
@@ -67,7 +67,7 @@ pub fn opt_str<'a>(
     object: &'a Object,
     prefix: &str,
     name: &str,
-) -> Result<Option<&'a str>, ApiError> {
+) -> Result<Option<&'a str>, Refusal> {
     match get(object, name) {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
@@ -76,7 +76,7 @@ pub fn opt_str<'a>(
 }
 
 /// A required string field.
-pub fn req_str<'a>(object: &'a Object, prefix: &str, name: &str) -> Result<&'a str, ApiError> {
+pub fn req_str<'a>(object: &'a Object, prefix: &str, name: &str) -> Result<&'a str, Refusal> {
     opt_str(object, prefix, name)?.ok_or_else(|| missing(&at(prefix, name)))
 }
 
@@ -85,19 +85,19 @@ pub fn opt_obj<'a>(
     object: &'a Object,
     prefix: &str,
     name: &str,
-) -> Result<Option<&'a Object>, ApiError> {
+) -> Result<Option<&'a Object>, Refusal> {
     get(object, name)
         .map(|v| as_object(v, &at(prefix, name)))
         .transpose()
 }
 
 /// A required object field.
-pub fn req_obj<'a>(object: &'a Object, prefix: &str, name: &str) -> Result<&'a Object, ApiError> {
+pub fn req_obj<'a>(object: &'a Object, prefix: &str, name: &str) -> Result<&'a Object, Refusal> {
     opt_obj(object, prefix, name)?.ok_or_else(|| missing(&at(prefix, name)))
 }
 
 /// An optional boolean field.
-pub fn opt_bool(object: &Object, prefix: &str, name: &str) -> Result<Option<bool>, ApiError> {
+pub fn opt_bool(object: &Object, prefix: &str, name: &str) -> Result<Option<bool>, Refusal> {
     match get(object, name) {
         None => Ok(None),
         Some(Value::Bool(b)) => Ok(Some(*b)),
@@ -114,7 +114,7 @@ pub fn opt_array<'a>(
     object: &'a Object,
     prefix: &str,
     name: &str,
-) -> Result<Option<&'a Vec<Value>>, ApiError> {
+) -> Result<Option<&'a Vec<Value>>, Refusal> {
     match get(object, name) {
         None => Ok(None),
         Some(Value::Array(a)) => Ok(Some(a)),
@@ -127,7 +127,7 @@ pub fn req_array<'a>(
     object: &'a Object,
     prefix: &str,
     name: &str,
-) -> Result<&'a Vec<Value>, ApiError> {
+) -> Result<&'a Vec<Value>, Refusal> {
     opt_array(object, prefix, name)?.ok_or_else(|| missing(&at(prefix, name)))
 }
 

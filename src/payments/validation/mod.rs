@@ -28,9 +28,8 @@ pub mod text;
 #[cfg(test)]
 mod tests;
 
-use crate::error::{ApiError, Code, TppMessage};
 use crate::payments::model::{PaymentProduct, PaymentService, ValidatedPayment};
-use axum::http::StatusCode;
+use crate::refusal::{Code, Refusal, RefusalContext, TppMessage};
 use serde_json::Value;
 use time::{Date, OffsetDateTime, UtcOffset};
 
@@ -73,9 +72,9 @@ pub fn validate(
     product: PaymentProduct,
     body: &Value,
     now: OffsetDateTime,
-) -> Result<(ValidatedPayment, Vec<TppMessage>), ApiError> {
+) -> Result<(ValidatedPayment, Vec<TppMessage>), Refusal> {
     if product.is_instant() && service != PaymentService::Payments {
-        return Err(ApiError::new(
+        return Err(Refusal::new(
             Code::ProductInvalid,
             None,
             format!(
@@ -85,7 +84,7 @@ pub fn validate(
                 service.path()
             ),
         )
-        .with_status(StatusCode::BAD_REQUEST));
+        .in_context(RefusalContext::MalformedRequest));
     }
     let mut ctx = Ctx::new(product, now);
     match validate_body(&mut ctx, service, body) {
@@ -99,7 +98,7 @@ fn validate_body(
     ctx: &mut Ctx,
     service: PaymentService,
     body: &Value,
-) -> Result<ValidatedPayment, ApiError> {
+) -> Result<ValidatedPayment, Refusal> {
     let object = fields::as_object(body, "(body)")?;
     let (orders, schedule, batch_booking_preferred) = match service {
         PaymentService::Payments => (vec![order::order(ctx, object, "", None)?], None, None),

@@ -14,8 +14,8 @@ use super::fields::{at, opt_str, present, Object};
 use super::remittance::remittance;
 use super::text::{check_charset, opt_text};
 use super::Ctx;
-use crate::error::{ApiError, Code};
 use crate::payments::model::{DebtorAccount, PaymentOrder, PaymentProduct};
+use crate::refusal::{Code, Refusal};
 use time::Date;
 
 /// SPEC.md: creditorName holds at most 70 characters.
@@ -45,7 +45,7 @@ pub fn order(
     object: &Object,
     prefix: &str,
     shared: Option<&Shared>,
-) -> Result<PaymentOrder, ApiError> {
+) -> Result<PaymentOrder, Refusal> {
     let product = ctx.product;
     let instructed = instructed_amount(object, prefix, product)?;
     let creditor_name = creditor_name(object, prefix)?;
@@ -110,14 +110,11 @@ pub fn order(
 }
 
 /// creditorName: required, non-blank (a payment to nobody cannot be booked), at most 70 characters.
-fn creditor_name(object: &Object, prefix: &str) -> Result<String, ApiError> {
+fn creditor_name(object: &Object, prefix: &str) -> Result<String, Refusal> {
     let path = at(prefix, "creditorName");
     let name = super::text::req_text(object, prefix, "creditorName", 1, MAX_CREDITOR_NAME_CHARS)?;
     if name.trim().is_empty() {
-        return Err(ApiError::format(
-            &path,
-            format!("{path} must not be blank."),
-        ));
+        return Err(Refusal::format(&path, format!("{path} must not be blank.")));
     }
     Ok(name)
 }
@@ -128,14 +125,14 @@ fn listed(
     prefix: &str,
     name: &str,
     allowed: &[&str],
-) -> Result<Option<String>, ApiError> {
+) -> Result<Option<String>, Refusal> {
     let path = at(prefix, name);
     let Some(code) = opt_str(object, prefix, name)? else {
         return Ok(None);
     };
     check_charset(&path, code)?;
     if !allowed.contains(&code) {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &path,
             format!("{path} '{code}' is not one of {}.", allowed.join(", ")),
         ));
@@ -148,10 +145,10 @@ fn service_level(
     object: &Object,
     prefix: &str,
     product: PaymentProduct,
-) -> Result<Option<String>, ApiError> {
+) -> Result<Option<String>, Refusal> {
     if product != PaymentProduct::CrossBorderCreditTransfers && present(object, "serviceLevel") {
         let path = at(prefix, "serviceLevel");
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &path,
             format!(
                 "{path} applies to cross-border-credit-transfers only, not to {}.",

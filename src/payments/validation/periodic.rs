@@ -7,8 +7,8 @@
 use super::dates::{invalid, not_in_past, opt_date};
 use super::fields::{at, get, missing, opt_str, wrong_type, Object};
 use super::Ctx;
-use crate::error::ApiError;
 use crate::payments::model::{Frequency, Schedule};
+use crate::refusal::Refusal;
 use serde_json::Value;
 
 /// Berlin Group `frequencyCode` values the sandbox runs, with their model value. `MonthlyVariable`
@@ -28,7 +28,7 @@ pub const FREQUENCIES: [(&str, Frequency); 8] = [
 pub const EXECUTION_RULES: [&str; 2] = ["following", "preceding"];
 
 /// The schedule of a periodic payment body.
-pub fn schedule(ctx: &Ctx, object: &Object) -> Result<Schedule, ApiError> {
+pub fn schedule(ctx: &Ctx, object: &Object) -> Result<Schedule, Refusal> {
     let start_date = opt_date(object, "", "startDate")?.ok_or_else(|| missing("startDate"))?;
     not_in_past(ctx, "startDate", start_date)?;
     let end_date = opt_date(object, "", "endDate")?;
@@ -42,7 +42,7 @@ pub fn schedule(ctx: &Ctx, object: &Object) -> Result<Schedule, ApiError> {
     let day_of_execution = day_of_execution(object)?;
     if let Some(rule) = opt_str(object, "", "executionRule")? {
         if !EXECUTION_RULES.contains(&rule) {
-            return Err(ApiError::format(
+            return Err(Refusal::format(
                 "executionRule",
                 format!("executionRule '{rule}' is not one of following, preceding."),
             ));
@@ -57,7 +57,7 @@ pub fn schedule(ctx: &Ctx, object: &Object) -> Result<Schedule, ApiError> {
 }
 
 /// `frequency`: required, one of [`FREQUENCIES`] (case as Berlin Group writes them).
-fn frequency(object: &Object) -> Result<Frequency, ApiError> {
+fn frequency(object: &Object) -> Result<Frequency, Refusal> {
     let text = opt_str(object, "", "frequency")?.ok_or_else(|| missing("frequency"))?;
     FREQUENCIES
         .iter()
@@ -65,7 +65,7 @@ fn frequency(object: &Object) -> Result<Frequency, ApiError> {
         .map(|(_, f)| *f)
         .ok_or_else(|| {
             let codes: Vec<&str> = FREQUENCIES.iter().map(|(c, _)| *c).collect();
-            ApiError::format(
+            Refusal::format(
                 "frequency",
                 format!("frequency '{text}' is not one of {}.", codes.join(", ")),
             )
@@ -74,10 +74,10 @@ fn frequency(object: &Object) -> Result<Frequency, ApiError> {
 
 /// `dayOfExecution`: Berlin Group writes it as a string "1".."31" without leading zeroes; an
 /// integer 1..=31 is accepted as well, since clients often send one.
-fn day_of_execution(object: &Object) -> Result<Option<u8>, ApiError> {
+fn day_of_execution(object: &Object) -> Result<Option<u8>, Refusal> {
     let path = at("", "dayOfExecution");
     let refuse = |shown: String| {
-        ApiError::format(
+        Refusal::format(
             &path,
             format!("dayOfExecution {shown} is not a day of the month: use \"1\" to \"31\" (31 is the last day of the month)."),
         )

@@ -14,8 +14,8 @@ use super::fields::{as_object, at, get, index, opt_array, opt_str, present, wron
 use super::text::{check_charset, check_text, opt_text};
 use super::Ctx;
 use crate::domain::{Kid, KidError};
-use crate::error::{ApiError, Code};
 use crate::payments::model::{Remittance, StructuredReference};
+use crate::refusal::{Code, Refusal};
 use serde_json::Value;
 
 /// SPEC.md: remittanceInformationUnstructured holds 1 to 140 characters.
@@ -35,13 +35,13 @@ pub fn remittance(
     ctx: &mut Ctx,
     object: &Object,
     prefix: &str,
-) -> Result<Option<Remittance>, ApiError> {
+) -> Result<Option<Remittance>, Refusal> {
     let has_unstructured = present(object, UNSTRUCTURED);
     let has_structured = present(object, STRUCTURED);
     let has_array = present(object, ARRAY);
     if has_array && (has_structured || has_unstructured) {
         let path = at(prefix, ARRAY);
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &path,
             format!(
                 "{path} cannot be combined with {}: remittance information is either structured \
@@ -56,7 +56,7 @@ pub fn remittance(
     }
     if has_structured && has_unstructured {
         let path = at(prefix, STRUCTURED);
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &path,
             format!(
                 "{path} and {UNSTRUCTURED} are mutually exclusive: put a KID or OCR reference in \
@@ -83,7 +83,7 @@ pub fn remittance(
     };
     let path = at(prefix, ARRAY);
     if entries.is_empty() || entries.len() > MAX_STRUCTURED_ENTRIES {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             &path,
             format!(
                 "{path} has {} entries; it must hold 1 to {MAX_STRUCTURED_ENTRIES}.",
@@ -114,7 +114,7 @@ pub fn is_kid_type(reference_type: Option<&str>, domestic: bool) -> bool {
 }
 
 /// One structured reference object at `path`.
-fn structured(ctx: &mut Ctx, entry: &Object, path: &str) -> Result<StructuredReference, ApiError> {
+fn structured(ctx: &mut Ctx, entry: &Object, path: &str) -> Result<StructuredReference, Refusal> {
     let reference_type = opt_text(entry, path, "referenceType", 1, MAX_STRUCTURED_CHARS)?;
     let reference_issuer = opt_text(entry, path, "referenceIssuer", 1, MAX_STRUCTURED_CHARS)?;
     let reference_path = at(path, "reference");
@@ -137,7 +137,7 @@ fn structured(ctx: &mut Ctx, entry: &Object, path: &str) -> Result<StructuredRef
 }
 
 /// A KID reference: absent or blank is KID_MISSING, anything Kid::parse refuses is KID_INVALID.
-fn kid(entry: &Object, path: &str, reference_path: &str) -> Result<String, ApiError> {
+fn kid(entry: &Object, path: &str, reference_path: &str) -> Result<String, Refusal> {
     let text = match get(entry, "reference") {
         None => "",
         Some(Value::String(s)) => s.as_str(),
@@ -147,7 +147,7 @@ fn kid(entry: &Object, path: &str, reference_path: &str) -> Result<String, ApiEr
     check_charset(reference_path, text)?;
     match Kid::parse(text) {
         Ok(kid) => Ok(kid.as_str().to_string()),
-        Err(KidError::Missing) => Err(ApiError::new(
+        Err(KidError::Missing) => Err(Refusal::new(
             Code::KidMissing,
             Some(reference_path),
             format!(
@@ -155,7 +155,7 @@ fn kid(entry: &Object, path: &str, reference_path: &str) -> Result<String, ApiEr
                  reference (referenceType KID or OCR, or none on a domestic payment)."
             ),
         )),
-        Err(KidError::Invalid(e)) => Err(ApiError::new(
+        Err(KidError::Invalid(e)) => Err(Refusal::new(
             Code::KidInvalid,
             Some(reference_path),
             format!("{reference_path}: {e}."),

@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::domain::Currency;
-use crate::error::Category;
 use crate::payments::model::{DebtorAccount, Frequency, Remittance};
+use crate::refusal::Category;
 use serde_json::{json, Value};
 use time::macros::{date, datetime};
 
@@ -96,26 +96,30 @@ fn err_at(
     product: PaymentProduct,
     body: &Value,
     now: OffsetDateTime,
-) -> ApiError {
+) -> Refusal {
     match validate(service, product, body, now) {
         Ok(v) => panic!("expected a refusal, got {v:?}"),
         Err(e) => e,
     }
 }
 
-fn err(product: PaymentProduct, body: &Value) -> ApiError {
+fn err(product: PaymentProduct, body: &Value) -> Refusal {
     err_at(SINGLE, product, body, NOW)
 }
 
 #[track_caller]
-fn assert_refused(e: &ApiError, code: Code, path: &str) {
-    assert_eq!(e.status, StatusCode::BAD_REQUEST, "{e:?}");
+fn assert_refused(e: &Refusal, code: Code, path: &str) {
+    assert_eq!(
+        crate::api::error::ApiError::from(e.clone()).status.as_u16(),
+        400,
+        "{e:?}"
+    );
     assert_eq!(e.code, code, "{e:?}");
     assert_eq!(e.path.as_deref(), Some(path), "{e:?}");
 }
 
 #[track_caller]
-fn assert_format(e: &ApiError, path: &str) {
+fn assert_format(e: &Refusal, path: &str) {
     assert_refused(e, Code::FormatError, path);
 }
 
@@ -1011,7 +1015,10 @@ fn periodic_day_of_execution_is_1_to_31() {
 fn instant_product_cannot_be_periodic_or_bulk() {
     for service in [PERIODIC, PaymentService::BulkPayments] {
         let e = err_at(service, INSTANT, &periodic(), NOW);
-        assert_eq!(e.status, StatusCode::BAD_REQUEST);
+        assert_eq!(
+            crate::api::error::ApiError::from(e.clone()).status.as_u16(),
+            400
+        );
         assert_eq!(e.code, Code::ProductInvalid);
     }
 }

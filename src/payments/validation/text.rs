@@ -8,7 +8,7 @@
 //! refused with FORMAT_ERROR at the field, naming the character by its code point.
 
 use super::fields::{at, missing, opt_str, Object};
-use crate::error::ApiError;
+use crate::refusal::Refusal;
 
 /// Whether downstream systems can carry `c`: ISO-8859-1 printable, or the euro sign.
 pub fn downstream_ok(c: char) -> bool {
@@ -16,7 +16,7 @@ pub fn downstream_ok(c: char) -> bool {
 }
 
 /// Refuses the first character downstream systems cannot process, naming it and its position.
-pub fn check_charset(path: &str, text: &str) -> Result<(), ApiError> {
+pub fn check_charset(path: &str, text: &str) -> Result<(), Refusal> {
     if let Some((position, c)) = text.chars().enumerate().find(|(_, c)| !downstream_ok(*c)) {
         let code = format!("U+{:04X}", c as u32);
         // Control characters are named by code point only: printing them would garble the message.
@@ -25,7 +25,7 @@ pub fn check_charset(path: &str, text: &str) -> Result<(), ApiError> {
         } else {
             format!("'{c}' ({code})")
         };
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             path,
             format!(
                 "{path} contains {shown} at position {}, a character downstream systems cannot \
@@ -41,14 +41,14 @@ pub fn check_charset(path: &str, text: &str) -> Result<(), ApiError> {
 /// Checks a text value: the downstream character set, then `min..=max` characters.
 ///
 /// `min` is 0 or 1: SPEC.md says "non-empty" for remittance texts and structured references.
-pub fn check_text(path: &str, text: &str, min: usize, max: usize) -> Result<(), ApiError> {
+pub fn check_text(path: &str, text: &str, min: usize, max: usize) -> Result<(), Refusal> {
     check_charset(path, text)?;
     let count = text.chars().count();
     if count < min {
-        return Err(ApiError::format(path, format!("{path} must not be empty.")));
+        return Err(Refusal::format(path, format!("{path} must not be empty.")));
     }
     if count > max {
-        return Err(ApiError::format(
+        return Err(Refusal::format(
             path,
             format!("{path} has {count} characters; at most {max} are allowed."),
         ));
@@ -63,7 +63,7 @@ pub fn opt_text(
     name: &str,
     min: usize,
     max: usize,
-) -> Result<Option<String>, ApiError> {
+) -> Result<Option<String>, Refusal> {
     let path = at(prefix, name);
     match opt_str(object, prefix, name)? {
         None => Ok(None),
@@ -81,7 +81,7 @@ pub fn req_text(
     name: &str,
     min: usize,
     max: usize,
-) -> Result<String, ApiError> {
+) -> Result<String, Refusal> {
     opt_text(object, prefix, name, min, max)?.ok_or_else(|| missing(&at(prefix, name)))
 }
 

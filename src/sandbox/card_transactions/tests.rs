@@ -1,7 +1,7 @@
 //! Tests of card transactions: validation, conflicts, the listing's shape, status filter and paging.
 
 use super::*;
-use crate::error::Code;
+use crate::refusal::Code;
 use crate::sandbox::card_accounts::tests::request as card_request;
 use crate::sandbox::customers::tests::{person, person_number};
 use serde_json::json;
@@ -25,7 +25,11 @@ fn booked(date: &str, amount: serde_json::Value) -> serde_json::Value {
 
 fn refused(store: &Store, card: &str, batch: serde_json::Value) -> (u16, Code, String) {
     let e = create(store, card, &items(batch)).unwrap_err();
-    (e.status.as_u16(), e.code, e.path.unwrap_or_default())
+    (
+        crate::api::error::status_of(e.code).as_u16(),
+        e.code,
+        e.path.unwrap_or_default(),
+    )
 }
 
 #[test]
@@ -97,7 +101,11 @@ fn pending_transactions_are_listed_as_their_ids() {
 fn booking_status_is_required_and_checked() {
     let e = BookingStatus::parse(None).unwrap_err();
     assert_eq!(
-        (e.status.as_u16(), e.code, e.path.as_deref()),
+        (
+            crate::api::error::status_of(e.code).as_u16(),
+            e.code,
+            e.path.as_deref()
+        ),
         (400, Code::QueryParameterRequired, Some("bookingStatus"))
     );
     let e = BookingStatus::parse(Some("all")).unwrap_err();

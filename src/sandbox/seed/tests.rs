@@ -1,7 +1,7 @@
 //! Tests of initialisation: determinism, valid numbers, removal of manual data, listings of the seed.
 
 use super::*;
-use crate::error::Code;
+use crate::refusal::Code;
 use crate::sandbox::listing::Listing;
 use crate::sandbox::{accounts, card_transactions, customers, transactions};
 

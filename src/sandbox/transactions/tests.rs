@@ -2,7 +2,7 @@
 #![allow(clippy::inconsistent_digit_grouping)] // BBAN stems read as bank.class.serial
 
 use super::*;
-use crate::error::Code;
+use crate::refusal::Code;
 use crate::sandbox::accounts::tests::{bban, request as account_request};
 use crate::sandbox::customers::tests::{person, person_number};
 use crate::sandbox::listing::ListingQuery;
@@ -28,7 +28,11 @@ fn item(amount: serde_json::Value, booking_date: &str) -> serde_json::Value {
 
 fn refused(store: &Store, account: &str, batch: serde_json::Value) -> (u16, Code, String) {
     let e = create(store, account, &items(batch)).unwrap_err();
-    (e.status.as_u16(), e.code, e.path.unwrap_or_default())
+    (
+        crate::api::error::status_of(e.code).as_u16(),
+        e.code,
+        e.path.unwrap_or_default(),
+    )
 }
 
 #[test]
@@ -228,7 +232,10 @@ fn an_unknown_account_is_resource_unknown() {
     );
     assert_eq!(e, (404, Code::ResourceUnknown, "mockAccountId".into()));
     let e = list(&store, "no-such-account", &Listing::default()).unwrap_err();
-    assert_eq!((e.status.as_u16(), e.code), (404, Code::ResourceUnknown));
+    assert_eq!(
+        (crate::api::error::status_of(e.code).as_u16(), e.code),
+        (404, Code::ResourceUnknown)
+    );
 }
 
 #[test]

@@ -1,6 +1,8 @@
-//! Starting the service: the same [`serve`] for the headless CLI, the desktop shell and the tests, over
+//! Serving HTTP: the same [`serve`] for the headless CLI, the desktop shell and the tests (through
+//! `app::App`), over
 //! plain HTTP, and [`serve_tls`] for TPP apps that insist on https (rustls, TLS 1.2 and 1.3 only).
 
+use super::limits::Limits;
 use crate::state::AppState;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
@@ -15,8 +17,10 @@ use tokio_rustls::rustls;
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
+    limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let _ = limits;
     // Batch runs happen when the clock passes their times, whether or not anyone is calling.
     let scheduler = crate::batch::spawn_scheduler(state.clone());
     let app = crate::api::router(state);
@@ -33,8 +37,10 @@ pub async fn serve_tls(
     listener: TcpListener,
     state: AppState,
     tls: Arc<rustls::ServerConfig>,
+    limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let _ = limits;
     let app = crate::api::router_for_tls(state);
     let acceptor = tokio_rustls::TlsAcceptor::from(tls);
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();

@@ -1,11 +1,8 @@
-//! The one error type of the service and its single mapping to an HTTP status and a `tppMessages` body.
-//!
-//! Every refusal carries the SPEC.md code, the JSON path or header at fault, and plain text that says what
-//! to change. SPEC.md leaves the code-to-status mapping open; [`Code::status`] is the table (also in the
-//! README), following Berlin Group 1.3 where SPEC.md is silent and SPEC.md where it speaks (signatures: 400).
+//! The core's one refusal type: what the sandbox says when it will not do something, without any notion
+//! of transport. Every refusal carries the SPEC.md code, the JSON path, header or parameter at fault, and
+//! plain text that says what to change; `api::error` maps it to an HTTP status and a `tppMessages` body
+//! (the code-to-status table lives there, and in the README).
 
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 /// The message codes SPEC.md names (Errors > Message structure, plus REFERENCE_MIX_INVALID).
@@ -39,30 +36,6 @@ pub enum Code {
 }
 
 impl Code {
-    /// The HTTP status each code maps to. This is the table documented in the README.
-    pub fn status(self) -> StatusCode {
-        use Code::*;
-        match self {
-            BadRequest
-            | FormatError
-            | HttpHeaderRequired
-            | QueryParameterRequired
-            | KidMissing
-            | KidInvalid
-            | ReferenceMixInvalid
-            | ExecutionDateInvalid
-            | PaymentFailed => StatusCode::BAD_REQUEST,
-            PsuCredentialsInvalid | ScaInvalid | ScaExpired | ConsentInvalid | ConsentExpired => {
-                StatusCode::UNAUTHORIZED
-            }
-            Forbidden | ConsentUnknown | ProductInvalid => StatusCode::FORBIDDEN,
-            NotFound | ResourceUnknown | ProductUnknown | ScaNotFound => StatusCode::NOT_FOUND,
-            Conflict => StatusCode::CONFLICT,
-            AccessExceeded => StatusCode::TOO_MANY_REQUESTS,
-            SystemError => StatusCode::INTERNAL_SERVER_ERROR,
-        }
-    }
-
     /// The code as it appears on the wire, e.g. `FORMAT_ERROR`.
     pub fn as_str(self) -> &'static str {
         use Code::*;
@@ -139,41 +112,54 @@ pub fn truncate_text(text: String) -> String {
     cut
 }
 
-/// A refused request: the status, the code and what to tell the TPP developer.
+/// A refusal: the code and what to tell the TPP developer.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiError {
-    pub status: StatusCode,
+pub struct Refusal {
     pub code: Code,
     /// The JSON path (`creditorAccount.bban`), header (`Signature`) or query parameter at fault.
     pub path: Option<String>,
     pub text: String,
     /// Extra messages to send along (e.g. warnings gathered before the refusal, or further errors).
     pub more: Vec<TppMessage>,
-    /// Links to send along: a 401 that asks for SCA carries `scaRedirect`.
-    pub links: Option<crate::api::links::Links>,
+    /// What kind of refusal this is, where the code alone does not say it.
+    pub context: Option<RefusalContext>,
 }
 
-pub type ApiResult<T> = Result<T, ApiError>;
+/// What kind of refusal a code stands for where it has more than one use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefusalContext {
+    /// The request itself is malformed, even though the code usually speaks of permissions (an instant
+    /// product sent through the periodic service is PRODUCT_INVALID, but a bad request, not a forbidden one).
+    MalformedRequest,
+}
 
-impl ApiError {
-    /// An error whose status follows from its code.
+/// The result of a core operation that may be refused.
+pub type CoreResult<T> = Result<T, Refusal>;
+
+impl Refusal {
+    /// A refusal with `code`, at `path`.
     pub fn new(code: Code, path: Option<&str>, text: impl Into<String>) -> Self {
-        ApiError {
-            status: code.status(),
+        Refusal {
             code,
             path: path.map(str::to_owned),
             text: text.into(),
             more: Vec::new(),
-            links: None,
+            context: None,
         }
     }
 
-    /// 400 FORMAT_ERROR at a JSON path, header or parameter.
+    /// Marks the kind of refusal (see [`RefusalContext`]).
+    pub fn in_context(mut self, context: RefusalContext) -> Self {
+        self.context = Some(context);
+        self
+    }
+
+    /// FORMAT_ERROR at a JSON path, header or parameter.
     pub fn format(path: &str, text: impl Into<String>) -> Self {
         Self::new(Code::FormatError, Some(path), text)
     }
 
-    /// 400 HTTP_HEADER_REQUIRED for a missing header.
+    /// HTTP_HEADER_REQUIRED for a missing header.
     pub fn header_required(header: &str) -> Self {
         Self::new(
             Code::HttpHeaderRequired,
@@ -182,7 +168,7 @@ impl ApiError {
         )
     }
 
-    /// 400 QUERY_PARAMETER_REQUIRED for a missing query parameter.
+    /// QUERY_PARAMETER_REQUIRED for a missing query parameter.
     pub fn query_parameter_required(name: &str) -> Self {
         Self::new(
             Code::QueryParameterRequired,
@@ -191,7 +177,7 @@ impl ApiError {
         )
     }
 
-    /// 404 RESOURCE_UNKNOWN for an id that names nothing this caller may see.
+    /// RESOURCE_UNKNOWN for an id that names nothing this caller may see.
     pub fn unknown(path: &str, what: &str, id: &str) -> Self {
         Self::new(
             Code::ResourceUnknown,
@@ -200,53 +186,17 @@ impl ApiError {
         )
     }
 
-    /// 409 CONFLICT for a duplicate.
+    /// CONFLICT for a duplicate.
     pub fn conflict(path: &str, text: impl Into<String>) -> Self {
         Self::new(Code::Conflict, Some(path), text)
     }
 
-    /// 403 FORBIDDEN, e.g. a certificate without the PSD2 role an endpoint needs.
+    /// FORBIDDEN, e.g. a certificate without the PSD2 role an operation needs.
     pub fn forbidden(text: impl Into<String>) -> Self {
         Self::new(Code::Forbidden, None, text)
     }
 
-    /// 404 NOT_FOUND for a path the service does not have.
-    pub fn no_such_path(method: &str, path: &str) -> Self {
-        Self::new(
-            Code::NotFound,
-            None,
-            format!(
-                "There is no endpoint {method} {path}. See the README for the list of endpoints."
-            ),
-        )
-    }
-
-    /// 413 for a body over the limit. The code stays BAD_REQUEST: SPEC.md has no code of its own for it.
-    pub fn payload_too_large(limit: usize) -> Self {
-        let mut error = Self::new(
-            Code::BadRequest,
-            None,
-            format!("The request body is larger than the {limit} bytes this service accepts."),
-        );
-        error.status = StatusCode::PAYLOAD_TOO_LARGE;
-        error
-    }
-
-    /// 415 for a body that is not JSON (SPEC.md: XML is not supported).
-    pub fn unsupported_media_type(content_type: &str) -> Self {
-        let mut error = Self::new(
-            Code::FormatError,
-            Some("Content-Type"),
-            format!(
-                "Content-Type '{content_type}' is not supported: requests and responses are JSON \
-                 (application/json) encoded as UTF-8; XML is not supported."
-            ),
-        );
-        error.status = StatusCode::UNSUPPORTED_MEDIA_TYPE;
-        error
-    }
-
-    /// 500 SYSTEM_ERROR without internals; the cause is logged, never sent.
+    /// SYSTEM_ERROR without internals; the cause is logged, never sent.
     pub fn internal(cause: impl std::fmt::Display) -> Self {
         tracing::error!(%cause, "internal error");
         Self::new(
@@ -256,25 +206,13 @@ impl ApiError {
         )
     }
 
-    /// Overrides the status (used where SPEC.md names a status the code table does not give).
-    pub fn with_status(mut self, status: StatusCode) -> Self {
-        self.status = status;
-        self
-    }
-
-    /// Adds `_links` to the error body (e.g. `scaRedirect`).
-    pub fn with_links(mut self, links: crate::api::links::Links) -> Self {
-        self.links = Some(links);
-        self
-    }
-
     /// Adds messages (typically warnings collected earlier) to send along.
     pub fn with_messages(mut self, messages: impl IntoIterator<Item = TppMessage>) -> Self {
         self.more.extend(messages);
         self
     }
 
-    /// The `tppMessages` entries of this error, the error first.
+    /// The `tppMessages` entries of this refusal, the refusal first.
     pub fn messages(&self) -> Vec<TppMessage> {
         let mut messages = vec![TppMessage {
             category: Category::Error,
@@ -287,45 +225,17 @@ impl ApiError {
     }
 }
 
-impl std::fmt::Display for ApiError {
+impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} {}: {}",
-            self.status.as_u16(),
-            self.code.as_str(),
-            self.text
-        )
+        write!(f, "{}: {}", self.code.as_str(), self.text)
     }
 }
 
-impl std::error::Error for ApiError {}
+impl std::error::Error for Refusal {}
 
-/// The error body: `{"tppMessages": [...]}`.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ErrorBody {
-    pub tpp_messages: Vec<TppMessage>,
-    #[serde(rename = "_links", skip_serializing_if = "Option::is_none", default)]
-    pub links: Option<serde_json::Value>,
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = ErrorBody {
-            tpp_messages: self.messages(),
-            links: self
-                .links
-                .as_ref()
-                .map(|l| serde_json::to_value(l).expect("links serialise")),
-        };
-        (self.status, axum::Json(body)).into_response()
-    }
-}
-
-impl From<crate::store::StoreError> for ApiError {
+impl From<crate::store::StoreError> for Refusal {
     fn from(error: crate::store::StoreError) -> Self {
-        ApiError::internal(error)
+        Refusal::internal(error)
     }
 }
 
@@ -347,25 +257,8 @@ mod tests {
 
     #[test]
     fn text_is_capped_at_512_characters() {
-        let error = ApiError::format("x", "é".repeat(600));
+        let error = Refusal::format("x", "é".repeat(600));
         let text = error.messages()[0].text.clone().unwrap();
         assert_eq!(text.chars().count(), MAX_TEXT_CHARS);
-    }
-
-    #[test]
-    fn status_follows_the_code() {
-        assert_eq!(
-            ApiError::unknown("id", "account", "1").status,
-            StatusCode::NOT_FOUND
-        );
-        assert_eq!(ApiError::conflict("id", "dup").status, StatusCode::CONFLICT);
-        assert_eq!(
-            ApiError::header_required("Date").status,
-            StatusCode::BAD_REQUEST
-        );
-        assert_eq!(
-            ApiError::payload_too_large(10).status,
-            StatusCode::PAYLOAD_TOO_LARGE
-        );
     }
 }

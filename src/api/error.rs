@@ -1,0 +1,229 @@
+//! The HTTP face of a refusal: the one mapping of codes to statuses (also in the README), the
+//! `{"tppMessages": [...]}` body, and the few refusals only HTTP has (no such path, body too large, media
+//! type). SPEC.md leaves the code-to-status mapping open; this follows Berlin Group 1.3 where SPEC.md is
+//! silent and SPEC.md where it speaks (signatures: 400).
+
+pub use crate::refusal::{Category, Code, Refusal, RefusalContext, TppMessage, MAX_TEXT_CHARS};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+
+/// The HTTP status each code maps to. This is the table documented in the README.
+pub fn status_of(code: Code) -> StatusCode {
+    use Code::*;
+    match code {
+        BadRequest
+        | FormatError
+        | HttpHeaderRequired
+        | QueryParameterRequired
+        | KidMissing
+        | KidInvalid
+        | ReferenceMixInvalid
+        | ExecutionDateInvalid
+        | PaymentFailed => StatusCode::BAD_REQUEST,
+        PsuCredentialsInvalid | ScaInvalid | ScaExpired | ConsentInvalid | ConsentExpired => {
+            StatusCode::UNAUTHORIZED
+        }
+        Forbidden | ConsentUnknown | ProductInvalid => StatusCode::FORBIDDEN,
+        NotFound | ResourceUnknown | ProductUnknown | ScaNotFound => StatusCode::NOT_FOUND,
+        Conflict => StatusCode::CONFLICT,
+        AccessExceeded => StatusCode::TOO_MANY_REQUESTS,
+        SystemError => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// A refused request as HTTP sees it: the status, the refusal, and links to send along.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub refusal: Refusal,
+    /// Links to send along: a 401 that asks for SCA carries `scaRedirect`.
+    pub links: Option<crate::api::links::Links>,
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> Self {
+        let status = match refusal.context {
+            Some(RefusalContext::MalformedRequest) => StatusCode::BAD_REQUEST,
+            None => status_of(refusal.code),
+        };
+        ApiError {
+            status,
+            refusal,
+            links: None,
+        }
+    }
+}
+
+impl ApiError {
+    /// An error whose status follows from its code.
+    pub fn new(code: Code, path: Option<&str>, text: impl Into<String>) -> Self {
+        Refusal::new(code, path, text).into()
+    }
+
+    /// 400 FORMAT_ERROR at a JSON path, header or parameter.
+    pub fn format(path: &str, text: impl Into<String>) -> Self {
+        Refusal::format(path, text).into()
+    }
+
+    /// 400 HTTP_HEADER_REQUIRED for a missing header.
+    pub fn header_required(header: &str) -> Self {
+        Refusal::header_required(header).into()
+    }
+
+    /// 400 QUERY_PARAMETER_REQUIRED for a missing query parameter.
+    pub fn query_parameter_required(name: &str) -> Self {
+        Refusal::query_parameter_required(name).into()
+    }
+
+    /// 404 RESOURCE_UNKNOWN for an id that names nothing this caller may see.
+    pub fn unknown(path: &str, what: &str, id: &str) -> Self {
+        Refusal::unknown(path, what, id).into()
+    }
+
+    /// 409 CONFLICT for a duplicate.
+    pub fn conflict(path: &str, text: impl Into<String>) -> Self {
+        Refusal::conflict(path, text).into()
+    }
+
+    /// 403 FORBIDDEN, e.g. a certificate without the PSD2 role an endpoint needs.
+    pub fn forbidden(text: impl Into<String>) -> Self {
+        Refusal::forbidden(text).into()
+    }
+
+    /// 500 SYSTEM_ERROR without internals; the cause is logged, never sent.
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        Refusal::internal(cause).into()
+    }
+
+    /// 404 NOT_FOUND for a path the service does not have; the path is named as it was sent.
+    pub fn no_such_path(method: &str, path: &str) -> Self {
+        let hint = if !path.starts_with("/v1/") && !path.starts_with("/api-sandbox/") {
+            " The bank's interface is under /v1 (for example /v1/accounts)."
+        } else {
+            ""
+        };
+        Self::new(
+            Code::NotFound,
+            None,
+            format!("There is no endpoint {method} {path} in this sandbox.{hint}"),
+        )
+    }
+
+    /// 413 for a body over the limit. The code stays BAD_REQUEST: SPEC.md has no code of its own for it.
+    pub fn payload_too_large(limit: usize) -> Self {
+        Self::new(
+            Code::BadRequest,
+            None,
+            format!("The request body is larger than the {limit} bytes this service accepts."),
+        )
+        .with_status(StatusCode::PAYLOAD_TOO_LARGE)
+    }
+
+    /// 415 for a body that is not JSON (SPEC.md: XML is not supported).
+    pub fn unsupported_media_type(content_type: &str) -> Self {
+        Self::new(
+            Code::FormatError,
+            Some("Content-Type"),
+            format!(
+                "Content-Type '{content_type}' is not supported: requests and responses are JSON \
+                 (application/json) encoded as UTF-8; XML is not supported."
+            ),
+        )
+        .with_status(StatusCode::UNSUPPORTED_MEDIA_TYPE)
+    }
+
+    /// Overrides the status (used where SPEC.md names a status the code table does not give).
+    pub fn with_status(mut self, status: StatusCode) -> Self {
+        self.status = status;
+        self
+    }
+
+    /// Adds `_links` to the error body (e.g. `scaRedirect`).
+    pub fn with_links(mut self, links: crate::api::links::Links) -> Self {
+        self.links = Some(links);
+        self
+    }
+
+    /// Adds messages (typically warnings collected earlier) to send along.
+    pub fn with_messages(mut self, messages: impl IntoIterator<Item = TppMessage>) -> Self {
+        self.refusal.more.extend(messages);
+        self
+    }
+
+    /// The code of the refusal.
+    pub fn code(&self) -> Code {
+        self.refusal.code
+    }
+
+    /// The `tppMessages` entries of this error, the error first.
+    pub fn messages(&self) -> Vec<TppMessage> {
+        self.refusal.messages()
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}: {}",
+            self.status.as_u16(),
+            self.refusal.code.as_str(),
+            self.refusal.text
+        )
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+/// The error body: `{"tppMessages": [...]}`.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorBody {
+    pub tpp_messages: Vec<TppMessage>,
+    #[serde(rename = "_links", skip_serializing_if = "Option::is_none", default)]
+    pub links: Option<serde_json::Value>,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            tpp_messages: self.messages(),
+            links: self
+                .links
+                .as_ref()
+                .map(|l| serde_json::to_value(l).expect("links serialise")),
+        };
+        (self.status, axum::Json(body)).into_response()
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(error: crate::store::StoreError) -> Self {
+        ApiError::internal(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_follows_the_code() {
+        assert_eq!(
+            ApiError::unknown("id", "account", "1").status,
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(ApiError::conflict("id", "dup").status, StatusCode::CONFLICT);
+        assert_eq!(
+            ApiError::header_required("Date").status,
+            StatusCode::BAD_REQUEST
+        );
+        assert_eq!(
+            ApiError::payload_too_large(10).status,
+            StatusCode::PAYLOAD_TOO_LARGE
+        );
+    }
+}
