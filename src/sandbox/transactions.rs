@@ -350,24 +350,8 @@ pub(crate) fn append_locked(
     store: &Store,
     transactions: Vec<Transaction>,
 ) -> Result<Vec<Transaction>, Refusal> {
-    let table = store.table::<Transaction>()?;
-    let mut next: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
-    let mut stored = Vec::with_capacity(transactions.len());
-    for mut t in transactions {
-        let counter = match next.get_mut(&t.account_id) {
-            Some(n) => n,
-            None => {
-                let existing = table.scan_prefix(&format!("{}/", t.account_id))?;
-                let last = existing.iter().map(|e| e.sequence).max().unwrap_or(0);
-                next.entry(t.account_id.clone()).or_insert(last)
-            }
-        };
-        *counter += 1;
-        t.sequence = *counter;
-        t.id = derive_id("transaction", &format!("{}/{}", t.account_id, t.sequence));
-        table.insert(&t)?;
-        stored.push(t);
-    }
+    let stored = number_bookings(store, transactions)?;
+    store.table::<Transaction>()?.insert_many(&stored)?;
     Ok(stored)
 }
 
@@ -481,13 +465,30 @@ mod tests;
 
 // ---- Payment bookings (the batch simulator, `crate::batch`), added by the batch area. ----
 
-/// The highest sequence number recorded on `account_id` (0 when none), read from the keys alone
-/// (`<accountId>/<date>/<sequence>`), so a long-lived account costs no decoding.
-fn last_sequence(
-    table: &crate::store::Table<Transaction>,
-    account_id: &str,
-) -> Result<u64, Refusal> {
-    Ok(table
+/// The last sequence number given on one account: kept as a counter so that appending to a long-lived
+/// account costs one read, not a scan of its transactions.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SequenceCounter {
+    pub account_id: String,
+    pub last: u64,
+}
+
+impl crate::store::Record for SequenceCounter {
+    const TREE: &'static str = "sandbox-transaction-sequences";
+    fn key(&self) -> String {
+        self.account_id.clone()
+    }
+}
+
+/// The highest sequence number recorded on `account_id` (0 when none): the counter, or, for data written
+/// before counters existed, the largest sequence in the keys (`<accountId>/<date>/<sequence>`).
+fn last_sequence(store: &Store, account_id: &str) -> Result<u64, Refusal> {
+    if let Some(counter) = store.table::<SequenceCounter>()?.get(account_id)? {
+        return Ok(counter.last);
+    }
+    Ok(store
+        .table::<Transaction>()?
         .keys_with_prefix(&format!("{account_id}/"))?
         .iter()
         .filter_map(|key| key.rsplit('/').next()?.parse::<u64>().ok())
@@ -496,20 +497,19 @@ fn last_sequence(
 }
 
 /// Numbers payment bookings like [`append`] does (the next sequence of each account, an id derived from
-/// account and sequence) without writing them: the batch simulator writes them all at once with
-/// `Table::insert_many`. The caller holds the write lock until they are written. `account_id` may also be
+/// account and sequence), writing only the accounts' counters: the batch simulator writes the bookings
+/// themselves with `Table::insert_many`, in the same atomic operation. The caller holds the write lock. `account_id` may also be
 /// a card account's id (payments debited from a card).
 pub(crate) fn number_bookings(
     store: &Store,
     mut transactions: Vec<Transaction>,
 ) -> Result<Vec<Transaction>, Refusal> {
-    let table = store.table::<Transaction>()?;
     let mut next: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
     for t in &mut transactions {
         let counter = match next.get_mut(&t.account_id) {
             Some(n) => n,
             None => {
-                let last = last_sequence(&table, &t.account_id)?;
+                let last = last_sequence(store, &t.account_id)?;
                 next.entry(t.account_id.clone()).or_insert(last)
             }
         };
@@ -517,6 +517,11 @@ pub(crate) fn number_bookings(
         t.sequence = *counter;
         t.id = derive_id("transaction", &format!("{}/{}", t.account_id, t.sequence));
     }
+    let counters: Vec<SequenceCounter> = next
+        .into_iter()
+        .map(|(account_id, last)| SequenceCounter { account_id, last })
+        .collect();
+    store.table::<SequenceCounter>()?.insert_many(&counters)?;
     Ok(transactions)
 }
 

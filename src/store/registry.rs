@@ -43,6 +43,11 @@ pub const TREES: &[TreeInfo] = &[
         "account transactions",
     ),
     tree(
+        "sandbox-transaction-sequences",
+        Kind::MockData,
+        "the last transaction number given per account",
+    ),
+    tree(
         "sandbox-card-transactions",
         Kind::MockData,
         "card transactions",

@@ -104,7 +104,7 @@ impl TestApp {
     }
 }
 
-type Tamper = Box<dyn FnOnce(&mut HeaderMap)>;
+type Tamper = Box<dyn FnOnce(&mut HeaderMap) + Send>;
 
 pub struct TestRequest<'a> {
     app: &'a TestApp,
@@ -172,7 +172,7 @@ impl<'a> TestRequest<'a> {
     }
 
     /// Changes headers after signing (to break or vary what was signed).
-    pub fn tamper(mut self, change: impl FnOnce(&mut HeaderMap) + 'static) -> Self {
+    pub fn tamper(mut self, change: impl FnOnce(&mut HeaderMap) + Send + 'static) -> Self {
         self.tamper = Some(Box::new(change));
         self
     }

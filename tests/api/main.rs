@@ -6,6 +6,7 @@ mod ais_rules;
 mod batch;
 mod cli;
 mod clock;
+mod concurrency;
 mod durability;
 mod errors;
 mod gate_accepts;

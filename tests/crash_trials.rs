@@ -1,0 +1,635 @@
+//! Crash trials: the real binary is killed with SIGKILL at random moments during batch runs, sandbox
+//! initialisation and payment creation; each time it is restarted on the same data directory, stopped
+//! cleanly, and the store is checked for what "all or nothing" promises:
+//! - every acknowledged write is present;
+//! - each payment is either settled with exactly its bookings or untouched;
+//! - no booking exists twice, and none without the payment execution that made it;
+//! - every account's balances moved by exactly the sum of its payment bookings, so money is conserved
+//!   across all sandbox accounts;
+//! - an initialisation happened wholly (seed state, no flows left) or not at all.
+//!
+//! Run alone with `cargo test --test crash_trials -- --nocapture`; `XS2A_CRASH_SEED=<n>` replays a series.
+
+use rust_decimal::Decimal;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use time::macros::datetime;
+use time::OffsetDateTime;
+use xs2a_sandbox::app::{App, AppConfig, ClockStart, DataDir};
+use xs2a_sandbox::domain::Currency;
+use xs2a_sandbox::payments::model::{
+    Address, CreditorAccount, DebtorAccount, Money, Payment, PaymentOrder, PaymentProduct,
+    PaymentService, Remittance, ValidatedPayment,
+};
+use xs2a_sandbox::payments::status::PaymentStatus;
+use xs2a_sandbox::sandbox::model::{Account, Customer, Transaction, TransactionSource};
+use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
+use xs2a_sandbox::store::Store;
+
+/// The simulated instant of every trial: before the day's 11:00 run, so no scheduled run interferes.
+const NOW: OffsetDateTime = datetime!(2026-06-01 10:30 UTC);
+const SINGLE_PAYMENTS: usize = 200;
+const BULK_PAYMENTS: usize = 6;
+const ORDERS_PER_BULK: usize = 100;
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_xs2a-sandbox"))
+}
+
+/// A small xorshift generator: reproducible from the printed seed, no dependency needed.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n.max(1)
+    }
+}
+
+fn order(debtor: &Account, creditor: &Account, minor: i64, note: String) -> PaymentOrder {
+    PaymentOrder {
+        instructed_amount: Money {
+            amount: Decimal::new(minor, 2),
+            currency: Currency::NOK,
+        },
+        creditor_name: "Mottaker Testesen".to_owned(),
+        creditor_account: CreditorAccount {
+            bban: Some(creditor.bban.clone()),
+            iban: None,
+            currency: Currency::NOK,
+        },
+        creditor_address: Address::default(),
+        creditor_agent: None,
+        debtor_account: DebtorAccount::Bban {
+            bban: debtor.bban.clone(),
+            currency: Currency::NOK,
+        },
+        ultimate_debtor: None,
+        purpose_code: None,
+        remittance: Some(Remittance::Unstructured { text: note }),
+        requested_execution_date: None,
+        service_level: None,
+    }
+}
+
+fn approved(
+    id: String,
+    debtor: &Account,
+    service: PaymentService,
+    orders: Vec<PaymentOrder>,
+) -> Payment {
+    Payment {
+        id,
+        tpp_id: "PSDNO-FSA-CRASH".to_owned(),
+        customer_id: debtor.customer_id.clone(),
+        debtor_account_id: debtor.id.clone(),
+        payment: ValidatedPayment {
+            service,
+            product: PaymentProduct::NorwegianDomesticCreditTransfers,
+            orders,
+            schedule: None,
+            batch_booking_preferred: None,
+        },
+        status: PaymentStatus::ACTC,
+        funds_available: None,
+        fee: None,
+        forced: None,
+        basket_id: None,
+        created_at: NOW,
+        authorised_at: Some(NOW),
+        next_execution_date: None,
+        executions: Vec::new(),
+        history: Vec::new(),
+    }
+}
+
+/// The state every trial starts from: the seed plus 200 approved payments and 6 bulk payments of 100
+/// orders, all between sandbox accounts, all affordable.
+fn build_pre_state(dir: &Path) {
+    let app = App::build(AppConfig {
+        data: DataDir::At(dir.to_owned()),
+        clock: ClockStart::FrozenAt(NOW),
+        ..AppConfig::default()
+    })
+    .unwrap();
+    let store = &app.state().store;
+    let mut accounts = store.table::<Account>().unwrap().list().unwrap();
+    accounts.sort_by(|a, b| a.bban.cmp(&b.bban));
+    let mut payments = Vec::new();
+    for i in 0..SINGLE_PAYMENTS {
+        let (debtor, creditor) = (
+            &accounts[i % accounts.len()],
+            &accounts[(i + 1) % accounts.len()],
+        );
+        let orders = vec![order(
+            debtor,
+            creditor,
+            100 + i as i64,
+            format!("single {i}"),
+        )];
+        payments.push(approved(
+            format!("single-{i:04}"),
+            debtor,
+            PaymentService::Payments,
+            orders,
+        ));
+    }
+    for b in 0..BULK_PAYMENTS {
+        let debtor = &accounts[b % accounts.len()];
+        let orders = (0..ORDERS_PER_BULK)
+            .map(|o| {
+                let creditor = &accounts[(b + 1 + o % 3) % accounts.len()];
+                order(
+                    debtor,
+                    creditor,
+                    50 + o as i64,
+                    format!("bulk {b} order {o}"),
+                )
+            })
+            .collect();
+        payments.push(approved(
+            format!("bulk-{b:02}"),
+            debtor,
+            PaymentService::BulkPayments,
+            orders,
+        ));
+    }
+    store
+        .table::<Payment>()
+        .unwrap()
+        .insert_many(&payments)
+        .unwrap();
+    app.close().unwrap();
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Starts the binary on `dir`; returns it with its base URL.
+fn start(dir: &Path) -> (Child, String) {
+    let mut child = binary()
+        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .arg(dir)
+        .env("HOME", dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no base URL in '{line}' (did the server start?)"))
+        .to_owned();
+    (child, base)
+}
+
+/// Stops the server with SIGTERM (a clean shutdown) and waits for it.
+fn stop(mut child: Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the server stops on SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn kill(mut child: Child) {
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+}
+
+fn signed(
+    client: &reqwest::blocking::Client,
+    method: &str,
+    base: &str,
+    path: &str,
+    extra: &[(&str, &str)],
+    body: &[u8],
+) -> reqwest::blocking::RequestBuilder {
+    let credentials = SigningCredentials::from_dir(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/certs/aisp-pisp"),
+    )
+    .unwrap();
+    let mut headers = axum::http::HeaderMap::new();
+    for (name, value) in extra {
+        headers.insert(
+            axum::http::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            value.parse().unwrap(),
+        );
+    }
+    if !body.is_empty() {
+        headers.insert("content-type", "application/json".parse().unwrap());
+    }
+    credentials.sign(
+        method,
+        path,
+        &mut headers,
+        body,
+        NOW,
+        &SignOptions::default(),
+    );
+    client
+        .request(method.parse().unwrap(), format!("{base}{path}"))
+        .headers(headers)
+        .body(body.to_vec())
+}
+
+/// What the store holds, read in-process with the server stopped.
+struct Snapshot {
+    payments: Vec<Payment>,
+    transactions: Vec<Transaction>,
+    accounts: Vec<Account>,
+    customers: Vec<Customer>,
+}
+
+fn snapshot(dir: &Path) -> Snapshot {
+    let store = Store::open(dir).expect("the store opens after a clean stop");
+    let snapshot = Snapshot {
+        payments: store.table::<Payment>().unwrap().list().unwrap(),
+        transactions: store.table::<Transaction>().unwrap().list().unwrap(),
+        accounts: store.table::<Account>().unwrap().list().unwrap(),
+        customers: store.table::<Customer>().unwrap().list().unwrap(),
+    };
+    store.close().unwrap();
+    snapshot
+}
+
+/// Every balance entry of every account, by (account, balance type).
+fn balances(accounts: &[Account]) -> BTreeMap<(String, String), Decimal> {
+    accounts
+        .iter()
+        .flat_map(|a| {
+            a.balances.iter().map(move |b| {
+                (
+                    (a.id.clone(), format!("{:?}", b.balance_type)),
+                    b.balance_amount.amount,
+                )
+            })
+        })
+        .collect()
+}
+
+/// The checks every trial ends with (see the module documentation).
+fn check_consistent(pre: &Snapshot, after: &Snapshot, trial: &str) {
+    let payment_bookings: Vec<&Transaction> = after
+        .transactions
+        .iter()
+        .filter(|t| t.source == TransactionSource::Payment)
+        .collect();
+    let ids: BTreeSet<&str> = payment_bookings.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(
+        ids.len(),
+        payment_bookings.len(),
+        "{trial}: a booking id twice"
+    );
+    let mut referenced = 0;
+    for p in &after.payments {
+        let booked: Vec<_> = p
+            .executions
+            .iter()
+            .filter(|e| e.status == PaymentStatus::ACSC)
+            .collect();
+        match p.status {
+            PaymentStatus::ACTC | PaymentStatus::RCVD => assert!(
+                p.executions.is_empty(),
+                "{trial}: payment {} is {:?} but has executions",
+                p.id,
+                p.status
+            ),
+            PaymentStatus::ACSC => assert_eq!(
+                booked.len(),
+                p.payment.orders.len(),
+                "{trial}: settled payment {} lacks bookings",
+                p.id
+            ),
+            _ => {}
+        }
+        for e in booked {
+            let id = e.transaction_id.as_deref().unwrap_or_else(|| {
+                panic!(
+                    "{trial}: payment {} has an execution without a booking",
+                    p.id
+                )
+            });
+            assert!(
+                ids.contains(id),
+                "{trial}: booking {id} of {} missing",
+                p.id
+            );
+            referenced += 1;
+        }
+    }
+    // Every creditor is a sandbox account: each booked order is one debit and one credit.
+    assert_eq!(
+        payment_bookings.len(),
+        2 * referenced,
+        "{trial}: bookings without an execution (or executions without both sides)"
+    );
+    let before = balances(&pre.accounts);
+    let now = balances(&after.accounts);
+    let mut booked_per_account: HashMap<&str, Decimal> = HashMap::new();
+    for t in &payment_bookings {
+        *booked_per_account.entry(t.account_id.as_str()).or_default() += t.amount.amount;
+    }
+    for ((account, kind), amount) in &now {
+        let moved = amount
+            - before
+                .get(&(account.clone(), kind.clone()))
+                .copied()
+                .unwrap_or_default();
+        let booked = booked_per_account
+            .get(account.as_str())
+            .copied()
+            .unwrap_or_default();
+        assert_eq!(
+            moved, booked,
+            "{trial}: {kind} of account {account} moved by {moved}, its bookings sum to {booked}"
+        );
+    }
+    let total = |b: &BTreeMap<(String, String), Decimal>| b.values().copied().sum::<Decimal>();
+    assert_eq!(total(&before), total(&now), "{trial}: money is conserved");
+}
+
+fn trial_batch_run(pre_dir: &Path, pre: &Snapshot, work: &Path, delay: Duration, trial: &str) {
+    copy_dir(pre_dir, work);
+    let (server, base) = start(work);
+    let client = reqwest::blocking::Client::new();
+    let request = signed(&client, "POST", &base, "/v1/sandbox/batch-runs", &[], b"{}");
+    let sender = std::thread::spawn(move || request.send().map(|r| r.status().as_u16()));
+    std::thread::sleep(delay);
+    kill(server);
+    let acknowledged = sender.join().unwrap().ok() == Some(201);
+    let (server, _) = start(work);
+    stop(server);
+    let after = snapshot(work);
+    check_consistent(pre, &after, trial);
+    let settled = after
+        .payments
+        .iter()
+        .filter(|p| p.status != PaymentStatus::ACTC)
+        .count();
+    assert!(
+        settled == 0 || settled == after.payments.len(),
+        "{trial}: a run is all or nothing, yet {settled} of {} payments were decided",
+        after.payments.len()
+    );
+    if acknowledged {
+        assert_eq!(
+            settled,
+            after.payments.len(),
+            "{trial}: an acknowledged run is on disk"
+        );
+    }
+    println!(
+        "{trial}: killed after {delay:?}; run {}",
+        if settled > 0 { "done" } else { "not done" }
+    );
+}
+
+fn trial_initialise(pre_dir: &Path, pre: &Snapshot, work: &Path, delay: Duration, trial: &str) {
+    copy_dir(pre_dir, work);
+    let (server, base) = start(work);
+    let client = reqwest::blocking::Client::new();
+    let request = signed(&client, "POST", &base, "/v1/sandbox/initialize", &[], b"{}");
+    let sender = std::thread::spawn(move || request.send().map(|r| r.status().as_u16()));
+    std::thread::sleep(delay);
+    kill(server);
+    let acknowledged = sender.join().unwrap().ok() == Some(200);
+    let (server, _) = start(work);
+    stop(server);
+    let after = snapshot(work);
+    let reset = after.payments.is_empty();
+    if reset {
+        assert_eq!(
+            after.customers.len(),
+            pre.customers.len(),
+            "{trial}: a reset leaves exactly the seed's customers"
+        );
+        assert!(
+            after
+                .transactions
+                .iter()
+                .all(|t| t.source == TransactionSource::Seed),
+            "{trial}: a reset leaves only seeded transactions"
+        );
+    } else {
+        assert!(
+            !acknowledged,
+            "{trial}: an acknowledged initialisation is on disk"
+        );
+        assert_eq!(
+            after.payments.len(),
+            pre.payments.len(),
+            "{trial}: untouched"
+        );
+        check_consistent(pre, &after, trial);
+    }
+    let accounts: BTreeSet<&str> = after.accounts.iter().map(|a| a.id.as_str()).collect();
+    for p in &after.payments {
+        assert!(
+            accounts.contains(p.debtor_account_id.as_str()),
+            "{trial}: payment {} points at a deleted account",
+            p.id
+        );
+    }
+    println!(
+        "{trial}: killed after {delay:?}; initialisation {}",
+        if reset { "done" } else { "not done" }
+    );
+}
+
+fn trial_payment_creation(
+    pre_dir: &Path,
+    pre: &Snapshot,
+    work: &Path,
+    delay: Duration,
+    trial: &str,
+) {
+    copy_dir(pre_dir, work);
+    let (server, base) = start(work);
+    let kari = pre
+        .customers
+        .iter()
+        .find(|c| c.name == "Kari Nordmann")
+        .expect("the seed has Kari");
+    let debtor = pre
+        .accounts
+        .iter()
+        .find(|a| a.customer_id == kari.id)
+        .expect("Kari has an account");
+    let creditor = pre
+        .accounts
+        .iter()
+        .find(|a| a.customer_id != kari.id)
+        .unwrap();
+    let (kari_number, debtor_bban, creditor_bban) = (
+        kari.customer_number.clone(),
+        debtor.bban.clone(),
+        creditor.bban.clone(),
+    );
+    let sender = std::thread::spawn(move || {
+        let client = reqwest::blocking::Client::new();
+        let mut acknowledged = Vec::new();
+        for i in 0.. {
+            let body = serde_json::json!({
+                "instructedAmount": {"amount": format!("{}.00", 10 + i), "currency": "NOK"},
+                "creditorName": "Ola Nordmann",
+                "creditorAccount": {"bban": creditor_bban, "currency": "NOK"},
+                "creditorAddress": {"street": "Storgata", "buildingNumber": "1", "postalCode": "0155", "townName": "Oslo", "country": "NO"},
+                "debtorAccount": {"bban": debtor_bban, "currency": "NOK"},
+                "remittanceInformationUnstructured": format!("crash trial {i}"),
+            });
+            let body = serde_json::to_vec(&body).unwrap();
+            let request = signed(
+                &client,
+                "POST",
+                &base,
+                "/v1/payments/norwegian-domestic-credit-transfers",
+                &[
+                    ("x-accept-fix", "amount-as-string"),
+                    ("x-psu-identity", &kari_number),
+                    ("tpp-session-id", "crash-trials"),
+                    ("tpp-redirect-uri", "https://tpp.example/callback"),
+                    ("psu-ip-address", "192.0.2.10"),
+                ],
+                &body,
+            );
+            match request.send() {
+                Ok(response) if response.status().as_u16() == 201 => {
+                    let answer: serde_json::Value = response.json().unwrap();
+                    acknowledged.push(answer["paymentId"].as_str().unwrap().to_owned());
+                }
+                Ok(response) => panic!("refused: {}", response.text().unwrap()),
+                Err(_) => break, // killed
+            }
+        }
+        acknowledged
+    });
+    std::thread::sleep(delay);
+    kill(server);
+    let acknowledged = sender.join().unwrap();
+    let (server, _) = start(work);
+    stop(server);
+    let after = snapshot(work);
+    let stored: BTreeSet<&str> = after.payments.iter().map(|p| p.id.as_str()).collect();
+    for id in &acknowledged {
+        assert!(
+            stored.contains(id.as_str()),
+            "{trial}: acknowledged payment {id} lost"
+        );
+    }
+    check_consistent(pre, &after, trial);
+    println!(
+        "{trial}: killed after {delay:?}; {} payments acknowledged, all present",
+        acknowledged.len()
+    );
+}
+
+#[test]
+fn twenty_kill_9_trials_leave_every_operation_whole_or_undone() {
+    let seed = std::env::var("XS2A_CRASH_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| OffsetDateTime::now_utc().unix_timestamp_nanos() as u64 | 1);
+    println!("crash trials, XS2A_CRASH_SEED={seed}");
+    let mut random = Random(seed);
+    let root = tempfile::tempdir().unwrap();
+    let pre_dir = root.path().join("pre");
+    build_pre_state(&pre_dir);
+    let pre = snapshot(&pre_dir);
+    assert_eq!(pre.payments.len(), SINGLE_PAYMENTS + BULK_PAYMENTS);
+
+    // How long one run takes here, so the kills spread over the run rather than before or after it.
+    let calibration = root.path().join("calibration");
+    copy_dir(&pre_dir, &calibration);
+    let (server, base) = start(&calibration);
+    let started = Instant::now();
+    let status = signed(
+        &reqwest::blocking::Client::new(),
+        "POST",
+        &base,
+        "/v1/sandbox/batch-runs",
+        &[],
+        b"{}",
+    )
+    .send()
+    .unwrap()
+    .status();
+    let run_takes = started.elapsed();
+    assert_eq!(status, 201);
+    let started = Instant::now();
+    let status = signed(
+        &reqwest::blocking::Client::new(),
+        "POST",
+        &base,
+        "/v1/sandbox/initialize",
+        &[],
+        b"{}",
+    )
+    .send()
+    .unwrap()
+    .status();
+    let reset_takes = started.elapsed();
+    assert_eq!(status, 200);
+    stop(server);
+    println!(
+        "one batch run over {} orders takes {run_takes:?} here, an initialisation {reset_takes:?}",
+        SINGLE_PAYMENTS + BULK_PAYMENTS * ORDERS_PER_BULK
+    );
+
+    let window = |random: &mut Random, span: Duration| {
+        Duration::from_micros(random.below(span.as_micros() as u64 * 3 / 2))
+    };
+    for n in 0..20 {
+        let work = root.path().join(format!("trial-{n}"));
+        let trial = format!("trial {n:2}");
+        match n % 10 {
+            0..=3 => {
+                let delay = window(&mut random, run_takes);
+                trial_batch_run(
+                    &pre_dir,
+                    &pre,
+                    &work,
+                    delay,
+                    &format!("{trial} (batch run)"),
+                )
+            }
+            4..=6 => {
+                let delay = window(&mut random, reset_takes);
+                trial_initialise(
+                    &pre_dir,
+                    &pre,
+                    &work,
+                    delay,
+                    &format!("{trial} (initialise)"),
+                )
+            }
+            _ => {
+                let delay = Duration::from_millis(50 + random.below(400));
+                trial_payment_creation(&pre_dir, &pre, &work, delay, &format!("{trial} (payments)"))
+            }
+        }
+        std::fs::remove_dir_all(&work).unwrap();
+    }
+}
