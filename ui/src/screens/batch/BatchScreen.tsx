@@ -1,0 +1,4 @@
+// stub
+export function BatchScreen() {
+  return <div />;
+}

@@ -1,0 +1,4 @@
+// stub
+export function FlowScreen() {
+  return <div />;
+}
