@@ -38,7 +38,7 @@ describe("transport", () => {
 
   it("reports a service that does not answer as a network error", async () => {
     const fetch = vi.fn(() => Promise.reject(new TypeError("Failed to fetch")));
-    const t = createTransport(config, {}, fetch as unknown as typeof globalThis.fetch);
+    const t = createTransport(config, {}, fetch);
     const error = (await t.request("GET", "/session").catch((e: unknown) => e)) as ApiError;
     expect(error.status).toBe(0);
     expect(error.messages[0]?.code).toBe("NETWORK");

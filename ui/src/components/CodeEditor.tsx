@@ -9,6 +9,9 @@ export interface CodeEditorProps {
   readOnly?: boolean;
   /** The accessible name of the text box. */
   label: string;
+  /** The id of an element describing the text box (its error). */
+  describedBy?: string;
+  invalid?: boolean;
   minHeight?: string;
 }
 
@@ -25,6 +28,7 @@ export function CodeEditor(props: CodeEditorProps) {
           doc: props.value,
           readOnly: props.readOnly ?? false,
           label: props.label,
+          describedBy: props.describedBy,
           onChange: (text) => props.onChange?.(text),
         });
         setEditor(handle);
@@ -51,6 +55,9 @@ export function CodeEditor(props: CodeEditorProps) {
         <textarea
           class="code-fallback"
           aria-label={props.label}
+          aria-describedby={props.describedBy}
+          aria-errormessage={props.invalid ? props.describedBy : undefined}
+          aria-invalid={props.invalid ? true : undefined}
           readOnly={props.readOnly}
           spellcheck={false}
           value={props.value}

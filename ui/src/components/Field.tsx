@@ -12,6 +12,15 @@ function pathsOf(path: FieldPath | undefined): readonly string[] {
   return path === undefined ? [] : typeof path === "string" ? [path] : path;
 }
 
+/** The service's messages for the given path(s) in the enclosing form; registers the path(s) as shown. */
+export function useFieldMessages(path: () => FieldPath | undefined) {
+  const form = useForm();
+  createEffect(() => {
+    if (form) for (const p of pathsOf(path())) onCleanup(form.register(p));
+  });
+  return () => (form ? pathsOf(path()).flatMap((p) => form.errors().byPath.get(normalisePath(p)) ?? []) : []);
+}
+
 interface ShellProps {
   label: string;
   path?: FieldPath;
@@ -29,15 +38,10 @@ export interface ControlProps {
 
 /** Label, control, hint and error, in that order. */
 function FieldShell(props: ShellProps) {
-  const form = useForm();
   const id = createUniqueId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  createEffect(() => {
-    if (form) for (const p of pathsOf(props.path)) onCleanup(form.register(p));
-  });
-  const messages = () =>
-    form ? pathsOf(props.path).flatMap((p) => form.errors().byPath.get(normalisePath(p)) ?? []) : [];
+  const messages = useFieldMessages(() => props.path);
   const invalid = () => messages().length > 0;
   const describedBy = () =>
     [props.hint ? hintId : "", invalid() ? errorId : ""].filter(Boolean).join(" ") || undefined;

@@ -10,6 +10,7 @@ export interface EditorOptions {
   doc: string;
   readOnly: boolean;
   label: string;
+  describedBy?: string | undefined;
   onChange?: (text: string) => void;
 }
 
@@ -40,6 +41,7 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): Edito
         ...(options.readOnly ? [] : [history()]),
         EditorView.contentAttributes.of({
           "aria-label": options.label,
+          ...(options.describedBy ? { "aria-describedby": options.describedBy } : {}),
           "aria-multiline": "true",
           ...(options.readOnly ? { "aria-readonly": "true", tabindex: "0" } : {}),
           role: "textbox",

@@ -30,7 +30,7 @@ export const refusal = (status: number, ...messages: { code: string; path?: stri
 export function mockFetch(routes: Record<string, Route>) {
   const calls: Call[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const url = new URL(String(input));
+    const url = new URL(input instanceof Request ? input.url : input.toString());
     const method = (init?.method ?? "GET").toUpperCase();
     const path = url.pathname.replace(/^\/workbench\/api/, "");
     const text = typeof init?.body === "string" ? init.body : undefined;
