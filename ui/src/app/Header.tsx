@@ -3,6 +3,7 @@ import { createSignal, Show } from "solid-js";
 import { CopyButton } from "../components/CopyButton";
 import { useWorkbench } from "./context";
 import { applyTheme, nextTheme, storedTheme, type ThemeChoice } from "./theme";
+import { valueOf } from "../lib/resource";
 
 const CONNECTION_TEXT = {
   connecting: "Connecting…",
@@ -14,7 +15,7 @@ const CONNECTION_TEXT = {
 export function Header(props: { onHelp: () => void }) {
   const wb = useWorkbench();
   const [theme, setTheme] = createSignal<ThemeChoice>(storedTheme());
-  const baseUrl = () => wb.session()?.baseUrl ?? wb.config.baseUrl;
+  const baseUrl = () => valueOf(wb.session)?.baseUrl ?? wb.config.baseUrl;
   const cycleTheme = () => {
     const next = nextTheme(theme());
     setTheme(next);
@@ -28,7 +29,7 @@ export function Header(props: { onHelp: () => void }) {
         <code aria-labelledby="base-url-label">{baseUrl()}</code>
         <CopyButton text={baseUrl} label="Copy the base URL" />
       </div>
-      <Show when={wb.session()}>
+      <Show when={valueOf(wb.session)}>
         {(s) => (
           <span class="session-info">
             v{s().version} · {s().mode === "shared" ? "shared" : "loopback"} ·{" "}

@@ -19,6 +19,7 @@ import { PersonaPanel } from "./PersonaPanel";
 import { PreviewPanel } from "./PreviewPanel";
 import { RequestEditor } from "./RequestEditor";
 import { ResponsePanel } from "./ResponsePanel";
+import { valueOf } from "../../lib/resource";
 
 /** The persona to start an operation with: the chosen one if it fits, else the first valid one with the role. */
 function personaFor(list: readonly Persona[], op: Operation | undefined, current: string): string {
@@ -42,7 +43,7 @@ export function ComposerScreen() {
   const knownIds: Record<string, string> = {};
   const form = createForm();
 
-  const operation = () => operations()?.find((o) => o.id === operationId()) ?? null;
+  const operation = () => valueOf(operations)?.find((o) => o.id === operationId()) ?? null;
 
   useEvent("persona.changed", () => void refetchPersonas());
   useEvent("sca.callback", () => void refetchPersonas());
@@ -53,13 +54,13 @@ export function ComposerScreen() {
 
   // Start with the first operation once the forms arrive, and keep a persona chosen.
   createEffect(
-    on(operations, (ops) => {
+    on(() => valueOf(operations), (ops) => {
       const first = ops?.[0];
       if (first && operationId() === "" && editor() === EMPTY_EDITOR) selectOperation(first.id);
     }),
   );
   createEffect(
-    on(personas, (list) => {
+    on(() => valueOf(personas), (list) => {
       if (!list || list.length === 0) return;
       const id = personaFor(list, operation() ?? undefined, editor().personaId);
       if (id !== editor().personaId) setEditor((e) => ({ ...e, personaId: id }));
@@ -70,8 +71,8 @@ export function ComposerScreen() {
     setOperationId(id);
     setPreview(null);
     form.clear();
-    const op = operations()?.find((o) => o.id === id);
-    if (op) setEditor(fromOperation(op, personaFor(personas() ?? [], op, editor().personaId), knownIds));
+    const op = valueOf(operations)?.find((o) => o.id === id);
+    if (op) setEditor(fromOperation(op, personaFor(valueOf(personas) ?? [], op, editor().personaId), knownIds));
     else setEditor((e) => ({ ...e, template: null }));
   }
 
@@ -126,11 +127,11 @@ export function ComposerScreen() {
     <div class="composer">
       <div class="composer-side">
         <ErrorMessages error={operations.error as unknown} title="The operations could not be read." />
-        <Show when={operations()} fallback={<Show when={operations.loading}><Loading label="Loading operations…" /></Show>}>
+        <Show when={valueOf(operations)} fallback={<Show when={operations.loading}><Loading label="Loading operations…" /></Show>}>
           {(ops) => <OperationPicker operations={ops()} selected={operationId()} onSelect={selectOperation} />}
         </Show>
         <ErrorMessages error={personas.error as unknown} title="The personas could not be read." />
-        <Show when={personas()}>
+        <Show when={valueOf(personas)}>
           {(list) => (
             <Show
               when={list().length > 0}
@@ -178,7 +179,7 @@ export function ComposerScreen() {
         >
           {(s) => <ResponsePanel sent={s()} />}
         </Show>
-        <HistoryList entries={history() ?? []} personas={personas() ?? []} opening={opening()} onOpen={(id) => void reopen(id)} />
+        <HistoryList entries={valueOf(history) ?? []} personas={valueOf(personas) ?? []} opening={opening()} onOpen={(id) => void reopen(id)} />
       </div>
     </div>
   );

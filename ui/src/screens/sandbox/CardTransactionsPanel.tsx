@@ -7,6 +7,7 @@ import { ErrorMessages } from "../../components/ErrorMessages";
 import { Loading } from "../../components/Loading";
 import { CardTransactionForm } from "./CardTransactionForm";
 import { GenerateForm } from "./GenerateForm";
+import { valueOf } from "../../lib/resource";
 
 export function CardTransactionsPanel(props: { card: CardAccountSummary; today: string }) {
   const wb = useWorkbench();
@@ -17,8 +18,8 @@ export function CardTransactionsPanel(props: { card: CardAccountSummary; today: 
   useEvent("sandbox.changed", (e) => {
     if (e.data.what === "transactions" || e.data.what === "all") void refetch();
   });
-  const booked = () => list()?.cardTransactions.booked ?? [];
-  const pending = () => list()?.cardTransactions.pending ?? [];
+  const booked = () => valueOf(list)?.cardTransactions.booked ?? [];
+  const pending = () => valueOf(list)?.cardTransactions.pending ?? [];
 
   const generate = async (body: GenerateTransactions) => {
     const answer = await wb.client.sandbox.generateCardTransactions(props.card.id, body);
@@ -45,7 +46,7 @@ export function CardTransactionsPanel(props: { card: CardAccountSummary; today: 
         />
       </div>
       <ErrorMessages error={list.error as unknown} />
-      <Show when={!list.loading || list()} fallback={<Loading label="Loading card transactions…" />}>
+      <Show when={valueOf(list)} fallback={<Show when={list.loading}><Loading label="Loading card transactions…" /></Show>}>
         <Show when={pending().length > 0}>
           <p>
             Pending: <For each={pending()}>{(id) => <code class="chip">{id}</code>}</For>

@@ -11,6 +11,7 @@ import { dateOf } from "../../lib/format";
 import { CustomerDetail } from "./CustomerDetail";
 import { CustomerForm } from "./CustomerForm";
 import { CustomerList } from "./CustomerList";
+import { valueOf } from "../../lib/resource";
 
 export function SandboxScreen() {
   const wb = useWorkbench();
@@ -31,9 +32,9 @@ export function SandboxScreen() {
   });
   useResync(refresh);
 
-  const today = () => dateOf(wb.session()?.clock.now ?? new Date());
-  const current = createMemo(() => customers()?.find((c) => c.id === selected()) ?? null);
-  const list = () => customers() ?? [];
+  const today = () => dateOf(valueOf(wb.session)?.clock.now ?? new Date());
+  const current = createMemo(() => valueOf(customers)?.find((c) => c.id === selected()) ?? null);
+  const list = () => valueOf(customers) ?? [];
 
   const reset = async () => {
     setResetting(true);
@@ -74,7 +75,7 @@ export function SandboxScreen() {
       <ErrorMessages error={resetError()} />
       <ErrorMessages error={customers.error as unknown} />
 
-      <Show when={!customers.loading || customers()} fallback={<Loading label="Loading customers…" />}>
+      <Show when={valueOf(customers)} fallback={<Show when={customers.loading}><Loading label="Loading customers…" /></Show>}>
         <Show
           when={list().length > 0 || creating()}
           fallback={
@@ -120,7 +121,7 @@ export function SandboxScreen() {
                     {(c) => (
                       <CustomerDetail
                         customer={c()}
-                        agreements={agreements() ?? []}
+                        agreements={valueOf(agreements) ?? []}
                         today={today()}
                         onChanged={refresh}
                         onDeleted={() => {

@@ -7,6 +7,7 @@ import { ErrorMessages } from "../../components/ErrorMessages";
 import { Loading } from "../../components/Loading";
 import { GenerateForm } from "./GenerateForm";
 import { TransactionForm } from "./TransactionForm";
+import { valueOf } from "../../lib/resource";
 
 export function TransactionsPanel(props: { account: AccountSummary; today: string }) {
   const wb = useWorkbench();
@@ -43,11 +44,11 @@ export function TransactionsPanel(props: { account: AccountSummary; today: strin
         />
       </div>
       <ErrorMessages error={list.error as unknown} />
-      <Show when={!list.loading || list()} fallback={<Loading label="Loading transactions…" />}>
-        <Show when={(list() ?? []).length > 0} fallback={<p class="hint">No transactions yet.</p>}>
+      <Show when={valueOf(list)} fallback={<Show when={list.loading}><Loading label="Loading transactions…" /></Show>}>
+        <Show when={(valueOf(list) ?? []).length > 0} fallback={<p class="hint">No transactions yet.</p>}>
           <table class="data">
             <caption>
-              {list()?.length} transactions (at most 500 shown; amounts in minor units, as the sandbox lists them)
+              {valueOf(list)?.length} transactions (at most 500 shown; amounts in minor units, as the sandbox lists them)
             </caption>
             <thead>
               <tr>
@@ -60,7 +61,7 @@ export function TransactionsPanel(props: { account: AccountSummary; today: strin
               </tr>
             </thead>
             <tbody>
-              <For each={list()}>
+              <For each={valueOf(list)}>
                 {(t) => (
                   <tr>
                     <td>{t.bookingDate}</td>
