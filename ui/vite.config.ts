@@ -27,6 +27,8 @@ export default defineConfig({
     outDir: "dist",
     target: "es2022",
     sourcemap: false,
+    // The Solid transform is most of a build; rolldown's note saying so on every build is noise.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   test: {
     environment: "jsdom",
