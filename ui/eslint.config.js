@@ -36,6 +36,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    // A plain-JavaScript development stand-in for the service, not part of the app: linted without types.
+    files: ["scripts/fake-service.mjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { parserOptions: { project: false, projectService: false } },
+  },
+  {
     files: ["**/*.test.{ts,tsx}", "src/test/**"],
     rules: {
       "@typescript-eslint/no-non-null-assertion": "off",

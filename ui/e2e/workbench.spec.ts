@@ -44,7 +44,7 @@ function payment(remittance: string): string {
 /** The headers a payment needs besides the ones the service adds when signing. */
 async function paymentHeaders(page: Page, psuKnown: boolean) {
   const panel = page.getByRole("tabpanel", { name: "Composer", exact: true });
-  const persona = await panel.getByLabel("Persona", { exact: true }).inputValue();
+  const persona = await panel.getByRole("combobox", { name: "Persona", exact: true }).inputValue();
   await ensureHeader(panel, "x-accept-fix", "amount-as-string");
   await ensureHeader(panel, "TPP-Session-ID", "{{persona.tppSessionId}}");
   // The contract's redirect: the workbench callback, naming the persona that gets the PSU-ID.
@@ -81,7 +81,7 @@ async function approveLastResponse(page: Page) {
     response.getByRole("button", { name: "Open SCA", exact: true }).click(),
   ]);
   await approveInBank(popup, customerNumber);
-  await expect(popup.getByText(/SCA finished/i)).toBeVisible();
+  await expect(popup.getByText(/SCA finished/i).first()).toBeVisible();
   await popup.close();
 }
 
@@ -124,7 +124,7 @@ test.describe("workbench end to end", () => {
     await paymentHeaders(page, false);
     await panel.getByRole("button", { name: "Preview", exact: true }).click();
     const preview = panel.getByRole("region", { name: "Preview", exact: true });
-    await expect(preview.getByLabel("Signing string")).toContainText("digest:");
+    await expect(preview.getByLabel("Signing string", { exact: true })).toContainText("digest:");
     const straks = await sendAndExpect(page, 201);
     expect(straks).toContain("scaRedirect");
     const straksId = /"paymentId":\s*"([^"]+)"/.exec(straks)?.[1];
@@ -175,9 +175,9 @@ test.describe("workbench end to end", () => {
     await issue.getByLabel("Expired (expired yesterday)").check();
     await issue.getByRole("button", { name: "Issue persona", exact: true }).click();
     await expect(issue).toBeHidden();
-    const chosen = panel.getByLabel("Persona", { exact: true });
+    const chosen = panel.getByRole("combobox", { name: "Persona", exact: true });
     await expect(chosen.locator("option:checked")).toContainText("Expired e2e");
-    await expect(panel.getByRole("region", { name: "Persona", exact: true })).toContainText("expired");
+    await expect(panel.getByRole("region", { name: "Signing persona", exact: true })).toContainText("expired");
     await chooseOperation(panel, "GET", "/v1/accounts");
     await setRequest(panel, "GET", "/v1/accounts");
     const refusal = await sendAndExpect(page, 400);

@@ -27,6 +27,8 @@ export async function snap(page: Page, name: string): Promise<void> {
   const dir = process.env.XS2A_SCREENSHOTS;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
+  // Let the editors finish measuring (CodeMirror lays out on the next animation frames).
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))));
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }
 

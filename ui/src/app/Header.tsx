@@ -1,8 +1,9 @@
-// The top bar: the service's base URL (copyable), its version and mode, the live connection, the theme.
+// The top bar: the service's base URL (copyable), its version and mode, the live connection, the theme and
+// the presentation type scale.
 import { createSignal, Show } from "solid-js";
 import { CopyButton } from "../components/CopyButton";
 import { useWorkbench } from "./context";
-import { applyTheme, nextTheme, storedTheme, type ThemeChoice } from "./theme";
+import { applyPresentation, applyTheme, nextTheme, storedPresentation, storedTheme, type ThemeChoice } from "./theme";
 import { valueOf } from "../lib/resource";
 
 const CONNECTION_TEXT = {
@@ -15,6 +16,7 @@ const CONNECTION_TEXT = {
 export function Header(props: { onHelp: () => void }) {
   const wb = useWorkbench();
   const [theme, setTheme] = createSignal<ThemeChoice>(storedTheme());
+  const [presenting, setPresenting] = createSignal(storedPresentation());
   const baseUrl = () => valueOf(wb.session)?.baseUrl ?? wb.config.baseUrl;
   const cycleTheme = () => {
     const next = nextTheme(theme());
@@ -42,6 +44,17 @@ export function Header(props: { onHelp: () => void }) {
       </span>
       <button type="button" class="btn secondary" onClick={cycleTheme} aria-label={`Theme: ${theme()}. Change theme`}>
         Theme: {theme()}
+      </button>
+      <button
+        type="button"
+        class="btn secondary"
+        aria-pressed={presenting()}
+        onClick={() => {
+          setPresenting(!presenting());
+          applyPresentation(presenting());
+        }}
+      >
+        Presentation
       </button>
       <button type="button" class="btn secondary" onClick={() => props.onHelp()} aria-label="Keyboard shortcuts">
         ?

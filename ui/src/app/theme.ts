@@ -1,4 +1,4 @@
-// Light and dark themes: the system's choice by default (prefers-color-scheme, in CSS), or one chosen
+// Light and dark themes, and the presentation type scale: the system's choice by default (prefers-color-scheme, in CSS), or one chosen
 // here and remembered in localStorage; applied as <html data-theme>.
 export type ThemeChoice = "system" | "light" | "dark";
 
@@ -27,4 +27,25 @@ export function applyTheme(choice: ThemeChoice): void {
 
 export function nextTheme(choice: ThemeChoice): ThemeChoice {
   return choice === "system" ? "light" : choice === "light" ? "dark" : "system";
+}
+
+/** Presentation mode: the same screens at a larger type scale (DESIGN.md), remembered like the theme. */
+const SCALE_KEY = "xs2a-workbench-presentation";
+
+export function storedPresentation(): boolean {
+  try {
+    return localStorage.getItem(SCALE_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
+
+export function applyPresentation(on: boolean): void {
+  document.documentElement.style.setProperty("--type-scale", on ? "1.3" : "1");
+  try {
+    if (on) localStorage.setItem(SCALE_KEY, "on");
+    else localStorage.removeItem(SCALE_KEY);
+  } catch {
+    // Not remembered; still applied.
+  }
 }

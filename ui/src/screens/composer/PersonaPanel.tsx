@@ -108,7 +108,7 @@ export function PersonaPanel(props: PersonaPanelProps) {
   };
 
   return (
-    <section class="persona-panel" aria-label="Persona">
+    <section class="persona-panel" aria-label="Signing persona">
       <div class="field">
         <label for="persona-select">Persona</label>
         <select id="persona-select" value={props.selected} onChange={(e) => props.onSelect(e.currentTarget.value)}>

@@ -1,11 +1,12 @@
 // What the service will send, before it is sent: the URL, every header (the signed ones marked), the
 // Digest and the exact signing string.
-import { Show } from "solid-js";
+import { createUniqueId, Show } from "solid-js";
 import type { Preview } from "../../api/types";
 import { CopyButton } from "../../components/CopyButton";
 import { HeadersTable } from "../../components/HeadersTable";
 
 export function PreviewPanel(props: { preview: Preview }) {
+  const headingId = createUniqueId();
   return (
     <section class="panel" aria-label="Preview">
       <h3>Preview</h3>
@@ -19,8 +20,8 @@ export function PreviewPanel(props: { preview: Preview }) {
           Digest: <code class="wrap">{props.preview.digest}</code>
         </p>
       </Show>
-      <h4 id="signing-string-heading">Signing string</h4>
-      <pre aria-labelledby="signing-string-heading">{props.preview.signingString}</pre>
+      <h4 id={headingId}>Signing string</h4>
+      <pre aria-labelledby={headingId}>{props.preview.signingString}</pre>
       <CopyButton text={() => props.preview.signingString} label="Copy the signing string" />
     </section>
   );
