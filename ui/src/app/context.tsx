@@ -8,7 +8,7 @@ import type { ClientConfig } from "../api/config";
 import { connectEvents } from "../api/events";
 import type { ConnectionState, EventSourceFactory } from "../api/events";
 import { createTransport } from "../api/http";
-import type { EventKind, Session, TppMessage } from "../api/types";
+import type { EventKind, Session, TppMessage, WorkbenchEvent } from "../api/types";
 import { createEventHub } from "./hub";
 import type { EventHub, Listener } from "./hub";
 import { SCREEN_IDS, type ScreenId } from "./screens";
@@ -72,7 +72,7 @@ function createWorkbench(options: WorkbenchOptions): Workbench & { start(): () =
   const transport = createTransport(options.config, { onWarnings: warn, onPending: setInFlight }, options.fetch);
   const client = createClient(transport);
   const hub = createEventHub();
-  const [session, { refetch }] = createResource(() => client.session());
+  const [session, { refetch, mutate }] = createResource(() => client.session());
 
   const go = (id: ScreenId) => {
     setScreen(id);
@@ -87,7 +87,10 @@ function createWorkbench(options: WorkbenchOptions): Workbench & { start(): () =
       url: transport.url("/events", true),
       onEvent: (event) => {
         hub.emit(event);
-        if (event.kind === "clock") void refetch();
+        if (event.kind === "clock" && !session.error && session()) {
+          const clock = (event as WorkbenchEvent<"clock">).data;
+          mutate((s) => (s ? { ...s, clock: { now: clock.now, mode: clock.mode } } : s));
+        }
       },
       onState: setConnection,
       onResync: () => hub.resync(),

@@ -103,6 +103,23 @@ describe("BatchScreen", () => {
     expect(screen.queryByRole("progressbar", { name: /run-000009/ })).not.toBeInTheDocument();
   });
 
+  it("reads the payments once for a storm of events about payments it does not list", async () => {
+    const { stream, calls } = renderWorkbench(() => <BatchScreen />, {
+      live: true,
+      routes: {
+        "GET /sandbox/clock": json(CLOCK),
+        "GET /sandbox/batch-runs": json({ runs: [], scheduled: SCHEDULED }),
+        "GET /sandbox/payments": json([PAYMENT]),
+      },
+    });
+    await screen.findByRole("table", { name: "Payments, newest first" });
+    stream().open();
+    for (let i = 0; i < 2000; i++) stream().emit("payment.status", { paymentId: `other-${i}`, before: "ACTC", after: "ACSC" }, i + 1);
+    await waitFor(() => expect(calls.filter((c) => c.path === "/sandbox/payments")).toHaveLength(2));
+    await new Promise((done) => setTimeout(done, 400));
+    expect(calls.filter((c) => c.path === "/sandbox/payments")).toHaveLength(2);
+  });
+
   it("forces a payment's outcome", async () => {
     const { calls } = renderWorkbench(() => <BatchScreen />, {
       routes: {

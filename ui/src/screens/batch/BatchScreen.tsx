@@ -8,6 +8,7 @@ import { ErrorMessages } from "../../components/ErrorMessages";
 import { ClockPanel } from "./ClockPanel";
 import { PaymentsPanel } from "./PaymentsPanel";
 import { RunsPanel } from "./RunsPanel";
+import { createDebounced } from "../../lib/debounce";
 import { valueOf } from "../../lib/resource";
 
 export function BatchScreen() {
@@ -34,18 +35,20 @@ export function BatchScreen() {
     void refetchRuns();
     void refetchPayments();
   };
+  const refreshSoon = createDebounced(refreshAll);
+  const refetchPaymentsSoon = createDebounced(() => void refetchPayments());
 
   useEvent("clock", (e) => received(e.data));
   useEvent("batch.progress", (e) => setProgress(e.data));
   useEvent("batch.run", (e) => {
     setAnnounced((list) => [e.data, ...list.filter((r) => r.id !== e.data.id)].slice(0, 10));
     if (progress()?.runId === e.data.id) setProgress(null);
-    refreshAll();
+    refreshSoon();
   });
   useEvent("payment.status", (e) => {
     const list = valueOf(payments);
     if (!list?.some((p) => p.paymentId === e.data.paymentId)) {
-      void refetchPayments();
+      refetchPaymentsSoon();
       return;
     }
     mutatePayments(

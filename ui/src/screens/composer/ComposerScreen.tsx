@@ -41,6 +41,7 @@ export function ComposerScreen() {
   const [action, setAction] = createSignal<"send" | "preview" | null>(null);
   const [opening, setOpening] = createSignal<string | null>(null);
   const knownIds: Record<string, string> = {};
+  let touched = false;
   const form = createForm();
 
   const operation = () => valueOf(operations)?.find((o) => o.id === operationId()) ?? null;
@@ -56,7 +57,7 @@ export function ComposerScreen() {
   createEffect(
     on(() => valueOf(operations), (ops) => {
       const first = ops?.[0];
-      if (first && operationId() === "" && editor() === EMPTY_EDITOR) selectOperation(first.id);
+      if (first && !touched) selectOperation(first.id, false);
     }),
   );
   createEffect(
@@ -67,7 +68,8 @@ export function ComposerScreen() {
     }),
   );
 
-  function selectOperation(id: string) {
+  function selectOperation(id: string, byUser = true) {
+    touched ||= byUser;
     setOperationId(id);
     setPreview(null);
     form.clear();
@@ -99,6 +101,7 @@ export function ComposerScreen() {
     setOpening(id);
     try {
       const past = await wb.client.compose.historyEntry(id);
+      touched = true;
       setOperationId("");
       setEditor(fromDraft(past.draft));
       setSent(past);

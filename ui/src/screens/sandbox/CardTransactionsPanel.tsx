@@ -7,6 +7,7 @@ import { ErrorMessages } from "../../components/ErrorMessages";
 import { Loading } from "../../components/Loading";
 import { CardTransactionForm } from "./CardTransactionForm";
 import { GenerateForm } from "./GenerateForm";
+import { createDebounced } from "../../lib/debounce";
 import { valueOf } from "../../lib/resource";
 
 export function CardTransactionsPanel(props: { card: CardAccountSummary; today: string }) {
@@ -15,8 +16,9 @@ export function CardTransactionsPanel(props: { card: CardAccountSummary; today: 
     () => props.card.id,
     (id) => wb.client.sandbox.cardTransactions(id, { bookingStatus: "both", limit: 500 }),
   );
+  const refetchSoon = createDebounced(() => void refetch());
   useEvent("sandbox.changed", (e) => {
-    if (e.data.what === "transactions" || e.data.what === "all") void refetch();
+    if (e.data.what === "transactions" || e.data.what === "all") refetchSoon();
   });
   const booked = () => valueOf(list)?.cardTransactions.booked ?? [];
   const pending = () => valueOf(list)?.cardTransactions.pending ?? [];

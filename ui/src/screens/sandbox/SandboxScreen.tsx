@@ -7,6 +7,7 @@ import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorMessages } from "../../components/ErrorMessages";
 import { Loading } from "../../components/Loading";
+import { createDebounced } from "../../lib/debounce";
 import { dateOf } from "../../lib/format";
 import { CustomerDetail } from "./CustomerDetail";
 import { CustomerForm } from "./CustomerForm";
@@ -27,8 +28,9 @@ export function SandboxScreen() {
     void refetchCustomers();
     void refetchAgreements();
   };
+  const refreshSoon = createDebounced(refresh);
   useEvent("sandbox.changed", (e) => {
-    if (e.data.what !== "transactions") refresh();
+    if (e.data.what !== "transactions") refreshSoon();
   });
   useResync(refresh);
 

@@ -7,6 +7,7 @@ import { ErrorMessages } from "../../components/ErrorMessages";
 import { Loading } from "../../components/Loading";
 import { GenerateForm } from "./GenerateForm";
 import { TransactionForm } from "./TransactionForm";
+import { createDebounced } from "../../lib/debounce";
 import { valueOf } from "../../lib/resource";
 
 export function TransactionsPanel(props: { account: AccountSummary; today: string }) {
@@ -15,8 +16,9 @@ export function TransactionsPanel(props: { account: AccountSummary; today: strin
     () => props.account.id,
     (id) => wb.client.sandbox.transactions(id, { limit: 500 }),
   );
+  const refetchSoon = createDebounced(() => void refetch());
   useEvent("sandbox.changed", (e) => {
-    if (e.data.what === "transactions" || e.data.what === "all") void refetch();
+    if (e.data.what === "transactions" || e.data.what === "all") refetchSoon();
   });
 
   const generate = async (body: GenerateTransactions) => {
