@@ -1,6 +1,6 @@
 // The day's scheduled batch runs, "Run now", a long run's progress, and the past runs with each payment's
 // status before and after.
-import { For, Show } from "solid-js";
+import { createSignal, For, Show } from "solid-js";
 import type { BatchProgressEvent, BatchRun, BatchRunEvent } from "../../api/types";
 import { Button } from "../../components/Button";
 import { EmptyState } from "../../components/EmptyState";
@@ -28,6 +28,15 @@ function RunHeading(props: { id: string; at: string; trigger: string; lastOfDay:
 }
 
 export function RunsPanel(props: RunsPanelProps) {
+  // Which runs the user opened, by id: the list is re-read as runs happen, and must not close them.
+  const [open, setOpen] = createSignal<ReadonlySet<string>>(new Set());
+  const toggle = (id: string, isOpen: boolean) =>
+    setOpen((set) => {
+      const next = new Set(set);
+      if (isOpen) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   const pendingAnnouncements = () => props.announced.filter((a) => !props.runs.some((r) => r.id === a.id));
   return (
     <section class="panel" aria-label="Batch runs">
@@ -77,7 +86,7 @@ export function RunsPanel(props: RunsPanelProps) {
           <For each={props.runs}>
             {(run) => (
               <li>
-                <details>
+                <details open={open().has(run.id)} onToggle={(e) => toggle(run.id, e.currentTarget.open)}>
                   <summary>
                     <RunHeading {...run} />
                   </summary>
