@@ -1,0 +1,20 @@
+// Playwright for the end-to-end test (e2e/): Debian's chromium, headless, against a running service whose
+// tokenised workbench URL is in XS2A_WORKBENCH_URL. No browser is downloaded.
+import { defineConfig } from "@playwright/test";
+
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 180_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [["list"]],
+  use: {
+    locale: "en-US",
+    viewport: { width: 1440, height: 960 },
+    launchOptions: {
+      executablePath: process.env.XS2A_CHROMIUM ?? "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    },
+  },
+});

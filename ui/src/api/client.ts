@@ -1,0 +1,128 @@
+// The workbench API, one typed function per endpoint of docs/workbench-api.md, over one Transport.
+import type { QueryValue, Transport } from "./http";
+import type {
+  Account,
+  AccountBody,
+  Agreement,
+  AgreementBody,
+  BatchRun,
+  BatchRuns,
+  Callback,
+  CardAccount,
+  CardAccountBody,
+  CardTransactionInput,
+  CardTransactionList,
+  ClockChange,
+  ClockReading,
+  CreateCustomer,
+  Customer,
+  CustomerView,
+  Draft,
+  ExportAnswer,
+  ExportFormat,
+  ForcedOutcome,
+  ForcedOutcomeAnswer,
+  GenerateTransactions,
+  Generated,
+  HistoryEntry,
+  ImportPersona,
+  InitSummary,
+  IssuePersona,
+  Operation,
+  PaymentStatus,
+  PaymentSummary,
+  Persona,
+  PersonaPatch,
+  Preview,
+  Sent,
+  Session,
+  Settings,
+  Transaction,
+  TransactionInput,
+  UpdateCustomer,
+} from "./types";
+
+const seg = encodeURIComponent;
+
+export function createClient(t: Transport) {
+  return {
+    transport: t,
+
+    session: () => t.request<Session>("GET", "/session"),
+
+    sandbox: {
+      initialize: () => t.request<InitSummary>("POST", "/sandbox/initialize"),
+      customers: () => t.request<CustomerView[]>("GET", "/sandbox/customers"),
+      createCustomer: (body: CreateCustomer) => t.request<Customer>("POST", "/sandbox/customers", body),
+      updateCustomer: (id: string, body: UpdateCustomer) =>
+        t.request<Customer>("PUT", `/sandbox/customers/${seg(id)}`, body),
+      deleteCustomer: (id: string) => t.request<void>("DELETE", `/sandbox/customers/${seg(id)}`),
+
+      createAccount: (body: AccountBody) => t.request<Account>("POST", "/sandbox/accounts", body),
+      account: (id: string) => t.request<Account>("GET", `/sandbox/accounts/${seg(id)}`),
+      updateAccount: (id: string, body: AccountBody) =>
+        t.request<Account>("PUT", `/sandbox/accounts/${seg(id)}`, body),
+      transactions: (id: string, query?: Record<string, QueryValue>) =>
+        t.request<Transaction[]>("GET", `/sandbox/accounts/${seg(id)}/transactions`, undefined, query ? { query } : {}),
+      addTransactions: (id: string, items: TransactionInput[]) =>
+        t.request<Transaction[]>("POST", `/sandbox/accounts/${seg(id)}/transactions`, items),
+      generateTransactions: (id: string, body: GenerateTransactions) =>
+        t.request<Generated>("POST", `/sandbox/accounts/${seg(id)}/transactions/generate`, body),
+
+      createCardAccount: (body: CardAccountBody) => t.request<CardAccount>("POST", "/sandbox/card-accounts", body),
+      cardAccount: (id: string) => t.request<CardAccount>("GET", `/sandbox/card-accounts/${seg(id)}`),
+      updateCardAccount: (id: string, body: CardAccountBody) =>
+        t.request<CardAccount>("PUT", `/sandbox/card-accounts/${seg(id)}`, body),
+      cardTransactions: (id: string, query: Record<string, QueryValue> = { bookingStatus: "both" }) =>
+        t.request<CardTransactionList>("GET", `/sandbox/card-accounts/${seg(id)}/transactions`, undefined, { query }),
+      addCardTransactions: (id: string, items: CardTransactionInput[]) =>
+        t.request<unknown>("POST", `/sandbox/card-accounts/${seg(id)}/transactions`, items),
+      generateCardTransactions: (id: string, body: GenerateTransactions) =>
+        t.request<Generated>("POST", `/sandbox/card-accounts/${seg(id)}/transactions/generate`, body),
+
+      agreements: () => t.request<Agreement[]>("GET", "/sandbox/agreements"),
+      createAgreement: (body: AgreementBody) => t.request<Agreement>("POST", "/sandbox/agreements", body),
+
+      clock: () => t.request<ClockReading>("GET", "/sandbox/clock"),
+      changeClock: (change: ClockChange) => t.request<ClockReading>("PUT", "/sandbox/clock", change),
+
+      batchRuns: (limit?: number) =>
+        t.request<BatchRuns>("GET", "/sandbox/batch-runs", undefined, limit ? { query: { limit } } : {}),
+      runBatchNow: () => t.request<BatchRun>("POST", "/sandbox/batch-runs"),
+
+      payments: (query: { status?: PaymentStatus | ""; limit?: number } = {}) =>
+        t.request<PaymentSummary[]>("GET", "/sandbox/payments", undefined, { query }),
+      forceOutcome: (paymentId: string, outcome: ForcedOutcome | null) =>
+        t.request<ForcedOutcomeAnswer>("PUT", `/sandbox/payments/${seg(paymentId)}/forced-outcome`, { outcome }),
+
+      settings: () => t.request<Settings>("GET", "/sandbox/settings"),
+      updateSettings: (body: Settings) => t.request<Settings>("PUT", "/sandbox/settings", body),
+    },
+
+    personas: {
+      list: () => t.request<Persona[]>("GET", "/personas"),
+      issue: (body: IssuePersona) => t.request<Persona>("POST", "/personas", body),
+      import: (body: ImportPersona) => t.request<Persona>("POST", "/personas/import", body),
+      update: (id: string, patch: PersonaPatch) => t.request<Persona>("PATCH", `/personas/${seg(id)}`, patch),
+      remove: (id: string) => t.request<void>("DELETE", `/personas/${seg(id)}`),
+      certificate: (id: string) =>
+        t.request<string>("GET", `/personas/${seg(id)}/certificate`, undefined, { text: true }),
+    },
+
+    compose: {
+      operations: () => t.request<Operation[]>("GET", "/operations"),
+      preview: (draft: Draft) => t.request<Preview>("POST", "/compose/preview", draft),
+      send: (draft: Draft) => t.request<Sent>("POST", "/compose/send", draft),
+      history: () => t.request<HistoryEntry[]>("GET", "/compose/history"),
+      historyEntry: (id: string) => t.request<Sent>("GET", `/compose/history/${seg(id)}`),
+      export: (draft: Draft, format: ExportFormat) =>
+        t.request<ExportAnswer>("POST", "/compose/export", { draft, format }),
+    },
+
+    sca: {
+      callbacks: () => t.request<Callback[]>("GET", "/sca/callbacks"),
+    },
+  };
+}
+
+export type Client = ReturnType<typeof createClient>;

@@ -1,0 +1,76 @@
+// The transport: the operator token on every request, JSON in and out, refusals as ApiError, warnings
+// handed on, requests in flight counted.
+import { describe, expect, it, vi } from "vitest";
+import { ApiError } from "./errors";
+import { createTransport } from "./http";
+import { json, mockFetch, refusal } from "../test/fetchMock";
+
+const config = { baseUrl: "http://127.0.0.1:8080", token: "s3cret", desktop: false };
+
+describe("transport", () => {
+  it("sends the token as a bearer header under /workbench/api", async () => {
+    const { fetch, calls } = mockFetch({ "GET /session": json({ version: "0.2.0" }) });
+    const t = createTransport(config, {}, fetch);
+    await expect(t.request("GET", "/session")).resolves.toEqual({ version: "0.2.0" });
+    expect(calls[0]?.url).toBe("http://127.0.0.1:8080/workbench/api/session");
+    expect(calls[0]?.headers.Authorization).toBe("Bearer s3cret");
+  });
+
+  it("sends JSON bodies and query parameters, leaving out empty ones", async () => {
+    const { fetch, calls } = mockFetch({ "POST /sandbox/customers": json({ id: "c1" }, 201) });
+    const t = createTransport(config, {}, fetch);
+    await t.request("POST", "/sandbox/customers", { name: "Kari" }, { query: { limit: 5, status: "" } });
+    expect(calls[0]?.body).toEqual({ name: "Kari" });
+    expect(calls[0]?.headers["Content-Type"]).toBe("application/json");
+    expect(calls[0]?.query.toString()).toBe("limit=5");
+  });
+
+  it("turns a refusal into an ApiError with the service's messages", async () => {
+    const { fetch } = mockFetch({
+      "POST /sandbox/accounts": refusal(400, { code: "FORMAT_ERROR", path: "bban", text: "bad check digit" }),
+    });
+    const t = createTransport(config, {}, fetch);
+    const error = await t.request("POST", "/sandbox/accounts", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).messages[0]).toMatchObject({ code: "FORMAT_ERROR", path: "bban" });
+  });
+
+  it("reports a service that does not answer as a network error", async () => {
+    const fetch = vi.fn(() => Promise.reject(new TypeError("Failed to fetch")));
+    const t = createTransport(config, {}, fetch);
+    const error = (await t.request("GET", "/session").catch((e: unknown) => e)) as ApiError;
+    expect(error.status).toBe(0);
+    expect(error.messages[0]?.code).toBe("NETWORK");
+  });
+
+  it("hands the WARNINGs of a successful answer to the listener", async () => {
+    const onWarnings = vi.fn();
+    const { fetch } = mockFetch({
+      "PUT /sandbox/settings": json({ ok: true, tppMessages: [{ category: "WARNING", code: "WARNING", text: "heads up" }] }),
+    });
+    const t = createTransport(config, { onWarnings }, fetch);
+    await t.request("PUT", "/sandbox/settings", {});
+    expect(onWarnings).toHaveBeenCalledWith([{ category: "WARNING", code: "WARNING", path: null, text: "heads up" }]);
+  });
+
+  it("counts requests in flight", async () => {
+    const counts: number[] = [];
+    const { fetch } = mockFetch({ "GET /session": json({}) });
+    const t = createTransport(config, { onPending: (n) => counts.push(n) }, fetch);
+    await t.request("GET", "/session");
+    expect(counts).toEqual([1, 0]);
+  });
+
+  it("answers undefined for 204", async () => {
+    const { fetch } = mockFetch({ "DELETE /personas/p1": { status: 204 } });
+    const t = createTransport(config, {}, fetch);
+    await expect(t.request("DELETE", "/personas/p1")).resolves.toBeUndefined();
+  });
+
+  it("puts the token in the URL for places that cannot send a header", () => {
+    const t = createTransport({ ...config, token: "a b" });
+    expect(t.url("/events", true)).toBe("http://127.0.0.1:8080/workbench/api/events?token=a%20b");
+    expect(t.url("/events")).toBe("http://127.0.0.1:8080/workbench/api/events");
+  });
+});

@@ -1,0 +1,75 @@
+// The desktop shell's native commands (open_sca_window, save_file, open_file) when the page runs inside
+// Tauri, and the browser's fallbacks otherwise: window.open, a download link, an <input type=file>.
+import type { OpenFileResult } from "./types";
+
+interface TauriGlobal {
+  core: { invoke<T>(command: string, args?: Record<string, unknown>): Promise<T> };
+}
+
+declare global {
+  interface Window {
+    __TAURI__?: TauriGlobal;
+  }
+}
+
+function tauri(): TauriGlobal | null {
+  return typeof window !== "undefined" && window.__TAURI__?.core ? window.__TAURI__ : null;
+}
+
+export function isDesktop(): boolean {
+  return tauri() !== null;
+}
+
+/** Opens the bank's SCA pages: the desktop's separate SCA window, or a browser popup. */
+export async function openScaWindow(url: string): Promise<void> {
+  const t = tauri();
+  if (t) {
+    await t.core.invoke("open_sca_window", { url });
+    return;
+  }
+  const popup = window.open(url, "xs2a-sca", "popup,width=520,height=760");
+  if (!popup) throw new Error("The browser blocked the SCA window; allow pop-ups for this page.");
+}
+
+/** Saves text to a file the user picks; the chosen path, the download's name, or null when cancelled. */
+export async function saveFile(defaultName: string, contents: string, type = "text/plain"): Promise<string | null> {
+  const t = tauri();
+  if (t) return t.core.invoke<string | null>("save_file", { defaultName, contents });
+  const href = URL.createObjectURL(new Blob([contents], { type }));
+  const link = document.createElement("a");
+  link.href = href;
+  link.download = defaultName;
+  link.style.display = "none";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  return defaultName;
+}
+
+/** Lets the user pick a text file; its name and contents, or null when cancelled. */
+export async function openFile(title: string, extensions: string[]): Promise<OpenFileResult | null> {
+  const t = tauri();
+  if (t) return t.core.invoke<OpenFileResult | null>("open_file", { title, extensions });
+  return new Promise((resolve) => {
+    const input = document.createElement("input");
+    input.type = "file";
+    input.accept = extensions.map((e) => `.${e}`).join(",");
+    input.style.display = "none";
+    input.addEventListener("change", () => {
+      const file = input.files?.[0];
+      input.remove();
+      if (!file) return resolve(null);
+      file.text().then(
+        (contents) => resolve({ path: file.name, contents }),
+        () => resolve(null),
+      );
+    });
+    input.addEventListener("cancel", () => {
+      input.remove();
+      resolve(null);
+    });
+    document.body.append(input);
+    input.click();
+  });
+}

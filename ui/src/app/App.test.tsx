@@ -1,0 +1,98 @@
+// The shell: six screens as tabs, Alt/Ctrl+1..6 and the arrow keys switch, `?` lists the shortcuts, the base
+// URL is shown and copyable, the live connection is shown, a missing token is explained.
+import { fireEvent, screen, waitFor, within } from "@solidjs/testing-library";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { App } from "./App";
+import { renderWorkbench } from "../test/harness";
+import { json, refusal } from "../test/fetchMock";
+
+vi.mock("../components/codemirror", () => {
+  throw new Error("no CodeMirror in tests");
+});
+
+const EMPTY = {
+  "GET /sandbox/customers": json([]),
+  "GET /sandbox/agreements": json([]),
+  "GET /operations": json([]),
+  "GET /personas": json([]),
+  "GET /compose/history": json([]),
+  "GET /sca/callbacks": json([]),
+  "GET /sandbox/clock": json({ now: "2026-06-01T12:00:00Z", mode: "frozen", offsetSeconds: 0 }),
+  "GET /sandbox/batch-runs": json({ runs: [], scheduled: ["2026-06-01T14:00:00Z"] }),
+  "GET /sandbox/payments": json([]),
+};
+
+describe("App shell", () => {
+  it("lists six screens as tabs and shows the chosen one", async () => {
+    renderWorkbench(() => <App />, { routes: EMPTY });
+    const tabs = within(screen.getByRole("tablist", { name: "Workbench screens" })).getAllByRole("tab");
+    expect(tabs.map((t) => t.textContent?.replace(/\d$/, ""))).toEqual([
+      "Sandbox data",
+      "Composer",
+      "SCA",
+      "Batch & clock",
+      "Inspector",
+      "Flow",
+    ]);
+    expect(screen.getByRole("tab", { name: /Sandbox data/ })).toHaveAttribute("aria-selected", "true");
+    expect(await screen.findByRole("tabpanel", { name: /Sandbox data/ })).toBeVisible();
+    await userEvent.click(screen.getByRole("tab", { name: /^SCA/ }));
+    expect(screen.getByRole("tab", { name: /^SCA/ })).toHaveAttribute("aria-selected", "true");
+    expect(await screen.findByRole("heading", { name: "No SCA callbacks yet" })).toBeInTheDocument();
+  });
+
+  it("switches screens with Alt+digit and Ctrl+digit, and with the arrow keys in the tab list", () => {
+    renderWorkbench(() => <App />, { routes: EMPTY });
+    fireEvent.keyDown(document.body, { key: "4", code: "Digit4", altKey: true });
+    expect(screen.getByRole("tab", { name: /Batch & clock/ })).toHaveAttribute("aria-selected", "true");
+    fireEvent.keyDown(document.body, { key: "5", code: "Digit5", ctrlKey: true });
+    expect(screen.getByRole("tab", { name: /Inspector/ })).toHaveAttribute("aria-selected", "true");
+    fireEvent.keyDown(screen.getByRole("tab", { name: /Inspector/ }), { key: "ArrowDown" });
+    expect(screen.getByRole("tab", { name: /Flow/ })).toHaveAttribute("aria-selected", "true");
+    expect(screen.getByRole("tab", { name: /Flow/ })).toHaveFocus();
+  });
+
+  it("shows the shortcuts with ? and closes them with Escape", async () => {
+    renderWorkbench(() => <App />, { routes: EMPTY });
+    fireEvent.keyDown(document.body, { key: "?" });
+    const dialog = screen.getByRole("dialog", { name: "Keyboard shortcuts" });
+    expect(dialog).toHaveTextContent("Ctrl+Enter");
+    fireEvent.keyDown(dialog, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  });
+
+  it("does not take ? typed into a field", async () => {
+    renderWorkbench(() => <App />, { routes: EMPTY });
+    const search = await screen.findByRole("button", { name: "New customer" });
+    await userEvent.click(search);
+    const name = screen.getByLabelText("Name");
+    fireEvent.keyDown(name, { key: "?" });
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it("shows the base URL and copies it", async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, "clipboard", { configurable: true, value: { writeText } });
+    renderWorkbench(() => <App />, { routes: EMPTY });
+    expect(await screen.findByText("http://127.0.0.1:8080")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Copy the base URL" }));
+    expect(writeText).toHaveBeenCalledWith("http://127.0.0.1:8080");
+  });
+
+  it("shows whether live events flow", async () => {
+    const { stream } = renderWorkbench(() => <App />, { routes: EMPTY, live: true });
+    const status = screen.getByRole("status", { name: "Live events" });
+    expect(status).toHaveTextContent("Connecting");
+    expect(stream().url).toBe("http://127.0.0.1:8080/workbench/api/events?token=t0k");
+    stream().open();
+    await waitFor(() => expect(status).toHaveTextContent("Live"));
+  });
+
+  it("explains a missing or wrong token", async () => {
+    renderWorkbench(() => <App />, {
+      routes: { ...EMPTY, "GET /session": refusal(401, { code: "UNAUTHORIZED", text: "no token" }) },
+    });
+    expect(await screen.findByText(/Not authorised/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,37 @@
+// The list of keyboard shortcuts, opened with `?`.
+import { For } from "solid-js";
+import { Dialog } from "../components/Dialog";
+import { Button } from "../components/Button";
+import { SHORTCUTS } from "./shortcuts";
+
+export function ShortcutsDialog(props: { onClose: () => void }) {
+  return (
+    <Dialog title="Keyboard shortcuts" onClose={props.onClose}>
+      <table class="shortcuts">
+        <thead>
+          <tr>
+            <th scope="col">Keys</th>
+            <th scope="col">Does</th>
+          </tr>
+        </thead>
+        <tbody>
+          <For each={SHORTCUTS}>
+            {(s) => (
+              <tr>
+                <td>
+                  <kbd>{s.keys}</kbd>
+                </td>
+                <td>{s.what}</td>
+              </tr>
+            )}
+          </For>
+        </tbody>
+      </table>
+      <div class="actions">
+        <Button variant="primary" onClick={() => props.onClose()}>
+          Close
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,83 @@
+// The virtual list renders only the rows in view out of 100,000, follows scrolling, and stays at the end
+// while rows are appended live.
+import { fireEvent, render, screen, within } from "@solidjs/testing-library";
+import { createSignal } from "solid-js";
+import { describe, expect, it } from "vitest";
+import { VirtualList, visibleRange } from "./VirtualList";
+
+const ROWS = Array.from({ length: 100_000 }, (_, i) => `row ${i}`);
+
+/** jsdom has no layout: give the viewport a scroll position that sticks. */
+function scrollTo(element: HTMLElement, top: number) {
+  Object.defineProperty(element, "scrollTop", { configurable: true, writable: true, value: top });
+  fireEvent.scroll(element);
+}
+
+describe("visibleRange", () => {
+  it("covers the viewport plus the overscan, clamped to the list", () => {
+    expect(visibleRange(0, 400, 20, 100_000, 5)).toEqual([0, 26]);
+    expect(visibleRange(1_000_000, 400, 20, 100_000, 5)).toEqual([49_995, 50_026]);
+    expect(visibleRange(2_000_000, 400, 20, 100_000, 5)).toEqual([99_995, 100_000]);
+    expect(visibleRange(0, 400, 20, 3, 5)).toEqual([0, 3]);
+  });
+});
+
+describe("VirtualList", () => {
+  it("renders only the visible rows of 100,000 and says how many there are", () => {
+    render(() => <VirtualList items={ROWS} rowHeight={20} height={400} overscan={5} label="Log" renderRow={(r) => <span>{r}</span>} />);
+    const list = screen.getByRole("list", { name: "Log" });
+    const items = within(list).getAllByRole("listitem");
+    expect(items.length).toBeLessThanOrEqual(30);
+    expect(items[0]).toHaveTextContent("row 0");
+    expect(items[0]).toHaveAttribute("aria-setsize", "100000");
+    expect(items[0]).toHaveAttribute("aria-posinset", "1");
+    // The spacer gives the scrollbar the whole list's height.
+    expect((list.firstElementChild as HTMLElement).style.height).toBe("2000000px");
+  });
+
+  it("renders the rows around the scroll position", () => {
+    render(() => <VirtualList items={ROWS} rowHeight={20} height={400} overscan={5} label="Log" renderRow={(r) => <span>{r}</span>} />);
+    const list = screen.getByRole("list", { name: "Log" });
+    scrollTo(list, 50_000 * 20);
+    const items = within(list).getAllByRole("listitem");
+    // 20 rows in view, one partly, and 5 either side.
+    expect(items.length).toBeLessThanOrEqual(31);
+    expect(within(list).getByText("row 50000")).toBeInTheDocument();
+    expect(within(list).queryByText("row 0")).not.toBeInTheDocument();
+    expect(within(list).getByText("row 50000").closest("[role=listitem]")).toHaveAttribute("aria-posinset", "50001");
+  });
+
+  it("keeps the last row in view while rows are appended, when following", () => {
+    const [rows, setRows] = createSignal(ROWS.slice(0, 1000));
+    render(() => <VirtualList items={rows()} rowHeight={20} height={400} label="Live" follow renderRow={(r) => <span>{r}</span>} />);
+    const list = screen.getByRole("list", { name: "Live" });
+    scrollTo(list, 1000 * 20 - 400);
+    expect(within(list).getByText("row 999")).toBeInTheDocument();
+    for (let batch = 0; batch < 20; batch++) setRows((r) => [...r, ...ROWS.slice(r.length, r.length + 100)]);
+    expect(list.scrollTop).toBe(3000 * 20 - 400);
+    expect(within(list).getByText("row 2999")).toBeInTheDocument();
+    expect(within(list).getAllByRole("listitem").length).toBeLessThanOrEqual(40);
+  });
+
+  it("does not jump to the end while the reader is looking further up", () => {
+    const [rows, setRows] = createSignal(ROWS.slice(0, 1000));
+    render(() => <VirtualList items={rows()} rowHeight={20} height={400} label="Live" follow renderRow={(r) => <span>{r}</span>} />);
+    const list = screen.getByRole("list", { name: "Live" });
+    scrollTo(list, 100 * 20);
+    setRows(ROWS.slice(0, 2000));
+    expect(list.scrollTop).toBe(2000);
+    expect(within(list).getByText("row 100")).toBeInTheDocument();
+  });
+
+  it("moves the active row with the keyboard", () => {
+    render(() => <VirtualList items={ROWS} rowHeight={20} height={400} label="Log" renderRow={(r) => <span>{r}</span>} />);
+    const list = screen.getByRole("list", { name: "Log" });
+    Object.defineProperty(list, "scrollTop", { configurable: true, writable: true, value: 0 });
+    list.focus();
+    fireEvent.keyDown(list, { key: "End" });
+    expect(within(list).getByText("row 99999").closest("[role=listitem]")).toHaveAttribute("aria-current", "true");
+    fireEvent.keyDown(list, { key: "Home" });
+    fireEvent.keyDown(list, { key: "ArrowDown" });
+    expect(within(list).getByText("row 1").closest("[role=listitem]")).toHaveAttribute("aria-current", "true");
+  });
+});

@@ -1,0 +1,142 @@
+// A virtualised list of fixed-height rows: only the rows in view (plus a few either side) are in the DOM, so
+// 100,000 rows scroll smoothly, and rows appended live keep the view pinned to the end when it was there.
+// Keyboard: the list is focusable; arrows, Page Up/Down, Home and End move the active row.
+import { createEffect, createMemo, createSignal, Index, on, onCleanup, onMount } from "solid-js";
+import type { JSX } from "solid-js";
+
+export interface VirtualListProps<T> {
+  items: readonly T[];
+  rowHeight: number;
+  /** The viewport's height in pixels, used until (or instead of) the element's measured height. */
+  height: number;
+  label: string;
+  renderRow: (item: T, index: number) => JSX.Element;
+  overscan?: number;
+  /** Keep the last row in view when rows are appended while the view is at the end (a live log). */
+  follow?: boolean;
+  onActivate?: (item: T, index: number) => void;
+}
+
+/** The rows to render for a scroll position: [start, end) clamped to the list. */
+export function visibleRange(
+  scrollTop: number,
+  viewport: number,
+  rowHeight: number,
+  count: number,
+  overscan: number,
+): [number, number] {
+  const first = Math.floor(Math.max(0, scrollTop) / rowHeight);
+  const inView = Math.ceil(viewport / rowHeight) + 1;
+  const start = Math.max(0, first - overscan);
+  const end = Math.min(count, first + inView + overscan);
+  return [start, Math.max(start, end)];
+}
+
+export function VirtualList<T>(props: VirtualListProps<T>) {
+  let viewportEl!: HTMLDivElement;
+  const [scrollTop, setScrollTop] = createSignal(0);
+  const [measured, setMeasured] = createSignal(0);
+  const [active, setActive] = createSignal(-1);
+  const viewport = () => measured() || props.height;
+  const count = () => props.items.length;
+
+  const range = createMemo(() => visibleRange(scrollTop(), viewport(), props.rowHeight, count(), props.overscan ?? 8));
+  // The rows in view. <Index> keeps one DOM row per slot and only updates the slots whose item changed,
+  // so appending rows out of view, or scrolling, re-renders nothing more than the slots that show new rows.
+  const slice = createMemo(() => {
+    const [start, end] = range();
+    return props.items.slice(start, end);
+  });
+  const start = () => range()[0];
+
+  onMount(() => {
+    const measure = () => setMeasured(viewportEl.clientHeight);
+    measure();
+    if (typeof ResizeObserver !== "undefined") {
+      const observer = new ResizeObserver(measure);
+      observer.observe(viewportEl);
+      onCleanup(() => observer.disconnect());
+    }
+  });
+
+  // Follow the end of a live list: when rows arrive and the view was at (or near) the end, stay there.
+  createEffect(
+    on(count, (now, before) => {
+      if (!props.follow || before === undefined || now <= before) return;
+      const atEnd = scrollTop() + viewport() >= before * props.rowHeight - props.rowHeight * 2;
+      if (atEnd) {
+        const top = Math.max(0, now * props.rowHeight - viewport());
+        viewportEl.scrollTop = top;
+        setScrollTop(top);
+      }
+    }),
+  );
+
+  const scrollIntoView = (index: number) => {
+    const top = index * props.rowHeight;
+    const bottom = top + props.rowHeight;
+    if (top < viewportEl.scrollTop) viewportEl.scrollTop = top;
+    else if (bottom > viewportEl.scrollTop + viewport()) viewportEl.scrollTop = bottom - viewport();
+    setScrollTop(viewportEl.scrollTop);
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const n = count();
+    if (n === 0) return;
+    const page = Math.max(1, Math.floor(viewport() / props.rowHeight) - 1);
+    const current = active() < 0 ? range()[0] : active();
+    let next = current;
+    if (e.key === "ArrowDown") next = current + 1;
+    else if (e.key === "ArrowUp") next = current - 1;
+    else if (e.key === "PageDown") next = current + page;
+    else if (e.key === "PageUp") next = current - page;
+    else if (e.key === "Home") next = 0;
+    else if (e.key === "End") next = n - 1;
+    else if (e.key === "Enter" && active() >= 0) {
+      props.onActivate?.(props.items[active()] as T, active());
+      return;
+    } else return;
+    e.preventDefault();
+    next = Math.max(0, Math.min(n - 1, next));
+    setActive(next);
+    scrollIntoView(next);
+  };
+
+  return (
+    <div
+      ref={viewportEl}
+      class="virtual-list"
+      role="list"
+      aria-label={props.label}
+      tabIndex={0}
+      style={{ height: `${props.height}px` }}
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onKeyDown={onKeyDown}
+    >
+      <div class="virtual-spacer" style={{ height: `${count() * props.rowHeight}px` }}>
+        <Index each={slice()}>
+          {(item, slot) => {
+            const index = () => start() + slot;
+            return (
+              <div
+                role="listitem"
+                class="virtual-row"
+                classList={{ active: active() === index() }}
+                aria-setsize={count()}
+                aria-posinset={index() + 1}
+                aria-current={active() === index() ? "true" : undefined}
+                style={{ transform: `translateY(${index() * props.rowHeight}px)`, height: `${props.rowHeight}px` }}
+                onClick={() => {
+                  setActive(index());
+                  props.onActivate?.(item(), index());
+                }}
+              >
+                {props.renderRow(item(), index())}
+              </div>
+            );
+          }}
+        </Index>
+      </div>
+    </div>
+  );
+}

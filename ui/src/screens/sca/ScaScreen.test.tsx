@@ -1,0 +1,82 @@
+// The SCA screen: its empty state, stored callbacks with the persona that got the PSU-ID, callbacks
+// arriving live, failures' parameters, and opening a pasted link.
+import { fireEvent, screen, waitFor, within } from "@solidjs/testing-library";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { ScaScreen } from "./ScaScreen";
+import { renderWorkbench } from "../../test/harness";
+import { json } from "../../test/fetchMock";
+
+const PERSONAS = [{ id: "bundled-aisp-pisp", name: "AISP + PISP (bundled)" }];
+
+describe("ScaScreen", () => {
+  it("says how to get a callback when there is none", async () => {
+    renderWorkbench(() => <ScaScreen />, { routes: { "GET /sca/callbacks": json([]), "GET /personas": json([]) } });
+    expect(await screen.findByRole("heading", { name: "No SCA callbacks yet" })).toBeInTheDocument();
+  });
+
+  it("lists stored callbacks and adds live ones first", async () => {
+    const { stream } = renderWorkbench(() => <ScaScreen />, {
+      live: true,
+      routes: {
+        "GET /personas": json(PERSONAS),
+        "GET /sca/callbacks": json([
+          {
+            id: "cb-1",
+            at: "2026-06-01T11:00:00Z",
+            personaId: null,
+            outcome: "failure",
+            system: "sandbox",
+            status: "cancelled",
+            code: "SCA_CANCELLED",
+            message: "The PSU cancelled",
+            query: { system: "sandbox" },
+          },
+        ]),
+      },
+    });
+    const table = await screen.findByRole("table", { name: "SCA callbacks, newest first" });
+    expect(table).toHaveTextContent("The PSU cancelled");
+    stream().open();
+    stream().emit(
+      "sca.callback",
+      {
+        id: "cb-2",
+        at: "2026-06-01T12:00:00Z",
+        personaId: "bundled-aisp-pisp",
+        outcome: "success",
+        psuId: "psu-uuid-1",
+        context: "PRIVATE",
+        tppSessionId: "s-1",
+        query: { "psu-id": "psu-uuid-1" },
+      },
+      7,
+    );
+    await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(3));
+    const first = within(table).getAllByRole("row")[1]!;
+    expect(first).toHaveTextContent("psu-uuid-1");
+    expect(first).toHaveTextContent("AISP + PISP (bundled)");
+    expect(first).toHaveTextContent("PRIVATE");
+  });
+
+  it("opens a pasted scaRedirect URL in a popup in the browser", async () => {
+    const open = vi.spyOn(window, "open").mockReturnValue({} as Window);
+    renderWorkbench(() => <ScaScreen />, { routes: { "GET /sca/callbacks": json([]), "GET /personas": json([]) } });
+    await userEvent.type(screen.getByLabelText("scaRedirect URL"), "http://127.0.0.1:8080/sca/abc");
+    await userEvent.click(screen.getByRole("button", { name: "Open in the SCA window" }));
+    expect(open).toHaveBeenCalledWith("http://127.0.0.1:8080/sca/abc", "xs2a-sca", expect.any(String));
+  });
+
+  it("uses the desktop's SCA window when running in the shell", async () => {
+    const invoke = vi.fn(() => Promise.resolve(null));
+    window.__TAURI__ = { core: { invoke } as never };
+    try {
+      renderWorkbench(() => <ScaScreen />, { routes: { "GET /sca/callbacks": json([]), "GET /personas": json([]) } });
+      fireEvent.input(screen.getByLabelText("scaRedirect URL"), { target: { value: "http://127.0.0.1:1/sca/x" } });
+      fireEvent.submit(screen.getByRole("form", { name: "Open an SCA link" }));
+      await waitFor(() => expect(invoke).toHaveBeenCalledWith("open_sca_window", { url: "http://127.0.0.1:1/sca/x" }));
+    } finally {
+      delete window.__TAURI__;
+    }
+  });
+});

@@ -1,0 +1,77 @@
+// Screen 3, SCA: the callbacks the bank's pages redirected to the workbench (live as `sca.callback` events
+// arrive), the PSU's steps through the pages as they happen, and opening a pasted scaRedirect URL.
+import { createResource, createSignal, For, Show } from "solid-js";
+import type { Callback, ScaStepEvent } from "../../api/types";
+import { useEvent, useResync, useWorkbench } from "../../app/context";
+import { EmptyState } from "../../components/EmptyState";
+import { ErrorMessages } from "../../components/ErrorMessages";
+import { Loading } from "../../components/Loading";
+import { formatInstant } from "../../lib/format";
+import { CallbackTable } from "./CallbackTable";
+import { OpenScaForm } from "./OpenScaForm";
+import { valueOf } from "../../lib/resource";
+
+export function ScaScreen() {
+  const wb = useWorkbench();
+  const [stored, { refetch }] = createResource(() => wb.client.sca.callbacks());
+  const [personas, { refetch: refetchPersonas }] = createResource(() => wb.client.personas.list());
+  const [live, setLive] = createSignal<Callback[]>([]);
+  const [steps, setSteps] = createSignal<(ScaStepEvent & { at: string })[]>([]);
+
+  useEvent("sca.callback", (e) => {
+    setLive((list) => [e.data, ...list.filter((c) => c.id !== e.data.id)]);
+    void refetchPersonas();
+  });
+  useEvent("sca.step", (e) => setSteps((list) => [{ ...e.data, at: e.at }, ...list].slice(0, 20)));
+  useEvent("persona.changed", () => void refetchPersonas());
+  useResync(() => {
+    setLive([]);
+    void refetch();
+  });
+
+  // Live callbacks first, then the stored ones not already shown.
+  const callbacks = () => {
+    const seen = new Set(live().map((c) => c.id));
+    return [...live(), ...(valueOf(stored) ?? []).filter((c) => !seen.has(c.id))];
+  };
+
+  return (
+    <div class="sca-screen">
+      <OpenScaForm />
+      <Show when={steps().length > 0}>
+        <section class="panel" aria-label="SCA steps">
+          <h3>Steps in the bank's pages</h3>
+          <ul class="rows" aria-label="Recent SCA steps">
+            <For each={steps()}>
+              {(s) => (
+                <li>
+                  <span>
+                    {formatInstant(s.at)} · <strong>{s.step}</strong> · authorisation <code>{s.authorisationId}</code> ·
+                    TPP <code>{s.tppId}</code>
+                  </span>
+                </li>
+              )}
+            </For>
+          </ul>
+        </section>
+      </Show>
+      <ErrorMessages error={stored.error as unknown} />
+      <Show when={valueOf(stored)} fallback={<Show when={stored.loading}><Loading label="Loading callbacks…" /></Show>}>
+        <Show
+          when={callbacks().length > 0}
+          fallback={
+            <EmptyState title="No SCA callbacks yet">
+              <p>
+                Send a request that needs SCA from the Composer (creating a payment, or reading accounts without a
+                consent), press <strong>Open SCA</strong> and finish the bank's pages. The bank redirects back to the
+                workbench and the callback, with the PSU-ID it gave the persona, appears here.
+              </p>
+            </EmptyState>
+          }
+        >
+          <CallbackTable callbacks={callbacks()} personas={valueOf(personas) ?? []} />
+        </Show>
+      </Show>
+    </div>
+  );
+}
