@@ -129,9 +129,11 @@ impl App {
                 operator_token: config
                     .operator_token
                     .unwrap_or_else(crate::state::new_operator_token),
+                data_dir: data_dir.as_ref().map(|d| d.display().to_string()),
             }),
             bank: Some(Arc::new(bank)),
             events: Default::default(),
+            listening: Default::default(),
         };
         crate::startup::prepare(&state).map_err(|e| format!("cannot prepare the sandbox: {e}"))?;
         // The initial state is on disk before the first request can see it.
@@ -186,6 +188,9 @@ impl App {
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
+        if let Ok(addr) = listener.local_addr() {
+            let _ = self.state.listening.set(addr);
+        }
         crate::api::server::serve(listener, self.state.clone(), self.limits, shutdown).await
     }
 

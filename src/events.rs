@@ -1,18 +1,28 @@
-//! A broadcast of what happens in the sandbox — payment status changes, batch runs, SCA steps — for the
-//! workbench's live views and the `GET /v1/sandbox/events` stream. Bounded: a slow listener loses the
-//! oldest events rather than holding memory; nothing here is the record of truth (the store is).
+//! A broadcast of what happens in the sandbox — payment status changes, batch runs, clock moves, SCA steps
+//! — for the workbench's live views and the event streams. Every event gets a number; the last
+//! [`REPLAY`] are kept so that a listener that reconnects resumes where it left off (SSE `Last-Event-ID`).
+//! Bounded: a slow listener loses the oldest events rather than holding memory; nothing here is the record
+//! of truth (the store is).
 
 use serde::Serialize;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use time::OffsetDateTime;
 use tokio::sync::broadcast;
 
 /// How many events a listener may fall behind before it misses some.
 const CAPACITY: usize = 1024;
+/// How many past events a reconnecting listener can be given.
+pub const REPLAY: usize = 1024;
 
 /// One thing that happened.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
+    /// Increasing from 1 for the life of the process.
+    #[serde(skip)]
+    pub id: u64,
     /// e.g. "payment.status", "batch.run", "sca.step".
     pub kind: &'static str,
     #[serde(with = "time::serde::rfc3339")]
@@ -24,12 +34,16 @@ pub struct Event {
 #[derive(Debug, Clone)]
 pub struct Events {
     sender: broadcast::Sender<Event>,
+    next: Arc<AtomicU64>,
+    recent: Arc<Mutex<VecDeque<Event>>>,
 }
 
 impl Default for Events {
     fn default() -> Self {
         Events {
             sender: broadcast::channel(CAPACITY).0,
+            next: Arc::new(AtomicU64::new(1)),
+            recent: Arc::new(Mutex::new(VecDeque::with_capacity(REPLAY))),
         }
     }
 }
@@ -37,11 +51,70 @@ impl Default for Events {
 impl Events {
     /// Publishes an event; nobody listening is fine.
     pub fn publish(&self, kind: &'static str, at: OffsetDateTime, data: serde_json::Value) {
-        let _ = self.sender.send(Event { kind, at, data });
+        // Numbered and sent under the ring's lock, so ids reach listeners in order.
+        let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
+        let event = Event {
+            id: self.next.fetch_add(1, Ordering::SeqCst),
+            kind,
+            at,
+            data,
+        };
+        if recent.len() == REPLAY {
+            recent.pop_front();
+        }
+        recent.push_back(event.clone());
+        let _ = self.sender.send(event);
     }
 
     /// A new listener, receiving events from now on.
     pub fn subscribe(&self) -> broadcast::Receiver<Event> {
         self.sender.subscribe()
+    }
+
+    /// A listener resuming after event `last_seen`: the kept events after it (and whether some between
+    /// were no longer kept), then everything from now on, without a gap or a repeat.
+    pub fn resume(&self, last_seen: u64) -> (Vec<Event>, bool, broadcast::Receiver<Event>) {
+        let recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
+        let receiver = self.sender.subscribe();
+        let missed_some = recent.front().is_some_and(|first| first.id > last_seen + 1);
+        let backlog = recent
+            .iter()
+            .filter(|e| e.id > last_seen)
+            .cloned()
+            .collect();
+        (backlog, missed_some, receiver)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use time::macros::datetime;
+
+    const AT: OffsetDateTime = datetime!(2026-06-01 12:00 UTC);
+
+    #[test]
+    fn a_listener_resumes_after_the_last_event_it_saw() {
+        let events = Events::default();
+        for n in 0..5 {
+            events.publish("clock", AT, json!({ "n": n }));
+        }
+        let (backlog, missed, mut live) = events.resume(3);
+        assert_eq!(backlog.iter().map(|e| e.id).collect::<Vec<_>>(), [4, 5]);
+        assert!(!missed);
+        events.publish("clock", AT, json!({ "n": 5 }));
+        assert_eq!(live.try_recv().unwrap().id, 6);
+    }
+
+    #[test]
+    fn a_listener_too_far_behind_is_told_it_missed_events() {
+        let events = Events::default();
+        for _ in 0..REPLAY + 10 {
+            events.publish("clock", AT, json!({}));
+        }
+        let (backlog, missed, _) = events.resume(2);
+        assert!(missed);
+        assert_eq!(backlog.len(), REPLAY);
     }
 }

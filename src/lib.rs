@@ -23,3 +23,4 @@ pub mod startup;
 pub mod state;
 pub mod store;
 pub mod tpp_dialogue;
+pub mod workbench;

@@ -35,6 +35,8 @@ pub struct Settings {
     pub access: AccessMode,
     /// The operator credential: the CLI, the workbench and a shared sandbox's operator hold it.
     pub operator_token: String,
+    /// Where the data lives; `None` for an ephemeral store.
+    pub data_dir: Option<String>,
 }
 
 impl Default for Settings {
@@ -43,6 +45,7 @@ impl Default for Settings {
             sign_responses: false,
             access: AccessMode::default(),
             operator_token: new_operator_token(),
+            data_dir: None,
         }
     }
 }
@@ -66,4 +69,18 @@ pub struct AppState {
     pub bank: Option<Arc<crate::signing::signer::SigningCredentials>>,
     /// What happens, for live views.
     pub events: crate::events::Events,
+    /// The address the service listens on, once it does (the composer sends to it, links name it).
+    pub listening: Arc<std::sync::OnceLock<std::net::SocketAddr>>,
+}
+
+impl AppState {
+    /// The service's own base URL as this machine reaches it (`http://127.0.0.1:<port>` for a service
+    /// bound to every interface); `http://127.0.0.1` before it listens.
+    pub fn base_url(&self) -> String {
+        match self.listening.get() {
+            Some(addr) if addr.ip().is_unspecified() => format!("http://127.0.0.1:{}", addr.port()),
+            Some(addr) => format!("http://{addr}"),
+            None => "http://127.0.0.1".to_owned(),
+        }
+    }
 }

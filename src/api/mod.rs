@@ -10,6 +10,7 @@ pub mod json;
 pub mod layers;
 pub mod limits;
 pub mod links;
+pub mod operator;
 pub mod path;
 pub mod pis;
 pub mod response_signing;
@@ -18,7 +19,9 @@ pub mod sca_automation;
 pub mod sca_pages;
 pub mod sca_trigger;
 pub mod server;
+pub mod sse;
 pub mod tpp_dialogue;
+pub mod workbench;
 
 use crate::state::AppState;
 use axum::middleware::{from_fn, from_fn_with_state};
@@ -35,9 +38,11 @@ pub fn router_for_tls(state: AppState) -> Router {
 /// The whole service as an axum router.
 pub fn router(state: AppState) -> Router {
     let v1 = Router::new()
-        .merge(sandbox::router())
+        .merge(sandbox::mock_data())
+        .merge(
+            sandbox::controls().route_layer(from_fn_with_state(state.clone(), operator::control)),
+        )
         .merge(tpp_dialogue::router())
-        .merge(clock::router())
         .merge(ais::router())
         .merge(pis::router())
         .merge(sca_automation::router())
@@ -48,6 +53,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/v1", v1)
         .route("/health", axum::routing::get(health))
         .merge(sca_pages::router())
+        .merge(workbench::router(state.clone()))
         .fallback(layers::no_such_path)
         .method_not_allowed_fallback(layers::no_such_method)
         .layer(from_fn_with_state(
@@ -55,6 +61,7 @@ pub fn router(state: AppState) -> Router {
             response_signing::sign_responses,
         ))
         .layer(from_fn_with_state(state.clone(), layers::durability))
+        .layer(from_fn(workbench::access::preflight))
         .layer(from_fn(layers::content_language))
         .layer(CompressionLayer::new().gzip(true))
         .layer(CatchPanicLayer::custom(layers::panic_response))

@@ -24,9 +24,13 @@ pub async fn serve(
     // Batch runs happen when the clock passes their times, whether or not anyone is calling.
     let scheduler = crate::batch::spawn_scheduler(state.clone());
     let app = crate::api::router(state);
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    // The peer's address reaches the handlers (the workbench is for this machine only).
+    let served = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await;
     scheduler.abort();
     served
 }

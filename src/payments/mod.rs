@@ -8,4 +8,5 @@ pub mod model;
 pub mod service;
 pub mod settings;
 pub mod status;
+pub mod summary;
 pub mod validation;

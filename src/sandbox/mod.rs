@@ -14,6 +14,7 @@ pub mod agreements;
 pub mod card_accounts;
 pub mod card_transactions;
 pub mod customers;
+pub mod generate;
 mod input;
 pub mod listing;
 pub mod model;

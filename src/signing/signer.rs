@@ -83,6 +83,18 @@ impl SigningCredentials {
         })
     }
 
+    /// True when the private key is the one the certificate's public key belongs to.
+    pub fn key_matches_certificate(&self) -> bool {
+        use rsa::pkcs1::EncodeRsaPublicKey;
+        let Ok(ours) = rsa::RsaPublicKey::from(&self.key).to_pkcs1_der() else {
+            return false;
+        };
+        crate::signing::certificate::TppCertificate::from_der(&self.cert_der)
+            .ok()
+            .and_then(|c| c.rsa_public_key)
+            .is_some_and(|theirs| theirs == ours.as_bytes())
+    }
+
     /// Reads `cert.pem` and `key.pem` from a directory made by `xs2a-sandbox cert issue`.
     pub fn from_dir(dir: &Path) -> Result<Self, String> {
         let read = |name: &str| {
@@ -110,7 +122,8 @@ impl SigningCredentials {
     }
 
     /// Adds X-Request-ID and Date (each when absent), Digest, TPP-Signature-Certificate and Signature
-    /// to `headers` for a request with this method, path and query, and body, dated `now`.
+    /// to `headers` for a request with this method, path and query, and body, dated `now`; returns the
+    /// signing string it signed.
     pub fn sign(
         &self,
         method: &str,
@@ -119,7 +132,7 @@ impl SigningCredentials {
         body: &[u8],
         now: OffsetDateTime,
         options: &SignOptions,
-    ) {
+    ) -> String {
         let has_date = headers.contains_key("date");
         let mut set = |name: &'static str, value: String| {
             headers.insert(
@@ -175,6 +188,7 @@ impl SigningCredentials {
             "signature",
             HeaderValue::from_str(&value).expect("signature header is ASCII"),
         );
+        text
     }
 }
 

@@ -29,72 +29,32 @@ const fn tree(name: &'static str, kind: Kind, holds: &'static str) -> TreeInfo {
 }
 
 /// Every tree of the state. Tree names are part of the on-disk format: never rename one.
+#[rustfmt::skip]
 pub const TREES: &[TreeInfo] = &[
     tree("sandbox-customers", Kind::MockData, "customers"),
-    tree(
-        "sandbox-accounts",
-        Kind::MockData,
-        "accounts and their balances",
-    ),
+    tree("sandbox-accounts", Kind::MockData, "accounts and their balances"),
     tree("sandbox-card-accounts", Kind::MockData, "card accounts"),
-    tree(
-        "sandbox-transactions",
-        Kind::MockData,
-        "account transactions",
-    ),
-    tree(
-        "sandbox-transaction-sequences",
-        Kind::MockData,
-        "the last transaction number given per account",
-    ),
-    tree(
-        "sandbox-card-transactions",
-        Kind::MockData,
-        "card transactions",
-    ),
+    tree("sandbox-transactions", Kind::MockData, "account transactions"),
+    tree("sandbox-transaction-sequences", Kind::MockData, "the last transaction number per account"),
+    tree("sandbox-card-transactions", Kind::MockData, "card transactions"),
     tree("sandbox-agreements", Kind::MockData, "corporate agreements"),
     tree("consents", Kind::Flow, "bank-offered consents"),
-    tree(
-        "ais-access-log",
-        Kind::Flow,
-        "online and unattended account reads per TPP",
-    ),
+    tree("ais-access-log", Kind::Flow, "online and unattended account reads per TPP"),
     tree("sca-sessions", Kind::Flow, "TPP sessions and their SCA"),
-    tree(
-        "sca-authorisations",
-        Kind::Flow,
-        "authorisations behind the SCA pages",
-    ),
+    tree("sca-authorisations", Kind::Flow, "authorisations behind the SCA pages"),
     tree("sca-psu-links", Kind::Flow, "psu-ids given to TPPs"),
-    tree(
-        "sca-corporate-links",
-        Kind::Flow,
-        "psu-corporate-ids given to TPPs",
-    ),
+    tree("sca-corporate-links", Kind::Flow, "psu-corporate-ids given to TPPs"),
     tree("payments", Kind::Flow, "payments with their status history"),
-    tree(
-        "payment-duplicates",
-        Kind::Flow,
-        "the logical-duplicate index of payments",
-    ),
+    tree("payment-duplicates", Kind::Flow, "the logical-duplicate index of payments"),
     tree("signing-baskets", Kind::Flow, "signing baskets"),
-    tree(
-        "batch-runs",
-        Kind::Flow,
-        "batch runs with each payment's outcome",
-    ),
-    tree(
-        "batch-schedule",
-        Kind::Configuration,
-        "the last scheduled run performed",
-    ),
+    tree("batch-runs", Kind::Flow, "batch runs with each payment's outcome"),
+    tree("batch-schedule", Kind::Configuration, "the last scheduled run performed"),
     tree("settings", Kind::Configuration, "sandbox switches"),
     tree("clock", Kind::Configuration, "the simulated clock"),
-    tree(
-        "tpp-contacts",
-        Kind::Configuration,
-        "TPP technical contacts",
-    ),
+    tree("tpp-contacts", Kind::Configuration, "TPP technical contacts"),
+    tree("workbench-personas", Kind::Configuration, "the workbench's TPP personas"),
+    tree("workbench-history", Kind::Log, "the composer's sent requests"),
+    tree("workbench-callbacks", Kind::Log, "SCA redirects captured by the workbench"),
 ];
 
 /// The registered tree called `name`, if any.

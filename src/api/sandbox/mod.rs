@@ -12,8 +12,10 @@ mod card_accounts;
 mod consents;
 mod customers;
 mod events;
+mod generate;
 mod initialize;
 mod payment_controls;
+mod payments;
 #[cfg(test)]
 mod tests;
 
@@ -24,10 +26,14 @@ use axum::extract::Query;
 use axum::routing::{get, post};
 use axum::Router;
 
-/// The sandbox routes (paths relative to /v1).
+/// The sandbox routes (paths relative to /v1): the mock data and the bank-side controls.
 pub fn router() -> Router<AppState> {
+    mock_data().merge(controls())
+}
+
+/// The mock-data API: open to every signed TPP, as the bank's platform offers it.
+pub fn mock_data() -> Router<AppState> {
     Router::new()
-        .route("/sandbox/initialize", post(initialize::initialize))
         .route(
             "/sandbox/customers",
             get(customers::list).post(customers::create),
@@ -37,6 +43,10 @@ pub fn router() -> Router<AppState> {
         .route(
             "/sandbox/accounts/{mockAccountId}/transactions",
             get(accounts::list_transactions).post(accounts::create_transactions),
+        )
+        .route(
+            "/sandbox/accounts/{mockAccountId}/transactions/generate",
+            post(generate::account_transactions),
         )
         .route(
             "/sandbox/accounts/{mockAccountId}/transactions/{transactionId}",
@@ -55,8 +65,17 @@ pub fn router() -> Router<AppState> {
             "/sandbox/agreements",
             get(agreements::list).post(agreements::create),
         )
+}
+
+/// The bank-side controls: the clock, resets, batch runs, forced outcomes, settings, consents at the bank,
+/// payment permission, and reads across TPPs (payments, consents, the event stream). In shared mode they
+/// need the operator credential (`api::operator`).
+pub fn controls() -> Router<AppState> {
+    Router::new()
+        .route("/sandbox/initialize", post(initialize::initialize))
         .route("/sandbox/batch-runs", get(batch::list).post(batch::run_now))
         .route("/sandbox/events", get(events::stream))
+        .route("/sandbox/payments", get(payments::list))
         .route("/sandbox/consents", get(consents::list))
         .route(
             "/sandbox/settings",
@@ -71,6 +90,7 @@ pub fn router() -> Router<AppState> {
             "/sandbox/accounts/{mockAccountId}/payment-permission",
             axum::routing::put(consents::set_payment_permission),
         )
+        .merge(crate::api::clock::router())
 }
 
 /// A query string that cannot even be split into parameters (bad percent-encoding) is a FORMAT_ERROR.

@@ -1,0 +1,166 @@
+//! The composer (the TPP side of the workbench): forms for every operation, the exact signed request
+//! before it is sent, sending it over the service's own port, the history, and copy as curl or script.
+
+pub mod draft;
+pub mod export;
+pub mod operations;
+pub mod send;
+
+use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::JsonBody;
+use crate::api::path::ApiPath;
+use crate::state::AppState;
+use crate::workbench::{history, personas};
+use axum::extract::State;
+use axum::Json;
+use draft::{prepare, Draft, Prepared};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// 200: every form.
+pub async fn operations() -> Json<Vec<operations::Operation>> {
+    Json(operations::catalogue())
+}
+
+/// 200: the request as it would be sent now.
+pub async fn preview(
+    State(state): State<AppState>,
+    JsonBody(draft): JsonBody<Draft>,
+) -> ApiResult<Json<Prepared>> {
+    Ok(Json(prepare(&state, &draft)?))
+}
+
+/// A sent request as the history keeps it and the UI shows it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Sent<'a> {
+    id: &'a str,
+    #[serde(with = "time::serde::rfc3339")]
+    at: time::OffsetDateTime,
+    draft: &'a Draft,
+    request: Value,
+    signing_string: &'a str,
+    response: Value,
+    duration_ms: u64,
+    exchange_id: Option<String>,
+}
+
+/// 200: the request signed now, sent over the real port, with its answer.
+pub async fn send(
+    State(state): State<AppState>,
+    JsonBody(draft): JsonBody<Draft>,
+) -> ApiResult<Json<Value>> {
+    let prepared = prepare(&state, &draft)?;
+    let to = *state
+        .listening
+        .get()
+        .ok_or_else(|| ApiError::internal("the service is not listening yet"))?;
+    let answer = send::send(to, &prepared).await?;
+    let at = state.clock.now();
+    let body_text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let request = json!({
+        "method": prepared.method,
+        "url": prepared.url,
+        "headers": prepared.headers,
+        "body": (!prepared.body.is_empty()).then(|| body_text(&prepared.body)),
+    });
+    let response = json!({
+        "status": answer.status,
+        "headers": answer.headers,
+        "body": body_text(&answer.body),
+    });
+    let duration_ms = answer.duration.as_millis() as u64;
+    let store = state.store.clone();
+    let id = history::record(&store, |id| {
+        serde_json::to_value(Sent {
+            id,
+            at,
+            draft: &draft,
+            request: request.clone(),
+            signing_string: &prepared.signing_string,
+            response: response.clone(),
+            duration_ms,
+            exchange_id: None,
+        })
+        .unwrap_or_default()
+    })?;
+    let sent = history::get(&store, &id)?
+        .map(|h| h.sent)
+        .unwrap_or_default();
+    Ok(Json(sent))
+}
+
+/// One line of the history list.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryLine {
+    id: String,
+    at: Value,
+    persona_id: Value,
+    method: Value,
+    path: Value,
+    status: Value,
+    duration_ms: Value,
+}
+
+/// 200: the sent requests, newest first.
+pub async fn history_list(State(state): State<AppState>) -> ApiResult<Json<Vec<HistoryLine>>> {
+    Ok(Json(
+        history::recent(&state.store, history::KEPT)?
+            .into_iter()
+            .map(|h| HistoryLine {
+                id: h.id,
+                at: h.sent["at"].clone(),
+                persona_id: h.sent["draft"]["personaId"].clone(),
+                method: h.sent["request"]["method"].clone(),
+                path: h.sent["draft"]["path"].clone(),
+                status: h.sent["response"]["status"].clone(),
+                duration_ms: h.sent["durationMs"].clone(),
+            })
+            .collect(),
+    ))
+}
+
+/// 200: one sent request whole.
+pub async fn history_entry(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<Json<Value>> {
+    history::get(&state.store, &id)?
+        .map(|h| Json(h.sent))
+        .ok_or_else(|| ApiError::unknown("id", "sent request", &id))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExportRequest {
+    draft: Draft,
+    format: String,
+}
+
+/// 200 `{text}`: the draft as a command that signs at run time.
+pub async fn export(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<ExportRequest>,
+) -> ApiResult<Json<Value>> {
+    let persona = personas::get(&state.store, &request.draft.persona_id)?;
+    let query = request
+        .draft
+        .query
+        .as_deref()
+        .filter(|q| !q.is_empty())
+        .map(|q| format!("?{}", q.trim_start_matches('?')))
+        .unwrap_or_default();
+    let url = format!("{}{}{query}", state.base_url(), request.draft.path);
+    let text = match request.format.as_str() {
+        "curl" => export::curl(&request.draft, &url, &persona),
+        "script" => export::script(&request.draft, &url, &persona),
+        other => {
+            return Err(ApiError::format(
+                "format",
+                format!("format must be curl or script; got '{other}'"),
+            ))
+        }
+    };
+    Ok(Json(json!({ "text": text })))
+}

@@ -1,0 +1,47 @@
+//! The workbench under `/workbench`, never part of the bank's interface (docs/workbench-api.md): the UI,
+//! the callback the composer's SCA redirects come back to, and the workbench API — the sandbox's mock data
+//! and bank-side controls under the operator credential instead of a signature, TPP personas, the
+//! composer, and live events. Reachable from this machine only.
+
+pub mod access;
+mod callback;
+pub mod composer;
+mod personas;
+mod session;
+mod ui;
+
+use crate::state::AppState;
+use axum::middleware::{from_fn, from_fn_with_state};
+use axum::routing::{get, post};
+use axum::Router;
+
+/// The routes under `/workbench`.
+pub fn router(state: AppState) -> Router<AppState> {
+    let api = Router::new()
+        .route("/session", get(session::session))
+        .route("/events", get(session::events))
+        .merge(crate::api::sandbox::router())
+        .route("/personas", get(personas::list).post(personas::issue))
+        .route("/personas/import", post(personas::import))
+        .route(
+            "/personas/{id}",
+            axum::routing::patch(personas::patch).delete(personas::delete),
+        )
+        .route("/personas/{id}/certificate", get(personas::certificate))
+        .route("/operations", get(composer::operations))
+        .route("/compose/preview", post(composer::preview))
+        .route("/compose/send", post(composer::send))
+        .route("/compose/history", get(composer::history_list))
+        .route("/compose/history/{id}", get(composer::history_entry))
+        .route("/compose/export", post(composer::export))
+        .route("/sca/callbacks", get(callback::list))
+        .fallback(crate::api::layers::no_such_path)
+        .layer(from_fn_with_state(state, access::operator_api));
+    Router::new()
+        .route("/workbench", get(ui::bare))
+        .route("/workbench/", get(ui::index))
+        .route("/workbench/callback", get(callback::capture))
+        .route("/workbench/{*file}", get(ui::file))
+        .nest("/workbench/api", api)
+        .route_layer(from_fn(access::this_machine_only))
+}

@@ -1,0 +1,44 @@
+//! `GET /workbench/api/session` (where the service runs and how) and `GET /workbench/api/events` (every
+//! event of the sandbox as Server-Sent Events, resumable with `Last-Event-ID` or `?lastEventId=`).
+
+use crate::clock::ClockReading;
+use crate::state::AppState;
+use axum::extract::{RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::Json;
+use serde::Serialize;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Session {
+    version: &'static str,
+    base_url: String,
+    mode: &'static str,
+    data_dir: Option<String>,
+    callback_url: String,
+    clock: ClockReading,
+}
+
+/// 200: the session.
+pub async fn session(State(state): State<AppState>) -> Json<Session> {
+    let base_url = state.base_url();
+    Json(Session {
+        version: env!("CARGO_PKG_VERSION"),
+        callback_url: format!("{base_url}/workbench/callback"),
+        base_url,
+        mode: state.settings.access.as_str(),
+        data_dir: state.settings.data_dir.clone(),
+        clock: state.clock.reading(),
+    })
+}
+
+/// 200 `text/event-stream`.
+pub async fn events(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let resume = crate::api::sse::last_event_id(&headers, query.as_deref());
+    crate::api::sse::stream(&state.events, resume, |_| true)
+}

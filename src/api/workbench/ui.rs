@@ -1,0 +1,60 @@
+//! The workbench UI (the built `ui/dist`), served at `/workbench/` so the same UI the desktop app shows
+//! runs in a browser against `xs2a-sandbox serve`. Release builds carry the files inside the binary; debug
+//! builds read them from `ui/dist` as it is now. Without a built UI the page says how to build it.
+
+use axum::extract::Path;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+
+#[derive(rust_embed::Embed)]
+#[folder = "$CARGO_MANIFEST_DIR/ui/dist/"]
+#[allow_missing = true]
+struct Dist;
+
+const NOT_BUILT: &str = "<!doctype html><meta charset=utf-8><title>xs2a-sandbox workbench</title>\
+<h1>The workbench UI is not built</h1><p>Build it once and reload: \
+<code>npm --prefix ui ci &amp;&amp; npm --prefix ui run build</code> (then rebuild the binary for a release \
+build). The API under <code>/workbench/api</code> works without it.</p>";
+
+fn serve(path: &str) -> Response {
+    match Dist::get(path) {
+        Some(file) => {
+            // Hashed asset names never change their content; the page itself must be read afresh.
+            let cache = if path.starts_with("assets/") {
+                "public, max-age=31536000, immutable"
+            } else {
+                "no-cache"
+            };
+            (
+                [
+                    (CONTENT_TYPE, file.metadata.mimetype().to_owned()),
+                    (CACHE_CONTROL, cache.to_owned()),
+                ],
+                file.data.into_owned(),
+            )
+                .into_response()
+        }
+        None if path == "index.html" => (StatusCode::OK, Html(NOT_BUILT)).into_response(),
+        None => crate::api::error::ApiError::no_such_path("GET", &format!("/workbench/{path}"))
+            .into_response(),
+    }
+}
+
+/// `GET /workbench`: to the page, with the query (the token) kept.
+pub async fn bare(uri: axum::http::Uri) -> Redirect {
+    match uri.query() {
+        Some(q) => Redirect::to(&format!("/workbench/?{q}")),
+        None => Redirect::to("/workbench/"),
+    }
+}
+
+/// `GET /workbench/`: the page.
+pub async fn index() -> Response {
+    serve("index.html")
+}
+
+/// `GET /workbench/{file}`: an asset of the page.
+pub async fn file(Path(path): Path<String>) -> Response {
+    serve(&path)
+}

@@ -1,0 +1,137 @@
+//! The SCA redirects captured at the workbench's own TPP-Redirect-URI: what the bank sent back (psu-id,
+//! psu-corporate-id, context, tpp-session-id; or the failure parameters), and the persona it was for, whose
+//! PSU-ID is then kept for its next calls. Capped: the oldest go first.
+
+use crate::refusal::CoreResult;
+use crate::store::{Record, Store};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use time::OffsetDateTime;
+
+/// How many callbacks are kept.
+pub const KEPT: usize = 200;
+
+/// One captured redirect.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Callback {
+    pub id: String,
+    #[serde(with = "time::serde::rfc3339")]
+    pub at: OffsetDateTime,
+    pub persona_id: Option<String>,
+    /// `success` or `failure`.
+    pub outcome: String,
+    pub psu_id: Option<String>,
+    pub psu_corporate_id: Option<String>,
+    pub context: Option<String>,
+    pub tpp_session_id: Option<String>,
+    pub system: Option<String>,
+    pub status: Option<String>,
+    pub code: Option<String>,
+    pub message: Option<String>,
+    /// Every parameter as received.
+    pub query: BTreeMap<String, String>,
+}
+
+impl Record for Callback {
+    const TREE: &'static str = "workbench-callbacks";
+    fn key(&self) -> String {
+        self.id.clone()
+    }
+}
+
+/// Reads a redirect's query parameters; a redirect with a psu-id is a success (SPEC.md, SCA redirects).
+pub fn from_query(id: String, at: OffsetDateTime, pairs: Vec<(String, String)>) -> Callback {
+    let query: BTreeMap<String, String> = pairs.into_iter().collect();
+    let get = |k: &str| query.get(k).cloned().filter(|v| !v.is_empty());
+    Callback {
+        id,
+        at,
+        persona_id: get("persona"),
+        outcome: if get("psu-id").is_some() {
+            "success"
+        } else {
+            "failure"
+        }
+        .to_owned(),
+        psu_id: get("psu-id"),
+        psu_corporate_id: get("psu-corporate-id"),
+        context: get("context"),
+        tpp_session_id: get("tpp-session-id"),
+        system: get("system"),
+        status: get("status"),
+        code: get("code"),
+        message: get("message"),
+        query,
+    }
+}
+
+/// Records a callback and, on success, keeps its psu-id (and corporate id) in the persona it was for;
+/// drops the oldest callbacks beyond [`KEPT`]. All together.
+pub fn record(store: &Store, callback: &Callback) -> CoreResult<()> {
+    store.atomically(|store| {
+        let table = store.table::<Callback>()?;
+        table.insert(callback)?;
+        let keys = table.keys_with_prefix("")?;
+        for old in keys.iter().take(keys.len().saturating_sub(KEPT)) {
+            table.remove(old)?;
+        }
+        if let (Some(persona_id), Some(psu_id)) = (&callback.persona_id, &callback.psu_id) {
+            let personas = store.table::<super::personas::StoredPersona>()?;
+            if let Some(mut persona) = personas.get(persona_id)? {
+                persona.psu_id = Some(psu_id.clone());
+                persona.psu_corporate_id = callback.psu_corporate_id.clone();
+                if let Some(session) = &callback.tpp_session_id {
+                    persona.tpp_session_id = Some(session.clone());
+                }
+                personas.insert(&persona)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The last `limit` callbacks, newest first.
+pub fn recent(store: &Store, limit: usize) -> CoreResult<Vec<Callback>> {
+    Ok(store.table::<Callback>()?.last_n(limit)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    #[test]
+    fn a_successful_redirect_gives_its_persona_the_psu_id() {
+        let store = Store::temporary().unwrap();
+        crate::workbench::personas::get(&store, "bundled-aisp").unwrap();
+        let pairs = [
+            ("persona", "bundled-aisp"),
+            ("psu-id", "5f2b…"),
+            ("tpp-session-id", "s-1"),
+            ("context", "PRIVATE"),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .to_vec();
+        let callback = from_query("000001".into(), datetime!(2026-06-01 12:00 UTC), pairs);
+        assert_eq!(callback.outcome, "success");
+        record(&store, &callback).unwrap();
+        let persona = crate::workbench::personas::get(&store, "bundled-aisp").unwrap();
+        assert_eq!(persona.psu_id.as_deref(), Some("5f2b…"));
+        assert_eq!(persona.tpp_session_id.as_deref(), Some("s-1"));
+    }
+
+    #[test]
+    fn a_redirect_without_psu_id_is_a_failure_with_its_parameters() {
+        let pairs = [
+            ("code", "SCA_INVALID"),
+            ("status", "401"),
+            ("system", "bank"),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .to_vec();
+        let callback = from_query("1".into(), datetime!(2026-06-01 12:00 UTC), pairs);
+        assert_eq!(callback.outcome, "failure");
+        assert_eq!(callback.code.as_deref(), Some("SCA_INVALID"));
+    }
+}

@@ -1,0 +1,68 @@
+//! The composer's history: every request it sent with its answer, newest first, capped so that it never
+//! grows without limit (the oldest go first).
+
+use crate::refusal::CoreResult;
+use crate::store::{Record, Store};
+use serde::{Deserialize, Serialize};
+
+/// How many sent requests are kept.
+pub const KEPT: usize = 500;
+
+/// One sent request as the composer recorded it: `sent` holds the whole exchange as the UI shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HistoryRecord {
+    /// Zero-padded and increasing, so key order is the order of sending.
+    pub id: String,
+    pub sent: serde_json::Value,
+}
+
+impl Record for HistoryRecord {
+    const TREE: &'static str = "workbench-history";
+    fn key(&self) -> String {
+        self.id.clone()
+    }
+}
+
+/// Stores a sent request under a fresh id (returned) and drops the oldest beyond [`KEPT`], together.
+pub fn record(store: &Store, make: impl FnOnce(&str) -> serde_json::Value) -> CoreResult<String> {
+    let id = format!("{:012}", store.next_number()?);
+    let sent = make(&id);
+    store.atomically(|store| {
+        let table = store.table::<HistoryRecord>()?;
+        table.insert(&HistoryRecord {
+            id: id.clone(),
+            sent,
+        })?;
+        let keys = table.keys_with_prefix("")?;
+        for old in keys.iter().take(keys.len().saturating_sub(KEPT)) {
+            table.remove(old)?;
+        }
+        Ok(id.clone())
+    })
+}
+
+/// The last `limit` sent requests, newest first.
+pub fn recent(store: &Store, limit: usize) -> CoreResult<Vec<HistoryRecord>> {
+    Ok(store.table::<HistoryRecord>()?.last_n(limit)?)
+}
+
+/// One sent request.
+pub fn get(store: &Store, id: &str) -> CoreResult<Option<HistoryRecord>> {
+    Ok(store.table::<HistoryRecord>()?.get(id)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_history_keeps_the_newest_entries_only() {
+        let store = Store::temporary().unwrap();
+        for n in 0..KEPT + 3 {
+            record(&store, |_| serde_json::json!({ "n": n })).unwrap();
+        }
+        let all = recent(&store, KEPT + 10).unwrap();
+        assert_eq!(all.len(), KEPT);
+        assert_eq!(all[0].sent["n"], KEPT + 2, "newest first");
+    }
+}
