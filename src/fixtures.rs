@@ -14,37 +14,37 @@ pub const SERVER_KEY_PEM: &str = include_str!("../fixtures/certs/server/key.pem"
 pub const TPP_CERTIFICATES: &[(&str, &str, &str, &str)] = &[
     (
         "aisp-pisp",
-        "Sandbox AISP PISP AS (PSP_AI, PSP_PI)",
+        "Sandbox AISP PISP AS",
         include_str!("../fixtures/certs/aisp-pisp/cert.pem"),
         include_str!("../fixtures/certs/aisp-pisp/key.pem"),
     ),
     (
         "aisp",
-        "Sandbox AISP AS (PSP_AI)",
+        "Sandbox AISP AS",
         include_str!("../fixtures/certs/aisp/cert.pem"),
         include_str!("../fixtures/certs/aisp/key.pem"),
     ),
     (
         "pisp",
-        "Sandbox PISP AS (PSP_PI)",
+        "Sandbox PISP AS",
         include_str!("../fixtures/certs/pisp/cert.pem"),
         include_str!("../fixtures/certs/pisp/key.pem"),
     ),
     (
         "expired",
-        "Sandbox Expired TPP AS (expired)",
+        "Sandbox Expired TPP AS",
         include_str!("../fixtures/certs/expired/cert.pem"),
         include_str!("../fixtures/certs/expired/key.pem"),
     ),
     (
         "untrusted",
-        "Sandbox Untrusted TPP AS (untrusted CA)",
+        "Sandbox Untrusted TPP AS",
         include_str!("../fixtures/certs/untrusted/cert.pem"),
         include_str!("../fixtures/certs/untrusted/key.pem"),
     ),
     (
         "no-roles",
-        "Sandbox No Roles AS (no PSD2 roles)",
+        "Sandbox No Roles AS",
         include_str!("../fixtures/certs/no-roles/cert.pem"),
         include_str!("../fixtures/certs/no-roles/key.pem"),
     ),

@@ -46,24 +46,22 @@ pub struct Prepared {
 
 const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
-/// Fills `{{persona.psuId}}`, `{{persona.psuCorporateId}}`, `{{persona.tppSessionId}}`, `{{callbackUrl}}`
-/// and `{{uuid}}`; `None` when a placeholder has no value (the header is then left out).
+/// Fills `{{persona.id}}`, `{{persona.psuId}}`, `{{persona.psuCorporateId}}`, `{{persona.tppSessionId}}`,
+/// `{{callbackUrl}}` and `{{uuid}}`; `None` when a placeholder has no value (the header is then left out).
 fn fill(text: &str, persona: &StoredPersona, callback_url: &str) -> Option<String> {
     if !text.contains("{{") {
         return Some(text.to_owned());
     }
     let mut out = text.to_owned();
-    let values: [(&str, Option<String>); 5] = [
+    let values: [(&str, Option<String>); 6] = [
+        ("{{persona.id}}", Some(persona.id.clone())),
         ("{{persona.psuId}}", persona.psu_id.clone()),
         (
             "{{persona.psuCorporateId}}",
             persona.psu_corporate_id.clone(),
         ),
         ("{{persona.tppSessionId}}", persona.tpp_session_id.clone()),
-        (
-            "{{callbackUrl}}",
-            Some(format!("{callback_url}?persona={}", persona.id)),
-        ),
+        ("{{callbackUrl}}", Some(callback_url.to_owned())),
         ("{{uuid}}", Some(uuid::Uuid::new_v4().to_string())),
     ];
     for (placeholder, value) in values {
@@ -203,7 +201,7 @@ mod tests {
             Some("psu-1")
         );
         assert_eq!(
-            fill("{{callbackUrl}}", &p, "http://x/cb").as_deref(),
+            fill("{{callbackUrl}}?persona={{persona.id}}", &p, "http://x/cb").as_deref(),
             Some("http://x/cb?persona=p1")
         );
         assert_eq!(fill("{{persona.psuCorporateId}}", &p, "http://x/cb"), None);

@@ -37,7 +37,7 @@ pub struct Operation {
 }
 
 const SESSION: (&str, &str) = ("TPP-Session-ID", "{{persona.tppSessionId}}");
-const REDIRECT: (&str, &str) = ("TPP-Redirect-URI", "{{callbackUrl}}");
+const REDIRECT: (&str, &str) = ("TPP-Redirect-URI", "{{callbackUrl}}?persona={{persona.id}}");
 const PSU_ID: (&str, &str) = ("PSU-ID", "{{persona.psuId}}");
 const CORPORATE: (&str, &str) = ("PSU-Corporate-ID", "{{persona.psuCorporateId}}");
 const PRESENT: (&str, &str) = ("PSU-IP-Address", "192.0.2.10");
