@@ -19,6 +19,7 @@ pub mod sca_pages;
 pub mod sca_trigger;
 pub mod server;
 pub mod tpp_dialogue;
+pub mod warnings;
 
 use crate::state::AppState;
 use axum::middleware::{from_fn, from_fn_with_state};
