@@ -43,6 +43,11 @@ pub const TREES: &[TreeInfo] = &[
         "account transactions",
     ),
     tree(
+        "sandbox-pending-transactions",
+        Kind::MockData,
+        "account transactions not yet booked",
+    ),
+    tree(
         "sandbox-card-transactions",
         Kind::MockData,
         "card transactions",
