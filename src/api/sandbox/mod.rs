@@ -32,6 +32,10 @@ pub fn router() -> Router<AppState> {
             "/sandbox/customers",
             get(customers::list).post(customers::create),
         )
+        .route(
+            "/sandbox/customers/{customerId}",
+            axum::routing::delete(customers::delete),
+        )
         .route("/sandbox/accounts", post(accounts::create))
         .route("/sandbox/accounts/{mockAccountId}", get(accounts::get))
         .route(
