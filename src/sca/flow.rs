@@ -142,11 +142,20 @@ pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> CoreResul
         payment_ids: Vec::new(),
         basket_id: None,
         tpp_brand: None,
+        session_sca_at: None,
     };
     if auth.customer_id.is_none() {
         if let Some(identity) = &request.preset_identity {
             // An unknown or invalid preset leaves the identify page to say so.
             auth.customer_id = person_by_national_id(store, identity).ok().map(|c| c.id);
+        }
+    }
+    // SPEC.md, TPP-Session-ID rule 1: within the hour of an SCA in this session no new SCA is asked, for
+    // consents and user lookups too; services that need dynamic linking (payments) are not covered.
+    if let (Some(customer_id), false) = (&auth.customer_id, auth.purpose == Purpose::Payment) {
+        let session = session::state(store, &auth.tpp_id, customer_id, &auth.tpp_session_id, now)?;
+        if let session::SessionState::Valid(session) = session {
+            auth.session_sca_at = Some(session.sca_at);
         }
     }
     if let Some(agreement) = request.preset_agreement_id {
@@ -422,7 +431,8 @@ fn grant_in(
                 .map(|c| c.id.clone())
                 .collect(),
             granted_at: now,
-            sca_at: now,
+            // Within a session's hour the consent rests on the SCA done then, not on a new one.
+            sca_at: auth.session_sca_at.unwrap_or(now),
         },
     )?;
     let granted_ids = granted.accounts.iter().chain(&granted.card_accounts);
@@ -439,10 +449,13 @@ pub fn confirm(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisa
 
 fn confirm_in(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
     let auth = at_step(store, id, Step::Confirm, now)?;
-    // Any completed SCA renews the 180 days of the PSU's consent at this TPP in the same context.
+    // Any completed SCA renews the 180 days of the PSU's consent at this TPP in the same context; a flow
+    // inside a session's hour did no new SCA and renews nothing.
     let customer_id = auth.customer_id.as_deref().expect("identified");
     let agreement_id = auth.agreement_id.as_deref();
-    consent::refresh_sca(store, &auth.tpp_id, customer_id, agreement_id, now)?;
+    if auth.session_sca_at.is_none() {
+        consent::refresh_sca(store, &auth.tpp_id, customer_id, agreement_id, now)?;
+    }
     complete(store, auth, now)
 }
 
@@ -454,15 +467,18 @@ fn complete(
 ) -> Result<Authorisation, FlowError> {
     let customer_id = auth.customer_id.clone().expect("identified");
     let context = auth.context.expect("context chosen");
-    session::record_sca(
-        store,
-        &auth.tpp_id,
-        &customer_id,
-        &auth.tpp_session_id,
-        context,
-        auth.agreement_id.as_deref(),
-        now,
-    )?;
+    // Without a new SCA the session keeps its hour, counted from the SCA that opened it.
+    if auth.session_sca_at.is_none() {
+        session::record_sca(
+            store,
+            &auth.tpp_id,
+            &customer_id,
+            &auth.tpp_session_id,
+            context,
+            auth.agreement_id.as_deref(),
+            now,
+        )?;
+    }
     let psu_id = psu::psu_id_for(store, &auth.tpp_id, &customer_id)?;
     let mut query = vec![("psu-id", psu_id)];
     if let Some(agreement_id) = &auth.agreement_id {
