@@ -45,28 +45,44 @@ async fn kit_rules_the_interface_answers_under_api_sandbox_signed_over_the_path_
 }
 
 #[tokio::test]
-async fn kit_rules_an_unknown_method_on_a_kit_path_names_only_that_path() {
+async fn kit_rules_an_unknown_method_or_path_names_only_the_path_as_sent() {
     let app = spawn_app().await;
-    let response = app
-        .request(
+    let cases = [
+        (
             axum::http::Method::PATCH,
             "/api-sandbox/v1/sandbox/customers/some-id",
-        )
-        .send()
-        .await;
-    assert!(
-        response.status == 404 || response.status == 405,
-        "{} {}",
-        response.status,
-        response.body
-    );
-    // Every path the text names is the one sent.
-    let text = response.text();
-    let sent = "/api-sandbox/v1/sandbox/customers/some-id";
-    assert!(text.contains(sent), "{text}");
-    for word in text.split_whitespace().filter(|w| w.starts_with('/')) {
-        let word = word.trim_end_matches(['.', ',', ';', ':', ')']);
-        assert_eq!(word, sent, "names another endpoint: {text}");
+            405,
+            "BAD_REQUEST",
+        ),
+        // Shaped like a payment path (`/{service}/{product}/{paymentId}`), but no payment service.
+        (
+            axum::http::Method::GET,
+            "/api-sandbox/v1/accounts/x/nothing",
+            404,
+            "NOT_FOUND",
+        ),
+        (
+            axum::http::Method::DELETE,
+            "/v1/accounts/x/nothing",
+            404,
+            "NOT_FOUND",
+        ),
+        (
+            axum::http::Method::GET,
+            "/v1/accounts/x/nothing/authorisations/y",
+            404,
+            "NOT_FOUND",
+        ),
+    ];
+    for (method, sent, status, code) in cases {
+        let response = app.request(method.clone(), sent).send().await;
+        response.assert_refused(status, code, None);
+        let text = response.text();
+        assert!(text.contains(sent), "{method} {sent}: {text}");
+        for word in text.split_whitespace().filter(|w| w.starts_with('/')) {
+            let word = word.trim_end_matches(['.', ',', ';', ':', ')']);
+            assert_eq!(word, sent, "names another endpoint: {text}");
+        }
     }
 }
 
