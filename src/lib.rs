@@ -11,6 +11,7 @@ pub mod cli;
 pub mod clock;
 pub mod clock_control;
 pub mod consent;
+pub mod customer_removal;
 pub mod domain;
 pub mod events;
 pub mod fixtures;

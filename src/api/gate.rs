@@ -4,13 +4,12 @@
 //! added to the response's `tppMessages` (JSON objects) or to `Sandbox-Warning` headers (other bodies).
 
 use super::headers::validate_typed_headers;
-use crate::api::error::{ApiError, TppMessage};
+use crate::api::error::ApiError;
 use crate::signing::verifier::{RequestToVerify, VerifiedTpp};
 use crate::state::AppState;
 use axum::body::{to_bytes, Body};
 use axum::extract::{OriginalUri, Request, State};
 use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
-use axum::http::HeaderValue;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -79,11 +78,7 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
     let warnings = verified.warnings.clone();
     parts.extensions.insert::<VerifiedTpp>(verified);
     let response = next.run(Request::from_parts(parts, Body::from(body))).await;
-    if warnings.is_empty() {
-        response
-    } else {
-        attach_warnings(response, warnings).await
-    }
+    super::warnings::attach(response, &warnings).await
 }
 
 /// True when reading the body stopped at the size limit (rather than failing otherwise).
@@ -96,63 +91,4 @@ fn is_length_limit(error: &axum::Error) -> bool {
         source = current.source();
     }
     false
-}
-
-/// Adds warnings to a JSON object body's `tppMessages`, or as headers when the body is not an object.
-async fn attach_warnings(response: Response, warnings: Vec<TppMessage>) -> Response {
-    let is_json = response
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    let (mut parts, body) = response.into_parts();
-    if is_json {
-        if let Ok(bytes) = to_bytes(body, usize::MAX).await {
-            if let Ok(serde_json::Value::Object(mut object)) = serde_json::from_slice(&bytes) {
-                let list = object
-                    .entry("tppMessages")
-                    .or_insert_with(|| serde_json::Value::Array(Vec::new()));
-                if let serde_json::Value::Array(list) = list {
-                    list.extend(
-                        warnings
-                            .iter()
-                            .map(|w| serde_json::to_value(w).expect("messages serialise")),
-                    );
-                }
-                let bytes = serde_json::to_vec(&object).expect("JSON serialises");
-                parts.headers.remove(CONTENT_LENGTH);
-                return Response::from_parts(parts, Body::from(bytes));
-            }
-            add_warning_headers(&mut parts.headers, &warnings);
-            parts.headers.remove(CONTENT_LENGTH);
-            return Response::from_parts(parts, Body::from(bytes));
-        }
-        return Response::from_parts(parts, Body::empty());
-    }
-    add_warning_headers(&mut parts.headers, &warnings);
-    Response::from_parts(parts, body)
-}
-
-fn add_warning_headers(headers: &mut axum::http::HeaderMap, warnings: &[TppMessage]) {
-    for warning in warnings {
-        let text = format!(
-            "{}: {}",
-            warning.code.as_str(),
-            warning.text.as_deref().unwrap_or_default()
-        );
-        // Header values must be visible ASCII; anything else is replaced rather than dropped.
-        let ascii: String = text
-            .chars()
-            .map(|c| {
-                if c.is_ascii() && !c.is_ascii_control() {
-                    c
-                } else {
-                    '?'
-                }
-            })
-            .collect();
-        if let Ok(value) = HeaderValue::from_str(&ascii) {
-            headers.append("sandbox-warning", value);
-        }
-    }
 }

@@ -21,6 +21,7 @@ pub mod sca_trigger;
 pub mod server;
 pub mod sse;
 pub mod tpp_dialogue;
+pub mod warnings;
 pub mod workbench;
 
 use crate::state::AppState;
@@ -28,6 +29,10 @@ use axum::middleware::{from_fn, from_fn_with_state};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+
+/// The path under which the bank platform's sandbox serves `/v1` (its developer kit's scripts call
+/// `/api-sandbox/v1/sandbox/...`); everything under `/v1` is served under it too.
+pub const PLATFORM_PREFIX: &str = "/api-sandbox/v1";
 
 /// The whole service for the TLS listener: its requests are marked https, so absolute links
 /// (scaRedirect) point back over https.
@@ -50,6 +55,9 @@ pub fn router(state: AppState) -> Router {
         .fallback(layers::no_such_path)
         .layer(from_fn_with_state(state.clone(), gate::gate));
     Router::new()
+        // The bank platform serves its sandbox under /api-sandbox and its developer kit calls it there, so
+        // the interface answers under both; links in answers name the /v1 form, which serves the same.
+        .nest(PLATFORM_PREFIX, v1.clone())
         .nest("/v1", v1)
         .route("/health", axum::routing::get(health))
         .merge(sca_pages::router())

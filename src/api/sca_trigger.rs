@@ -94,10 +94,21 @@ fn start(state: &AppState, parts: &Parts, tpp: &VerifiedTpp, need: ScaNeed) -> A
         state.clock.now(),
     )?;
     let href = format!("{}{}", base_url(parts), auth.page_path());
+    let exemption = match auth.session_sca_at {
+        Some(at) => format!(
+            " The PSU completed SCA in this TPP-Session-ID at {at}, less than an hour ago, so no new SCA is \
+             asked (SPEC.md, TPP-Session-ID rule 1): the bank's pages skip authentication and only ask for \
+             the choices this flow needs."
+        ),
+        None => String::new(),
+    };
     Ok(ApiError::new(
         need.code,
         None,
-        format!("{} Send the PSU to the scaRedirect link.", need.reason),
+        format!(
+            "{}{exemption} Send the PSU to the scaRedirect link.",
+            need.reason
+        ),
     )
     .with_status(StatusCode::UNAUTHORIZED)
     .with_links(Links::new().get("scaRedirect", href)))

@@ -1,5 +1,6 @@
 //! `xs2a-sandbox cert`: issue TPP certificates (and throw-away CAs) for testing.
 
+use crate::signing::distinguished_name::DistinguishedName;
 use crate::signing::issue::{tpp_request_defaults, CertificateAuthority};
 use crate::signing::qc_statements::Psd2Role;
 use clap::{Args, Subcommand};
@@ -38,6 +39,10 @@ pub struct IssueArgs {
     /// Directory to write cert.pem and key.pem to (created).
     #[arg(long)]
     pub out: PathBuf,
+    /// Issue from the CA in this directory (its cert.pem and key.pem, as `cert ca` writes them) instead
+    /// of the bundled test CA.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["ca_cert", "ca_key"])]
+    pub ca_dir: Option<PathBuf>,
     /// Issue from this CA certificate instead of the bundled test CA (needs --ca-key).
     #[arg(long, requires = "ca_key")]
     pub ca_cert: Option<PathBuf>,
@@ -47,9 +52,16 @@ pub struct IssueArgs {
 
 #[derive(Debug, Args)]
 pub struct CaArgs {
-    /// The CA's common name.
-    #[arg(long, default_value = "My Test CA")]
+    /// The CA's common name and organisation (the subject is then CN=<name>,O=<name>,C=NO).
+    #[arg(long, default_value = "My Test CA", conflicts_with = "subject")]
     pub name: String,
+    /// The CA's full subject in RFC 2253 form, most specific first, to mirror a production CA, e.g.
+    /// "CN=Testbank CA,O=Testbank ASA,L=Tromsø,ST=Troms,C=NO,organizationIdentifier=NTRNO-123456789".
+    #[arg(long)]
+    pub subject: Option<String>,
+    /// Days of validity from yesterday.
+    #[arg(long, default_value_t = 3650)]
+    pub days: i64,
     #[arg(long)]
     pub out: PathBuf,
 }
@@ -71,8 +83,12 @@ fn issue(args: IssueArgs) -> Result<ExitCode, String> {
                 .map_err(|_| format!("unknown role '{r}': use PSP_AS, PSP_PI, PSP_AI or PSP_IC"))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let ca = match (&args.ca_cert, &args.ca_key) {
-        (Some(cert), Some(key)) => CertificateAuthority::from_pem(&read(cert)?, &read(key)?)?,
+    let ca = match (&args.ca_dir, &args.ca_cert, &args.ca_key) {
+        (Some(dir), _, _) => CertificateAuthority::from_pem(
+            &read(&dir.join("cert.pem"))?,
+            &read(&dir.join("key.pem"))?,
+        )?,
+        (None, Some(cert), Some(key)) => CertificateAuthority::from_pem(&read(cert)?, &read(key)?)?,
         _ => CertificateAuthority::bundled_test_ca(),
     };
     let now = OffsetDateTime::now_utc();
@@ -98,18 +114,23 @@ fn issue(args: IssueArgs) -> Result<ExitCode, String> {
 
 fn make_ca(args: CaArgs) -> Result<ExitCode, String> {
     let now = OffsetDateTime::now_utc();
-    let ca = CertificateAuthority::generate(
-        &args.name,
-        &args.name,
-        now - Duration::days(1),
-        now + Duration::days(3650),
-    )?;
+    let (not_before, not_after) = (now - Duration::days(1), now + Duration::days(args.days));
+    let ca = match &args.subject {
+        Some(text) => CertificateAuthority::generate_with_subject(
+            crate::signing::subject::parse_subject(text)?,
+            not_before,
+            not_after,
+        )?,
+        None => CertificateAuthority::generate(&args.name, &args.name, not_before, not_after)?,
+    };
     write_pair(&args.out, &ca.cert_pem, &ca.key_pem)?;
+    let (_, cert) = x509_parser::parse_x509_certificate(&ca.cert_der)
+        .map_err(|e| format!("the new CA certificate does not parse: {e}"))?;
+    let subject = DistinguishedName::from_x509(cert.subject()).to_rfc2253();
     println!(
-        "Made CA '{}' in {}: trust it with serve --trust-ca {}/cert.pem",
-        args.name,
-        args.out.display(),
-        args.out.display()
+        "Made CA '{subject}' in {out}: trust it with serve --trust-ca {out}/cert.pem, issue from it with \
+         cert issue --ca-dir {out}",
+        out = args.out.display()
     );
     Ok(ExitCode::SUCCESS)
 }

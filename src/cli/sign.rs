@@ -1,17 +1,24 @@
-//! `xs2a-sandbox sign`: prints the headers a TPP adds to sign a request, one `Name: value` per line, so
-//! that `curl -H @headers.txt` (or any client) can call the sandbox.
+//! `xs2a-sandbox sign`: prints every header of a signed request — those given with `-H` and those signing
+//! adds — one `Name: value` per line, so that `curl -H @headers.txt URL` alone (or any client) can call
+//! the sandbox. Printing into a pipe that closes early (`sign ... | head -1`) ends quietly.
 
 use crate::signing::signer::{DigestAlgorithm, SignOptions, SigningCredentials};
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use clap::Args;
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// What to do when no usable --cert-dir is given.
+const CERT_DIR_HINT: &str = "make one with `xs2a-sandbox cert issue --roles PSP_AI,PSP_PI --name \"Acme TPP\" \
+     --out acme` and pass --cert-dir acme, or use a bundled test TPP from the repository's fixtures/certs \
+     (e.g. --cert-dir fixtures/certs/aisp-pisp)";
 
 #[derive(Debug, Args)]
 pub struct SignArgs {
-    /// Directory with cert.pem and key.pem (as written by `cert issue`).
+    /// Directory with cert.pem and key.pem (as written by `cert issue`; bundled ones in fixtures/certs).
     #[arg(long, value_name = "DIR")]
-    pub cert_dir: PathBuf,
+    pub cert_dir: Option<PathBuf>,
     /// HTTP method.
     #[arg(long, short = 'X', default_value = "GET")]
     pub method: String,
@@ -44,8 +51,22 @@ pub struct SignArgs {
     pub show_signing_string: bool,
 }
 
+/// The signing credentials of `--cert-dir`, or an error that says how to get some.
+fn credentials(cert_dir: Option<&Path>) -> Result<SigningCredentials, String> {
+    let dir = cert_dir.ok_or_else(|| {
+        format!("sign needs --cert-dir DIR, a directory holding a TPP certificate (cert.pem) and its key (key.pem): {CERT_DIR_HINT}")
+    })?;
+    if !dir.join("cert.pem").is_file() || !dir.join("key.pem").is_file() {
+        return Err(format!(
+            "{} holds no cert.pem and key.pem: {CERT_DIR_HINT}",
+            dir.display()
+        ));
+    }
+    SigningCredentials::from_dir(dir)
+}
+
 pub fn run(args: SignArgs) -> Result<ExitCode, String> {
-    let credentials = SigningCredentials::from_dir(&args.cert_dir)?;
+    let credentials = credentials(args.cert_dir.as_deref())?;
     let body = match (&args.data, &args.data_file) {
         (Some(text), _) => text.clone().into_bytes(),
         (None, Some(path)) => {
@@ -79,7 +100,6 @@ pub fn run(args: SignArgs) -> Result<ExitCode, String> {
         },
         ..SignOptions::default()
     };
-    let given: Vec<HeaderName> = headers.keys().cloned().collect();
     credentials.sign(
         &args.method.to_ascii_uppercase(),
         &path_and_query,
@@ -103,15 +123,19 @@ pub fn run(args: SignArgs) -> Result<ExitCode, String> {
             eprintln!("signing string:\n{text}\n");
         }
     }
+    let mut out = std::io::stdout().lock();
     for (name, value) in &headers {
-        if given.contains(name) {
-            continue; // the caller sends its own headers; print only what signing adds
-        }
-        println!(
+        let line = format!(
             "{}: {}",
             display_name(name.as_str()),
             value.to_str().unwrap_or_default()
         );
+        match writeln!(out, "{line}") {
+            Ok(()) => {}
+            // The reader has gone (`| head -1`): nothing more to say to it.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+            Err(e) => return Err(format!("cannot write the headers: {e}")),
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -132,6 +156,12 @@ fn display_name(lower: &str) -> &str {
         "x-request-id" => "X-Request-ID",
         "tpp-signature-certificate" => "TPP-Signature-Certificate",
         "signature" => "Signature",
+        "content-type" => "Content-Type",
+        "psu-id" => "PSU-ID",
+        "psu-corporate-id" => "PSU-Corporate-ID",
+        "psu-ip-address" => "PSU-IP-Address",
+        "tpp-session-id" => "TPP-Session-ID",
+        "tpp-redirect-uri" => "TPP-Redirect-URI",
         other => other,
     }
 }

@@ -15,6 +15,19 @@ pub struct Bban(String);
 
 impl Bban {
     pub fn parse(text: &str) -> Result<Bban, DomainError> {
+        let (bban, check_digit_problem) = Self::parse_keeping_check_digit(text)?;
+        match check_digit_problem {
+            Some(problem) => Err(problem),
+            None => Ok(bban),
+        }
+    }
+
+    /// Parses the form (11 digits, separators dropped) but lets a wrong check digit through, returning
+    /// the problem beside the number. Mock data needs this: the bank platform's own developer kit creates
+    /// accounts whose check digits are wrong, and its sandbox takes them. Payments never use it.
+    pub fn parse_keeping_check_digit(
+        text: &str,
+    ) -> Result<(Bban, Option<DomainError>), DomainError> {
         if text.is_empty() {
             return Err(DomainError::new("account number is empty"));
         }
@@ -30,21 +43,20 @@ impl Bban {
                 digits.len()
             )));
         }
-        match check_digit(&digits[..10]) {
-            None => Err(DomainError::new(format!(
+        let problem = match check_digit(&digits[..10]) {
+            None => Some(DomainError::new(format!(
                 "account number '{text}' cannot exist: its first 10 digits give check value 10"
             ))),
             Some(expected) => {
                 let actual = digits.as_bytes()[10] - b'0';
-                if actual == expected {
-                    Ok(Bban(digits))
-                } else {
-                    Err(DomainError::new(format!(
+                (actual != expected).then(|| {
+                    DomainError::new(format!(
                         "account number '{text}' has check digit {actual}, expected {expected}"
-                    )))
-                }
+                    ))
+                })
             }
-        }
+        };
+        Ok((Bban(digits), problem))
     }
 
     /// Completes 10 digits into a valid account number, so the sandbox can derive deterministic
@@ -167,5 +179,15 @@ mod tests {
             }
         }
         assert!(made > 150, "about 1 in 11 candidates has check value 10");
+    }
+
+    #[test]
+    fn a_wrong_check_digit_can_be_kept_beside_the_number() {
+        let (bban, problem) = Bban::parse_keeping_check_digit("4342.79.43323").unwrap();
+        assert_eq!(bban.as_str(), "43427943323");
+        assert!(problem.unwrap().to_string().contains("check digit"));
+        let (_, problem) = Bban::parse_keeping_check_digit("86011117947").unwrap();
+        assert!(problem.is_none());
+        assert!(Bban::parse_keeping_check_digit("1234").is_err());
     }
 }

@@ -39,6 +39,18 @@ impl Iban {
     /// Accepts the paper form too ("NO93 8601 1117 947", lower case): spaces are dropped and
     /// letters upper-cased before any check.
     pub fn parse(text: &str) -> Result<Iban, DomainError> {
+        let (iban, bban_problem) = Self::parse_keeping_check_digit(text)?;
+        match bban_problem {
+            Some(problem) => Err(problem),
+            None => Ok(iban),
+        }
+    }
+
+    /// Checks everything but the Norwegian account number's own mod 11 check digit, which is returned
+    /// as a problem beside the IBAN (see [`Bban::parse_keeping_check_digit`]: mock data only).
+    pub fn parse_keeping_check_digit(
+        text: &str,
+    ) -> Result<(Iban, Option<DomainError>), DomainError> {
         let iban: String = text
             .chars()
             .filter(|c| *c != ' ')
@@ -87,14 +99,17 @@ impl Iban {
                 "IBAN '{text}' has check digits {given}, expected {expected}"
             )));
         }
+        let mut bban_problem = None;
         if country == "NO" {
-            Bban::parse(&iban[4..]).map_err(|e| {
+            let invalid = |e: DomainError| {
                 DomainError::new(format!(
                     "IBAN '{text}' holds an invalid Norwegian account number: {e}"
                 ))
-            })?;
+            };
+            let (_, problem) = Bban::parse_keeping_check_digit(&iban[4..]).map_err(invalid)?;
+            bban_problem = problem.map(invalid);
         }
-        Ok(Iban(iban))
+        Ok((Iban(iban), bban_problem))
     }
 
     /// The IBAN of a Norwegian account, for account resources that show both forms.

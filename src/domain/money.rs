@@ -11,6 +11,9 @@ use super::error::DomainError;
 pub const MAX_PRECISION: usize = 18;
 /// The contract's scale: fraction digits an amount may be written with, before the currency narrows it.
 pub const MAX_SCALE: usize = 5;
+/// Digits before the decimal point: a decimal of precision 18 and scale 5 keeps 5 of its 18 digits for
+/// the fraction, whatever the currency uses, so at most 13 remain for the integer part.
+pub const MAX_INTEGER_DIGITS: usize = MAX_PRECISION - MAX_SCALE;
 
 /// A money amount whose text passed every rule of SPEC.md's amount field.
 ///
@@ -102,10 +105,12 @@ fn parse_amount(
             fraction.len()
         )));
     }
-    let significant = integer.trim_start_matches('0').len() + fraction.len();
-    if significant > MAX_PRECISION {
+    // With at most 13 integer and 5 fraction digits, precision 18 holds too.
+    let integer_digits = integer.trim_start_matches('0').len();
+    if integer_digits > MAX_INTEGER_DIGITS {
         return Err(DomainError::new(format!(
-            "amount '{text}' has {significant} significant digits, at most {MAX_PRECISION} are allowed"
+            "amount '{text}' has {integer_digits} digits before the decimal point; precision {MAX_PRECISION} \
+             with scale {MAX_SCALE} leaves at most {MAX_INTEGER_DIGITS}"
         )));
     }
 
@@ -257,14 +262,20 @@ mod tests {
     }
 
     #[test]
-    fn precision_18_is_enforced() {
-        assert!(nok("123456789012345678").is_ok());
-        assert!(nok("1234567890123456.78").is_ok());
-        let err = nok("1234567890123456789").unwrap_err();
-        assert!(err.0.contains("19 significant digits"), "{err}");
-        assert!(nok("12345678901234567.89").is_err());
-        // Leading zeros of the integer part are not significant.
-        assert!(nok("000123456789012345678").is_ok());
+    fn precision_18_scale_5_allows_13_integer_digits() {
+        assert!(nok("9999999999999").is_ok());
+        assert!(nok("1234567890123.45").is_ok());
+        let err = nok("12345678901234").unwrap_err();
+        assert!(
+            err.0.contains("14 digits before the decimal point"),
+            "{err}"
+        );
+        assert!(err.0.contains("at most 13"), "{err}");
+        assert!(nok("12345678901234.5").is_err());
+        // Leading zeros of the integer part are not digits of the value.
+        assert!(nok("0001234567890123").is_ok());
+        assert!(Amount::parse_signed("-9999999999999.99", Currency::NOK).is_ok());
+        assert!(Amount::parse_signed("-99999999999999", Currency::NOK).is_err());
         assert!(Amount::parse("0.00001", cur("XDR")).is_ok());
         assert!(Amount::parse("1234567890123.12345", cur("XDR")).is_ok());
         assert!(Amount::parse("12345678901234.12345", cur("XDR")).is_err());

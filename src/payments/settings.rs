@@ -1,5 +1,7 @@
-//! Sandbox settings for payment behaviour that testers switch at runtime, stored like everything else so
-//! they survive a restart.
+//! Sandbox switches that testers flip at runtime — SPEC.md's known issues, reproduced by default as the
+//! bank behaves — stored like everything else so they survive a restart. (They began with payments, hence
+//! the module's home; the account-information one sits beside them so one `PUT /v1/sandbox/settings`
+//! holds them all.)
 
 use crate::refusal::CoreResult;
 use crate::store::{Record, Store};
@@ -13,6 +15,10 @@ pub struct PaymentSettings {
     /// fetched before it is approved. Reproduced by default, as the bank behaves.
     #[serde(default = "yes")]
     pub reproduce_domestic_read_before_approval_issue: bool,
+    /// SPEC.md's known issue: GET /v1/accounts/{id}/transactions with bookingStatus both or pending
+    /// always returns all pending transactions; the date filters and limit do not filter them.
+    #[serde(default = "yes")]
+    pub reproduce_pending_transactions_issue: bool,
 }
 
 fn yes() -> bool {
@@ -23,6 +29,7 @@ impl Default for PaymentSettings {
     fn default() -> Self {
         PaymentSettings {
             reproduce_domestic_read_before_approval_issue: true,
+            reproduce_pending_transactions_issue: true,
         }
     }
 }

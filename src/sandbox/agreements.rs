@@ -5,14 +5,13 @@
 //! identity number, each account one of the owner's, roles from VIEW, REGISTER and APPROVE. The agreement's
 //! id is what a PSU in corporate context later sends as PSU-Corporate-ID.
 
-use super::accounts::{self, account_numbers};
-use super::customers;
-use super::derive_id;
-use super::input::{self, at};
+use super::accounts;
+use super::input::{self, at, Warnings};
 use super::model::{Agreement, Customer, CustomerType, Engagement, Role};
+use super::numbers::{account_numbers, corporate_number};
 use super::transactions::AccountRefInput;
+use super::{customers, derive_id, Warned};
 use crate::domain::NationalId;
-use crate::domain::OrgNumber;
 use crate::refusal::Refusal;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
@@ -42,6 +41,7 @@ fn parse_engagement(
     prefix: &str,
     input: &EngagementInput,
     owner: &Customer,
+    warnings: &mut Warnings,
 ) -> Result<Engagement, Refusal> {
     let customer_path = at(prefix, "customer");
     let number = input::required_text(&customer_path, &input.customer, 20)?;
@@ -59,6 +59,7 @@ fn parse_engagement(
         &account_input.bban,
         &iban_path,
         &account_input.iban,
+        warnings,
     )?;
     let roles_path = at(prefix, "roles");
     let role_texts = input::required(&roles_path, &input.roles)?;
@@ -117,13 +118,17 @@ fn parse_engagement(
 
 /// Creates an agreement. 404 for an unknown owner, person or account; 409 for a name the owner used.
 pub fn create(store: &Store, request: &CreateAgreement) -> Result<AgreementView, Refusal> {
+    Ok(create_warned(store, request)?.value)
+}
+
+/// [`create`], with the warnings (an 8-digit owner, an account number with a wrong check digit).
+pub fn create_warned(
+    store: &Store,
+    request: &CreateAgreement,
+) -> Result<Warned<AgreementView>, Refusal> {
+    let mut warnings = Warnings::new();
     let owner_text = input::required_text("owner", &request.owner, 20)?;
-    let owner_number = OrgNumber::parse(&owner_text).map_err(|e| {
-        Refusal::format(
-            "owner",
-            format!("owner must be a corporate customer's organisation number: {e}"),
-        )
-    })?;
+    let owner_number = corporate_number("owner", &owner_text, &mut warnings)?;
     let name = input::required_text("name", &request.name, MAX_NAME)?;
     let inputs = input::required("engagements", &request.engagements)?;
     if inputs.is_empty() {
@@ -132,19 +137,19 @@ pub fn create(store: &Store, request: &CreateAgreement) -> Result<AgreementView,
             "engagements needs at least one engagement",
         ));
     }
-    let owner = customers::by_number(store, "owner", owner_number.as_str())?;
+    let owner = customers::by_number(store, "owner", &owner_number)?;
     if owner.customer_type != CustomerType::Corporate {
         return Err(Refusal::unknown(
             "owner",
             "corporate customer",
-            owner_number.as_str(),
+            &owner_number,
         ));
     }
     let mut pairs = HashSet::new();
     let mut engagements = Vec::with_capacity(inputs.len());
     for (i, e) in inputs.iter().enumerate() {
         let prefix = format!("engagements[{i}]");
-        let engagement = parse_engagement(store, &prefix, e, &owner)?;
+        let engagement = parse_engagement(store, &prefix, e, &owner, &mut warnings)?;
         if !pairs.insert((
             engagement.customer_id.clone(),
             engagement.account_id.clone(),
@@ -165,7 +170,10 @@ pub fn create(store: &Store, request: &CreateAgreement) -> Result<AgreementView,
     };
     let _guard = store.locks().mock_data();
     insert(store, &agreement)?;
-    view(store, agreement)
+    Ok(Warned {
+        value: view(store, agreement)?,
+        warnings,
+    })
 }
 
 /// Stores a new agreement (the caller holds the write lock). 409 when the owner has one of that name.

@@ -1,9 +1,9 @@
 //! Mock card accounts: `POST /v1/sandbox/card-accounts` and the lookups other areas use.
 
 use super::accounts::{parse_status, usage, MAX_NAME, MAX_PRODUCT};
-use super::input::{self, AmountInput, BalanceInput};
+use super::input::{self, AmountInput, BalanceInput, Warnings};
 use super::model::{AccountStatus, Balance, CardAccount, Customer, Money};
-use super::{accounts, customers, derive_id};
+use super::{accounts, customers, derive_id, numbers, Warned};
 use crate::domain::Currency;
 use crate::refusal::Refusal;
 use crate::store::Store;
@@ -32,7 +32,7 @@ pub struct CreateCardAccount {
     pub related_account: Option<String>,
 }
 
-/// Checks a masked PAN; returns it with spaces removed, the form uniqueness is judged on.
+/// Checks a masked PAN; returns it with spaces removed and `x` written `*`, the form ids derive from.
 fn normalise_masked_pan(path: &str, pan: &str) -> Result<String, Refusal> {
     let compact: String = pan.chars().filter(|c| *c != ' ').collect();
     let problem = if pan.chars().count() > MAX_MASKED_PAN {
@@ -68,8 +68,19 @@ fn normalise_masked_pan(path: &str, pan: &str) -> Result<String, Refusal> {
     }
 }
 
-/// Creates a mock card account. 404 for an unknown customer or related account, 409 for a taken PAN.
+/// Creates a mock card account. 404 for an unknown customer or related account. A masked PAN shows only
+/// a few digits, so several card accounts may share one (the platform's developer kit gives all six of
+/// its cards `1234xxxxxxxx4321`): each gets its own id.
 pub fn create(store: &Store, request: &CreateCardAccount) -> Result<CardAccount, Refusal> {
+    Ok(create_warned(store, request)?.value)
+}
+
+/// [`create`], with the warnings about what was accepted.
+pub fn create_warned(
+    store: &Store,
+    request: &CreateCardAccount,
+) -> Result<Warned<CardAccount>, Refusal> {
+    let mut warnings = Warnings::new();
     let number = input::required_text("customerNumber", &request.customer_number, 20)?;
     let masked_pan = input::required_text("maskedPan", &request.masked_pan, MAX_MASKED_PAN)?;
     let compact_pan = normalise_masked_pan("maskedPan", &masked_pan)?;
@@ -90,12 +101,13 @@ pub fn create(store: &Store, request: &CreateCardAccount) -> Result<CardAccount,
         "balances",
         request.balances.as_deref().unwrap_or_default(),
         currency,
+        &mut warnings,
     )?;
     let related = request
         .related_account
         .as_deref()
         .filter(|r| !r.trim().is_empty())
-        .map(|r| input::bban("relatedAccount", r))
+        .map(|r| numbers::bban("relatedAccount", r, &mut warnings))
         .transpose()?;
     let customer = customers::by_number(store, "customerNumber", &number)?;
     let related_account = match related {
@@ -111,8 +123,8 @@ pub fn create(store: &Store, request: &CreateCardAccount) -> Result<CardAccount,
             }
         },
     };
-    let card = CardAccount {
-        id: derive_id("card-account", &compact_pan),
+    let mut card = CardAccount {
+        id: String::new(),
         customer_id: customer.id,
         customer_number: customer.customer_number,
         masked_pan,
@@ -125,21 +137,40 @@ pub fn create(store: &Store, request: &CreateCardAccount) -> Result<CardAccount,
         balances,
     };
     let _guard = store.locks().mock_data();
+    card.id = free_id(store, &compact_pan)?;
     insert(store, &card)?;
-    Ok(card)
+    Ok(Warned {
+        value: card,
+        warnings,
+    })
 }
 
-/// Stores a new card account (the caller holds the write lock). 409 when the masked PAN is taken.
+/// The id of the next card account with this (compact) masked PAN: derived from the PAN alone for the
+/// first, so ids stay what they were when PANs were unique, then from the PAN and the first free number
+/// (`…/2`, `…/3`). A script replayed on a fresh sandbox gets the same ids. The caller holds the write lock.
+pub(crate) fn free_id(store: &Store, compact_pan: &str) -> Result<String, Refusal> {
+    let table = store.table::<CardAccount>()?;
+    let candidate = |n: usize| match n {
+        1 => derive_id("card-account", compact_pan),
+        n => derive_id("card-account", &format!("{compact_pan}/{n}")),
+    };
+    for n in 1.. {
+        let id = candidate(n);
+        if table.get(&id)?.is_none() {
+            return Ok(id);
+        }
+    }
+    unreachable!("some number is free")
+}
+
+/// Stores a new card account (the caller holds the write lock and chose a free id).
 pub(crate) fn insert(store: &Store, card: &CardAccount) -> Result<(), Refusal> {
     let table = store.table::<CardAccount>()?;
     if !table.insert_new(card)? {
-        return Err(Refusal::conflict(
-            "maskedPan",
-            format!(
-                "a card account with maskedPan {} already exists",
-                card.masked_pan
-            ),
-        ));
+        return Err(Refusal::internal(format!(
+            "card account id {} was taken between choosing and storing it",
+            card.id
+        )));
     }
     Ok(())
 }
@@ -194,10 +225,16 @@ impl CardAccountView {
     }
 }
 
-/// Creates a card account and answers it as a view.
-pub fn create_view(store: &Store, request: &CreateCardAccount) -> Result<CardAccountView, Refusal> {
-    let card = create(store, request)?;
-    view(store, card)
+/// Creates a card account and answers it as a view, with the warnings.
+pub fn create_view(
+    store: &Store,
+    request: &CreateCardAccount,
+) -> Result<Warned<CardAccountView>, Refusal> {
+    let Warned { value, warnings } = create_warned(store, request)?;
+    Ok(Warned {
+        value: view(store, value)?,
+        warnings,
+    })
 }
 
 /// The view of one card account by id (`GET /v1/sandbox/card-accounts/{mockCardAccountId}`).
@@ -274,7 +311,7 @@ pub(crate) mod tests {
         crate::sandbox::accounts::create(&store, &account_request(&number, &b)).unwrap();
         let mut r = request(&number, "5555 55** **** 1234");
         r.related_account = Some(b.clone());
-        let view = create_view(&store, &r).unwrap();
+        let view = create_view(&store, &r).unwrap().value;
         assert_eq!(view.related_account.as_deref(), Some(b.as_str()));
         assert_eq!(view.id, derive_id("card-account", "555555******1234"));
         assert_eq!(
@@ -302,12 +339,39 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn the_same_masked_pan_twice_is_a_conflict() {
+    fn the_same_masked_pan_on_several_card_accounts_gives_each_its_own_id() {
         let (store, number) = setup();
-        create(&store, &request(&number, "5555 55** **** 1234")).unwrap();
+        let other = "01078900497";
+        person(&store, other, "Test Testperson 1");
+        let first = create(&store, &request(&number, "5555 55** **** 1234")).unwrap();
+        let second = create(&store, &request(other, "555555******1234")).unwrap();
+        let third = create(&store, &request(other, "555555xxxxxx1234")).unwrap();
+        assert_eq!(first.id, derive_id("card-account", "555555******1234"));
+        assert_eq!(second.id, derive_id("card-account", "555555******1234/2"));
+        assert_eq!(third.id, derive_id("card-account", "555555******1234/3"));
+        assert_eq!(of_customer(&store, &second.customer_id).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn the_platform_kits_card_account_shape_is_accepted_with_one_warning() {
+        let (store, number) = setup();
+        let r: CreateCardAccount = serde_json::from_str(&format!(
+            r#"{{"customerNumber":"{number}","maskedPan":"1234xxxxxxxx4321","currency":"NOK",
+                "creditLimit":{{"currency":"NOK","amount":1000}},
+                "balances":[{{"balanceAmount":{{"currency":"NOK","amount":0}},"balanceType":"EXPECTED",
+                  "referenceDate":"2020-01-01","lastChangeDateTime":"2019-10-14T13:55:45.494Z","lastCommittedTransaction":"test"}},
+                  {{"balanceAmount":{{"currency":"NOK","amount":0}},"balanceType":"EXPECTED","referenceDate":"2020-01-01"}}],
+                "cardId":"1","cardIdVNo":"2","accountNumber":"123412341234","expiry":"2020-01-01","name":"Test",
+                "product":"Basic Credit","status":"ENABLED"}}"#
+        ))
+        .unwrap();
+        let created = create_warned(&store, &r).unwrap();
+        assert_eq!(created.warnings.len(), 1, "{:?}", created.warnings);
+        assert_eq!(created.value.status, AccountStatus::Enabled);
+        assert_eq!(created.value.balances.len(), 1);
         assert_eq!(
-            refused(&store, &request(&number, "555555******1234")),
-            (409, Code::Conflict, "maskedPan".into())
+            created.value.credit_limit.unwrap().amount.to_string(),
+            "1000.00"
         );
     }
 

@@ -5,7 +5,10 @@
 //! account's; `bookingDate` is required for booked items (`status` booked, the default) and optional for
 //! pending ones; `transactionDate` defaults to the booking date (one of the two is needed);
 //! `originalAmount` (the amount in the currency the card was used in) defaults to `transactionAmount`;
-//! `merchantCategoryCode` (four digits, ISO 18245) defaults to `5999`; `cardTransactionId` (at most 35
+//! `merchantCategoryCode` (four digits, ISO 18245) defaults to `5999` — another text of up to 35
+//! characters is kept with a WARNING, as the bank platform's sandbox keeps its developer kit's `BOB` and
+//! `TEST`; the kit's further fields (`terminalId`, `markupFee`, `cardAcceptorAddress: {}`, empty strings)
+//! are accepted and not stored; `cardTransactionId` (at most 35
 //! characters, unique per card account, else 409) is derived when absent. Amounts follow the account
 //! transactions' rule: integer minor units or a decimal string in major units (see `transactions`); the
 //! listing writes them as integer minor units, as SPEC.md's int32 requires.
@@ -16,11 +19,11 @@
 //! booked ones in full under `booked`; pending ones, for which SPEC.md gives `string[]`, as their
 //! `cardTransactionId`s under `pending`.
 
-use super::input::{self, at};
+use super::input::{self, at, warn, Warnings};
 use super::listing::Listing;
 use super::model::{format_date, CardAccount, CardTransaction, CardTransactionStatus, Money};
 use super::transactions::flexible_amount;
-use super::{card_accounts, derive_id};
+use super::{card_accounts, derive_id, Warned};
 use crate::domain::Currency;
 use crate::refusal::Refusal;
 use crate::store::Store;
@@ -81,6 +84,7 @@ fn parse_item(
     prefix: &str,
     item: &CardTransactionInput,
     card: &CardAccount,
+    warnings: &mut Warnings,
 ) -> Result<CardTransaction, Refusal> {
     let status_path = at(prefix, "status");
     let status = match item.status.as_deref() {
@@ -132,16 +136,21 @@ fn parse_item(
         None => transaction_amount.clone(),
     };
     let mcc_path = at(prefix, "merchantCategoryCode");
-    let merchant_category_code = match input::text(&mcc_path, &item.merchant_category_code, 4)? {
+    let merchant_category_code = match input::text(&mcc_path, &item.merchant_category_code, MAX_ID)?
+    {
         None => DEFAULT_MERCHANT_CATEGORY_CODE.to_owned(),
-        Some(code) if code.len() == 4 && code.bytes().all(|b| b.is_ascii_digit()) => code,
         Some(code) => {
-            return Err(Refusal::format(
-                &mcc_path,
-                format!(
-                    "{mcc_path} '{code}' is not a merchant category code (four digits, ISO 18245)"
-                ),
-            ))
+            if !(code.len() == 4 && code.bytes().all(|b| b.is_ascii_digit())) {
+                warn(
+                    warnings,
+                    &mcc_path,
+                    format!(
+                        "{mcc_path} '{code}' is not a merchant category code (four digits, ISO 18245, \
+                         e.g. 5411); kept as given, as the bank platform's sandbox does."
+                    ),
+                );
+            }
+            code
         }
     };
     Ok(CardTransaction {
@@ -164,14 +173,25 @@ pub fn create(
     card_account_id: &str,
     items: &[CardTransactionInput],
 ) -> Result<Vec<CardTransactionView>, Refusal> {
+    Ok(create_warned(store, card_account_id, items)?.value)
+}
+
+/// [`create`], with the warnings (free-form merchant category codes).
+pub fn create_warned(
+    store: &Store,
+    card_account_id: &str,
+    items: &[CardTransactionInput],
+) -> Result<Warned<Vec<CardTransactionView>>, Refusal> {
     let card = card_accounts::by_id(store, "mockCardAccountId", card_account_id)?;
+    let mut warnings = Warnings::new();
     let parsed = items
         .iter()
         .enumerate()
-        .map(|(i, item)| parse_item(&format!("[{i}]"), item, &card))
+        .map(|(i, item)| parse_item(&format!("[{i}]"), item, &card, &mut warnings))
         .collect::<Result<Vec<_>, _>>()?;
     let _guard = store.locks().mock_data();
-    store.atomically(|store| store_batch(store, &card.id, parsed))
+    let value = store.atomically(|store| store_batch(store, &card.id, parsed))?;
+    Ok(Warned { value, warnings })
 }
 
 /// Stores a validated batch with the next sequence numbers of the card account (under the write lock,

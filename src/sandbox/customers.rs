@@ -1,10 +1,14 @@
 //! Sandbox customers: private persons (national identity number) and corporations (organisation number).
+//!
+//! One model, two sets of names. Requests and answers use the bank platform's names — `customerNumber`,
+//! `customerName`, `customerType`, and `customerId` for the id — which its developer kit sends and reads;
+//! the names this sandbox used first (`name`, `type`, `id`) are accepted in requests and repeated in
+//! answers, so scripts written against either keep working.
 
-use super::derive_id;
-use super::input::{self, required_text};
+use super::input::{self, required_text, Warnings};
 use super::model::{Account, CardAccount, Customer, CustomerType};
+use super::{derive_id, numbers, Warned};
 use crate::domain::NationalId;
-use crate::domain::OrgNumber;
 use crate::refusal::Refusal;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
@@ -17,14 +21,23 @@ pub const MAX_NAME: usize = 70;
 #[serde(rename_all = "camelCase")]
 pub struct CreateCustomer {
     pub customer_number: Option<String>,
+    /// `customerName` or `name`.
+    #[serde(alias = "customerName")]
     pub name: Option<String>,
-    /// `private` or `corporate` (upper case accepted). When absent it follows from the number's length.
-    #[serde(rename = "type")]
+    /// `customerType` or `type`: `private` or `corporate` (upper case accepted). When absent it follows
+    /// from the number: 11 digits private, 8 or 9 corporate.
+    #[serde(rename = "type", alias = "customerType")]
     pub customer_type: Option<String>,
 }
 
 /// Creates a customer. 409 CONFLICT when the customer number is taken.
 pub fn create(store: &Store, request: &CreateCustomer) -> Result<Customer, Refusal> {
+    Ok(create_warned(store, request)?.value)
+}
+
+/// [`create`], with the warnings (an 8-digit organisation number).
+pub fn create_warned(store: &Store, request: &CreateCustomer) -> Result<Warned<Customer>, Refusal> {
+    let mut warnings = Warnings::new();
     let number = input::required_text("customerNumber", &request.customer_number, 20)?;
     let customer_type = match request
         .customer_type
@@ -39,10 +52,10 @@ pub fn create(store: &Store, request: &CreateCustomer) -> Result<Customer, Refus
                 format!("type '{other}' is not a customer type; use private or corporate"),
             ))
         }
-        None if number.replace(' ', "").len() == 9 => CustomerType::Corporate,
+        None if matches!(number.replace(' ', "").len(), 8 | 9) => CustomerType::Corporate,
         None => CustomerType::Private,
     };
-    let customer_number = parse_number(customer_type, &number)?;
+    let customer_number = parse_number(customer_type, &number, &mut warnings)?;
     let name = required_text("name", &request.name, MAX_NAME)?;
     let customer = Customer {
         id: derive_id("customer", &customer_number),
@@ -52,11 +65,18 @@ pub fn create(store: &Store, request: &CreateCustomer) -> Result<Customer, Refus
     };
     let _guard = store.locks().mock_data();
     insert(store, &customer)?;
-    Ok(customer)
+    Ok(Warned {
+        value: customer,
+        warnings,
+    })
 }
 
 /// Checks the number's form and check digits for the type; returns it without separators.
-fn parse_number(customer_type: CustomerType, number: &str) -> Result<String, Refusal> {
+fn parse_number(
+    customer_type: CustomerType,
+    number: &str,
+    warnings: &mut Warnings,
+) -> Result<String, Refusal> {
     let path = "customerNumber";
     match customer_type {
         CustomerType::Private => NationalId::parse(number)
@@ -67,14 +87,7 @@ fn parse_number(customer_type: CustomerType, number: &str) -> Result<String, Ref
                     format!("{path}: a private customer is identified by an 11-digit national identity number (synthetic and D-numbers accepted): {e}"),
                 )
             }),
-        CustomerType::Corporate => OrgNumber::parse(number)
-            .map(|n| n.as_str().to_owned())
-            .map_err(|e| {
-                Refusal::format(
-                    path,
-                    format!("{path}: a corporate customer is identified by a 9-digit organisation number: {e}"),
-                )
-            }),
+        CustomerType::Corporate => numbers::corporate_number(path, number, warnings),
     }
 }
 
@@ -106,15 +119,43 @@ pub fn by_id(store: &Store, id: &str) -> Result<Option<Customer>, Refusal> {
     Ok(store.table::<Customer>()?.find(|c| c.id == id)?)
 }
 
-/// A customer as `GET /v1/sandbox/customers` shows it.
+/// A customer as the sandbox answers it (see the module documentation for the two sets of names).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerAnswer {
+    pub customer_id: String,
+    pub customer_number: String,
+    pub customer_type: CustomerType,
+    pub customer_name: String,
+    /// `customerId` under the sandbox's first name for it.
+    pub id: String,
+    /// `customerName` under the sandbox's first name for it.
+    pub name: String,
+    /// `customerType` under the sandbox's first name for it.
+    #[serde(rename = "type")]
+    pub type_: CustomerType,
+}
+
+impl From<Customer> for CustomerAnswer {
+    fn from(c: Customer) -> Self {
+        CustomerAnswer {
+            customer_id: c.id.clone(),
+            customer_number: c.customer_number,
+            customer_type: c.customer_type,
+            customer_name: c.name.clone(),
+            id: c.id,
+            name: c.name,
+            type_: c.customer_type,
+        }
+    }
+}
+
+/// A customer as `GET /v1/sandbox/customers` shows it: the answer plus the ids of the accounts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerView {
-    pub id: String,
-    pub customer_number: String,
-    pub name: String,
-    #[serde(rename = "type")]
-    pub customer_type: CustomerType,
+    #[serde(flatten)]
+    pub customer: CustomerAnswer,
     pub accounts: Vec<AccountSummary>,
     pub card_accounts: Vec<CardAccountSummary>,
 }
@@ -177,10 +218,7 @@ pub fn list(store: &Store) -> Result<Vec<CustomerView>, Refusal> {
                         name: a.name.clone(),
                     })
                     .collect(),
-                id: c.id,
-                customer_number: c.customer_number,
-                name: c.name,
-                customer_type: c.customer_type,
+                customer: CustomerAnswer::from(c),
             }
         })
         .collect())

@@ -3,13 +3,25 @@
 //! Request structs keep fields as plain JSON types (mostly `Option<String>`) so that a value of the right
 //! JSON type but the wrong content is reported here, with a text that says what to change, rather than
 //! by serde. Type mismatches are still caught by the JSON extractor, also with their path.
+//!
+//! What mock data is accepted despite (a wrong check digit, a repeated balance type) is collected as
+//! WARNINGs ([`Warnings`]) and answered with the created record.
 
 use super::model::{Balance, BalanceType, Money};
-use crate::domain::{Amount, Bban, Currency, DomainError, Iban};
-use crate::refusal::Refusal;
+use crate::domain::{Amount, Currency, DomainError};
+use crate::refusal::{Code, Refusal, TppMessage};
 use serde::Deserialize;
-use std::collections::HashSet;
+use serde_json::Value;
+use std::collections::HashMap;
 use time::Date;
+
+/// The WARNINGs gathered while reading one mock-data request.
+pub type Warnings = Vec<TppMessage>;
+
+/// Notes something accepted that production data would not look like.
+pub fn warn(warnings: &mut Warnings, path: &str, text: impl Into<String>) {
+    warnings.push(TppMessage::warning(Code::FormatError, Some(path), text));
+}
 
 /// Joins a prefix and a field into a JSON path: `("balances[0]", "balanceType")`.
 pub fn at(prefix: &str, field: &str) -> String {
@@ -72,18 +84,12 @@ pub fn date(path: &str, value: &str) -> Result<Date, Refusal> {
     })
 }
 
-pub fn bban(path: &str, value: &str) -> Result<Bban, Refusal> {
-    Bban::parse(value).map_err(bad(path))
-}
-
-pub fn iban(path: &str, value: &str) -> Result<Iban, Refusal> {
-    Iban::parse(value).map_err(bad(path))
-}
-
-/// An `{amount, currency}` object as requests write it (Berlin Group `amount`).
+/// An `{amount, currency}` object as requests write it (Berlin Group `amount`). `amount` is a decimal
+/// string in major units (`"-125.50"`) or, as the bank platform's developer kit writes it, a JSON number
+/// in major units (`10000`).
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct AmountInput {
-    pub amount: Option<String>,
+    pub amount: Option<Value>,
     pub currency: Option<String>,
 }
 
@@ -98,9 +104,33 @@ pub fn money(path: &str, input: &AmountInput, expected: Currency) -> Result<Mone
         ));
     }
     let amount_path = at(path, "amount");
-    let amount = Amount::parse_signed(required(&amount_path, &input.amount)?, given)
-        .map_err(bad(&amount_path))?;
+    major_units(&amount_path, required(&amount_path, &input.amount)?, given)
+}
+
+/// An amount in major units given as a decimal string or a JSON number; the same rules either way
+/// (precision 18, scale 5, the currency's minor units).
+pub fn major_units(path: &str, value: &Value, currency: Currency) -> Result<Money, Refusal> {
+    let text = match value {
+        Value::String(text) => text.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => {
+            return Err(Refusal::format(
+                path,
+                format!("{path} must be a decimal string such as \"125.50\" (or a JSON number)"),
+            ))
+        }
+    };
+    let amount = Amount::parse_signed(&text, currency).map_err(bad(path))?;
     Ok(Money::from_amount(&amount))
+}
+
+/// A balance type as written: Berlin Group's camelCase (`interimAvailable`), or upper case with or
+/// without underscores (`EXPECTED`, `INTERIM_AVAILABLE`) as the platform's developer kit writes it.
+pub fn balance_type(text: &str) -> Option<BalanceType> {
+    let folded = |t: &str| t.replace('_', "").to_ascii_lowercase();
+    BalanceType::ALL
+        .into_iter()
+        .find(|t| folded(t.as_str()) == folded(text))
 }
 
 /// One element of `balances` in a request.
@@ -113,19 +143,21 @@ pub struct BalanceInput {
     pub reference_date: Option<String>,
 }
 
-/// Parses a `balances` list: each type at most once, each currency the account's.
+/// Parses a `balances` list, each currency the account's. A balance type given twice is kept once (the
+/// first), with a warning: the platform's developer kit sends its card balances that way.
 pub fn balances(
     path: &str,
     input: &[BalanceInput],
     account_currency: Currency,
+    warnings: &mut Warnings,
 ) -> Result<Vec<Balance>, Refusal> {
-    let mut seen = HashSet::new();
+    let mut seen: HashMap<BalanceType, usize> = HashMap::new();
     let mut out = Vec::with_capacity(input.len());
     for (i, balance) in input.iter().enumerate() {
         let prefix = format!("{path}[{i}]");
         let type_path = at(&prefix, "balanceType");
         let type_text = required(&type_path, &balance.balance_type)?;
-        let balance_type = BalanceType::parse(type_text).ok_or_else(|| {
+        let balance_type = self::balance_type(type_text).ok_or_else(|| {
             let all: Vec<_> = BalanceType::ALL.iter().map(|t| t.as_str()).collect();
             Refusal::format(
                 &type_path,
@@ -135,12 +167,6 @@ pub fn balances(
                 ),
             )
         })?;
-        if !seen.insert(balance_type) {
-            return Err(Refusal::format(
-                &type_path,
-                format!("{type_path}: the balance type {type_text} appears more than once"),
-            ));
-        }
         let amount_path = at(&prefix, "balanceAmount");
         let balance_amount = money(
             &amount_path,
@@ -151,6 +177,18 @@ pub fn balances(
             Some(d) => Some(date(&at(&prefix, "referenceDate"), d)?),
             None => None,
         };
+        if let Some(first) = seen.get(&balance_type) {
+            warn(
+                warnings,
+                &type_path,
+                format!(
+                    "{type_path}: the balance type {type_text} is given again (first at {path}[{first}]); \
+                     an account has one balance per type, so the sandbox keeps the first and ignores this one."
+                ),
+            );
+            continue;
+        }
+        seen.insert(balance_type, i);
         out.push(Balance {
             balance_type,
             balance_amount,

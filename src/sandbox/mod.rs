@@ -18,10 +18,20 @@ pub mod generate;
 mod input;
 pub mod listing;
 pub mod model;
+pub mod numbers;
 pub mod seed;
 pub mod transactions;
 
+use crate::refusal::TppMessage;
 use uuid::Uuid;
+
+/// A mock-data record as created, with the WARNINGs about what was accepted although production data
+/// would not look like it (a wrong check digit, an 8-digit organisation number).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warned<T> {
+    pub value: T,
+    pub warnings: Vec<TppMessage>,
+}
 
 /// The fixed namespace every sandbox id is derived in. Part of the fixtures' contract: never change it.
 fn namespace() -> Uuid {

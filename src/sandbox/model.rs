@@ -315,6 +315,19 @@ impl Record for Transaction {
     }
 }
 
+/// A transaction of a mock account that is not booked yet: the same fields, its `booking_date` the date
+/// it is expected to book. Kept in a tree of its own, so that everything reading booked transactions
+/// (balances, batch runs) never sees it, and numbered on its own (`sequence`, `id`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingTransaction(pub Transaction);
+
+impl Record for PendingTransaction {
+    const TREE: &'static str = "sandbox-pending-transactions";
+    fn key(&self) -> String {
+        self.0.key()
+    }
+}
+
 /// Booked or not yet booked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

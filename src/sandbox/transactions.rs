@@ -24,25 +24,33 @@
 //!
 //! A batch is validated whole before anything is written: one bad item is refused with its path
 //! (`[3].amount`) and nothing is stored.
+//!
+//! Pending transactions. An item with `"status": "pending"` is not booked yet (SPEC.md: pending ones may
+//! change between reads); it may give `valueDate` instead of `bookingDate`. Pending transactions are kept
+//! apart from booked ones ([`PendingTransaction`]), numbered on their own, listed here after the booked
+//! ones of the same date with `"status": "pending"`, and shown by the account information listing in its
+//! `pending` group — where SPEC.md's known issue about them is reproduced (`api::ais::transactions`).
 
-use super::input::{self, at};
+mod parse;
+
+pub(crate) use parse::flexible_amount;
+pub use parse::{AccountRefInput, TransactionInput};
+
+use super::input::Warnings;
 use super::listing::Listing;
-use super::model::{format_date, Account, AccountRef, Money, Transaction, TransactionSource};
-use super::{accounts, customers, derive_id};
-use crate::domain::{Amount, Bban, Currency, Iban};
+use super::model::{format_date, AccountRef, PendingTransaction, Transaction};
+use super::{accounts, customers, derive_id, Warned};
+use crate::domain::{Bban, Currency, Iban};
 use crate::refusal::Refusal;
 use crate::store::Store;
-use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use parse::Booking;
+use serde::Serialize;
 use std::sync::OnceLock;
 
 /// The counterparty's name when a transaction names none.
 pub const COUNTERPARTY_NAME: &str = "Sandbox Motpart AS";
 /// SPEC.md, Limits: bankTransactionCode has 4 to 14 characters.
 pub const BANK_TRANSACTION_CODE_CHARS: std::ops::RangeInclusive<usize> = 4..=14;
-const MAX_NAME: usize = 70;
-const MAX_REMITTANCE: usize = 140;
 
 /// The sandbox clearing account: the counterparty account of transactions that name none. A valid BBAN
 /// outside the seed's range, always the same.
@@ -65,263 +73,22 @@ fn reference(bban: &Bban) -> AccountRef {
     }
 }
 
-/// An account reference in a transaction: `iban`, `bban` or both.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct AccountRefInput {
-    pub iban: Option<String>,
-    pub bban: Option<String>,
-}
-
-/// One item of `POST /v1/sandbox/accounts/{mockAccountId}/transactions`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TransactionInput {
-    /// Integer minor units, or a decimal string in major units; see the module documentation.
-    pub amount: Option<Value>,
-    pub currency: Option<String>,
-    pub value_date: Option<String>,
-    pub booking_date: Option<String>,
-    pub remittance_information_unstructured: Option<String>,
-    pub creditor_name: Option<String>,
-    pub creditor_account: Option<AccountRefInput>,
-    pub debtor_name: Option<String>,
-    pub debtor_account: Option<AccountRefInput>,
-    pub bank_transaction_code: Option<String>,
-    pub ultimate_debtor: Option<String>,
-    pub ultimate_creditor: Option<String>,
-    pub purpose_code: Option<String>,
-}
-
-/// Parses an amount given as integer minor units or as a decimal string in major units.
-pub(crate) fn flexible_amount(
-    path: &str,
-    value: &Value,
-    currency: Currency,
-) -> Result<Money, Refusal> {
-    let money = match value {
-        Value::String(text) => {
-            Money::from_amount(&Amount::parse_signed(text, currency).map_err(input::bad(path))?)
-        }
-        Value::Number(n) => {
-            let minor = n.as_i64().ok_or_else(|| {
-                Refusal::format(
-                    path,
-                    format!("{path} {n} is not a whole number; give the amount in minor units (øre) as an integer, or as a decimal string such as \"-125.50\""),
-                )
-            })?;
-            Money {
-                amount: Decimal::new(minor, currency.minor_units()),
-                currency,
-            }
-        }
-        _ => {
-            return Err(Refusal::format(
-                path,
-                format!("{path} must be an integer number of minor units or a decimal string"),
-            ))
-        }
-    };
-    if money.amount.is_zero() {
-        return Err(Refusal::format(path, format!("{path} must not be zero")));
-    }
-    if i32::try_from(money.minor_units()).is_err() {
-        return Err(Refusal::format(
-            path,
-            format!(
-                "{path} is too large: in minor units it must fit an int32 (at most 2147483647)"
-            ),
-        ));
-    }
-    Ok(money)
-}
-
-/// Parses a party's account: a Norwegian BBAN, any valid IBAN, or both naming the same account.
-fn party_account(path: &str, input: &AccountRefInput) -> Result<AccountRef, Refusal> {
-    let bban_path = at(path, "bban");
-    let iban_path = at(path, "iban");
-    let iban = input
-        .iban
-        .as_deref()
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| input::iban(&iban_path, s))
-        .transpose()?;
-    let bban = input
-        .bban
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty());
-    match (iban, bban) {
-        (Some(iban), Some(bban)) => {
-            let compact: String = bban.chars().filter(|c| *c != ' ' && *c != '.').collect();
-            if compact != iban.bban_part() {
-                return Err(Refusal::format(
-                    &iban_path,
-                    format!(
-                        "{iban_path} '{iban}' and {bban_path} '{bban}' name different accounts"
-                    ),
-                ));
-            }
-            Ok(AccountRef {
-                iban: iban.as_str().to_owned(),
-                bban: compact,
-            })
-        }
-        (Some(iban), None) => Ok(AccountRef {
-            bban: iban.bban_part().to_owned(),
-            iban: iban.as_str().to_owned(),
-        }),
-        (None, Some(bban)) => Ok(reference(&input::bban(&bban_path, bban)?)),
-        (None, None) => Err(Refusal::format(
-            &bban_path,
-            format!("{path} needs an iban or a bban"),
-        )),
-    }
-}
-
-/// Validates one item into a transaction (id and sequence still unset).
-fn parse_item(
-    prefix: &str,
-    item: &TransactionInput,
-    account: &Account,
-    owner_name: &str,
-) -> Result<Transaction, Refusal> {
-    let currency_path = at(prefix, "currency");
-    let currency = input::currency(
-        &currency_path,
-        input::required(&currency_path, &item.currency)?,
-    )?;
-    if currency != account.currency {
-        return Err(Refusal::format(
-            &currency_path,
-            format!(
-                "{currency_path} is {currency}, but the account's currency is {}",
-                account.currency
-            ),
-        ));
-    }
-    let amount_path = at(prefix, "amount");
-    let amount = flexible_amount(
-        &amount_path,
-        input::required(&amount_path, &item.amount)?,
-        currency,
-    )?;
-    let booking_path = at(prefix, "bookingDate");
-    let booking_date = input::date(
-        &booking_path,
-        input::required(&booking_path, &item.booking_date)?,
-    )?;
-    let value_date = match &item.value_date {
-        Some(d) => input::date(&at(prefix, "valueDate"), d)?,
-        None => booking_date,
-    };
-    let debit = amount.is_negative();
-    let own = AccountRef {
-        iban: account.iban.clone(),
-        bban: account.bban.clone(),
-    };
-    let (default_debtor, default_creditor) = if debit {
-        (
-            (owner_name.to_owned(), own),
-            (COUNTERPARTY_NAME.to_owned(), clearing_account()),
-        )
-    } else {
-        (
-            (COUNTERPARTY_NAME.to_owned(), clearing_account()),
-            (owner_name.to_owned(), own),
-        )
-    };
-    let debtor_name = input::text(&at(prefix, "debtorName"), &item.debtor_name, MAX_NAME)?
-        .unwrap_or(default_debtor.0);
-    let creditor_name = input::text(&at(prefix, "creditorName"), &item.creditor_name, MAX_NAME)?
-        .unwrap_or(default_creditor.0);
-    let debtor_account = match &item.debtor_account {
-        Some(a) => party_account(&at(prefix, "debtorAccount"), a)?,
-        None => default_debtor.1,
-    };
-    let creditor_account = match &item.creditor_account {
-        Some(a) => party_account(&at(prefix, "creditorAccount"), a)?,
-        None => default_creditor.1,
-    };
-    let remittance = input::text(
-        &at(prefix, "remittanceInformationUnstructured"),
-        &item.remittance_information_unstructured,
-        MAX_REMITTANCE,
-    )?
-    .unwrap_or_else(|| {
-        let text = if debit {
-            format!("Betaling til {creditor_name}")
-        } else {
-            format!("Innbetaling fra {debtor_name}")
-        };
-        text.chars().take(MAX_REMITTANCE).collect()
-    });
-    let code_path = at(prefix, "bankTransactionCode");
-    let bank_transaction_code = match input::text(&code_path, &item.bank_transaction_code, 14)? {
-        Some(code) if code.chars().count() < *BANK_TRANSACTION_CODE_CHARS.start() => {
-            return Err(Refusal::format(
-                &code_path,
-                format!("{code_path} '{code}' is too short: it has 4 to 14 characters (e.g. PMNT-RCDT-DMCT)"),
-            ))
-        }
-        Some(code) => code,
-        None if debit => "PMNT-ICDT-DMCT".to_owned(),
-        None => "PMNT-RCDT-DMCT".to_owned(),
-    };
-    let ultimate_debtor = input::text(
-        &at(prefix, "ultimateDebtor"),
-        &item.ultimate_debtor,
-        MAX_NAME,
-    )?
-    .unwrap_or_else(|| debtor_name.clone());
-    let ultimate_creditor = input::text(
-        &at(prefix, "ultimateCreditor"),
-        &item.ultimate_creditor,
-        MAX_NAME,
-    )?
-    .unwrap_or_else(|| creditor_name.clone());
-    let purpose_path = at(prefix, "purposeCode");
-    let purpose_code = match input::text(&purpose_path, &item.purpose_code, 4)? {
-        Some(code) if code.len() == 4 && code.bytes().all(|b| b.is_ascii_uppercase()) => code,
-        Some(code) => {
-            return Err(Refusal::format(
-                &purpose_path,
-                format!("{purpose_path} '{code}' is not an ISO 20022 purpose code (four upper-case letters, e.g. OTHR)"),
-            ))
-        }
-        None => "OTHR".to_owned(),
-    };
-    Ok(Transaction {
-        id: String::new(),
-        account_id: account.id.clone(),
-        sequence: 0,
-        amount,
-        booking_date,
-        value_date,
-        remittance_information_unstructured: remittance,
-        creditor_name,
-        creditor_account,
-        debtor_name,
-        debtor_account,
-        bank_transaction_code,
-        ultimate_debtor,
-        ultimate_creditor,
-        purpose_code,
-        source: TransactionSource::Sandbox,
-    })
-}
-
 /// Validates a whole batch for an account; the first bad item is refused with its `[i].field` path.
-pub fn parse_batch(
+/// Each transaction comes with whether it is booked or pending.
+fn parse_batch(
     store: &Store,
     account_id: &str,
     items: &[TransactionInput],
-) -> Result<Vec<Transaction>, Refusal> {
+    warnings: &mut Warnings,
+) -> Result<Vec<(Transaction, Booking)>, Refusal> {
     let account = accounts::by_id(store, "mockAccountId", account_id)?;
     let owner = customers::by_number(store, "customerNumber", &account.customer_number)?;
     items
         .iter()
         .enumerate()
-        .map(|(i, item)| parse_item(&format!("[{i}]"), item, &account, &owner.name))
+        .map(|(i, item)| {
+            parse::parse_item(&format!("[{i}]"), item, &account, &owner.name, warnings)
+        })
         .collect()
 }
 
@@ -331,11 +98,76 @@ pub fn create(
     account_id: &str,
     items: &[TransactionInput],
 ) -> Result<Vec<TransactionView>, Refusal> {
-    let parsed = parse_batch(store, account_id, items)?;
-    Ok(append(store, parsed)?
+    Ok(create_warned(store, account_id, items)?.value)
+}
+
+/// [`create`], with the warnings (account numbers with a wrong check digit, free-form purpose codes).
+pub fn create_warned(
+    store: &Store,
+    account_id: &str,
+    items: &[TransactionInput],
+) -> Result<Warned<Vec<TransactionView>>, Refusal> {
+    let mut warnings = Warnings::new();
+    let parsed = parse_batch(store, account_id, items, &mut warnings)?;
+    let order: Vec<Booking> = parsed.iter().map(|(_, b)| *b).collect();
+    let (booked, pending): (Vec<_>, Vec<_>) =
+        parsed.into_iter().partition(|(_, b)| *b == Booking::Booked);
+    let _guard = store.locks().mock_data();
+    let (booked, pending) = store.atomically(|store| {
+        let booked = append_locked(store, booked.into_iter().map(|(t, _)| t).collect())?;
+        let pending = append_pending_locked(store, pending.into_iter().map(|(t, _)| t).collect())?;
+        Ok::<_, Refusal>((booked, pending))
+    })?;
+    // Answered in the order given.
+    let (mut booked, mut pending) = (booked.into_iter(), pending.into_iter());
+    let value = order
         .into_iter()
-        .map(TransactionView::from)
-        .collect())
+        .filter_map(|b| match b {
+            Booking::Booked => booked.next().map(TransactionView::booked),
+            Booking::Pending => pending.next().map(TransactionView::pending),
+        })
+        .collect();
+    Ok(Warned { value, warnings })
+}
+
+/// Stores pending transactions with the next pending sequence numbers of their accounts (the caller holds
+/// the write lock, inside one atomic operation).
+fn append_pending_locked(
+    store: &Store,
+    mut transactions: Vec<Transaction>,
+) -> Result<Vec<Transaction>, Refusal> {
+    let table = store.table::<PendingTransaction>()?;
+    number(&mut transactions, "pending-transaction", |account| {
+        let existing = table.scan_prefix(&format!("{account}/"))?;
+        Ok(existing.iter().map(|e| e.0.sequence).max().unwrap_or(0))
+    })?;
+    for t in &transactions {
+        table.insert(&PendingTransaction(t.clone()))?;
+    }
+    Ok(transactions)
+}
+
+/// Gives each transaction the next sequence number of its account — after `last(account)`, the highest
+/// recorded — and an id derived from `kind`, the account and the sequence.
+fn number(
+    transactions: &mut [Transaction],
+    kind: &str,
+    mut last: impl FnMut(&str) -> Result<u64, Refusal>,
+) -> Result<(), Refusal> {
+    let mut next: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
+    for t in transactions {
+        let counter = match next.get_mut(&t.account_id) {
+            Some(n) => n,
+            None => {
+                let last = last(&t.account_id)?;
+                next.entry(t.account_id.clone()).or_insert(last)
+            }
+        };
+        *counter += 1;
+        t.sequence = *counter;
+        t.id = derive_id(kind, &format!("{}/{}", t.account_id, t.sequence));
+    }
+    Ok(())
 }
 
 /// Books already validated transactions, giving each the next sequence number of its account and an id
@@ -369,11 +201,13 @@ pub struct SelfLinks {
     pub self_link: Link,
 }
 
-/// One item of SPEC.md operation 4's answer ("Sandbox account transaction"): every field present.
+/// One item of SPEC.md operation 4's answer ("Sandbox account transaction"): every field present, plus
+/// `status` (booked or pending). A pending one's `bookingDate` is the date it is expected to book.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TransactionView {
     pub id: String,
+    pub status: &'static str,
     /// Minor units (øre for NOK), signed; see the module documentation.
     pub amount: i64,
     pub currency: Currency,
@@ -390,11 +224,23 @@ pub struct TransactionView {
     pub booking_date: String,
     #[serde(rename = "_links")]
     pub links: SelfLinks,
+    /// The booking date, for filtering.
+    #[serde(skip)]
+    pub date: time::Date,
 }
 
-impl From<Transaction> for TransactionView {
-    fn from(t: Transaction) -> Self {
+impl TransactionView {
+    fn booked(t: Transaction) -> Self {
+        Self::new(t, "booked")
+    }
+
+    fn pending(t: Transaction) -> Self {
+        Self::new(t, "pending")
+    }
+
+    fn new(t: Transaction, status: &'static str) -> Self {
         TransactionView {
+            status,
             links: SelfLinks {
                 self_link: Link {
                     href: format!(
@@ -408,6 +254,7 @@ impl From<Transaction> for TransactionView {
             currency: t.amount.currency,
             value_date: format_date(t.value_date),
             booking_date: format_date(t.booking_date),
+            date: t.booking_date,
             id: t.id,
             remittance_information_unstructured: t.remittance_information_unstructured,
             creditor_name: t.creditor_name,
@@ -422,11 +269,47 @@ impl From<Transaction> for TransactionView {
     }
 }
 
-/// Every transaction of an account in listing order: booking date, then order of recording.
+/// Every booked transaction of an account in listing order: booking date, then order of recording.
 pub fn of_account(store: &Store, account_id: &str) -> Result<Vec<Transaction>, Refusal> {
     Ok(store
         .table::<Transaction>()?
         .scan_prefix(&format!("{account_id}/"))?)
+}
+
+/// Every pending transaction of an account, by expected booking date, then order of recording.
+pub fn pending_of_account(store: &Store, account_id: &str) -> Result<Vec<Transaction>, Refusal> {
+    Ok(store
+        .table::<PendingTransaction>()?
+        .scan_prefix(&format!("{account_id}/"))?
+        .into_iter()
+        .map(|p| p.0)
+        .collect())
+}
+
+/// Booked and pending transactions of an account in listing order: by date, booked before pending on
+/// the same date, then by order of recording.
+fn all_of_account(store: &Store, account_id: &str) -> Result<Vec<TransactionView>, Refusal> {
+    let mut all: Vec<(Transaction, bool)> = of_account(store, account_id)?
+        .into_iter()
+        .map(|t| (t, false))
+        .chain(
+            pending_of_account(store, account_id)?
+                .into_iter()
+                .map(|t| (t, true)),
+        )
+        .collect();
+    // Stable: each group is already in recording order.
+    all.sort_by_key(|(t, pending)| (t.booking_date, *pending));
+    Ok(all
+        .into_iter()
+        .map(|(t, pending)| {
+            if pending {
+                TransactionView::pending(t)
+            } else {
+                TransactionView::booked(t)
+            }
+        })
+        .collect())
 }
 
 /// `GET /v1/sandbox/accounts/{mockAccountId}/transactions`: filtered by booking date, then paged.
@@ -436,14 +319,10 @@ pub fn list(
     listing: &Listing,
 ) -> Result<Vec<TransactionView>, Refusal> {
     accounts::by_id(store, "mockAccountId", account_id)?;
-    let selected = of_account(store, account_id)?
+    let selected = all_of_account(store, account_id)?
         .into_iter()
-        .filter(|t| listing.includes(t.booking_date));
-    Ok(listing
-        .page(selected)
-        .into_iter()
-        .map(TransactionView::from)
-        .collect())
+        .filter(|t| listing.includes(t.date));
+    Ok(listing.page(selected))
 }
 
 /// `GET /v1/sandbox/accounts/{mockAccountId}/transactions/{transactionId}`: the `self` link's target.
@@ -453,10 +332,9 @@ pub fn get(
     transaction_id: &str,
 ) -> Result<TransactionView, Refusal> {
     accounts::by_id(store, "mockAccountId", account_id)?;
-    of_account(store, account_id)?
+    all_of_account(store, account_id)?
         .into_iter()
         .find(|t| t.id == transaction_id)
-        .map(TransactionView::from)
         .ok_or_else(|| Refusal::unknown("transactionId", "transaction", transaction_id))
 }
 

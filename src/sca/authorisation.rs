@@ -117,6 +117,12 @@ pub struct Authorisation {
     /// TPP-Brand-Logging-Information: the brand shown to the PSU.
     #[serde(default)]
     pub tpp_brand: Option<String>,
+    /// Set when the PSU completed SCA in this TPP-Session-ID less than an hour before this authorisation
+    /// started (the time of that SCA): SPEC.md's TPP-Session-ID rule 1 asks no new SCA then, so the PSU
+    /// is not authenticated again (no method step) and only makes the choices the flow needs (context,
+    /// accounts). Never set for payments, which need SCA with dynamic linking.
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub session_sca_at: Option<OffsetDateTime>,
 }
 
 impl Record for Authorisation {
@@ -133,7 +139,7 @@ impl Authorisation {
             Step::Finished
         } else if self.customer_id.is_none() {
             Step::Identify
-        } else if self.method.is_none() {
+        } else if self.method.is_none() && self.session_sca_at.is_none() {
             Step::Method
         } else if self.context.is_none() {
             // Payments take their context from the debtor account (set when the payer is identified).

@@ -4,10 +4,11 @@
 //! on failure. The pages and the automation endpoint both call these functions, so they cannot differ.
 
 use super::authorisation::{AuthMethod, Authorisation, Outcome, Purpose, Step};
+pub use super::flow_error::FlowError;
 use super::{psu, session, Context};
 use crate::consent::{self, Consent};
 use crate::domain::NationalId;
-use crate::refusal::{Code, CoreResult, Refusal};
+use crate::refusal::{Code, CoreResult};
 use crate::sandbox::model::{Customer, CustomerType};
 use crate::sandbox::{accounts, agreements, card_accounts, customers};
 use crate::store::Store;
@@ -29,93 +30,6 @@ pub struct StartSca {
     pub preset_agreement_id: Option<String>,
     pub preferred_method: Option<AuthMethod>,
     pub biometric_in_app: bool,
-}
-
-/// Why a step was not taken; shown on the page, or returned by the automation endpoint.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FlowError {
-    NotFound,
-    Expired,
-    AlreadyFinished,
-    /// The step does not fit where the PSU is (e.g. a consent before identification).
-    WrongStep(Step),
-    InvalidNationalId(String),
-    UnknownPerson,
-    NoAgreements,
-    UnknownAgreement,
-    UnknownAccount(String),
-    /// Payment approval: the person may not pay from a debtor account.
-    NotAllowedToPay,
-    Storage(String),
-}
-
-impl std::fmt::Display for FlowError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FlowError::NotFound => write!(f, "There is no such authorisation."),
-            FlowError::Expired => write!(
-                f,
-                "This authorisation has expired; start again from the TPP."
-            ),
-            FlowError::AlreadyFinished => write!(f, "This authorisation is already finished."),
-            FlowError::WrongStep(step) => write!(
-                f,
-                "That step does not fit here; the authorisation is at step {step:?}."
-            ),
-            FlowError::InvalidNationalId(why) => {
-                write!(f, "That is not a valid national identity number: {why}.")
-            }
-            FlowError::UnknownPerson => {
-                write!(f, "No sandbox customer has that national identity number.")
-            }
-            FlowError::NoAgreements => write!(
-                f,
-                "This person has no corporate agreements; choose the private context."
-            ),
-            FlowError::UnknownAgreement => {
-                write!(f, "This person has no such corporate agreement.")
-            }
-            FlowError::UnknownAccount(id) => {
-                write!(f, "Account {id} cannot be granted in this context.")
-            }
-            FlowError::NotAllowedToPay => write!(
-                f,
-                "This person may not make payments from the account to be debited."
-            ),
-            FlowError::Storage(why) => write!(f, "The sandbox could not save this step: {why}"),
-        }
-    }
-}
-
-impl From<Refusal> for FlowError {
-    fn from(error: Refusal) -> Self {
-        FlowError::Storage(error.text)
-    }
-}
-
-impl From<crate::store::StoreError> for FlowError {
-    fn from(error: crate::store::StoreError) -> Self {
-        FlowError::Storage(error.to_string())
-    }
-}
-
-impl FlowError {
-    /// The API form, for the automation endpoint.
-    pub fn to_refusal(&self) -> Refusal {
-        let code = match self {
-            FlowError::NotFound => Code::ScaNotFound,
-            FlowError::Expired => Code::ScaExpired,
-            FlowError::AlreadyFinished | FlowError::WrongStep(_) => Code::ScaInvalid,
-            FlowError::InvalidNationalId(_) => Code::FormatError,
-            FlowError::UnknownPerson => Code::PsuCredentialsInvalid,
-            FlowError::NoAgreements
-            | FlowError::UnknownAgreement
-            | FlowError::UnknownAccount(_) => Code::BadRequest,
-            FlowError::NotAllowedToPay => Code::PsuCredentialsInvalid,
-            FlowError::Storage(_) => Code::SystemError,
-        };
-        Refusal::new(code, None, self.to_string())
-    }
 }
 
 /// Starts an authorisation; presets from the request are applied at once.
@@ -142,11 +56,20 @@ pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> CoreResul
         payment_ids: Vec::new(),
         basket_id: None,
         tpp_brand: None,
+        session_sca_at: None,
     };
     if auth.customer_id.is_none() {
         if let Some(identity) = &request.preset_identity {
             // An unknown or invalid preset leaves the identify page to say so.
             auth.customer_id = person_by_national_id(store, identity).ok().map(|c| c.id);
+        }
+    }
+    // SPEC.md, TPP-Session-ID rule 1: within the hour of an SCA in this session no new SCA is asked, for
+    // consents and user lookups too; services that need dynamic linking (payments) are not covered.
+    if let (Some(customer_id), false) = (&auth.customer_id, auth.purpose == Purpose::Payment) {
+        let session = session::state(store, &auth.tpp_id, customer_id, &auth.tpp_session_id, now)?;
+        if let session::SessionState::Valid(session) = session {
+            auth.session_sca_at = Some(session.sca_at);
         }
     }
     if let Some(agreement) = request.preset_agreement_id {
@@ -422,7 +345,8 @@ fn grant_in(
                 .map(|c| c.id.clone())
                 .collect(),
             granted_at: now,
-            sca_at: now,
+            // Within a session's hour the consent rests on the SCA done then, not on a new one.
+            sca_at: auth.session_sca_at.unwrap_or(now),
         },
     )?;
     let granted_ids = granted.accounts.iter().chain(&granted.card_accounts);
@@ -439,10 +363,13 @@ pub fn confirm(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisa
 
 fn confirm_in(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
     let auth = at_step(store, id, Step::Confirm, now)?;
-    // Any completed SCA renews the 180 days of the PSU's consent at this TPP in the same context.
+    // Any completed SCA renews the 180 days of the PSU's consent at this TPP in the same context; a flow
+    // inside a session's hour did no new SCA and renews nothing.
     let customer_id = auth.customer_id.as_deref().expect("identified");
     let agreement_id = auth.agreement_id.as_deref();
-    consent::refresh_sca(store, &auth.tpp_id, customer_id, agreement_id, now)?;
+    if auth.session_sca_at.is_none() {
+        consent::refresh_sca(store, &auth.tpp_id, customer_id, agreement_id, now)?;
+    }
     complete(store, auth, now)
 }
 
@@ -454,15 +381,18 @@ fn complete(
 ) -> Result<Authorisation, FlowError> {
     let customer_id = auth.customer_id.clone().expect("identified");
     let context = auth.context.expect("context chosen");
-    session::record_sca(
-        store,
-        &auth.tpp_id,
-        &customer_id,
-        &auth.tpp_session_id,
-        context,
-        auth.agreement_id.as_deref(),
-        now,
-    )?;
+    // Without a new SCA the session keeps its hour, counted from the SCA that opened it.
+    if auth.session_sca_at.is_none() {
+        session::record_sca(
+            store,
+            &auth.tpp_id,
+            &customer_id,
+            &auth.tpp_session_id,
+            context,
+            auth.agreement_id.as_deref(),
+            now,
+        )?;
+    }
     let psu_id = psu::psu_id_for(store, &auth.tpp_id, &customer_id)?;
     let mut query = vec![("psu-id", psu_id)];
     if let Some(agreement_id) = &auth.agreement_id {

@@ -4,6 +4,7 @@
 
 pub mod authorisation;
 pub mod flow;
+mod flow_error;
 pub mod payment_flow;
 pub mod psu;
 pub mod session;

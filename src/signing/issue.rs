@@ -140,20 +140,24 @@ impl CertificateAuthority {
         not_before: OffsetDateTime,
         not_after: OffsetDateTime,
     ) -> Result<Self, String> {
+        let mut subject = rcgen::DistinguishedName::new();
+        if !organization.is_empty() {
+            subject.push(DnType::CountryName, printable("NO")?);
+            subject.push(DnType::OrganizationName, organization);
+        }
+        subject.push(DnType::CommonName, common_name);
+        Self::generate_with_subject(subject, not_before, not_after)
+    }
+
+    /// A new self-signed CA with this subject, exactly (see `signing::subject` to write one as text).
+    pub fn generate_with_subject(
+        subject: rcgen::DistinguishedName,
+        not_before: OffsetDateTime,
+        not_after: OffsetDateTime,
+    ) -> Result<Self, String> {
         let (key, key_pem) = new_rsa_key()?;
         let mut params = CertificateParams::default();
-        params.distinguished_name = rcgen::DistinguishedName::new();
-        if !organization.is_empty() {
-            params
-                .distinguished_name
-                .push(DnType::CountryName, printable("NO")?);
-            params
-                .distinguished_name
-                .push(DnType::OrganizationName, organization);
-        }
-        params
-            .distinguished_name
-            .push(DnType::CommonName, common_name);
+        params.distinguished_name = subject;
         params.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
         params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
         params.serial_number = Some(random_serial());

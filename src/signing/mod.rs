@@ -13,5 +13,6 @@ pub mod rfc2047;
 pub mod signature_header;
 pub mod signer;
 pub mod signing_string;
+pub mod subject;
 pub mod trust;
 pub mod verifier;

@@ -161,6 +161,25 @@ pub fn parse_key_id(key_id: &str) -> Result<KeyId, String> {
     })
 }
 
+/// Reads a header value that holds bytes outside visible ASCII, as some clients send non-ASCII text raw
+/// instead of RFC 2047-wrapping it (the bank platform's own signing proxy writes an issuer such as
+/// `L=Tromsø` into keyId that way: Node sends a header string's characters as ISO-8859-1 bytes). Bytes
+/// that form UTF-8 are read as UTF-8, any others as ISO-8859-1 — the historical charset of HTTP header
+/// octets — so both habits name the right issuer. Returns the text and the charset it was read as;
+/// `None` for control characters, which no encoding makes acceptable.
+pub fn decode_raw_octets(bytes: &[u8]) -> Option<(String, &'static str)> {
+    if bytes
+        .iter()
+        .any(|b| (*b < 0x20 && *b != b'\t') || *b == 0x7f)
+    {
+        return None;
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Some((text.to_owned(), "UTF-8")),
+        Err(_) => Some((bytes.iter().map(|b| char::from(*b)).collect(), "ISO-8859-1")),
+    }
+}
+
 /// Writes a Signature header value (the TPP side).
 pub fn format(key_id: &str, algorithm: &str, headers: &[&str], signature: &[u8]) -> String {
     format!(
@@ -204,6 +223,19 @@ mod tests {
             .contains("closing quote"));
         let bad_b64 = SAMPLE.replace("AQID", "***");
         assert!(parse(&bad_b64).unwrap_err().contains("base64"));
+    }
+
+    #[test]
+    fn raw_latin1_and_utf8_octets_both_read_as_the_same_text() {
+        let latin1 = b"keyId=\"SN=1,CA=CN=Test CA,L=Troms\xf8,C=NO\"";
+        let (text, charset) = decode_raw_octets(latin1).unwrap();
+        assert_eq!(
+            (text.as_str(), charset),
+            ("keyId=\"SN=1,CA=CN=Test CA,L=Tromsø,C=NO\"", "ISO-8859-1")
+        );
+        let (utf8, charset) = decode_raw_octets(text.as_bytes()).unwrap();
+        assert_eq!((utf8, charset), (text, "UTF-8"));
+        assert!(decode_raw_octets(b"a\x01b").is_none());
     }
 
     #[test]

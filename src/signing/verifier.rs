@@ -241,6 +241,7 @@ impl Verifier {
 
         // Required headers.
         let mut present = Vec::with_capacity(4);
+        let mut raw_signature = None;
         for name in [
             "X-Request-ID",
             "Date",
@@ -249,6 +250,16 @@ impl Verifier {
         ] {
             match header(name) {
                 None => return run.fail(Step::RequiredHeaders, Refusal::header_required(name)),
+                Some(Err(_)) if name == "Signature" => {
+                    let raw = headers.get(name).map(|v| v.as_bytes()).unwrap_or_default();
+                    if let Some((text, charset)) = signature_header::decode_raw_octets(raw) {
+                        run.warn(Code::FormatError, name, format!("The Signature header carries raw non-ASCII bytes (as the bank platform's signing proxy sends an issuer such as L=Tromsø in keyId); the sandbox read them as {charset}. SPEC.md asks for the RFC 2047 wrapper (=?utf-8?B?...?=) around such a value, and production may refuse raw bytes."));
+                        raw_signature = Some(text);
+                        present.push("");
+                        continue;
+                    }
+                    return run.fail(Step::RequiredHeaders, Refusal::format(name, format!("{name} holds control characters")));
+                }
                 Some(Err(_)) => {
                     return run.fail(
                         Step::RequiredHeaders,
@@ -261,6 +272,7 @@ impl Verifier {
         let [_request_id, date, certificate_header, signature] = present[..] else {
             unreachable!("four headers were collected")
         };
+        let signature = raw_signature.as_deref().unwrap_or(signature);
         let has_body = !request.body.is_empty();
         if has_body && headers.get("digest").is_none() {
             return run.fail(

@@ -36,6 +36,7 @@ pub const TREES: &[TreeInfo] = &[
     tree("sandbox-card-accounts", Kind::MockData, "card accounts"),
     tree("sandbox-transactions", Kind::MockData, "account transactions"),
     tree("sandbox-transaction-sequences", Kind::MockData, "the last transaction number per account"),
+    tree("sandbox-pending-transactions", Kind::MockData, "account transactions not yet booked"),
     tree("sandbox-card-transactions", Kind::MockData, "card transactions"),
     tree("sandbox-agreements", Kind::MockData, "corporate agreements"),
     tree("consents", Kind::Flow, "bank-offered consents"),

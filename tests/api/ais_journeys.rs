@@ -11,7 +11,7 @@ use time::Duration;
 const KARI: &str = "14838510036";
 
 /// A private consent for Kari to all her accounts; returns the TPP's state afterwards.
-async fn private_consent(app: &TestApp, session: &str) -> TppState {
+pub(crate) async fn private_consent(app: &TestApp, session: &str) -> TppState {
     let mut tpp = TppState::new(session);
     let href = sca_redirect(&tpp.get(app, "/v1/accounts").send().await);
     let done = complete_sca(

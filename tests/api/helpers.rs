@@ -208,16 +208,7 @@ impl<'a> TestRequest<'a> {
             .send()
             .await
             .expect("the request reaches the server");
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let bytes = response.bytes().await.unwrap().to_vec();
-        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        TestResponse {
-            status,
-            headers,
-            body,
-            bytes,
-        }
+        TestResponse::read(response).await
     }
 }
 
@@ -229,6 +220,20 @@ pub struct TestResponse {
 }
 
 impl TestResponse {
+    /// Reads an answer whole; a body that is not JSON is `Null` in `body` (its bytes stay in `bytes`).
+    pub async fn read(response: reqwest::Response) -> TestResponse {
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let bytes = response.bytes().await.unwrap().to_vec();
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        TestResponse {
+            status,
+            headers,
+            body,
+            bytes,
+        }
+    }
+
     /// The first tppMessage's code.
     pub fn code(&self) -> &str {
         self.body["tppMessages"][0]["code"]

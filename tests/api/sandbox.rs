@@ -151,7 +151,7 @@ async fn an_account_is_created_and_its_transactions_listed_with_every_field() {
 }
 
 #[tokio::test]
-async fn a_bad_bban_check_digit_is_refused_with_its_path() {
+async fn a_bad_bban_check_digit_is_accepted_as_mock_data_with_a_warning_at_bban() {
     let app = spawn_app().await;
     let response = app
         .post(
@@ -160,7 +160,17 @@ async fn a_bad_bban_check_digit_is_refused_with_its_path() {
         )
         .send()
         .await;
-    response.assert_refused(400, "FORMAT_ERROR", Some("bban"));
+    assert_eq!(response.status, 201, "{}", response.body);
+    assert_eq!(response.body["tppMessages"][0]["category"], "WARNING");
+    assert_eq!(response.body["tppMessages"][0]["path"], "bban");
+    let short = app
+        .post(
+            "/v1/sandbox/accounts",
+            &json!({"customerNumber": KARI, "bban": "1205150300", "currency": "NOK"}),
+        )
+        .send()
+        .await;
+    short.assert_refused(400, "FORMAT_ERROR", Some("bban"));
 }
 
 #[tokio::test]

@@ -36,7 +36,7 @@ fn draft(persona: &str, method: &str, path: &str, headers: Value, body: Option<&
 fn ais_headers() -> Value {
     json!([
         ["TPP-Session-ID", "{{persona.tppSessionId}}"],
-        ["TPP-Redirect-URI", "{{callbackUrl}}"],
+        ["TPP-Redirect-URI", "{{callbackUrl}}?persona={{persona.id}}"],
         ["PSU-ID", "{{persona.psuId}}"],
         ["PSU-IP-Address", "192.0.2.10"]
     ])

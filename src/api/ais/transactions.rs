@@ -6,9 +6,13 @@
 //! record under `transactionsDetails`, with the counterparty accounts, codes, ultimate parties and
 //! `additionalInformationProprietary1` (where the sandbox transaction came from).
 //!
-//! Sandbox account transactions are all booked, so `pending` is always empty (which also makes SPEC.md's
-//! known issue — pending ones ignore date filters and limit — unobservable here). Groups follow Berlin
-//! Group: `booked` is present for booked/both/all, `pending` for pending/both/all.
+//! Pending transactions (made with `"status": "pending"` on the sandbox endpoint) are listed under
+//! `pending`, without a bookingDate. SPEC.md's known issue is reproduced by default: with bookingStatus
+//! `both` or `pending` every pending transaction is returned, whatever dateFrom, dateTo, limit and offset
+//! say (they page the booked ones alone), with a WARNING naming the issue; `PUT /v1/sandbox/settings
+//! {"reproducePendingTransactionsIssue": false}` turns it off, and then pending ones are filtered and paged
+//! together with the booked ones, as `all` always does. Groups follow Berlin Group: `booked` is present
+//! for booked/both/all, `pending` for pending/both/all.
 //!
 //! Without the PSU present the history is limited to 90 days: `dateFrom` is raised and a WARNING says so.
 //! The details of one transaction need the same as the list (the account read online with SCA in the
@@ -19,12 +23,13 @@ use super::access::{AccountAccessLog, AisAccess, AisEndpoint};
 use super::accounts::{account_path, consented_account, reference};
 use super::fixes::{AcceptedFixes, RequestFixes};
 use super::paging::{TransactionListing, TransactionQuery};
-use super::views::{query, AccountReference, AmountView};
+use super::views::{query, AccountReference, AmountView, BookingStatus};
 use crate::api::error::{ApiError, ApiResult, Code, TppMessage};
 use crate::api::links::Links;
 use crate::consent::UNATTENDED_HISTORY;
+use crate::payments::settings;
 use crate::sandbox::model::{format_date, AccountRef, Transaction, TransactionSource};
-use crate::sandbox::transactions::of_account;
+use crate::sandbox::transactions::{of_account, pending_of_account};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -47,7 +52,9 @@ pub fn router() -> Router<AppState> {
 #[serde(rename_all = "camelCase")]
 pub struct TransactionItem {
     pub transaction_id: String,
-    pub booking_date: String,
+    /// Absent for pending transactions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub booking_date: Option<String>,
     pub value_date: String,
     pub transaction_amount: AmountView,
     pub creditor_name: String,
@@ -62,10 +69,10 @@ fn details_path(account_id: &str, transaction_id: &str) -> String {
 }
 
 impl TransactionItem {
-    fn new(t: &Transaction, fixes: AcceptedFixes) -> Self {
+    fn new(t: &Transaction, pending: bool, fixes: AcceptedFixes) -> Self {
         TransactionItem {
             transaction_id: t.id.clone(),
-            booking_date: format_date(t.booking_date),
+            booking_date: (!pending).then(|| format_date(t.booking_date)),
             value_date: format_date(t.value_date),
             transaction_amount: AmountView::new(&t.amount, fixes),
             creditor_name: t.creditor_name.clone(),
@@ -111,34 +118,84 @@ async fn list(
     let mut listing = TransactionListing::parse(&query(raw)?)?;
     let account = consented_account(&state, &access, &id, AisEndpoint::Transactions)?;
     warnings.extend(listing.limit_history(access.earliest_history(state.clock.now())));
-    let selected: Vec<Transaction> = if listing.status.wants_booked() {
-        of_account(&state.store, &account.id)?
-            .into_iter()
-            .filter(|t| listing.includes(t.booking_date))
-            .collect()
+    let store = &state.store;
+    let booked: Vec<Transaction> = if listing.status.wants_booked() {
+        of_account(store, &account.id)?
+    } else {
+        Vec::new()
+    };
+    let pending: Vec<Transaction> = if listing.status.wants_pending() {
+        pending_of_account(store, &account.id)?
     } else {
         Vec::new()
     };
     let path = format!("{}/transactions", account_path(&account.id));
-    let links = listing.links(
-        &path,
-        selected.len(),
-        ("account", account_path(&account.id)),
-    );
-    let booked = listing
-        .page(selected)
-        .iter()
-        .map(|t| TransactionItem::new(t, fixes))
-        .collect();
+    let owner = ("account", account_path(&account.id));
+    let reproduce_issue = matches!(listing.status, BookingStatus::Pending | BookingStatus::Both)
+        && settings::get(store)?.reproduce_pending_transactions_issue;
+    let (links, booked_items, pending_items) = if reproduce_issue {
+        // The known issue: the filters and paging apply to the booked transactions alone.
+        let booked: Vec<Transaction> = booked
+            .into_iter()
+            .filter(|t| listing.includes(t.booking_date))
+            .collect();
+        let links = listing.links(&path, booked.len(), owner);
+        if !pending.is_empty() {
+            warnings.push(pending_issue_warning(pending.len()));
+        }
+        let booked_items = listing
+            .page(booked)
+            .iter()
+            .map(|t| TransactionItem::new(t, false, fixes))
+            .collect();
+        let pending_items = pending
+            .iter()
+            .map(|t| TransactionItem::new(t, true, fixes))
+            .collect();
+        (links, booked_items, pending_items)
+    } else {
+        let mut selected: Vec<(Transaction, bool)> = booked
+            .into_iter()
+            .map(|t| (t, false))
+            .chain(pending.into_iter().map(|t| (t, true)))
+            .filter(|(t, _)| listing.includes(t.booking_date))
+            .collect();
+        // Stable: each group is in recording order already; booked first on the same date.
+        selected.sort_by_key(|(t, pending)| (t.booking_date, *pending));
+        let links = listing.links(&path, selected.len(), owner);
+        let (mut booked_items, mut pending_items) = (Vec::new(), Vec::new());
+        for (t, pending) in listing.page(selected) {
+            let item = TransactionItem::new(&t, pending, fixes);
+            if pending {
+                pending_items.push(item);
+            } else {
+                booked_items.push(item);
+            }
+        }
+        (links, booked_items, pending_items)
+    };
     Ok(Json(TransactionsBody {
         account: reference(&account),
         transactions: AccountReport {
-            booked: listing.status.wants_booked().then_some(booked),
-            pending: listing.status.wants_pending().then(Vec::new),
+            booked: listing.status.wants_booked().then_some(booked_items),
+            pending: listing.status.wants_pending().then_some(pending_items),
             links,
         },
         tpp_messages: warnings,
     }))
+}
+
+/// The WARNING that says SPEC.md's known issue shaped the `pending` group.
+fn pending_issue_warning(count: usize) -> TppMessage {
+    TppMessage::warning(
+        Code::BadRequest,
+        Some("bookingStatus"),
+        format!(
+            "Known issue reproduced (SPEC.md): with bookingStatus both or pending all {count} pending \
+             transactions are returned; dateFrom, dateTo, limit and offset do not filter them. Turn it off \
+             with PUT /v1/sandbox/settings {{\"reproducePendingTransactionsIssue\": false}}."
+        ),
+    )
 }
 
 /// Berlin Group `transactions`, the full record.
@@ -146,7 +203,9 @@ async fn list(
 #[serde(rename_all = "camelCase")]
 pub struct TransactionDetails {
     pub transaction_id: String,
-    pub booking_date: String,
+    /// Absent for pending transactions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub booking_date: Option<String>,
     pub value_date: String,
     pub transaction_amount: AmountView,
     pub creditor_name: String,
@@ -173,13 +232,13 @@ fn origin(source: TransactionSource) -> &'static str {
 }
 
 impl TransactionDetails {
-    fn new(t: Transaction, fixes: AcceptedFixes) -> Self {
+    fn new(t: Transaction, pending: bool, fixes: AcceptedFixes) -> Self {
         TransactionDetails {
             links: Links::new()
                 .get("self", details_path(&t.account_id, &t.id))
                 .get("account", account_path(&t.account_id)),
             transaction_amount: AmountView::new(&t.amount, fixes),
-            booking_date: format_date(t.booking_date),
+            booking_date: (!pending).then(|| format_date(t.booking_date)),
             value_date: format_date(t.value_date),
             additional_information_proprietary1: origin(t.source).to_owned(),
             transaction_id: t.id,
@@ -241,9 +300,15 @@ async fn details(
         require_recent_online_access(&state, &access, &account.id)?;
     }
     let unknown = || ApiError::unknown("transactionId", "transaction", &transaction_id);
-    let transaction = of_account(&state.store, &account.id)?
+    let booked = of_account(&state.store, &account.id)?
         .into_iter()
-        .find(|t| t.id == transaction_id)
+        .map(|t| (t, false));
+    let pending = pending_of_account(&state.store, &account.id)?
+        .into_iter()
+        .map(|t| (t, true));
+    let (transaction, is_pending) = booked
+        .chain(pending)
+        .find(|(t, _)| t.id == transaction_id)
         .ok_or_else(unknown)?;
     if let Some(floor) = floor.filter(|f| transaction.booking_date < *f) {
         return Err(ApiError::new(
@@ -257,7 +322,7 @@ async fn details(
         ));
     }
     Ok(Json(DetailsBody {
-        transactions_details: TransactionDetails::new(transaction, fixes),
+        transactions_details: TransactionDetails::new(transaction, is_pending, fixes),
         tpp_messages: warnings,
     }))
 }

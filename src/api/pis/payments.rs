@@ -15,7 +15,7 @@ use crate::sca::authorisation::Purpose;
 use crate::sca::flow::StartSca;
 use crate::sca::payment_flow;
 use crate::state::AppState;
-use axum::extract::State;
+use axum::extract::{OriginalUri, State};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
@@ -49,13 +49,22 @@ pub fn router() -> Router<AppState> {
         )
 }
 
-/// The service and product of the path, or 404 (PRODUCT_UNKNOWN for an unknown product).
+/// The service and product of the path, or 404 (PRODUCT_UNKNOWN for an unknown product). The payment
+/// routes start with a parameter, so any path of their shape reaches them (`GET /v1/accounts/x/y`); one
+/// whose first segment is no payment service has no endpoint, and the answer names it as it was sent.
 pub fn service_and_product(
     service: &str,
     product: &str,
+    parts: &Parts,
 ) -> ApiResult<(PaymentService, PaymentProduct)> {
-    let service = PaymentService::parse(service)
-        .ok_or_else(|| ApiError::no_such_path("POST", &format!("/v1/{service}")))?;
+    let service = PaymentService::parse(service).ok_or_else(|| {
+        let path = parts
+            .extensions
+            .get::<OriginalUri>()
+            .map(|uri| uri.0.path().to_owned())
+            .unwrap_or_else(|| parts.uri.path().to_owned());
+        ApiError::no_such_path(parts.method.as_str(), &path)
+    })?;
     let product = PaymentProduct::parse(product).ok_or_else(|| {
         ApiError::new(
             Code::ProductUnknown,
@@ -134,7 +143,7 @@ async fn create(
     parts: Parts,
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    let (service, product) = service_and_product(&service, &product)?;
+    let (service, product) = service_and_product(&service, &product, &parts)?;
     pisp(&parts)?;
     require_headers(&parts, &REQUIRED)?;
     let allow_logical_duplicate = allow_duplicate(&parts)?;
@@ -210,7 +219,7 @@ fn readable_payment(
     product: &str,
     id: &str,
 ) -> ApiResult<Payment> {
-    let (service, product) = service_and_product(service, product)?;
+    let (service, product) = service_and_product(service, product, parts)?;
     let tpp = pisp(parts)?;
     let payment = service::get(&state.store, &tpp.tpp_id(), service, product, id)?;
     let known_issue = settings::get(&state.store)?.reproduce_domestic_read_before_approval_issue;
@@ -251,7 +260,7 @@ async fn delete(
     ApiPath((service, product, id)): ApiPath<(String, String, String)>,
     parts: Parts,
 ) -> ApiResult<StatusCode> {
-    let (service, product) = service_and_product(&service, &product)?;
+    let (service, product) = service_and_product(&service, &product, &parts)?;
     let tpp = pisp(&parts)?;
     let payment = service::get(&state.store, &tpp.tpp_id(), service, product, &id)?;
     let now = state.clock.now();
@@ -269,7 +278,7 @@ async fn start_authorisation(
     ApiPath((service, product, id)): ApiPath<(String, String, String)>,
     parts: Parts,
 ) -> ApiResult<(StatusCode, Json<Value>)> {
-    let (service, product) = service_and_product(&service, &product)?;
+    let (service, product) = service_and_product(&service, &product, &parts)?;
     let tpp = pisp(&parts)?;
     let payment = service::get(&state.store, &tpp.tpp_id(), service, product, &id)?;
     if payment.status != PaymentStatus::RCVD {
@@ -307,13 +316,19 @@ async fn authorisation_status(
     ApiPath((service, product, id, authorisation_id)): ApiPath<(String, String, String, String)>,
     parts: Parts,
 ) -> ApiResult<Json<Value>> {
+    let found = service_and_product(&service, &product, &parts);
+    if let Err(error) = &found {
+        if error.code() == Code::NotFound {
+            return Err(error.clone());
+        }
+    }
     let tpp = pisp(&parts)?;
     let auth = crate::sca::flow::load(&state.store, &authorisation_id)
         .ok()
         .filter(|a| a.tpp_id == tpp.tpp_id() && a.payment_ids.contains(&id))
         .filter(|_| {
-            service_and_product(&service, &product).is_ok_and(|(service, product)| {
-                service::get(&state.store, &tpp.tpp_id(), service, product, &id).is_ok()
+            found.as_ref().is_ok_and(|(service, product)| {
+                service::get(&state.store, &tpp.tpp_id(), *service, *product, &id).is_ok()
             })
         })
         .ok_or_else(|| {

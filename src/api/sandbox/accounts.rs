@@ -5,6 +5,7 @@ use super::query;
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
+use crate::api::warnings::with_warnings;
 use crate::sandbox::accounts::{self, AccountView, CreateAccount};
 use crate::sandbox::listing::{Listing, ListingQuery};
 use crate::sandbox::transactions::{self, TransactionInput, TransactionView};
@@ -12,16 +13,19 @@ use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
+use axum::response::Response;
 use axum::Json;
 
-/// 201: the mock account, its `id` (= `resourceId`) being the `mockAccountId`.
+/// 201: the mock account, its `id` (= `resourceId`) being the `mockAccountId`, with any warnings.
 pub async fn create(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<CreateAccount>,
-) -> ApiResult<(StatusCode, Json<AccountView>)> {
-    Ok((
+) -> ApiResult<Response> {
+    let created = accounts::create_view(&state.store, &request)?;
+    Ok(with_warnings(
         StatusCode::CREATED,
-        Json(accounts::create_view(&state.store, &request)?),
+        &created.value,
+        &created.warnings,
     ))
 }
 
@@ -33,15 +37,18 @@ pub async fn get(
     Ok(Json(accounts::get_view(&state.store, &id)?))
 }
 
-/// 201: the stored transactions, with their ids, in the order given.
+/// 201: the stored transactions, with their ids, in the order given; warnings as `Sandbox-Warning`
+/// headers (the body is a list).
 pub async fn create_transactions(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
     JsonBody(items): JsonBody<Vec<TransactionInput>>,
-) -> ApiResult<(StatusCode, Json<Vec<TransactionView>>)> {
-    Ok((
+) -> ApiResult<Response> {
+    let created = transactions::create_warned(&state.store, &id, &items)?;
+    Ok(with_warnings(
         StatusCode::CREATED,
-        Json(transactions::create(&state.store, &id, &items)?),
+        &created.value,
+        &created.warnings,
     ))
 }
 

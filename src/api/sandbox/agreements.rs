@@ -2,10 +2,12 @@
 
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
+use crate::api::warnings::with_warnings;
 use crate::sandbox::agreements::{self, AgreementView, CreateAgreement};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use axum::Json;
 
 /// 200: every agreement.
@@ -13,13 +15,15 @@ pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<Agreement
     Ok(Json(agreements::list(&state.store)?))
 }
 
-/// 201: the agreement created, with its id.
+/// 201: the agreement created, with its id and any warnings.
 pub async fn create(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<CreateAgreement>,
-) -> ApiResult<(StatusCode, Json<AgreementView>)> {
-    Ok((
+) -> ApiResult<Response> {
+    let created = agreements::create_warned(&state.store, &request)?;
+    Ok(with_warnings(
         StatusCode::CREATED,
-        Json(agreements::create(&state.store, &request)?),
+        &created.value,
+        &created.warnings,
     ))
 }

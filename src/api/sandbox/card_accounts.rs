@@ -5,26 +5,30 @@ use super::query;
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
+use crate::api::warnings::with_warnings;
 use crate::sandbox::card_accounts::{self, CardAccountView, CreateCardAccount};
 use crate::sandbox::card_transactions::{
-    self, BookingStatus, CardTransactionInput, CardTransactionList, CardTransactionView,
+    self, BookingStatus, CardTransactionInput, CardTransactionList,
 };
 use crate::sandbox::listing::{Listing, ListingQuery};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
+use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
 
-/// 201: the mock card account, its `id` (= `resourceId`) being the `mockCardAccountId`.
+/// 201: the mock card account, its `id` (= `resourceId`) being the `mockCardAccountId`, with any warnings.
 pub async fn create(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<CreateCardAccount>,
-) -> ApiResult<(StatusCode, Json<CardAccountView>)> {
-    Ok((
+) -> ApiResult<Response> {
+    let created = card_accounts::create_view(&state.store, &request)?;
+    Ok(with_warnings(
         StatusCode::CREATED,
-        Json(card_accounts::create_view(&state.store, &request)?),
+        &created.value,
+        &created.warnings,
     ))
 }
 
@@ -36,15 +40,18 @@ pub async fn get(
     Ok(Json(card_accounts::get_view(&state.store, &id)?))
 }
 
-/// 201: the stored card transactions, with their `cardTransactionId`s, in the order given.
+/// 201: the stored card transactions, with their `cardTransactionId`s, in the order given; warnings as
+/// `Sandbox-Warning` headers (the body is a list).
 pub async fn create_transactions(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
     JsonBody(items): JsonBody<Vec<CardTransactionInput>>,
-) -> ApiResult<(StatusCode, Json<Vec<CardTransactionView>>)> {
-    Ok((
+) -> ApiResult<Response> {
+    let created = card_transactions::create_warned(&state.store, &id, &items)?;
+    Ok(with_warnings(
         StatusCode::CREATED,
-        Json(card_transactions::create(&state.store, &id, &items)?),
+        &created.value,
+        &created.warnings,
     ))
 }
 

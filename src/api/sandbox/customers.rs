@@ -1,12 +1,14 @@
-//! `GET` and `POST /v1/sandbox/customers`.
+//! `GET` and `POST /v1/sandbox/customers`, and `DELETE /v1/sandbox/customers/{customerId}`.
 
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
-use crate::sandbox::customers::{self, CreateCustomer, CustomerView};
-use crate::sandbox::model::Customer;
+use crate::api::path::ApiPath;
+use crate::api::warnings::with_warnings;
+use crate::sandbox::customers::{self, CreateCustomer, CustomerAnswer, CustomerView};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use axum::Json;
 
 /// 200: every customer with the ids of their accounts and card accounts.
@@ -14,13 +16,26 @@ pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<CustomerV
     Ok(Json(customers::list(&state.store)?))
 }
 
-/// 201: the customer created from `{customerNumber, name, type}`.
+/// 201: the customer created from `{customerNumber, customerName | name, customerType | type}`, with
+/// any warnings (an 8-digit organisation number).
 pub async fn create(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<CreateCustomer>,
-) -> ApiResult<(StatusCode, Json<Customer>)> {
-    Ok((
+) -> ApiResult<Response> {
+    let created = customers::create_warned(&state.store, &request)?;
+    Ok(with_warnings(
         StatusCode::CREATED,
-        Json(customers::create(&state.store, &request)?),
+        &CustomerAnswer::from(created.value),
+        &created.warnings,
     ))
+}
+
+/// 204: the customer (named by `customerId`, or by its customer number) is gone, with everything that
+/// hangs on it (see `crate::customer_removal`).
+pub async fn delete(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<StatusCode> {
+    crate::customer_removal::delete(&state.store, &id, state.clock.now())?;
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -38,6 +38,10 @@ pub fn mock_data() -> Router<AppState> {
             "/sandbox/customers",
             get(customers::list).post(customers::create),
         )
+        .route(
+            "/sandbox/customers/{customerId}",
+            axum::routing::delete(customers::delete),
+        )
         .route("/sandbox/accounts", post(accounts::create))
         .route("/sandbox/accounts/{mockAccountId}", get(accounts::get))
         .route(

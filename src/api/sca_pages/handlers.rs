@@ -6,7 +6,7 @@
 use super::i18n::flow_error;
 use super::layout::{escape, html, see_other, Frame, PageLang, View};
 use super::{confirm, consent, context, identify, method, notices, payment};
-use crate::sandbox::{agreements, customers, seed};
+use crate::sandbox::{agreements, customers};
 use crate::sca::authorisation::{AuthMethod, Authorisation, Purpose, Step};
 use crate::sca::flow::{self, FlowError};
 use crate::sca::Context;
@@ -330,7 +330,7 @@ fn step_page(
         Step::Identify => identify::page(
             view,
             typed.national_id.as_deref(),
-            &seed::private_customers(),
+            &identify::persons(store)?,
         ),
         Step::Method => method::page(view),
         Step::Context => {

@@ -1,13 +1,29 @@
-//! The identify page: the PSU types a (mocked) national identity number. Since this is a sandbox, the
-//! seeded test customers are listed underneath, each a one-click form, so a trainer need not type.
+//! The identify page: the PSU types a (mocked) national identity number. Since this is a sandbox, its
+//! persons are listed underneath — the seeded ones and those made through the mock-data API, so a tester
+//! who created customers with a script finds them here — each a one-click form, so a trainer need not type.
 
 use super::layout::{escape, View};
+use crate::refusal::Refusal;
+use crate::sandbox::model::{Customer, CustomerType};
+use crate::store::Store;
+
+/// Every private customer as (national identity number, name), in number order: only persons can
+/// authenticate (corporations act through them).
+pub fn persons(store: &Store) -> Result<Vec<(String, String)>, Refusal> {
+    Ok(store
+        .table::<Customer>()?
+        .list_shared()?
+        .iter()
+        .filter(|c| c.customer_type == CustomerType::Private)
+        .map(|c| (c.customer_number.clone(), c.name.clone()))
+        .collect())
+}
 
 /// The page's title and content; `typed` is what the PSU entered before a refusal.
 pub fn page(
     view: &View,
     typed: Option<&str>,
-    test_customers: &[(String, &str)],
+    test_customers: &[(String, String)],
 ) -> (&'static str, String) {
     let t = view.texts();
     let action = view.action("identify");

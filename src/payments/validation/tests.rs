@@ -409,12 +409,11 @@ fn fraction_digits_follow_the_currency_minor_units() {
         &err(CROSS, &cross("BHD", "1.1234")),
         "instructedAmount.amount",
     );
-    // Precision 18.
-    ok(CROSS, &cross("EUR", "9999999999999999.99"));
-    assert_format(
-        &err(CROSS, &cross("EUR", "99999999999999999.99")),
-        "instructedAmount.amount",
-    );
+    // Precision 18, scale 5: at most 13 integer digits.
+    ok(CROSS, &cross("EUR", "9999999999999.99"));
+    let e = err(CROSS, &cross("EUR", "99999999999999.99"));
+    assert_format(&e, "instructedAmount.amount");
+    assert!(e.text.contains("at most 13"), "{}", e.text);
 }
 
 #[test]

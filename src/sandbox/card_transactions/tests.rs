@@ -129,11 +129,11 @@ fn a_booked_item_without_booking_date_is_refused() {
 fn one_bad_item_stores_nothing() {
     let (store, card) = setup();
     let mut bad = booked("2024-05-02", json!("1"));
-    bad["merchantCategoryCode"] = json!("58A2");
+    bad["bookingDate"] = json!("2024-13-02");
     let batch = json!([booked("2024-05-01", json!("1")), bad]);
     assert_eq!(
         refused(&store, &card.id, batch),
-        (400, Code::FormatError, "[1].merchantCategoryCode".into())
+        (400, Code::FormatError, "[1].bookingDate".into())
     );
     assert!(of_card_account(&store, &card.id).unwrap().is_empty());
 }
@@ -196,4 +196,26 @@ fn listing_filters_by_date_and_pages() {
         .map(|t| t.booking_date.as_str())
         .collect();
     assert_eq!(dates, ["2024-05-03", "2024-05-04"]);
+}
+
+#[test]
+fn the_platform_kits_card_transactions_are_accepted_with_a_warning_per_free_form_code() {
+    let (store, card) = setup();
+    let kit = json!([
+        {"cardTransactionId": "test-1", "terminalId": "tid", "bookingDate": "2019-05-08",
+         "transactionDate": "2019-05-08", "transactionAmount": {"currency": "NOK", "amount": 100},
+         "originalAmount": {"currency": "NOK", "amount": 100}, "merchantCategoryCode": "BOB",
+         "markupFee": {"currency": "NOK", "amount": 10}, "markupFeePercentage": "20", "cardAcceptorId": "",
+         "cardAcceptorAddress": {}, "maskedPan": "", "transactionDetails": "", "invoiced": "",
+         "proprietaryBankTransactionCode": ""},
+        {"cardTransactionId": "test-2", "bookingDate": "2019-05-08", "transactionDate": "2019-05-08",
+         "transactionAmount": {"currency": "NOK", "amount": 1000}, "merchantCategoryCode": "5411"}
+    ]);
+    let created = create_warned(&store, &card.id, &items(kit)).unwrap();
+    assert_eq!(created.value[0].merchant_category_code, "BOB");
+    assert_eq!(created.warnings.len(), 1, "{:?}", created.warnings);
+    assert_eq!(
+        created.warnings[0].path.as_deref(),
+        Some("[0].merchantCategoryCode")
+    );
 }

@@ -42,15 +42,15 @@ fn the_seed_has_the_promised_shape() {
     );
     assert_eq!(summary.reference_date, "2026-03-15");
     for c in customers::list(&store).unwrap() {
-        match c.customer_type {
+        match c.customer.customer_type {
             CustomerType::Private => {
-                assert!(NationalId::parse(&c.customer_number)
+                assert!(NationalId::parse(&c.customer.customer_number)
                     .unwrap()
                     .is_synthetic());
                 assert_eq!((c.accounts.len(), c.card_accounts.len()), (2, 1));
             }
             CustomerType::Corporate => {
-                OrgNumber::parse(&c.customer_number).unwrap();
+                OrgNumber::parse(&c.customer.customer_number).unwrap();
                 assert_eq!((c.accounts.len(), c.card_accounts.len()), (2, 0));
             }
         }
@@ -62,7 +62,7 @@ fn the_seed_has_the_promised_shape() {
     let kari = &customers::list(&store)
         .unwrap()
         .into_iter()
-        .find(|c| c.name == "Kari Nordmann")
+        .find(|c| c.customer.name == "Kari Nordmann")
         .unwrap();
     let card = crate::sandbox::card_accounts::get_view(&store, &kari.card_accounts[0].id).unwrap();
     assert_eq!(card.masked_pan, "5555 55** **** 1234");
@@ -104,7 +104,7 @@ fn seeded_transactions_list_in_date_order_relative_to_today() {
     let kari = customers::list(&store)
         .unwrap()
         .into_iter()
-        .find(|c| c.name == "Kari Nordmann")
+        .find(|c| c.customer.name == "Kari Nordmann")
         .unwrap();
     let current = accounts::get_view(&store, &kari.accounts[0].id).unwrap();
     assert_eq!(current.name, "Brukskonto");

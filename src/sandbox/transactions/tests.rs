@@ -6,6 +6,7 @@ use crate::refusal::Code;
 use crate::sandbox::accounts::tests::{bban, request as account_request};
 use crate::sandbox::customers::tests::{person, person_number};
 use crate::sandbox::listing::ListingQuery;
+use crate::sandbox::model::Account;
 use serde_json::json;
 
 fn setup() -> (Store, Account) {
