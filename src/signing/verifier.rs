@@ -253,7 +253,7 @@ impl Verifier {
                 Some(Err(_)) if name == "Signature" => {
                     let raw = headers.get(name).map(|v| v.as_bytes()).unwrap_or_default();
                     if let Some((text, charset)) = signature_header::decode_raw_octets(raw) {
-                        run.warn(Code::FormatError, name, format!("The Signature header carries raw non-ASCII bytes (as the bank platform's signing proxy sends an issuer such as L=Tromsø in keyId); the sandbox read them as {charset}. SPEC.md asks for the RFC 2047 wrapper (=?utf-8?B?...?=) around such a value, and production may refuse raw bytes."));
+                        run.warn(Code::FormatError, name, format!("The Signature header carries raw non-ASCII bytes (as the bank platform's signing proxy sends an issuer such as L=Tromsø in keyId); the sandbox read them as {charset}. the interface asks for the RFC 2047 wrapper (=?utf-8?B?...?=) around such a value, and production may refuse raw bytes."));
                         raw_signature = Some(text);
                         present.push("");
                         continue;
@@ -597,7 +597,7 @@ fn check_algorithm(
             run.warn(
                 Code::FormatError,
                 "Signature",
-                format!("algorithm '{}' was read as rsa-sha256 for this RSA certificate; SPEC.md asks for 'rsa-sha256' and production may refuse other names.", params.algorithm),
+                format!("algorithm '{}' was read as rsa-sha256 for this RSA certificate; the interface asks for 'rsa-sha256' and production may refuse other names.", params.algorithm),
             );
             Ok(())
         }
@@ -652,7 +652,7 @@ fn check_signed_headers(
             run.warn(
                 Code::FormatError,
                 "Signature",
-                format!("the request carries {candidate} but does not sign it; SPEC.md lists it among the headers to sign when present, and production may refuse."),
+                format!("the request carries {candidate} but does not sign it; the interface lists it among the headers to sign when present, and production may refuse."),
             );
         }
     }
