@@ -165,6 +165,28 @@ fn main() {
     assert_eq!(booked, n, "every payment is booked");
     assert_eq!(before, after, "money is conserved among sandbox accounts");
     println!("money conserved: sum of all sandbox balances {before} before and after");
+    let sample: Vec<Payment> = store.table::<Payment>().unwrap().last_n(100).unwrap();
+    let transactions = store
+        .table::<xs2a_sandbox::sandbox::model::Transaction>()
+        .unwrap()
+        .last_n(100)
+        .unwrap();
+    let average = |sizes: Vec<usize>| sizes.iter().sum::<usize>() / sizes.len().max(1);
+    println!(
+        "stored JSON: a settled payment ~{} bytes, a booking ~{} bytes",
+        average(
+            sample
+                .iter()
+                .map(|p| serde_json::to_vec(p).unwrap().len())
+                .collect()
+        ),
+        average(
+            transactions
+                .iter()
+                .map(|t| serde_json::to_vec(t).unwrap().len())
+                .collect()
+        )
+    );
     if n >= 100_000 && elapsed.as_secs_f64() >= 2.0 {
         println!("WARNING: above the 2 s target");
     }

@@ -119,7 +119,11 @@ impl App {
             crate::fixtures::BANK_CERT_PEM,
             crate::fixtures::BANK_KEY_PEM,
         )?;
+        let events = crate::events::Events::default();
+        let traffic = crate::traffic::TrafficLog::start(store.clone(), &events)
+            .map_err(|e| format!("cannot open the traffic log: {e}"))?;
         let state = AppState {
+            traffic,
             store,
             clock,
             verifier: Arc::new(Verifier::new(trust)),
@@ -132,7 +136,7 @@ impl App {
                 data_dir: data_dir.as_ref().map(|d| d.display().to_string()),
             }),
             bank: Some(Arc::new(bank)),
-            events: Default::default(),
+            events,
             listening: Default::default(),
         };
         crate::startup::prepare(&state).map_err(|e| format!("cannot prepare the sandbox: {e}"))?;

@@ -24,4 +24,5 @@ pub mod startup;
 pub mod state;
 pub mod store;
 pub mod tpp_dialogue;
+pub mod traffic;
 pub mod workbench;

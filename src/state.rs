@@ -69,6 +69,8 @@ pub struct AppState {
     pub bank: Option<Arc<crate::signing::signer::SigningCredentials>>,
     /// What happens, for live views.
     pub events: crate::events::Events,
+    /// Every request and event, for the inspector and the flow view.
+    pub traffic: crate::traffic::TrafficLog,
     /// The address the service listens on, once it does (the composer sends to it, links name it).
     pub listening: Arc<std::sync::OnceLock<std::net::SocketAddr>>,
 }

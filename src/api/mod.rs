@@ -21,6 +21,7 @@ pub mod sca_trigger;
 pub mod server;
 pub mod sse;
 pub mod tpp_dialogue;
+pub mod traffic;
 pub mod warnings;
 pub mod workbench;
 

@@ -53,6 +53,11 @@ impl hyper::body::Body for EventBody {
     }
 }
 
+/// A streaming body fed by a channel; it ends when the sender is dropped.
+pub fn body_from(rx: mpsc::Receiver<Bytes>) -> Body {
+    Body::new(EventBody(rx))
+}
+
 /// Where a reconnecting client left off: `Last-Event-ID`, else `?lastEventId=`.
 pub fn last_event_id(headers: &HeaderMap, query: Option<&str>) -> Option<u64> {
     headers

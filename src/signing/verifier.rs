@@ -253,7 +253,7 @@ impl Verifier {
                 Some(Err(_)) if name == "Signature" => {
                     let raw = headers.get(name).map(|v| v.as_bytes()).unwrap_or_default();
                     if let Some((text, charset)) = signature_header::decode_raw_octets(raw) {
-                        run.warn(Code::FormatError, name, format!("The Signature header carries raw non-ASCII bytes (as the bank platform's signing proxy sends an issuer such as L=Tromsø in keyId); the sandbox read them as {charset}. the interface asks for the RFC 2047 wrapper (=?utf-8?B?...?=) around such a value, and production may refuse raw bytes."));
+                        run.warn(Code::FormatError, name, format!("The Signature header carries raw non-ASCII bytes (as the bank platform's signing proxy sends an issuer such as L=Tromsø in keyId); the sandbox read them as {charset}. The interface asks for the RFC 2047 wrapper (=?utf-8?B?...?=) around such a value, and production may refuse raw bytes."));
                         raw_signature = Some(text);
                         present.push("");
                         continue;

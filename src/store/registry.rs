@@ -56,6 +56,10 @@ pub const TREES: &[TreeInfo] = &[
     tree("workbench-personas", Kind::Configuration, "the workbench's TPP personas"),
     tree("workbench-history", Kind::Log, "the composer's sent requests"),
     tree("workbench-callbacks", Kind::Log, "SCA redirects captured by the workbench"),
+    tree("traffic-entries", Kind::Log, "the traffic log's timeline (summaries)"),
+    tree("traffic-exchanges", Kind::Log, "the traffic log's exchanges, whole"),
+    tree("traffic-totals", Kind::Log, "how much the traffic log holds"),
+    tree("traffic-settings", Kind::Configuration, "the traffic log's switches and caps"),
 ];
 
 /// The registered tree called `name`, if any.

@@ -304,6 +304,45 @@ impl<R: Record> Table<R> {
         Ok(records)
     }
 
+    /// Visits the records before `before` (all when `None`), last first, until `visit` says stop. Reads
+    /// stored data only (not for use inside an operation's pending writes): for logs read newest first.
+    pub fn scan_back(
+        &self,
+        before: Option<&str>,
+        mut visit: impl FnMut(R) -> bool,
+    ) -> Result<(), StoreError> {
+        let range = match before {
+            Some(key) => self.tree.range(..key.as_bytes().to_vec()),
+            None => self.tree.range::<Vec<u8>, _>(..),
+        };
+        for value in range.values().rev() {
+            if !visit(Self::decode(&value?)?) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The records after `after`, in key order, at most `limit` (stored data only, as [`Self::scan_back`]).
+    pub fn after(&self, after: &str, limit: usize) -> Result<Vec<R>, StoreError> {
+        let mut start = after.as_bytes().to_vec();
+        start.push(0);
+        self.tree
+            .range(start..)
+            .values()
+            .take(limit)
+            .map(|v| Self::decode(&v?))
+            .collect()
+    }
+
+    /// The first key in key order (the oldest, for keys that grow with time), stored data only.
+    pub fn first_key(&self) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .tree
+            .first()?
+            .map(|(k, _)| String::from_utf8_lossy(&k).into_owned()))
+    }
+
     /// How many records there are.
     pub fn len(&self) -> usize {
         if self.touched() {

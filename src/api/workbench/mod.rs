@@ -35,6 +35,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/compose/history/{id}", get(composer::history_entry))
         .route("/compose/export", post(composer::export))
         .route("/sca/callbacks", get(callback::list))
+        .merge(crate::api::traffic::router())
         .fallback(crate::api::layers::no_such_path)
         .layer(from_fn_with_state(state, access::operator_api));
     Router::new()

@@ -1,0 +1,363 @@
+//! Which journey an entry belongs to: the consent, payment, basket or user lookup it is part of, with the
+//! SCA that authorised it. A journey is keyed by its resource (`payment:<id>`, `basket:<id>`,
+//! `consent:<authorisation id>`, `user-lookup:<authorisation id>`); exchanges are matched to it by the
+//! resources they name (path, answer, scaRedirect) and, for account reads after a consent, by the TPP and
+//! its TPP-Session-ID. The index is rebuilt from the kept entries at start-up.
+
+use super::model::{Entry, ExchangeSummary, Journey, Resource};
+use std::collections::HashMap;
+
+/// What classification reads besides the summary: the bodies it takes ids and titles from.
+pub struct Bodies<'a> {
+    pub request: Option<&'a serde_json::Value>,
+    pub response: Option<&'a serde_json::Value>,
+}
+
+#[derive(Default)]
+pub struct Index {
+    pub journeys: HashMap<String, Journey>,
+    by_authorisation: HashMap<String, String>,
+    by_payment: HashMap<String, Vec<String>>,
+    by_session: HashMap<(String, String), String>,
+}
+
+/// The resources an exchange names in its path.
+pub fn path_resources(path: &str) -> Vec<Resource> {
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let mut found = Vec::new();
+    let v1 = match parts.first() {
+        Some(&"v1") => &parts[1..],
+        Some(&"api-sandbox") if parts.get(1) == Some(&"v1") => &parts[2..],
+        Some(&"sca") => {
+            if let Some(id) = parts.get(1) {
+                found.push(Resource::new("authorisation", id));
+            }
+            return found;
+        }
+        _ => return found,
+    };
+    match v1 {
+        ["payments" | "periodic-payments" | "bulk-payments", _product, id, rest @ ..]
+            if *id != "fee-information" =>
+        {
+            found.push(Resource::new("payment", id));
+            if let ["authorisations", auth, ..] = rest {
+                found.push(Resource::new("authorisation", auth));
+            }
+        }
+        ["signing-baskets", id, rest @ ..] => {
+            found.push(Resource::new("basket", id));
+            if let ["authorisations", auth, ..] = rest {
+                found.push(Resource::new("authorisation", auth));
+            }
+        }
+        ["sandbox", "sca", id, ..] => found.push(Resource::new("authorisation", id)),
+        ["accounts" | "card-accounts", id, ..] => found.push(Resource::new("account", id)),
+        ["sandbox", "payments", id, ..] => found.push(Resource::new("payment", id)),
+        _ => {}
+    }
+    found
+}
+
+/// The authorisation id at the end of an SCA link.
+fn authorisation_of(href: &str) -> Option<&str> {
+    let path = href.split('?').next()?;
+    let tail = path.rsplit('/').next()?;
+    (path.contains("/sca/") && !tail.is_empty()).then_some(tail)
+}
+
+/// The resources an answer names: a created payment or basket, the authorisation of its SCA link.
+pub fn body_resources(body: &serde_json::Value) -> Vec<Resource> {
+    let mut found = Vec::new();
+    if let Some(id) = body["paymentId"].as_str() {
+        found.push(Resource::new("payment", id));
+    }
+    if let Some(id) = body["basketId"].as_str() {
+        found.push(Resource::new("basket", id));
+    }
+    if let Some(href) = body["_links"]["scaRedirect"]["href"].as_str() {
+        if let Some(id) = authorisation_of(href) {
+            found.push(Resource::new("authorisation", id));
+        }
+    }
+    found
+}
+
+fn short_product(path: &str) -> &'static str {
+    if path.contains("straks") {
+        "Straks payment"
+    } else if path.contains("periodic") {
+        "Standing order"
+    } else if path.contains("bulk") {
+        "Bulk payment"
+    } else if path.contains("sepa") {
+        "SEPA payment"
+    } else if path.contains("cross-border") {
+        "Cross-border payment"
+    } else {
+        "Domestic payment"
+    }
+}
+
+fn payment_title(path: &str, request: Option<&serde_json::Value>) -> String {
+    let product = short_product(path);
+    let Some(body) = request else {
+        return product.to_owned();
+    };
+    let amount = &body["instructedAmount"];
+    match (
+        amount["amount"].as_str(),
+        amount["currency"].as_str(),
+        body["creditorName"].as_str(),
+    ) {
+        (Some(a), Some(c), Some(to)) => format!("{product} {a} {c} to {to}"),
+        _ => match body["payments"].as_array() {
+            Some(orders) => format!("{product} of {} orders", orders.len()),
+            None => product.to_owned(),
+        },
+    }
+}
+
+impl Index {
+    fn open(&mut self, id: &str, kind: &str, title: String, entry: &ExchangeSummary) {
+        self.journeys
+            .entry(id.to_owned())
+            .or_insert_with(|| Journey {
+                id: id.to_owned(),
+                kind: kind.to_owned(),
+                title,
+                tpp: entry.tpp.as_ref().map(|t| t.name.clone()),
+                tpp_session_id: entry.tpp_session_id.clone(),
+                status: None,
+                started_at: entry.at,
+                last_at: entry.at,
+                entries: 0,
+            });
+    }
+
+    /// Classifies an exchange: fills its resources (from path and bodies) and journeys, opening journeys
+    /// it starts.
+    pub fn classify_exchange(&mut self, summary: &mut ExchangeSummary, bodies: Bodies) {
+        let mut resources = path_resources(&summary.path);
+        if let Some(body) = bodies.response {
+            resources.extend(body_resources(body));
+        }
+        resources.sort();
+        resources.dedup();
+        let created_payment = summary.method == "POST"
+            && summary.area == "bank"
+            && (summary.path.contains("/payments/")
+                || summary.path.contains("/periodic-payments/")
+                || summary.path.contains("/bulk-payments/"))
+            && !summary.path.contains("/authorisations");
+        let mut journeys: Vec<String> = Vec::new();
+        for r in &resources {
+            match r.kind.as_str() {
+                "payment" => {
+                    let id = format!("payment:{}", r.id);
+                    if created_payment {
+                        self.open(
+                            &id,
+                            "payment",
+                            payment_title(&summary.path, bodies.request),
+                            summary,
+                        );
+                    }
+                    if self.journeys.contains_key(&id) {
+                        journeys.push(id.clone());
+                    }
+                    journeys.extend(self.by_payment.get(&r.id).cloned().unwrap_or_default());
+                }
+                "basket" => {
+                    let id = format!("basket:{}", r.id);
+                    if summary.method == "POST" && summary.path.ends_with("/signing-baskets") {
+                        let payments: Vec<String> = bodies
+                            .request
+                            .and_then(|b| b["paymentIds"].as_array())
+                            .map(|ids| {
+                                ids.iter()
+                                    .filter_map(|i| i.as_str().map(str::to_owned))
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        self.open(
+                            &id,
+                            "basket",
+                            format!("Signing basket of {} payments", payments.len()),
+                            summary,
+                        );
+                        for payment in payments {
+                            self.by_payment.entry(payment).or_default().push(id.clone());
+                        }
+                    }
+                    if self.journeys.contains_key(&id) {
+                        journeys.push(id);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for r in resources.iter().filter(|r| r.kind == "authorisation") {
+            if let Some(known) = self.by_authorisation.get(&r.id) {
+                journeys.push(known.clone());
+            } else if let Some(first) = journeys.first().cloned() {
+                self.by_authorisation.insert(r.id.clone(), first);
+            } else if summary.area == "bank" {
+                // An SCA that is not a payment's: a consent, or a user lookup.
+                let (kind, title) =
+                    if summary.path.ends_with("/users") || summary.path.ends_with("/user") {
+                        ("user-lookup", "User lookup".to_owned())
+                    } else {
+                        let tpp = summary
+                            .tpp
+                            .as_ref()
+                            .map(|t| t.name.clone())
+                            .unwrap_or_default();
+                        ("consent", format!("Consent for {tpp}").trim().to_owned())
+                    };
+                let id = format!("{kind}:{}", r.id);
+                self.open(&id, kind, title, summary);
+                self.by_authorisation.insert(r.id.clone(), id.clone());
+                journeys.push(id);
+            }
+        }
+        if let (Some(tpp), Some(session)) = (&summary.tpp, &summary.tpp_session_id) {
+            let key = (tpp.organisation_id.clone(), session.clone());
+            match journeys
+                .iter()
+                .find(|j| j.starts_with("consent:") || j.starts_with("user-lookup:"))
+            {
+                Some(consent) => {
+                    self.by_session.insert(key, consent.clone());
+                }
+                None if journeys.is_empty() && summary.area == "bank" => {
+                    if let Some(consent) = self.by_session.get(&key) {
+                        journeys.push(consent.clone());
+                    }
+                }
+                None => {}
+            }
+        }
+        journeys.sort();
+        journeys.dedup();
+        // The answer's status is the journey's latest state where it says one.
+        if let Some(status) = bodies
+            .response
+            .and_then(|b| b["transactionStatus"].as_str())
+        {
+            for j in journeys.iter().filter(|j| !j.starts_with("consent:")) {
+                if let Some(journey) = self.journeys.get_mut(j) {
+                    journey.status = Some(status.to_owned());
+                }
+            }
+        }
+        if summary.area == "sca-page" && summary.status == 303 {
+            for j in &journeys {
+                if let Some(journey) = self.journeys.get_mut(j) {
+                    if journey.kind == "consent" || journey.kind == "user-lookup" {
+                        journey.status = Some("SCA done".to_owned());
+                    }
+                }
+            }
+        }
+        summary.resources = resources;
+        summary.journeys = journeys;
+    }
+
+    /// Classifies an event: payment status changes belong to the payment's journeys.
+    pub fn classify_event(
+        &mut self,
+        event: &str,
+        data: &serde_json::Value,
+    ) -> (Vec<Resource>, Vec<String>) {
+        let mut resources = Vec::new();
+        let mut journeys = Vec::new();
+        if let Some(id) = data["paymentId"].as_str() {
+            resources.push(Resource::new("payment", id));
+            let own = format!("payment:{id}");
+            if self.journeys.contains_key(&own) {
+                journeys.push(own);
+            }
+            journeys.extend(self.by_payment.get(id).cloned().unwrap_or_default());
+            let status = data["after"]
+                .as_str()
+                .or(data["transactionStatus"].as_str());
+            if let Some(status) = status {
+                for j in &journeys {
+                    if let Some(journey) = self.journeys.get_mut(j) {
+                        journey.status = Some(status.to_owned());
+                    }
+                }
+            }
+        }
+        if event == "batch.run" {
+            if let Some(id) = data["id"].as_str() {
+                resources.push(Resource::new("batch-run", id));
+            }
+        }
+        if let Some(id) = data["batchRunId"].as_str() {
+            resources.push(Resource::new("batch-run", id));
+        }
+        (resources, journeys)
+    }
+
+    /// Counts an entry into its journeys.
+    pub fn count(&mut self, entry: &Entry) {
+        for j in entry.journeys() {
+            if let Some(journey) = self.journeys.get_mut(j) {
+                journey.entries += 1;
+                journey.last_at = journey.last_at.max(entry.at());
+            }
+        }
+    }
+
+    /// Forgets journeys none of whose entries is kept any more.
+    pub fn forget(&mut self, journey: &str) {
+        if let Some(j) = self.journeys.get_mut(journey) {
+            j.entries = j.entries.saturating_sub(1);
+            if j.entries == 0 {
+                self.journeys.remove(journey);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_name_payments_baskets_and_authorisations() {
+        assert_eq!(
+            path_resources("/v1/payments/norwegian-domestic-credit-transfers/p1/authorisations/a1"),
+            [
+                Resource::new("payment", "p1"),
+                Resource::new("authorisation", "a1")
+            ]
+        );
+        assert_eq!(
+            path_resources("/sca/a2/confirm"),
+            [Resource::new("authorisation", "a2")]
+        );
+        assert_eq!(
+            path_resources("/api-sandbox/v1/signing-baskets/b1"),
+            [Resource::new("basket", "b1")]
+        );
+        assert!(path_resources(
+            "/v1/payments/instant-norwegian-credit-transfers-straks/fee-information"
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn answers_name_what_they_created_and_their_sca() {
+        let body = serde_json::json!({"paymentId": "p9", "_links": {"scaRedirect": {"href": "http://x/sca/a9"}}});
+        assert_eq!(
+            body_resources(&body),
+            [
+                Resource::new("payment", "p9"),
+                Resource::new("authorisation", "a9")
+            ]
+        );
+    }
+}

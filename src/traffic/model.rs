@@ -1,0 +1,181 @@
+//! What the traffic log records (docs/traffic-api.md): exchanges (one per request that reached the port)
+//! and events (batch runs, payment status changes, SCA steps, clock moves) on one numbered timeline, each
+//! with the resources it touched and the journeys it belongs to.
+
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+/// A resource an entry touched or created.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Resource {
+    /// consent, payment, basket, authorisation, session, batch-run, account, customer.
+    pub kind: String,
+    pub id: String,
+}
+
+impl Resource {
+    pub fn new(kind: &str, id: &str) -> Self {
+        Resource {
+            kind: kind.to_owned(),
+            id: id.to_owned(),
+        }
+    }
+}
+
+/// The TPP a request came from, as its certificate names it (even when the request was refused).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TppRef {
+    pub organisation_id: String,
+    pub name: String,
+    pub subject: String,
+}
+
+/// One line of the list: what the inspector shows without opening the exchange.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExchangeSummary {
+    pub id: u64,
+    #[serde(with = "time::serde::rfc3339")]
+    pub at: OffsetDateTime,
+    pub duration_ms: u64,
+    pub method: String,
+    pub path: String,
+    pub query: Option<String>,
+    pub status: u16,
+    /// bank, sandbox, sca-page or other.
+    pub area: String,
+    /// composer or external.
+    pub source: String,
+    pub tpp: Option<TppRef>,
+    pub psu_id: Option<String>,
+    pub tpp_session_id: Option<String>,
+    /// The gate step that refused the request.
+    pub failed_step: Option<String>,
+    /// The first code of an error answer.
+    pub code: Option<String>,
+    pub resources: Vec<Resource>,
+    pub journeys: Vec<String>,
+}
+
+/// A request or a response as recorded: headers in order, the body as text (or base64 when it is not
+/// UTF-8), whole — views cut long bodies, storage does not.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Message {
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+    pub body_bytes: usize,
+    pub body_base64: bool,
+}
+
+/// One step of the request gate as the inspector's checklist shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GateStep {
+    pub step: String,
+    /// passed, failed, warning or skipped.
+    pub outcome: String,
+    pub header: Option<String>,
+    pub rule: String,
+    pub detail: Option<String>,
+}
+
+/// The gate's verdict on a signed request, step by step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GateVerdict {
+    pub steps: Vec<GateStep>,
+    pub signing_string: Option<String>,
+    pub signed_headers: Vec<String>,
+    pub likely_cause: Option<String>,
+}
+
+/// A whole exchange.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Exchange {
+    #[serde(flatten)]
+    pub summary: ExchangeSummary,
+    pub request: Message,
+    pub response: Message,
+    pub gate: Option<GateVerdict>,
+    pub tpp_messages: Vec<serde_json::Value>,
+    pub composer_signing_string: Option<String>,
+}
+
+/// An event on the timeline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventEntry {
+    pub id: u64,
+    #[serde(with = "time::serde::rfc3339")]
+    pub at: OffsetDateTime,
+    pub event: String,
+    pub data: serde_json::Value,
+    pub resources: Vec<Resource>,
+    pub journeys: Vec<String>,
+}
+
+/// A timeline entry as the list shows it. (Exchange summaries are most entries, so they are not boxed.)
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Entry {
+    Exchange(ExchangeSummary),
+    Event(EventEntry),
+}
+
+impl Entry {
+    pub fn id(&self) -> u64 {
+        match self {
+            Entry::Exchange(e) => e.id,
+            Entry::Event(e) => e.id,
+        }
+    }
+
+    pub fn at(&self) -> OffsetDateTime {
+        match self {
+            Entry::Exchange(e) => e.at,
+            Entry::Event(e) => e.at,
+        }
+    }
+
+    pub fn resources(&self) -> &[Resource] {
+        match self {
+            Entry::Exchange(e) => &e.resources,
+            Entry::Event(e) => &e.resources,
+        }
+    }
+
+    pub fn journeys(&self) -> &[String] {
+        match self {
+            Entry::Exchange(e) => &e.journeys,
+            Entry::Event(e) => &e.journeys,
+        }
+    }
+
+    pub fn journeys_mut(&mut self) -> &mut Vec<String> {
+        match self {
+            Entry::Exchange(e) => &mut e.journeys,
+            Entry::Event(e) => &mut e.journeys,
+        }
+    }
+}
+
+/// One journey: the entries of one consent, payment, basket or user lookup and its SCA.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Journey {
+    pub id: String,
+    pub kind: String,
+    pub title: String,
+    pub tpp: Option<String>,
+    pub tpp_session_id: Option<String>,
+    pub status: Option<String>,
+    #[serde(with = "time::serde::rfc3339")]
+    pub started_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    pub last_at: OffsetDateTime,
+    pub entries: usize,
+}
