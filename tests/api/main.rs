@@ -17,5 +17,7 @@ mod pis_support;
 mod sandbox;
 mod sca_browser;
 mod sca_pages;
+mod strict_input;
 mod tpp_dialogue;
 mod transport;
+mod transport_limits;
