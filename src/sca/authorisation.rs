@@ -117,6 +117,9 @@ pub struct Authorisation {
     /// TPP-Brand-Logging-Information: the brand shown to the PSU.
     #[serde(default)]
     pub tpp_brand: Option<String>,
+    /// Its place in its TPP's list of authorisations (see `sca::retention`).
+    #[serde(default)]
+    pub seq: Option<u64>,
 }
 
 impl Record for Authorisation {

@@ -142,6 +142,7 @@ pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> CoreResul
         payment_ids: Vec::new(),
         basket_id: None,
         tpp_brand: None,
+        seq: None,
     };
     if auth.customer_id.is_none() {
         if let Some(identity) = &request.preset_identity {
@@ -162,7 +163,7 @@ pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> CoreResul
             auth.agreement_id = Some(agreement);
         }
     }
-    store.table::<Authorisation>()?.insert(&auth)?;
+    super::retention::store_new(store, &mut auth)?;
     Ok(auth)
 }
 

@@ -6,6 +6,7 @@ pub mod authorisation;
 pub mod flow;
 pub mod payment_flow;
 pub mod psu;
+pub mod retention;
 pub mod session;
 
 use serde::{Deserialize, Serialize};

@@ -60,6 +60,21 @@ pub const TREES: &[TreeInfo] = &[
         Kind::Flow,
         "authorisations behind the SCA pages",
     ),
+    tree(
+        "sca-authorisations-by-tpp",
+        Kind::Flow,
+        "each TPP's authorisations in start order (the cap)",
+    ),
+    tree(
+        "sca-authorisation-counts",
+        Kind::Flow,
+        "how many authorisations each TPP has",
+    ),
+    tree(
+        "sca-expiry",
+        Kind::Flow,
+        "when each authorisation and session may be pruned",
+    ),
     tree("sca-psu-links", Kind::Flow, "psu-ids given to TPPs"),
     tree(
         "sca-corporate-links",

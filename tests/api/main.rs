@@ -4,6 +4,7 @@ mod ais_accounts;
 mod ais_journeys;
 mod ais_rules;
 mod batch;
+mod bounded;
 mod cli;
 mod clock;
 mod durability;
