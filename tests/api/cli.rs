@@ -170,3 +170,39 @@ fn serve_prints_the_bound_base_url_and_stops_on_sigterm() {
     let status = server.wait().unwrap();
     assert!(status.success(), "graceful shutdown exits 0: {status:?}");
 }
+
+#[tokio::test]
+async fn logs_written_to_a_pipe_carry_no_colour_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = binary()
+        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .arg(dir.path().join("data"))
+        .env("HOME", dir.path())
+        .env("XS2A_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap()
+        .to_owned();
+    // An unsigned request is refused at the gate, which logs it at info.
+    let response = reqwest::get(format!("{base}/v1/sandbox/customers"))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400);
+    child.kill().unwrap();
+    let output = child.wait_with_output().unwrap();
+    let logged = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        logged.contains("request refused at the gate"),
+        "nothing logged: {logged}"
+    );
+    assert!(!logged.contains('\u{1b}'), "colour codes in: {logged:?}");
+}
