@@ -212,19 +212,7 @@ async fn an_idle_keep_alive_connection_is_closed_after_the_idle_timeout() {
 #[tokio::test]
 async fn over_tls_a_client_that_dribbles_its_headers_is_disconnected_too() {
     let app = spawn_limited().await;
-    let config = xs2a_sandbox::api::server::tls_config(
-        xs2a_sandbox::fixtures::SERVER_CERT_PEM,
-        xs2a_sandbox::fixtures::SERVER_KEY_PEM,
-    )
-    .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let serving = app.app.clone();
-    tokio::spawn(async move {
-        serving
-            .serve_tls(listener, config, std::future::pending())
-            .await
-    });
+    let port = app.serve_tls().await;
 
     let ca = std::fs::read(fixture_dir("ca").join("cert.pem")).unwrap();
     let mut roots = rustls::RootCertStore::empty();
