@@ -112,8 +112,8 @@ async fn twenty_thousand_unanswered_401s_leave_the_data_directory_small_and_memo
 
     send_401s(&base, WARM_UP, &redirect).await;
     // Resident memory rises by about 2 KB per request and falls back in bulk every 7,000 to 10,000
-    // (by its shape, the storage engine's deferred reclamation; the same without the retention
-    // rules), so one reading against another says little. Flat means: no
+    // (by its shape, the storage engine's deferred reclamation; not investigated further), so one
+    // reading against another says little. Flat means: no
     // trend (memory comes back, in the second half, below the highest reading of the first) and no
     // reading far above the warm-up.
     let warm = rss_kib(pid);
