@@ -1,3 +1,5 @@
+//! The retention rules at work on a temporary store: the cap per TPP, removal by age, renewed sessions.
+
 use super::*;
 use crate::sca::authorisation::Purpose;
 use crate::sca::flow::{self, StartSca};
