@@ -13,12 +13,14 @@
 
 use super::limits::{Limits, REQUEST_LINE_ROOM};
 use axum::body::Body;
+use axum::extract::ConnectInfo;
 use axum::response::Response;
 use axum::Router;
 use bytes::Bytes;
 use hyper::body::Incoming;
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -195,16 +197,21 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for WatchedIo<T> {
 }
 
 /// The router as the connection's service: each request counts as under way until its response body
-/// is done.
+/// is done, and carries the peer's address (`ConnectInfo`, as `axum::serve` would give it).
 #[derive(Clone)]
 pub struct TrackedService {
     router: Router,
     activity: Arc<Activity>,
+    peer: SocketAddr,
 }
 
 impl TrackedService {
-    pub fn new(router: Router, activity: Arc<Activity>) -> Self {
-        TrackedService { router, activity }
+    pub fn new(router: Router, activity: Arc<Activity>, peer: SocketAddr) -> Self {
+        TrackedService {
+            router,
+            activity,
+            peer,
+        }
     }
 }
 
@@ -213,7 +220,8 @@ impl hyper::service::Service<hyper::Request<Incoming>> for TrackedService {
     type Error = Infallible;
     type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
 
-    fn call(&self, request: hyper::Request<Incoming>) -> Self::Future {
+    fn call(&self, mut request: hyper::Request<Incoming>) -> Self::Future {
+        request.extensions_mut().insert(ConnectInfo(self.peer));
         let in_flight = self.activity.request_started();
         let router = self.router.clone();
         Box::pin(async move {
@@ -274,13 +282,13 @@ pub async fn serve_connection<I>(
     router: Router,
     limits: Limits,
     graceful: hyper_util::server::graceful::Watcher,
-    peer: std::net::SocketAddr,
+    peer: SocketAddr,
 ) where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let activity = Activity::new();
     let io = hyper_util::rt::TokioIo::new(WatchedIo::new(io, Arc::clone(&activity)));
-    let service = TrackedService::new(router, Arc::clone(&activity));
+    let service = TrackedService::new(router, Arc::clone(&activity), peer);
     let connection = http1_builder(&limits).serve_connection(io, service);
     let connection = graceful.watch(connection);
     tokio::select! {

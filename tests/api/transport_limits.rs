@@ -296,3 +296,36 @@ async fn an_event_stream_is_a_request_under_way_and_outlives_the_idle_timeout() 
         }
     }
 }
+
+#[tokio::test]
+async fn handlers_still_learn_the_peer_address() {
+    use axum::extract::ConnectInfo;
+    let router = axum::Router::new().route(
+        "/peer",
+        axum::routing::get(
+            |ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>| async move { peer.to_string() },
+        ),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        let (stream, peer) = listener.accept().await.unwrap();
+        xs2a_sandbox::api::connection::serve_connection(
+            stream,
+            router,
+            short_limits(),
+            graceful.watcher(),
+            peer,
+        )
+        .await;
+    });
+    let mut client = TcpStream::connect(addr).await.unwrap();
+    let me = client.local_addr().unwrap().to_string();
+    client
+        .write_all(b"GET /peer HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let (answer, _) = read_until_closed(&mut client).await;
+    assert!(answer.ends_with(&me), "{answer}");
+}
