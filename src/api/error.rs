@@ -100,10 +100,13 @@ impl ApiError {
 
     /// 404 NOT_FOUND for a path the service does not have; the path is named as it was sent.
     pub fn no_such_path(method: &str, path: &str) -> Self {
-        let hint = if !path.starts_with("/v1/") && !path.starts_with("/api-sandbox/") {
-            " The bank's interface is under /v1 (for example /v1/accounts)."
+        let elsewhere = ["/v1", "/api-sandbox/", "/sca/"]
+            .iter()
+            .any(|prefix| path.starts_with(prefix));
+        let hint = if !elsewhere && path != "/" {
+            format!(" The bank's interface is under /v1: did you mean /v1{path}?")
         } else {
-            ""
+            String::new()
         };
         Self::new(
             Code::NotFound,
@@ -120,6 +123,30 @@ impl ApiError {
             format!("The request body is larger than the {limit} bytes this service accepts."),
         )
         .with_status(StatusCode::PAYLOAD_TOO_LARGE)
+    }
+
+    /// 431 for a header value (FORMAT_ERROR at the header) or a header section (BAD_REQUEST) over the
+    /// limit: RFC 6585's status, the one the HTTP layer itself answers beyond its hard limit.
+    pub fn header_fields_too_large(header: Option<&str>, text: impl Into<String>) -> Self {
+        let code = if header.is_some() {
+            Code::FormatError
+        } else {
+            Code::BadRequest
+        };
+        Self::new(code, header, text).with_status(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE)
+    }
+
+    /// 408 for a body not sent within the body read timeout (the connection is then closed).
+    pub fn body_timeout(limit: std::time::Duration) -> Self {
+        Self::new(
+            Code::BadRequest,
+            Some("(body)"),
+            format!(
+                "The request body did not arrive within {} s: send the bytes Content-Length announces.",
+                limit.as_secs_f64()
+            ),
+        )
+        .with_status(StatusCode::REQUEST_TIMEOUT)
     }
 
     /// 415 for a body that is not JSON (SPEC.md: XML is not supported).

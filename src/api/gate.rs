@@ -1,5 +1,5 @@
-//! The signed-request gate as axum middleware: every `/v1` request is buffered (up to the body limit),
-//! verified by [`Verifier`](crate::signing::verifier::Verifier) against the one clock, its typed headers
+//! The signed-request gate as axum middleware: every `/v1` request (its body already read within the
+//! limits by `api::limits`) is verified by [`Verifier`](crate::signing::verifier::Verifier) against the one clock, its typed headers
 //! checked, and the identified TPP handed to the handler as an extension. Warnings gathered on the way are
 //! added to the response's `tppMessages` (JSON objects) or to `Sandbox-Warning` headers (other bodies).
 
@@ -9,29 +9,16 @@ use crate::signing::verifier::{RequestToVerify, VerifiedTpp};
 use crate::state::AppState;
 use axum::body::{to_bytes, Body};
 use axum::extract::{OriginalUri, Request, State};
-use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::header::CONTENT_TYPE;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-
-/// Request bodies above this size are refused with 413.
-pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
 /// The middleware.
 pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
-    let declared = parts
-        .headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
-    if declared.is_some_and(|len| len > MAX_BODY_BYTES) {
-        return ApiError::payload_too_large(MAX_BODY_BYTES).into_response();
-    }
-    let body = match to_bytes(body, MAX_BODY_BYTES).await {
+    // The body was read, within the size and time limits, by `api::limits` before routing.
+    let body = match to_bytes(body, usize::MAX).await {
         Ok(bytes) => bytes,
-        Err(error) if is_length_limit(&error) => {
-            return ApiError::payload_too_large(MAX_BODY_BYTES).into_response()
-        }
         Err(error) => {
             return ApiError::format(
                 "(body)",
@@ -79,16 +66,4 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
     parts.extensions.insert::<VerifiedTpp>(verified);
     let response = next.run(Request::from_parts(parts, Body::from(body))).await;
     super::warnings::attach(response, &warnings).await
-}
-
-/// True when reading the body stopped at the size limit (rather than failing otherwise).
-fn is_length_limit(error: &axum::Error) -> bool {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
-    while let Some(current) = source {
-        if current.is::<http_body_util::LengthLimitError>() {
-            return true;
-        }
-        source = current.source();
-    }
-    false
 }

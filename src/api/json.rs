@@ -1,11 +1,15 @@
-//! The JSON body extractor: checks the media type and UTF-8, and reports a wrong or missing field as
-//! 400 FORMAT_ERROR with its JSON path (`balances[0].balanceAmount.amount`) instead of axum's plain text.
+//! The JSON body extractor and the one place JSON bodies are read strictly: media type, UTF-8, exactly
+//! one JSON value, objects (never positional arrays) for named fields, no control or bidirectional
+//! characters in text. A wrong or missing field is 400 FORMAT_ERROR with its JSON path
+//! (`balances[0].balanceAmount.amount`) instead of axum's plain text.
 
 use crate::api::error::ApiError;
 use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
 use bytes::Bytes;
 use serde::de::DeserializeOwned;
+
+mod strict;
 
 /// A JSON request body of type `T`.
 pub struct JsonBody<T>(pub T);
@@ -47,7 +51,10 @@ pub fn check_media_type(content_type: Option<&str>) -> Result<(), ApiError> {
     }
 }
 
-/// Parses JSON bytes into `T`, naming the JSON path of the first problem.
+/// Parses JSON bytes into `T`, naming the JSON path of the first problem. This is the one place that
+/// decides what a JSON body may be: UTF-8; exactly one JSON value (nothing after it); objects where
+/// the type has named fields (never a positional array); no control or bidirectional-control
+/// characters in any text (see [`strict::forbidden`]). Each refusal is 400 FORMAT_ERROR.
 pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         ApiError::format(
@@ -64,8 +71,22 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             "the request needs a JSON body, and it is empty",
         ));
     }
-    let deserializer = &mut serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(deserializer).map_err(|error| {
+    let value = parse_one_value(text)?;
+    if let Some(found) = strict::find_forbidden_text(&value) {
+        return Err(ApiError::format(
+            &found.path,
+            format!(
+                "{} holds U+{:04X} ({}) at character {}: text may not hold control characters other than \
+                 tab, line feed and carriage return, nor bidirectional embedding, override or isolate \
+                 controls (U+202A to U+202E, U+2066 to U+2069), which make text show otherwise than it reads",
+                found.path,
+                u32::from(found.character),
+                found.what,
+                found.position
+            ),
+        ));
+    }
+    serde_path_to_error::deserialize(strict::Strict(value)).map_err(|error| {
         let parent = error.path().to_string();
         let inner = error.into_inner();
         // serde reports a missing field at its parent's path; name the field itself.
@@ -79,13 +100,30 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             (".", None) => "(body)".to_owned(),
             (parent, None) => parent.to_owned(),
         };
-        let text = if inner.is_syntax() || inner.is_eof() {
-            format!("the body is not valid JSON: {inner}")
-        } else {
-            format!("{path}: {inner}")
-        };
-        ApiError::format(&path, text)
+        ApiError::format(&path, format!("{path}: {inner}"))
     })
+}
+
+/// Reads exactly one JSON value: a syntax error, or anything but whitespace after the value
+/// (`{...}{...}`, `{...}garbage`), is refused at `(body)` with the line and column.
+fn parse_one_value(text: &str) -> Result<serde_json::Value, ApiError> {
+    use serde::Deserialize;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = serde_json::Value::deserialize(&mut deserializer).map_err(|error| {
+        ApiError::format("(body)", format!("the body is not valid JSON: {error}"))
+    })?;
+    deserializer.end().map_err(|error| {
+        ApiError::format(
+            "(body)",
+            format!(
+                "the body holds more after its JSON value, from line {} column {}: send exactly one \
+                 JSON value",
+                error.line(),
+                error.column()
+            ),
+        )
+    })?;
+    Ok(value)
 }
 
 #[cfg(test)]
@@ -135,5 +173,64 @@ mod tests {
         assert_eq!(xml.status, axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE);
         assert!(check_media_type(Some("application/json; charset=utf-8")).is_ok());
         assert!(check_media_type(None).is_ok());
+    }
+
+    #[test]
+    fn trailing_data_after_the_value_is_refused_with_its_position() {
+        for body in [
+            &br#"{"amount":"1"}{"amount":"2"}"#[..],
+            br#"{"amount":"1"} garbage"#,
+        ] {
+            let error = parse::<Inner>(body).unwrap_err();
+            assert_eq!(error.refusal.path.as_deref(), Some("(body)"));
+            assert!(
+                error.refusal.text.contains("line 1 column"),
+                "{}",
+                error.refusal.text
+            );
+        }
+        assert!(parse::<Inner>(b" {\"amount\":\"1\"}\n\t ").is_ok());
+    }
+
+    #[test]
+    fn a_syntax_error_names_the_body_with_line_and_column() {
+        let error = parse::<Outer>(b"{\"items\": [{\"amount\": \"1\"},\n ]}").unwrap_err();
+        assert_eq!(error.refusal.path.as_deref(), Some("(body)"));
+        assert!(
+            error.refusal.text.contains("line 2 column"),
+            "{}",
+            error.refusal.text
+        );
+    }
+
+    #[test]
+    fn a_positional_array_for_an_object_is_refused_at_its_path() {
+        let error = parse::<Inner>(br#"["1"]"#).unwrap_err();
+        assert_eq!(error.refusal.path.as_deref(), Some("(body)"));
+        let error = parse::<Outer>(br#"{"items":[{"amount":"1"},["2"]]}"#).unwrap_err();
+        assert_eq!(error.refusal.path.as_deref(), Some("items[1]"));
+        assert!(
+            error.refusal.text.contains("array"),
+            "{}",
+            error.refusal.text
+        );
+    }
+
+    #[test]
+    fn control_and_bidi_characters_in_text_are_refused_at_their_path() {
+        let error =
+            parse::<Outer>("{\"items\":[{\"amount\":\"1\\u202e0\"}]}".as_bytes()).unwrap_err();
+        assert_eq!(error.refusal.path.as_deref(), Some("items[0].amount"));
+        assert!(
+            error.refusal.text.contains("U+202E"),
+            "{}",
+            error.refusal.text
+        );
+        let error = parse::<Inner>(br#"{"amount":"a\u0000"}"#).unwrap_err();
+        assert!(
+            error.refusal.text.contains("U+0000"),
+            "{}",
+            error.refusal.text
+        );
     }
 }

@@ -1,10 +1,12 @@
 //! Cross-cutting layers: durability before acknowledgement, panics as 500 SYSTEM_ERROR, Content-Language,
+//! the charset in Content-Type,
 //! and the JSON 404/405 answers for paths and methods the service does not have.
 
 use crate::api::error::{ApiError, Code};
+use crate::payments::model::PaymentService;
 use crate::state::AppState;
-use axum::extract::{Request, State};
-use axum::http::header::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE};
+use axum::extract::{MatchedPath, OriginalUri, Request, State};
+use axum::http::header::{ACCEPT_CHARSET, ACCEPT_LANGUAGE, CONTENT_LANGUAGE, CONTENT_TYPE};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -102,19 +104,84 @@ pub async fn content_language(request: Request, next: Next) -> Response {
     response
 }
 
-/// 404 NOT_FOUND in the usual body for an unknown path.
-pub async fn no_such_path(request: Request) -> Response {
-    ApiError::no_such_path(request.method().as_str(), request.uri().path()).into_response()
+/// Names the charset in a JSON answer's Content-Type when the request asked with Accept-Charset
+/// (SPEC.md, common header set: "the server answers in Content-Type"). Answers are always UTF-8
+/// (SPEC.md rule 1), whatever was asked.
+pub async fn content_charset(request: Request, next: Next) -> Response {
+    let asked = request.headers().contains_key(ACCEPT_CHARSET);
+    let mut response = next.run(request).await;
+    if asked {
+        let is_bare_json = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/json") && !v.contains("charset"));
+        if is_bare_json {
+            response.headers_mut().insert(
+                CONTENT_TYPE,
+                HeaderValue::from_static("application/json; charset=utf-8"),
+            );
+        }
+    }
+    response
 }
 
-/// 405 for a known path with a method it does not take.
+/// The path as the client sent it: inside `nest("/v1", ..)` the request's URI has lost its prefix.
+fn sent_path(request: &Request) -> &str {
+    request
+        .extensions()
+        .get::<OriginalUri>()
+        .map_or(request.uri().path(), |original| original.0.path())
+}
+
+/// True when the route that matched takes the payment service as a parameter (`/v1/{service}/...`) and
+/// the path names no payment service there: such a path (`/v1/sandbox/foo`) is unknown, not a payment.
+fn names_no_payment_service(request: &Request) -> bool {
+    let Some(matched) = request.extensions().get::<MatchedPath>() else {
+        return false;
+    };
+    let Some((_, pattern)) = matched.as_str().split_once("/v1/") else {
+        return false;
+    };
+    if !pattern.starts_with("{service}") {
+        return false;
+    }
+    let path = sent_path(request);
+    let segment = path
+        .split_once("/v1/")
+        .map_or(path, |(_, rest)| rest)
+        .split('/')
+        .next()
+        .unwrap_or_default();
+    PaymentService::parse(segment).is_none()
+}
+
+/// Route layer of `/v1`: a path that only matched the payment routes' `{service}` parameter is 404,
+/// like any other unknown path.
+pub async fn known_payment_service(request: Request, next: Next) -> Response {
+    if names_no_payment_service(&request) {
+        return no_such_path(request).await;
+    }
+    next.run(request).await
+}
+
+/// 404 NOT_FOUND in the usual body for an unknown path, named as it was sent.
+pub async fn no_such_path(request: Request) -> Response {
+    ApiError::no_such_path(request.method().as_str(), sent_path(&request)).into_response()
+}
+
+/// 405 for a known path with a method it does not take (404 when the path is unknown after all). The
+/// text names only the path as sent, never another endpoint.
 pub async fn no_such_method(request: Request) -> Response {
+    if names_no_payment_service(&request) {
+        return no_such_path(request).await;
+    }
     ApiError::new(
         Code::BadRequest,
         None,
         format!(
             "{} does not accept {}.",
-            request.uri().path(),
+            sent_path(&request),
             request.method()
         ),
     )

@@ -2,6 +2,14 @@
 //! clear answer, so that no client can hold memory or a connection for ever. Defaults are documented in
 //! the README and settable on `serve`.
 
+use crate::api::error::ApiError;
+use axum::body::{to_bytes, Body};
+use axum::extract::Request;
+use axum::http::header::{CONNECTION, CONTENT_LENGTH};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::middleware::{from_fn, Next};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
 use std::time::Duration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,4 +39,121 @@ impl Default for Limits {
             idle_timeout: Duration::from_secs(120),
         }
     }
+}
+
+/// The largest TPP-Redirect-URI accepted (400 FORMAT_ERROR beyond it). The bank keeps the URI with every
+/// authorisation it starts and sends the PSU back to it, so it is kept to the length browsers and
+/// servers reliably handle in a URL; a longer one is a mistake, not a redirect.
+pub const MAX_REDIRECT_URI_BYTES: usize = 2048;
+
+/// Room for the request line on top of `max_header_bytes` in the HTTP layer's own hard limit, beyond
+/// which it answers a bare 431 (the JSON answer of [`enforce`] covers everything below it).
+pub const REQUEST_LINE_ROOM: usize = 16 * 1024;
+
+/// The service with these limits enforced on every request (the connection-level timeouts are the
+/// server's, see `api::connection`).
+pub fn apply(router: Router, limits: Limits) -> Router {
+    router.layer(from_fn(move |request: Request, next: Next| {
+        enforce(limits, request, next)
+    }))
+}
+
+/// Refuses oversized headers, then reads the whole body within the size and time limits before the
+/// request is routed, so that nothing behind it (the gate, a handler, a bank page's form) can be held
+/// by a slow or endless body.
+async fn enforce(limits: Limits, request: Request, next: Next) -> Response {
+    if let Err(error) = check_headers(&limits, request.headers()) {
+        return error.into_response();
+    }
+    let (parts, body) = request.into_parts();
+    let declared = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limits.max_body_bytes as u64) {
+        return closing(ApiError::payload_too_large(limits.max_body_bytes));
+    }
+    let read = tokio::time::timeout(
+        limits.body_read_timeout,
+        to_bytes(body, limits.max_body_bytes),
+    )
+    .await;
+    let bytes = match read {
+        Err(_) => return closing(ApiError::body_timeout(limits.body_read_timeout)),
+        Ok(Err(error)) if is_length_limit(&error) => {
+            return closing(ApiError::payload_too_large(limits.max_body_bytes))
+        }
+        Ok(Err(error)) => {
+            return closing(ApiError::format(
+                "(body)",
+                format!("the request body could not be read: {error}"),
+            ))
+        }
+        Ok(Ok(bytes)) => bytes,
+    };
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+/// The answer, with the connection closed after it: the rest of the body is not read.
+fn closing(error: ApiError) -> Response {
+    let mut response = error.into_response();
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// TPP-Redirect-URI within its own maximum (400), each header value and the whole header section within
+/// theirs (431).
+fn check_headers(limits: &Limits, headers: &HeaderMap) -> Result<(), ApiError> {
+    for uri in headers.get_all("tpp-redirect-uri") {
+        if uri.len() > MAX_REDIRECT_URI_BYTES {
+            return Err(ApiError::format(
+                "TPP-Redirect-URI",
+                format!(
+                    "TPP-Redirect-URI is {} bytes long; at most {MAX_REDIRECT_URI_BYTES} are accepted.",
+                    uri.len()
+                ),
+            ));
+        }
+    }
+    let mut total = 0;
+    for (name, value) in headers {
+        if value.len() > limits.max_header_value_bytes {
+            return Err(ApiError::header_fields_too_large(
+                Some(name.as_str()),
+                format!(
+                    "The header {name} is {} bytes long; at most {} are accepted per header value.",
+                    value.len(),
+                    limits.max_header_value_bytes
+                ),
+            ));
+        }
+        // As on the wire: "name: value" and CRLF.
+        total += name.as_str().len() + value.len() + 4;
+    }
+    if total > limits.max_header_bytes {
+        return Err(ApiError::header_fields_too_large(
+            None,
+            format!(
+                "The request's headers are {total} bytes together; at most {} are accepted.",
+                limits.max_header_bytes
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// True when reading the body stopped at the size limit (rather than failing otherwise).
+fn is_length_limit(error: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(current) = source {
+        if current.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        source = current.source();
+    }
+    false
 }

@@ -3,6 +3,7 @@
 
 pub mod ais;
 pub mod clock;
+pub mod connection;
 pub mod error;
 pub mod gate;
 pub mod headers;
@@ -52,6 +53,7 @@ pub fn router(state: AppState) -> Router {
         .merge(ais::router())
         .merge(pis::router())
         .merge(sca_automation::router())
+        .route_layer(from_fn(layers::known_payment_service))
         // Unknown /v1 paths pass the gate too: an unsigned request is 400 before it is 404.
         .fallback(layers::no_such_path)
         .layer(from_fn_with_state(state.clone(), gate::gate));
@@ -72,6 +74,7 @@ pub fn router(state: AppState) -> Router {
         .layer(from_fn_with_state(state.clone(), layers::durability))
         .layer(from_fn(workbench::access::preflight))
         .layer(from_fn(layers::content_language))
+        .layer(from_fn(layers::content_charset))
         .layer(CompressionLayer::new().gzip(true))
         .layer(CatchPanicLayer::custom(layers::panic_response))
         .with_state(state)

@@ -1,16 +1,22 @@
 //! Serving HTTP: the same [`serve`] for the headless CLI, the desktop shell and the tests (through
-//! `app::App`), over
-//! plain HTTP, and [`serve_tls`] for TPP apps that insist on https (rustls, TLS 1.2 and 1.3 only).
+//! `app::App`), over plain HTTP, and [`serve_tls`] for TPP apps that insist on https (rustls, TLS 1.2
+//! and 1.3 only). Both accept connections in one loop of their own so that every connection runs under
+//! the same [`Limits`]: sizes per request (`api::limits`), clocks per connection (`api::connection`).
+//! HTTP/1.1 only: the limits are enforced on one protocol, and no TPP client needs HTTP/2 here.
 
+use super::connection::serve_connection;
 use super::limits::Limits;
 use crate::state::AppState;
-use hyper_util::rt::{TokioExecutor, TokioIo};
-use hyper_util::server::conn::auto;
-use hyper_util::service::TowerToHyperService;
+use hyper_util::server::graceful::GracefulShutdown;
 use std::future::Future;
 use std::sync::Arc;
-use tokio::net::TcpListener;
+use std::time::Duration;
+use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::rustls;
+
+/// How long in-flight requests may take to finish after shutdown was asked (an event stream never
+/// finishes by itself).
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// Serves the API on `listener` until `shutdown` completes, then finishes in-flight requests. Also runs
 /// the batch scheduler for as long as it serves.
@@ -20,23 +26,20 @@ pub async fn serve(
     limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let _ = limits;
     // Batch runs happen when the clock passes their times, whether or not anyone is calling.
     let scheduler = crate::batch::spawn_scheduler(state.clone());
-    let app = crate::api::router(state);
-    // The peer's address reaches the handlers (the workbench is for this machine only).
-    let served = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
+    let app = super::limits::apply(crate::api::router(state), limits);
+    let served = accept_loop(listener, shutdown, move |stream, peer, watcher| {
+        let app = app.clone();
+        async move { serve_connection(stream, app, limits, watcher, peer).await }
+    })
     .await;
     scheduler.abort();
     served
 }
 
 /// Serves the API over TLS on `listener` until `shutdown` completes, then lets in-flight requests finish
-/// (for at most ten seconds).
+/// (for at most ten seconds). A TLS handshake gets the header read timeout.
 pub async fn serve_tls(
     listener: TcpListener,
     state: AppState,
@@ -44,35 +47,54 @@ pub async fn serve_tls(
     limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let _ = limits;
-    let app = crate::api::router_for_tls(state);
+    let app = super::limits::apply(crate::api::router_for_tls(state), limits);
     let acceptor = tokio_rustls::TlsAcceptor::from(tls);
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    accept_loop(listener, shutdown, move |stream, peer, watcher| {
+        let (app, acceptor) = (app.clone(), acceptor.clone());
+        async move {
+            let handshake =
+                tokio::time::timeout(limits.header_read_timeout, acceptor.accept(stream)).await;
+            match handshake {
+                Ok(Ok(stream)) => serve_connection(stream, app, limits, watcher, peer).await,
+                Ok(Err(error)) => tracing::debug!(%peer, %error, "TLS handshake failed"),
+                Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
+            }
+        }
+    })
+    .await
+}
+
+/// Accepts connections until `shutdown` completes, each served on a task of its own by `connection`;
+/// then waits (at most [`SHUTDOWN_GRACE`]) for the watched connections to finish.
+async fn accept_loop<F, C>(
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    connection: C,
+) -> std::io::Result<()>
+where
+    C: Fn(TcpStream, std::net::SocketAddr, hyper_util::server::graceful::Watcher) -> F,
+    F: Future<Output = ()> + Send + 'static,
+{
+    let graceful = GracefulShutdown::new();
     tokio::pin!(shutdown);
     loop {
-        let (stream, peer) = tokio::select! {
-            accepted = listener.accept() => accepted?,
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
             () = &mut shutdown => break,
         };
-        let acceptor = acceptor.clone();
-        let service = TowerToHyperService::new(app.clone());
-        let watcher = graceful.watcher();
-        tokio::spawn(async move {
-            let stream = match acceptor.accept(stream).await {
-                Ok(stream) => stream,
-                Err(error) => {
-                    tracing::debug!(%peer, %error, "TLS handshake failed");
-                    return;
-                }
-            };
-            let builder = auto::Builder::new(TokioExecutor::new());
-            let connection = builder.serve_connection(TokioIo::new(stream), service);
-            if let Err(error) = watcher.watch(connection.into_owned()).await {
-                tracing::debug!(%peer, %error, "TLS connection ended with an error");
+        match accepted {
+            Ok((stream, peer)) => {
+                tokio::spawn(connection(stream, peer, graceful.watcher()));
             }
-        });
+            // Out of file descriptors and the like: the listener itself is fine, so wait and go on.
+            Err(error) => {
+                tracing::warn!(%error, "accepting a connection failed");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
     }
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(10), graceful.shutdown()).await;
+    drop(listener);
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await;
     Ok(())
 }
 

@@ -1,8 +1,10 @@
 //! The ticker that performs the scheduled runs as simulated time passes: once a second it catches up every
-//! run whose time has come ([`run_due`]) and makes the writes durable. A frozen clock never reaches a run
-//! by itself; moving it through `PUT /v1/sandbox/clock` performs the runs it passes before answering.
+//! run whose time has come ([`run_due`]), prunes old SCA records (`sca::retention`), and makes the writes
+//! durable. A frozen clock never reaches a run by itself; moving it through `PUT /v1/sandbox/clock`
+//! performs the runs it passes before answering.
 
 use super::run::run_due;
+use crate::sca::retention::{prune, PRUNED_PER_TICK};
 use crate::state::AppState;
 use std::time::Duration;
 
@@ -16,9 +18,16 @@ pub fn spawn_scheduler(state: AppState) -> tokio::task::JoinHandle<()> {
             ticker.tick().await;
             let now = state.clock.now();
             let (store, events) = (state.store.clone(), state.events.clone());
-            match tokio::task::spawn_blocking(move || run_due(&store, &events, Some(now), now))
-                .await
-            {
+            let ran = tokio::task::spawn_blocking(move || {
+                let ran = run_due(&store, &events, Some(now), now);
+                // Old SCA records go on the same tick (see `sca::retention`).
+                if let Err(error) = prune(&store, now, PRUNED_PER_TICK) {
+                    tracing::error!(?error, "pruning SCA records failed");
+                }
+                ran
+            })
+            .await;
+            match ran {
                 Ok(Ok(_)) => {}
                 Ok(Err(error)) => tracing::error!(?error, "scheduled batch run failed"),
                 Err(error) => tracing::error!(%error, "scheduled batch run panicked"),

@@ -123,6 +123,9 @@ pub struct Authorisation {
     /// accounts). Never set for payments, which need SCA with dynamic linking.
     #[serde(default, with = "time::serde::rfc3339::option")]
     pub session_sca_at: Option<OffsetDateTime>,
+    /// Its place in its TPP's list of authorisations (see `sca::retention`).
+    #[serde(default)]
+    pub seq: Option<u64>,
 }
 
 impl Record for Authorisation {

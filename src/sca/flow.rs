@@ -57,6 +57,7 @@ pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> CoreResul
         basket_id: None,
         tpp_brand: None,
         session_sca_at: None,
+        seq: None,
     };
     if auth.customer_id.is_none() {
         if let Some(identity) = &request.preset_identity {
@@ -85,7 +86,7 @@ pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> CoreResul
             auth.agreement_id = Some(agreement);
         }
     }
-    store.table::<Authorisation>()?.insert(&auth)?;
+    super::retention::store_new(store, &mut auth)?;
     Ok(auth)
 }
 

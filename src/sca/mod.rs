@@ -7,6 +7,7 @@ pub mod flow;
 mod flow_error;
 pub mod payment_flow;
 pub mod psu;
+pub mod retention;
 pub mod session;
 
 use serde::{Deserialize, Serialize};

@@ -101,7 +101,9 @@ pub fn record_sca(
         sca_at: now,
         active: true,
     };
+    let replaced = sessions.get(&session.key())?.map(|old| old.sca_at);
     sessions.insert(&session)?;
+    super::retention::session_recorded(store, &session, replaced)?;
     Ok(session)
 }
 

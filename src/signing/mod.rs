@@ -9,6 +9,7 @@ pub mod distinguished_name;
 pub mod http_date;
 pub mod issue;
 pub mod qc_statements;
+pub mod required_headers;
 pub mod rfc2047;
 pub mod signature_header;
 pub mod signer;

@@ -239,7 +239,10 @@ impl Verifier {
                 .map(|v| v.to_str().map_err(|_| name.to_owned()))
         };
 
-        // Required headers.
+        // Required headers: each sent once, every missing one named at once.
+        if let Err(error) = super::required_headers::check(headers, !request.body.is_empty()) {
+            return run.fail(Step::RequiredHeaders, error);
+        }
         let mut present = Vec::with_capacity(4);
         let mut raw_signature = None;
         for name in [

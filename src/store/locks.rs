@@ -2,7 +2,8 @@
 //! process), so two services in one process — tests, or the desktop app beside a headless one — never
 //! wait on each other.
 //!
-//! Order, when several are held: `runs`, then `mock_data`, then `access_log`.
+//! Order, when several are held: `runs`, then `mock_data`, then `access_log`. `sca_records` is taken
+//! with no other held.
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -12,6 +13,7 @@ pub struct Locks {
     mock_data: Mutex<()>,
     access_log: Mutex<()>,
     payment_creation: Mutex<()>,
+    sca_records: Mutex<()>,
 }
 
 /// A poisoned lock guards no half state: an operation's writes are committed together at its end, or
@@ -42,5 +44,11 @@ impl Locks {
     /// Serialises the logical-duplicate check and the creation of a payment.
     pub fn payment_creation(&self) -> MutexGuard<'_, ()> {
         take(&self.payment_creation)
+    }
+
+    /// Serialises the bookkeeping of stored authorisations (each TPP's list and count, the expiry
+    /// index): starting one and pruning read a count before they write it.
+    pub fn sca_records(&self) -> MutexGuard<'_, ()> {
+        take(&self.sca_records)
     }
 }

@@ -242,6 +242,45 @@ impl<R: Record> Table<R> {
             .map(|k| String::from_utf8_lossy(&k).into_owned()))
     }
 
+    /// The first `n` records under `prefix` in key order (the oldest for keys that grow with time),
+    /// decoding only those: cheap however many there are, when the tree is untouched by the operation.
+    pub fn first_n_with_prefix(&self, prefix: &str, n: usize) -> Result<Vec<R>, StoreError> {
+        if self.touched() {
+            return self
+                .merged(prefix)?
+                .iter()
+                .take(n)
+                .map(|(_, v)| Self::decode(v))
+                .collect();
+        }
+        self.tree
+            .scan_prefix(prefix)
+            .values()
+            .take(n)
+            .map(|v| Self::decode(&v?))
+            .collect()
+    }
+
+    /// The first `n` records whose key sorts before `bound` (for keys that begin with a zero-padded
+    /// time: those due by then), decoding only those.
+    pub fn first_n_below(&self, bound: &str, n: usize) -> Result<Vec<R>, StoreError> {
+        if self.touched() {
+            return self
+                .merged("")?
+                .iter()
+                .take_while(|(k, _)| k.as_slice() < bound.as_bytes())
+                .take(n)
+                .map(|(_, v)| Self::decode(v))
+                .collect();
+        }
+        self.tree
+            .range(..bound.as_bytes())
+            .values()
+            .take(n)
+            .map(|v| Self::decode(&v?))
+            .collect()
+    }
+
     /// The last `n` records in key order, last first (newest first for keys that grow with time),
     /// decoding only those.
     pub fn last_n(&self, n: usize) -> Result<Vec<R>, StoreError> {

@@ -102,9 +102,10 @@ impl TrafficLog {
     }
 
     /// Events of the broadcast become timeline entries.
+    /// The task holds the log weakly, so that it keeps nothing open once the service is gone.
     fn follow(&self, events: &Events) {
         let mut receiver = events.subscribe();
-        let log = self.clone();
+        let log = Arc::downgrade(&self.inner);
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
                 loop {
@@ -115,7 +116,8 @@ impl TrafficLog {
                                 "batch.run" | "payment.status" | "sca.step" | "clock"
                             ) =>
                         {
-                            log.record_event(event.at, event.kind, event.data);
+                            let Some(inner) = log.upgrade() else { return };
+                            TrafficLog { inner }.record_event(event.at, event.kind, event.data);
                         }
                         Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
                         Err(broadcast::error::RecvError::Closed) => return,

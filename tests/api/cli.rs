@@ -11,15 +11,25 @@ pub fn binary() -> Command {
 
 /// Starts `xs2a-sandbox serve` on port 0 and reads the base URL from its first stdout line.
 pub fn start_server(data: &Path, extra: &[&str]) -> (Child, String) {
-    let mut child = binary()
+    start_server_with(data, extra, |_| {})
+}
+
+/// As [`start_server`], with `configure` adjusting the command (environment, stderr) before it starts.
+pub fn start_server_with(
+    data: &Path,
+    extra: &[&str],
+    configure: impl FnOnce(&mut Command),
+) -> (Child, String) {
+    let mut command = binary();
+    command
         .args(["serve", "--addr", "127.0.0.1:0", "--data"])
         .arg(data)
         .args(extra)
         .env("HOME", data)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the binary starts");
+        .stderr(Stdio::null());
+    configure(&mut command);
+    let mut child = command.spawn().expect("the binary starts");
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
@@ -169,4 +179,25 @@ fn serve_prints_the_bound_base_url_and_stops_on_sigterm() {
         .success());
     let status = server.wait().unwrap();
     assert!(status.success(), "graceful shutdown exits 0: {status:?}");
+}
+
+#[tokio::test]
+async fn logs_written_to_a_pipe_carry_no_colour_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, base) = start_server_with(&dir.path().join("data"), &[], |command| {
+        command.env("XS2A_LOG", "info").stderr(Stdio::piped());
+    });
+    // An unsigned request is refused at the gate, which logs it at info.
+    let response = reqwest::get(format!("{base}/v1/sandbox/customers"))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400);
+    child.kill().unwrap();
+    let output = child.wait_with_output().unwrap();
+    let logged = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        logged.contains("request refused at the gate"),
+        "nothing logged: {logged}"
+    );
+    assert!(!logged.contains('\u{1b}'), "colour codes in: {logged:?}");
 }

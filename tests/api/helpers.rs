@@ -71,6 +71,24 @@ pub async fn spawn_app_with(config: AppConfig) -> TestApp {
 }
 
 impl TestApp {
+    /// Also serves the app over TLS (the bundled localhost certificate) on a port of its own; returns it.
+    pub async fn serve_tls(&self) -> u16 {
+        let config = xs2a_sandbox::api::server::tls_config(
+            xs2a_sandbox::fixtures::SERVER_CERT_PEM,
+            xs2a_sandbox::fixtures::SERVER_KEY_PEM,
+        )
+        .unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let serving = self.app.clone();
+        tokio::spawn(async move {
+            serving
+                .serve_tls(listener, config, std::future::pending())
+                .await
+        });
+        port
+    }
+
     /// A request signed by the aisp-pisp fixture TPP unless told otherwise.
     pub fn request(&self, method: Method, path: &str) -> TestRequest<'_> {
         TestRequest {

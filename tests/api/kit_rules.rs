@@ -311,7 +311,7 @@ async fn kit_rules_pending_transactions_reproduce_the_known_issue_until_switched
         reproduced
             .warnings()
             .iter()
-            .any(|w| w.contains("Known issue")),
+            .any(|w| w.contains("known issue of the bank")),
         "{}",
         reproduced.body
     );

@@ -97,14 +97,7 @@ async fn https_serves_the_same_api_with_tls_1_2_and_1_3_only() {
         config.alpn_protocols.is_empty()
             || config.alpn_protocols.iter().all(|p| p.starts_with(b"h"))
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let serving = app.app.clone();
-    tokio::spawn(async move {
-        serving
-            .serve_tls(listener, config, std::future::pending())
-            .await
-    });
+    let port = app.serve_tls().await;
 
     let ca = std::fs::read(fixture_dir("ca").join("cert.pem")).unwrap();
     for version in [

@@ -191,7 +191,7 @@ fn pending_issue_warning(count: usize) -> TppMessage {
         Code::BadRequest,
         Some("bookingStatus"),
         format!(
-            "Known issue of the bank reproduced (docs/interface.md): with bookingStatus both or pending all {count} pending \
+            "Reproducing a known issue of the bank (docs/interface.md): with bookingStatus both or pending all {count} pending \
              transactions are returned; dateFrom, dateTo, limit and offset do not filter them. Turn it off \
              with PUT /v1/sandbox/settings {{\"reproducePendingTransactionsIssue\": false}}."
         ),

@@ -230,7 +230,7 @@ fn readable_payment(
         return Err(ApiError::unknown("paymentId", "approved payment", id).with_messages([crate::api::error::TppMessage::warning(
             Code::ResourceUnknown,
             Some("paymentId"),
-            "Known issue of the bank (docs/interface.md): a domestic Norwegian credit transfer cannot be read before it is approved. The sandbox \
+            "Reproducing a known issue of the bank (docs/interface.md): a domestic Norwegian credit transfer cannot be read before it is approved. The sandbox \
              reproduces it; turn it off with PUT /v1/sandbox/settings {\"reproduceDomesticReadBeforeApprovalIssue\": false}.",
         )]));
     }

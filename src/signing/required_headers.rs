@@ -1,0 +1,121 @@
+//! The gate's first step, before any header is interpreted: every header it reads is sent at most once
+//! (with two Signature headers, which one counts would be a guess), and every missing one is named in
+//! one answer that says how to make them, so a developer fixes all of them in one go.
+
+use crate::refusal::{Category, Code, Refusal, TppMessage};
+use axum::http::HeaderMap;
+
+/// The headers every signed request carries.
+pub const REQUIRED: [&str; 4] = [
+    "X-Request-ID",
+    "Date",
+    "TPP-Signature-Certificate",
+    "Signature",
+];
+
+/// The headers the gate and the signing string read as one value each.
+pub const SINGLETONS: [&str; 9] = [
+    "X-Request-ID",
+    "Date",
+    "TPP-Signature-Certificate",
+    "Signature",
+    "Digest",
+    "PSU-ID",
+    "PSU-Corporate-ID",
+    "TPP-Redirect-URI",
+    "TPP-Session-ID",
+];
+
+/// How to make the signing headers, said wherever one is missing.
+const HOW_TO_SIGN: &str = "`xs2a-sandbox sign --cert-dir DIR --url URL` prints them for curl \
+    (`xs2a-sandbox cert issue` makes a certificate; fixtures/certs holds test ones; see the README's \
+    walkthrough).";
+
+/// Refuses a singleton header sent more than once, then names every missing required header (and Digest
+/// on a request with a body) in one refusal: the first at fault in the refusal itself, each further one
+/// in a message of its own.
+pub fn check(headers: &HeaderMap, has_body: bool) -> Result<(), Refusal> {
+    for name in SINGLETONS {
+        let count = headers.get_all(name).iter().count();
+        if count > 1 {
+            return Err(Refusal::format(
+                name,
+                format!(
+                    "{name} was sent {count} times; it must be sent once (which one would count is \
+                     not defined, so none does)."
+                ),
+            ));
+        }
+    }
+    let mut missing: Vec<&str> = REQUIRED
+        .into_iter()
+        .filter(|name| !headers.contains_key(*name))
+        .collect();
+    let digest_missing = has_body && !headers.contains_key("Digest");
+    if digest_missing {
+        missing.push("Digest");
+    }
+    let Some(first) = missing.first() else {
+        return Ok(());
+    };
+    let text = match missing.as_slice() {
+        ["Digest"] => "The header Digest is required on a request with a body: \
+             SHA-256=<base64 of the SHA-256 of the body bytes>."
+            .to_owned(),
+        [one] => format!("The header {one} is required on every /v1 request. {HOW_TO_SIGN}"),
+        several => format!(
+            "The request is not signed: it lacks {}. Every /v1 request carries X-Request-ID, Date, \
+             TPP-Signature-Certificate and Signature (and Digest when it has a body). {HOW_TO_SIGN}",
+            several.join(", ")
+        ),
+    };
+    let further = missing.iter().skip(1).map(|name| TppMessage {
+        category: Category::Error,
+        code: Code::HttpHeaderRequired,
+        path: Some((*name).to_owned()),
+        text: Some(format!("The header {name} is missing too.")),
+    });
+    Err(Refusal::new(Code::HttpHeaderRequired, Some(first), text).with_messages(further))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(*name, value.parse().unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn every_missing_header_is_named_in_one_refusal() {
+        let error = check(&HeaderMap::new(), true).unwrap_err();
+        assert_eq!(error.code, Code::HttpHeaderRequired);
+        assert_eq!(error.path.as_deref(), Some("X-Request-ID"));
+        for name in ["Date", "TPP-Signature-Certificate", "Signature", "Digest"] {
+            assert!(error.text.contains(name), "{}", error.text);
+            assert!(error.more.iter().any(|m| m.path.as_deref() == Some(name)));
+        }
+        assert!(error.text.contains("xs2a-sandbox sign"), "{}", error.text);
+    }
+
+    #[test]
+    fn a_singleton_sent_twice_is_refused_by_name() {
+        let twice = headers(&[("signature", "a"), ("signature", "b")]);
+        let error = check(&twice, false).unwrap_err();
+        assert_eq!(
+            (error.code, error.path.as_deref()),
+            (Code::FormatError, Some("Signature"))
+        );
+        let once = headers(&[
+            ("x-request-id", "1"),
+            ("date", "d"),
+            ("tpp-signature-certificate", "c"),
+            ("signature", "s"),
+        ]);
+        assert!(check(&once, false).is_ok());
+    }
+}

@@ -1,0 +1,156 @@
+//! Nothing grows without limit: 20,000 requests that each start an SCA nobody finishes (401 with a
+//! scaRedirect, the largest TPP-Redirect-URI accepted) against the real binary, `xs2a-sandbox serve
+//! --data DIR`, leave its data directory under 10 MB and its resident memory flat.
+//!
+//! Measured honestly: the server is its own process, so its memory is read from /proc/<pid>/status
+//! (VmRSS) and not mixed with the test's; the data directory's size is the disk it occupies (allocated
+//! blocks, not file lengths), read after the server was stopped with kill -9 (nothing flushed at exit).
+//! Memory is read every 1,000 requests after a warm-up of 2,000 (caches, allocator arenas and connection
+//! buffers reach their working size).
+
+use crate::cli::start_server;
+use axum::http::{HeaderMap, HeaderValue};
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use time::OffsetDateTime;
+use xs2a_sandbox::sca::authorisation::Authorisation;
+use xs2a_sandbox::sca::retention::MAX_PER_TPP;
+use xs2a_sandbox::store::Store;
+
+const REQUESTS: usize = 20_000;
+const WARM_UP: usize = 2_000;
+const CLIENTS: usize = 8;
+
+/// The server's resident memory in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS in /proc/<pid>/status")
+}
+
+/// The disk a directory's files occupy, in bytes.
+fn disk_usage(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            let meta = entry.metadata().unwrap();
+            if meta.is_dir() {
+                disk_usage(&entry.path())
+            } else {
+                meta.blocks() * 512
+            }
+        })
+        .sum()
+}
+
+/// Signed headers for an account list that starts SCA; the signature is made afresh every few
+/// seconds (the Date window is 60 s), the server verifies every request in full.
+fn signed_headers(redirect: &str) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    headers.insert("tpp-session-id", HeaderValue::from_static("growth"));
+    headers.insert("tpp-redirect-uri", HeaderValue::from_str(redirect).unwrap());
+    headers.insert("psu-ip-address", HeaderValue::from_static("192.0.2.10"));
+    crate::helpers::tpp("aisp-pisp").sign(
+        "GET",
+        "/v1/accounts",
+        &mut headers,
+        b"",
+        OffsetDateTime::now_utc(),
+        &Default::default(),
+    );
+    headers
+}
+
+/// Sends `count` requests from `CLIENTS` keep-alive clients; each must be a 401 with a scaRedirect.
+async fn send_401s(base: &str, count: usize, redirect: &str) {
+    let sent = Arc::new(AtomicUsize::new(0));
+    let mut clients = Vec::new();
+    for _ in 0..CLIENTS {
+        let (base, redirect, sent) = (base.to_owned(), redirect.to_owned(), sent.clone());
+        clients.push(tokio::spawn(async move {
+            let client = reqwest::Client::new();
+            let mut headers = signed_headers(&redirect);
+            let mut signed_at = std::time::Instant::now();
+            while sent.fetch_add(1, Ordering::Relaxed) < count {
+                if signed_at.elapsed() > std::time::Duration::from_secs(10) {
+                    headers = signed_headers(&redirect);
+                    signed_at = std::time::Instant::now();
+                }
+                let response = client
+                    .get(format!("{base}/v1/accounts"))
+                    .headers(headers.clone())
+                    .send()
+                    .await
+                    .unwrap();
+                let status = response.status();
+                let body: serde_json::Value = response.json().await.unwrap();
+                assert_eq!(status, 401, "{body}");
+                assert!(body["_links"]["scaRedirect"]["href"].is_string(), "{body}");
+            }
+        }));
+    }
+    for client in clients {
+        client.await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn twenty_thousand_unanswered_401s_leave_the_data_directory_small_and_memory_flat() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (mut server, base) = start_server(&data, &[]);
+    let pid = server.id();
+    // The longest redirect URI accepted: the most each authorisation can store.
+    let redirect = format!("https://tpp.example/cb?{}", "r".repeat(2048 - 23));
+    assert_eq!(redirect.len(), 2048);
+
+    send_401s(&base, WARM_UP, &redirect).await;
+    // Resident memory rises by about 2 KB per request and falls back in bulk every 7,000 to 10,000
+    // (by its shape, the storage engine's deferred reclamation; not investigated further), so one
+    // reading against another says little. Flat means: no
+    // trend (memory comes back, in the second half, below the highest reading of the first) and no
+    // reading far above the warm-up.
+    let warm = rss_kib(pid);
+    let mut readings = Vec::new();
+    for _ in 0..(REQUESTS - WARM_UP) / 1000 {
+        send_401s(&base, 1000, &redirect).await;
+        readings.push(rss_kib(pid));
+    }
+    let (first, second) = readings.split_at(readings.len() / 2);
+    let first_peak = *first.iter().max().unwrap();
+    let second_low = *second.iter().min().unwrap();
+    let peak = *readings.iter().max().unwrap();
+
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let size = disk_usage(&data);
+    let stored = Store::open(&data)
+        .unwrap()
+        .table::<Authorisation>()
+        .unwrap()
+        .len();
+    let mb = |kib: u64| kib as f64 / 1024.0;
+    eprintln!(
+        "after {REQUESTS} unanswered 401s: data directory {:.1} MB on disk, {stored} authorisations \
+         kept; server RSS {:.1} MB after the warm-up, every 1,000 requests then (MB): {:.1?}",
+        size as f64 / 1e6,
+        mb(warm),
+        readings.iter().map(|r| mb(*r)).collect::<Vec<_>>()
+    );
+    assert!(stored <= MAX_PER_TPP, "{stored} authorisations kept");
+    assert!(size < 10_000_000, "the data directory takes {size} bytes");
+    assert!(
+        second_low < first_peak,
+        "resident memory only grew: {readings:?} KiB"
+    );
+    assert!(
+        peak < warm + 48 * 1024,
+        "resident memory rose from {warm} KiB to {peak} KiB"
+    );
+}
