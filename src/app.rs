@@ -49,6 +49,8 @@ pub struct AppConfig {
     pub limits: Limits,
     /// The operator credential; a fresh random one when `None`.
     pub operator_token: Option<String>,
+    /// Changes to the traffic log's switch and caps; what is not given stays as stored (or the default).
+    pub traffic: crate::traffic::store::TrafficOverrides,
 }
 
 impl Default for AppConfig {
@@ -62,6 +64,7 @@ impl Default for AppConfig {
             clock: ClockStart::AsStored,
             limits: Limits::default(),
             operator_token: None,
+            traffic: Default::default(),
         }
     }
 }
@@ -122,6 +125,11 @@ impl App {
         let events = crate::events::Events::default();
         let traffic = crate::traffic::TrafficLog::start(store.clone(), &events)
             .map_err(|e| format!("cannot open the traffic log: {e}"))?;
+        if !config.traffic.is_empty() {
+            traffic
+                .set_settings(config.traffic.apply(traffic.settings()))
+                .map_err(|e| format!("traffic log: {}", e.text))?;
+        }
         let state = AppState {
             traffic,
             store,

@@ -5,6 +5,7 @@
 
 use super::headers::validate_typed_headers;
 use crate::api::error::ApiError;
+use crate::api::traffic::verdict::GateSlot;
 use crate::signing::verifier::{RequestToVerify, VerifiedTpp};
 use crate::state::AppState;
 use axum::body::{to_bytes, Body};
@@ -41,15 +42,32 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
     let original = parts.extensions.get::<OriginalUri>().map(|o| o.0.clone());
     let uri = original.as_ref().unwrap_or(&parts.uri);
     let path_and_query = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
-    let verified = state.verifier.verify(
-        &RequestToVerify {
-            method: parts.method.as_str(),
-            path_and_query,
-            headers: &parts.headers,
-            body: &body,
-        },
-        &state.clock,
-    );
+    let request = RequestToVerify {
+        method: parts.method.as_str(),
+        path_and_query,
+        headers: &parts.headers,
+        body: &body,
+    };
+    // When the traffic log records this request, the gate explains each step in the same single pass.
+    let slot = parts.extensions.get::<GateSlot>().cloned();
+    let verified = match &slot {
+        Some(slot) => {
+            let report = state.verifier.verify_explained(&request, &state.clock);
+            let warnings = match &report.outcome {
+                Ok(verified) => verified.warnings.clone(),
+                Err(refusal) => refusal
+                    .more
+                    .iter()
+                    .filter(|m| m.category == crate::refusal::Category::Warning)
+                    .cloned()
+                    .collect(),
+            };
+            *slot.0.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some(crate::api::traffic::verdict::record(&report, &warnings));
+            report.outcome
+        }
+        None => state.verifier.verify(&request, &state.clock),
+    };
     let verified = match verified {
         Ok(verified) => verified,
         Err(error) => {

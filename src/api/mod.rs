@@ -75,6 +75,7 @@ pub fn router(state: AppState) -> Router {
         .layer(from_fn(workbench::access::preflight))
         .layer(from_fn(layers::content_language))
         .layer(from_fn(layers::content_charset))
+        .layer(from_fn_with_state(state.clone(), traffic::capture::capture))
         .layer(CompressionLayer::new().gzip(true))
         .layer(CatchPanicLayer::custom(layers::panic_response))
         .with_state(state)

@@ -70,6 +70,16 @@ pub struct ServeArgs {
     /// Seconds a client may take to send the body it announced.
     #[arg(long, default_value_t = Limits::default().body_read_timeout.as_secs())]
     pub body_timeout: u64,
+    /// Do not record traffic (the inspector and the flow view then stay empty).
+    #[arg(long)]
+    pub no_traffic: bool,
+    /// The most exchanges and events the traffic log keeps, oldest pruned first (default 100000; kept in
+    /// the data directory once set).
+    #[arg(long)]
+    pub traffic_max_entries: Option<u64>,
+    /// The most bytes the traffic log keeps, oldest pruned first (default 268435456 = 256 MiB).
+    #[arg(long)]
+    pub traffic_max_bytes: Option<u64>,
     /// Seconds an idle keep-alive connection stays open.
     #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs())]
     pub idle_timeout: u64,
@@ -139,6 +149,11 @@ impl ServeArgs {
                 idle_timeout: Duration::from_secs(self.idle_timeout),
             },
             operator_token: self.operator_token.clone(),
+            traffic: crate::traffic::store::TrafficOverrides {
+                enabled: self.no_traffic.then_some(false),
+                max_entries: self.traffic_max_entries,
+                max_bytes: self.traffic_max_bytes,
+            },
         })
     }
 }

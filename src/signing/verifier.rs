@@ -183,6 +183,16 @@ impl Verifier {
         self.check(request, times, false).outcome
     }
 
+    /// Checks a request at the sandbox clock's time and records every step's verdict (the traffic log
+    /// keeps it; one pass, so no extra signature verification).
+    pub fn verify_explained(&self, request: &RequestToVerify, clock: &Clock) -> Report {
+        let times = Times {
+            now: clock.now(),
+            machine: clock.machine_now(),
+        };
+        self.check(request, times, true)
+    }
+
     /// Checks a request as of `at` and records every step's verdict (slower; for diagnostics).
     pub fn report(&self, request: &RequestToVerify, at: OffsetDateTime) -> Report {
         self.check(

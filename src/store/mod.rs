@@ -26,6 +26,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+/// The most memory sled's page cache takes.
+const CACHE_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Decoded copies of whole tables, each tagged with the write count it was read at.
 type Snapshots = Mutex<HashMap<&'static str, (u64, Arc<dyn Any + Send + Sync>)>>;
 
@@ -77,6 +80,9 @@ impl Store {
             .path(dir)
             // The flusher thread is the only one that flushes (see `flusher`).
             .flush_every_ms(None)
+            // sled's page cache defaults to 1 GiB; a sandbox's working set is small, and a bounded cache
+            // keeps the process's memory flat however much traffic passes through.
+            .cache_capacity(CACHE_BYTES)
             .open()
             .map_err(|error| match error {
                 sled::Error::Io(io) if io.to_string().contains("lock") => {
@@ -92,6 +98,7 @@ impl Store {
         let db = sled::Config::new()
             .temporary(true)
             .flush_every_ms(None)
+            .cache_capacity(CACHE_BYTES)
             .open()?;
         Ok(Self::wrap(db))
     }

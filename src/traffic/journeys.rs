@@ -311,14 +311,23 @@ impl Index {
         }
     }
 
-    /// Forgets journeys none of whose entries is kept any more.
+    /// Counts an entry out of a journey; a journey none of whose entries is kept any more is forgotten,
+    /// with everything that pointed at it, so the index is bounded by the log's caps.
     pub fn forget(&mut self, journey: &str) {
-        if let Some(j) = self.journeys.get_mut(journey) {
-            j.entries = j.entries.saturating_sub(1);
-            if j.entries == 0 {
-                self.journeys.remove(journey);
-            }
+        let Some(j) = self.journeys.get_mut(journey) else {
+            return;
+        };
+        j.entries = j.entries.saturating_sub(1);
+        if j.entries > 0 {
+            return;
         }
+        self.journeys.remove(journey);
+        self.by_authorisation.retain(|_, j| j != journey);
+        self.by_session.retain(|_, j| j != journey);
+        self.by_payment.retain(|_, js| {
+            js.retain(|j| j != journey);
+            !js.is_empty()
+        });
     }
 }
 

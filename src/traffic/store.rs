@@ -87,3 +87,31 @@ impl Record for StoredSettings {
         "settings".to_owned()
     }
 }
+
+/// Changes asked for at start (`serve` flags); what is not given stays as stored.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrafficOverrides {
+    pub enabled: Option<bool>,
+    pub max_entries: Option<u64>,
+    pub max_bytes: Option<u64>,
+}
+
+impl TrafficOverrides {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// `settings` with these changes applied.
+    pub fn apply(&self, mut settings: TrafficSettings) -> TrafficSettings {
+        if let Some(enabled) = self.enabled {
+            settings.enabled = enabled;
+        }
+        if let Some(max) = self.max_entries {
+            settings.max_entries = max;
+        }
+        if let Some(max) = self.max_bytes {
+            settings.max_bytes = max;
+        }
+        settings
+    }
+}

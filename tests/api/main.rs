@@ -27,6 +27,7 @@ mod sca_browser;
 mod sca_pages;
 mod strict_input;
 mod tpp_dialogue;
+mod traffic;
 mod transport;
 mod transport_limits;
 mod workbench;

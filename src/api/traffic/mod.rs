@@ -3,6 +3,7 @@
 
 pub mod capture;
 pub mod routes;
+pub mod verdict;
 
 use crate::state::AppState;
 use axum::routing::get;

@@ -55,7 +55,18 @@ pub async fn send(
         .listening
         .get()
         .ok_or_else(|| ApiError::internal("the service is not listening yet"))?;
+    // The capture recognises the composer's request by its X-Request-ID and keeps its signing string.
+    let request_id = prepared
+        .headers
+        .iter()
+        .find(|(n, _)| n == "x-request-id")
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default();
+    state
+        .traffic
+        .note_composer_request(&request_id, prepared.signing_string.clone());
     let answer = send::send(to, &prepared).await?;
+    let exchange_id = state.traffic.composer_exchange(&request_id);
     let at = state.clock.now();
     let body_text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
     let request = json!({
@@ -80,7 +91,7 @@ pub async fn send(
             signing_string: &prepared.signing_string,
             response: response.clone(),
             duration_ms,
-            exchange_id: None,
+            exchange_id: exchange_id.map(|id| id.to_string()),
         })
         .unwrap_or_default()
     })?;

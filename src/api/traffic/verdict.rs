@@ -1,0 +1,142 @@
+//! The gate's verdict as the traffic log keeps it: each step with the rule it checks (in the interface's
+//! words), what was found, the signing string the sandbox computed, and — for a refusal — the likely cause
+//! said plainly. The gate fills a [`GateSlot`] the capture put on the request.
+
+use crate::signing::verifier::{Report, Step};
+use crate::traffic::model::{GateStep, GateVerdict, TppRef};
+use std::sync::{Arc, Mutex};
+
+/// Where the gate leaves its verdict for the capture.
+#[derive(Clone, Default)]
+pub struct GateSlot(pub Arc<Mutex<Option<GateRecord>>>);
+
+/// What the gate found.
+#[derive(Debug, Clone)]
+pub struct GateRecord {
+    pub verdict: GateVerdict,
+    pub failed_step: Option<String>,
+    pub tpp: Option<TppRef>,
+}
+
+/// The rule each step checks and the header it reads.
+fn rule(step: Step) -> (&'static str, Option<&'static str>) {
+    match step {
+        Step::RequiredHeaders => (
+            "Every request is signed: it carries X-Request-ID, Date, TPP-Signature-Certificate and Signature, and a Digest when it has a body.",
+            None,
+        ),
+        Step::Date => (
+            "The Date header is an RFC 7231 date at most 60 seconds from the bank's clock.",
+            Some("Date"),
+        ),
+        Step::Certificate => (
+            "TPP-Signature-Certificate is the base64 eIDAS certificate that signed the request, issued by a trusted CA, valid now, with PSD2 roles.",
+            Some("TPP-Signature-Certificate"),
+        ),
+        Step::SignatureHeader => (
+            "The Signature header holds keyId, algorithm, headers and signature, each key=\"value\", joined by commas.",
+            Some("Signature"),
+        ),
+        Step::KeyId => (
+            "keyId is SN=<upper-case hex serial>,CA=<issuer DN per RFC 2253> of the signing certificate.",
+            Some("Signature"),
+        ),
+        Step::Algorithm => (
+            "algorithm names the certificate's algorithm, rsa-sha256.",
+            Some("Signature"),
+        ),
+        Step::SignedHeaders => (
+            "headers lists the lower-case names of the signed headers in order: date, digest, x-request-id, psu-id, psu-corporate-id and tpp-redirect-uri when the request carries them.",
+            Some("Signature"),
+        ),
+        Step::Digest => (
+            "Digest is the algorithm name, '=' and the base64 hash (SHA-256 or SHA-512) of the body sent.",
+            Some("Digest"),
+        ),
+        Step::Signature => (
+            "signature is Base64(RSA-SHA256(signing string)): one 'name: value' line per signed header, in the listed order, joined by newlines.",
+            Some("Signature"),
+        ),
+    }
+}
+
+/// The likely cause of a refusal at `step`, said plainly.
+fn likely_cause(step: Step, detail: &str) -> String {
+    let lower = detail.to_lowercase();
+    match step {
+        Step::RequiredHeaders => "A signing header is missing (or sent twice).".to_owned(),
+        Step::Date => "Date skew: the Date header is not within 60 seconds of the bank's clock (or is not an RFC 7231 date).".to_owned(),
+        Step::Certificate if lower.contains("expired") || lower.contains("valid from") => {
+            "The certificate is not valid at the bank's clock's time (expired, or not yet valid).".to_owned()
+        }
+        Step::Certificate if lower.contains("trust") => "The certificate was issued by a CA the sandbox does not trust.".to_owned(),
+        Step::Certificate => "The certificate cannot be used: see the detail.".to_owned(),
+        Step::KeyId if lower.contains("issuer") || lower.contains("ca=") => {
+            "CA string mismatch: keyId's CA= does not name the certificate's issuer.".to_owned()
+        }
+        Step::KeyId => "keyId's SN= does not name the certificate's serial number.".to_owned(),
+        Step::SignedHeaders => "A header the request carries is missing from the signed list (or a listed header is absent).".to_owned(),
+        Step::Digest => "Digest over a different body: the Digest does not match the bytes sent.".to_owned(),
+        Step::Signature => "The signature does not verify: the client signed a different signing string (compare them line by line) or used another key than the certificate's (wrong key).".to_owned(),
+        Step::SignatureHeader | Step::Algorithm => "The Signature header is malformed: see the detail.".to_owned(),
+    }
+}
+
+/// The verdict of a report, with the warnings given.
+pub fn record(report: &Report, warnings: &[crate::refusal::TppMessage]) -> GateRecord {
+    let mut steps = Vec::with_capacity(Step::ALL.len() + warnings.len());
+    let mut failed = None;
+    for step in Step::ALL {
+        let (rule, header) = rule(step);
+        let found = report.steps.iter().find(|(s, _)| *s == step);
+        let (outcome, detail) = match found {
+            Some((_, Ok(note))) => ("passed", Some(note.clone()).filter(|n| !n.is_empty())),
+            Some((_, Err(reason))) => {
+                failed = Some((step, reason.clone()));
+                ("failed", Some(reason.clone()))
+            }
+            None => ("skipped", None),
+        };
+        steps.push(GateStep {
+            step: step.name().to_owned(),
+            outcome: outcome.to_owned(),
+            header: header.map(str::to_owned),
+            rule: rule.to_owned(),
+            detail,
+        });
+    }
+    for warning in warnings {
+        steps.push(GateStep {
+            step: "warning".to_owned(),
+            outcome: "warning".to_owned(),
+            header: warning.path.clone(),
+            rule: "Accepted, but production might refuse it.".to_owned(),
+            detail: warning.text.clone(),
+        });
+    }
+    let signed_headers = report
+        .signing_string
+        .as_deref()
+        .unwrap_or("")
+        .lines()
+        .filter_map(|l| l.split_once(':').map(|(n, _)| n.to_owned()))
+        .collect();
+    let tpp = report.outcome.as_ref().ok().map(|verified| {
+        let certificate = verified.tpp();
+        TppRef {
+            organisation_id: verified.tpp_id(),
+            name: verified.tpp_name(),
+            subject: certificate.subject.to_rfc2253(),
+        }
+    });
+    GateRecord {
+        failed_step: failed.as_ref().map(|(s, _)| s.name().to_owned()),
+        verdict: GateVerdict {
+            steps,
+            signing_string: report.signing_string.clone(),
+            signed_headers,
+            likely_cause: failed.map(|(step, reason)| likely_cause(step, &reason)),
+        },
+        tpp,
+    }
+}

@@ -1,0 +1,336 @@
+//! The traffic log as the inspector and the flow view read it: every request on the port is one exchange
+//! with the gate's verdict step by step; a refusal names its step, the signing string and the likely
+//! cause; journeys gather a payment's exchanges, its SCA pages and batch events; filters; the stream
+//! resumes after the last entry seen; retention keeps the newest; the workbench's own calls are not logged.
+
+use crate::helpers::{complete_sca, sca_redirect, spawn_app, TestApp};
+use crate::pis_support::{kari, pay, transfer, OLA_CURRENT, STRAKS};
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+use std::time::Duration;
+use xs2a_sandbox::signing::signer::SignOptions;
+
+async fn call(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut request = app
+        .client
+        .request(method, format!("{}/workbench/api{path}", app.base))
+        .bearer_auth(app.app.operator_token());
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    let text = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// The newest entries for `query` once the writer has stored at least `count` of them.
+async fn entries(app: &TestApp, query: &str, count: usize) -> Vec<Value> {
+    for _ in 0..250 {
+        let (_, page) = call(app, Method::GET, &format!("/traffic?{query}"), None).await;
+        let found = page["entries"].as_array().cloned().unwrap_or_default();
+        if found.len() >= count {
+            return found;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("fewer than {count} entries for {query}")
+}
+
+async fn whole(app: &TestApp, id: &Value) -> Value {
+    let (status, exchange) = call(app, Method::GET, &format!("/traffic/{id}"), None).await;
+    assert_eq!(status, 200, "{exchange}");
+    exchange
+}
+
+#[tokio::test]
+async fn every_request_on_the_port_is_an_exchange_with_the_gates_verdict() {
+    let app = spawn_app().await;
+    app.get("/v1/sandbox/customers").send().await.assert_ok();
+    let found = entries(&app, "kind=exchange", 1).await;
+    let summary = &found[0];
+    assert_eq!(summary["path"], "/v1/sandbox/customers");
+    assert_eq!(
+        (summary["status"].as_u64(), summary["area"].as_str()),
+        (Some(200), Some("sandbox"))
+    );
+    assert_eq!(summary["tpp"]["name"], "Sandbox AISP PISP AS");
+    let exchange = whole(&app, &summary["id"]).await;
+    let steps = exchange["gate"]["steps"].as_array().unwrap();
+    assert!(
+        steps.iter().take(9).all(|s| s["outcome"] == "passed"),
+        "{steps:?}"
+    );
+    assert!(exchange["gate"]["signingString"]
+        .as_str()
+        .unwrap()
+        .contains("(request-target): get /v1/sandbox/customers"));
+    assert!(exchange["response"]["body"]
+        .as_str()
+        .unwrap()
+        .contains("Kari Nordmann"));
+    assert!(exchange["request"]["headers"]
+        .to_string()
+        .contains("tpp-signature-certificate"));
+    // The workbench's own calls are not exchanges.
+    let (_, page) = call(&app, Method::GET, "/traffic?q=workbench", None).await;
+    assert!(page["entries"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_wrong_digest_and_an_unsigned_date_name_their_step_and_likely_cause() {
+    let app = spawn_app().await;
+    app.put("/v1/tpp-dialogue/contact", &json!({"email": "ops@tpp.no"}))
+        .with_body_after_signing(br#"{"email":"evil@tpp.no"}"#)
+        .send()
+        .await
+        .assert_refused(400, "BAD_REQUEST", Some("Digest"));
+    app.get("/v1/sandbox/customers")
+        .options(SignOptions {
+            signed_headers: Some(vec!["x-request-id".into()]),
+            ..Default::default()
+        })
+        .send()
+        .await;
+    let failed = entries(&app, "failed=true", 2).await;
+    assert_eq!(failed[0]["failedStep"], "signed headers");
+    assert_eq!(failed[1]["failedStep"], "digest");
+    let digest = whole(&app, &failed[1]["id"]).await;
+    let step = digest["gate"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["step"] == "digest")
+        .unwrap()
+        .clone();
+    assert_eq!(step["outcome"], "failed");
+    assert!(step["rule"].as_str().unwrap().contains("hash"));
+    assert!(digest["gate"]["likelyCause"]
+        .as_str()
+        .unwrap()
+        .contains("different body"));
+    assert_eq!(digest["tppMessages"][0]["code"], "BAD_REQUEST");
+    let unsigned = whole(&app, &failed[0]["id"]).await;
+    assert!(unsigned["gate"]["likelyCause"]
+        .as_str()
+        .unwrap()
+        .contains("signed list"));
+    let skipped = unsigned["gate"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["outcome"] == "skipped")
+        .count();
+    assert!(skipped >= 1, "the steps after the failure are skipped");
+}
+
+#[tokio::test]
+async fn the_composers_requests_carry_its_signing_string_and_their_exchange_number() {
+    let app = spawn_app().await;
+    let (_, sent) = call(
+        &app,
+        Method::POST,
+        "/compose/send",
+        Some(
+            json!({"personaId": "bundled-aisp", "method": "GET", "path": "/v1/sandbox/customers",
+                    "headers": [["PSU-ID", "not-signed-by-the-composer-is-fine"]]}),
+        ),
+    )
+    .await;
+    let id = sent["exchangeId"]
+        .as_str()
+        .expect("the composer learns the exchange's number");
+    let exchange = whole(&app, &json!(id.parse::<u64>().unwrap())).await;
+    assert_eq!(exchange["source"], "composer");
+    assert_eq!(exchange["composerSigningString"], sent["signingString"]);
+}
+
+#[tokio::test]
+async fn a_payment_journey_gathers_its_exchanges_sca_pages_and_status_changes() {
+    let app = spawn_app().await;
+    let tpp = kari(&app).await;
+    let created = pay(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer(
+            "125.50",
+            OLA_CURRENT,
+            json!({"remittanceInformationUnstructured": "Middag"}),
+        ),
+    )
+    .send()
+    .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let payment = created.body["paymentId"].as_str().unwrap().to_owned();
+    let href = created.body["_links"]["scaRedirect"]["href"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // The PSU's page, then the automation completes it (as the pages would).
+    app.client.get(&href).send().await.unwrap();
+    complete_sca(&app, &href, json!({"nationalId": "14838510036"})).await;
+    let journey_id = format!("payment:{payment}");
+    let mut journey = Value::Null;
+    for _ in 0..250 {
+        let (status, found) =
+            call(&app, Method::GET, &format!("/journeys/{journey_id}"), None).await;
+        if status == 200
+            && found["entries"]
+                .as_array()
+                .is_some_and(|e| e.iter().any(|e| e["kind"] == "event"))
+        {
+            journey = found;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(journey["journey"]["kind"], "payment", "{journey}");
+    assert!(journey["journey"]["title"]
+        .as_str()
+        .unwrap()
+        .contains("125.50 NOK to Ola Nordmann"));
+    let entries = journey["entries"].as_array().unwrap();
+    assert_eq!(entries[0]["method"], "POST", "the creation first");
+    assert!(
+        entries.iter().any(|e| e["area"] == "sca-page"),
+        "the PSU's page belongs to it"
+    );
+    assert!(
+        entries.iter().any(|e| e["event"] == "payment.status"),
+        "the status change belongs to it"
+    );
+    assert_eq!(journey["journey"]["status"], "ACSC");
+    let (_, all) = call(&app, Method::GET, "/journeys", None).await;
+    assert!(all
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|j| j["id"] == journey_id));
+    let by_resource = entries_for(&app, &format!("resource=payment:{payment}")).await;
+    assert!(by_resource.len() >= 2);
+    let _ = sca_redirect;
+}
+
+async fn entries_for(app: &TestApp, query: &str) -> Vec<Value> {
+    entries(app, query, 1).await
+}
+
+#[tokio::test]
+async fn filters_and_the_har_form_answer_what_the_inspector_asks() {
+    let app = spawn_app().await;
+    app.get("/v1/sandbox/customers").send().await.assert_ok();
+    app.get("/v1/sandbox/nothing-here").send().await;
+    let four = entries(&app, "status=4xx", 1).await;
+    assert!(four
+        .iter()
+        .all(|e| e["status"].as_u64().unwrap() / 100 == 4));
+    let text = entries(&app, "q=nothing-here", 1).await;
+    assert_eq!(text[0]["path"], "/v1/sandbox/nothing-here");
+    let (status, refused) = call(&app, Method::GET, "/traffic?status=6xx", None).await;
+    assert_eq!(status, 400);
+    assert_eq!(refused["tppMessages"][0]["path"], "status");
+    let ok = entries(&app, "status=2xx", 1).await;
+    let (_, har) = call(
+        &app,
+        Method::GET,
+        &format!("/traffic/{}/har", ok[0]["id"]),
+        None,
+    )
+    .await;
+    assert_eq!(har["request"]["method"], "GET");
+    assert!(har["request"]["url"]
+        .as_str()
+        .unwrap()
+        .ends_with("/v1/sandbox/customers"));
+    assert_eq!(har["response"]["status"], 200);
+}
+
+#[tokio::test]
+async fn the_stream_resumes_after_the_last_entry_seen() {
+    let app = spawn_app().await;
+    app.get("/v1/sandbox/customers").send().await.assert_ok();
+    let first = entries(&app, "kind=exchange", 1).await[0]["id"]
+        .as_u64()
+        .unwrap();
+    app.get("/v1/sandbox/agreements").send().await.assert_ok();
+    entries(&app, "kind=exchange", 2).await;
+    let mut stream = app
+        .client
+        .get(format!("{}/workbench/api/traffic/stream", app.base))
+        .bearer_auth(app.app.operator_token())
+        .header("Last-Event-ID", first.to_string())
+        .send()
+        .await
+        .unwrap();
+    let mut text = String::new();
+    while !text.contains("/v1/sandbox/agreements") {
+        let chunk = tokio::time::timeout(Duration::from_secs(5), stream.chunk())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(
+        !text.contains("\"path\":\"/v1/sandbox/customers\""),
+        "nothing seen before is sent again: {text}"
+    );
+}
+
+#[tokio::test]
+async fn retention_keeps_the_newest_entries_within_the_caps() {
+    let app = spawn_app().await;
+    let (status, _) = call(
+        &app,
+        Method::PUT,
+        "/traffic/settings",
+        Some(json!({"enabled": true, "maxEntries": 100, "maxBytes": 1048576})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    for _ in 0..130 {
+        app.get("/v1/sandbox/customers").send().await;
+    }
+    app.get("/v1/sandbox/agreements").send().await.assert_ok();
+    let newest = entries(&app, "q=agreements", 1).await;
+    let (_, page) = call(&app, Method::GET, "/traffic?limit=1000", None).await;
+    let kept = page["entries"].as_array().unwrap();
+    assert!(kept.len() <= 100, "{} kept", kept.len());
+    assert_eq!(kept[0]["id"], newest[0]["id"], "the newest is kept");
+    let (status, refused) = call(
+        &app,
+        Method::PUT,
+        "/traffic/settings",
+        Some(json!({"enabled": true, "maxEntries": 1, "maxBytes": 1048576})),
+    )
+    .await;
+    assert_eq!(status, 400, "{refused}");
+}
+
+#[tokio::test]
+async fn the_log_is_kept_across_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = || xs2a_sandbox::app::AppConfig {
+        data: xs2a_sandbox::app::DataDir::At(dir.path().to_owned()),
+        ..crate::helpers::test_config()
+    };
+    {
+        let app = crate::helpers::spawn_app_with(config()).await;
+        app.get("/v1/sandbox/customers").send().await.assert_ok();
+        entries(&app, "kind=exchange", 1).await;
+        app.app.close().unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let app = xs2a_sandbox::app::App::build(config()).unwrap();
+    let kept = app.state().traffic.page(None, 10, |_| true).unwrap();
+    assert!(kept.iter().any(|e| matches!(e, xs2a_sandbox::traffic::model::Entry::Exchange(x) if x.path == "/v1/sandbox/customers")));
+}
