@@ -15,6 +15,8 @@ use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
 struct Options {
     seconds: u64,
     connections: usize,
+    /// Pass `--no-traffic` to the server (to compare the request path with and without the traffic log).
+    no_traffic: bool,
 }
 
 fn options() -> Options {
@@ -32,6 +34,7 @@ fn options() -> Options {
     Options {
         seconds: value("--seconds", if measuring { 8 } else { 1 }),
         connections: value("--connections", if measuring { 64 } else { 4 }) as usize,
+        no_traffic: args.iter().any(|a| a == "--no-traffic"),
     }
 }
 
@@ -66,11 +69,12 @@ fn raw_verify_rate(credentials: &SigningCredentials) -> f64 {
     count as f64 / started.elapsed().as_secs_f64()
 }
 
-fn start_server(data: &std::path::Path) -> (Child, String, Duration) {
+fn start_server(data: &std::path::Path, extra: &[&str]) -> (Child, String, Duration) {
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_xs2a-sandbox"))
         .args(["serve", "--addr", "127.0.0.1:0", "--data"])
         .arg(data)
+        .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -207,7 +211,7 @@ fn main() {
     let mut starts = Vec::new();
     for _ in 0..5 {
         let dir = tempfile::tempdir().unwrap();
-        let (mut child, _, elapsed) = start_server(dir.path());
+        let (mut child, _, elapsed) = start_server(dir.path(), &[]);
         starts.push(elapsed);
         child.kill().unwrap();
         child.wait().unwrap();
@@ -218,7 +222,12 @@ fn main() {
         starts[2].as_secs_f64() * 1e3
     );
 
-    let (mut server, authority, _) = start_server(data.path());
+    let extra: &[&str] = if options.no_traffic { &["--no-traffic"] } else { &[] };
+    println!(
+        "traffic log: {}",
+        if options.no_traffic { "off" } else { "on" }
+    );
+    let (mut server, authority, _) = start_server(data.path(), extra);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -233,6 +242,7 @@ fn main() {
         &Options {
             seconds: 1,
             connections: 4,
+            no_traffic: options.no_traffic,
         },
     ));
     let cpu_before = cpu_time(server.id());

@@ -130,7 +130,7 @@ impl App {
                 .set_settings(config.traffic.apply(traffic.settings()))
                 .map_err(|e| format!("traffic log: {}", e.text))?;
         }
-        let state = AppState {
+        let state = AppState::new(crate::state::Services {
             traffic,
             store,
             clock,
@@ -146,7 +146,7 @@ impl App {
             bank: Some(Arc::new(bank)),
             events,
             listening: Default::default(),
-        };
+        });
         crate::startup::prepare(&state).map_err(|e| format!("cannot prepare the sandbox: {e}"))?;
         // The initial state is on disk before the first request can see it.
         state

@@ -58,9 +58,8 @@ pub fn new_operator_token() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Cheap to clone; clones share everything.
-#[derive(Clone)]
-pub struct AppState {
+/// What every operation sees, shared: [`AppState`] is a handle to it.
+pub struct Services {
     pub store: Store,
     pub clock: Arc<Clock>,
     pub verifier: Arc<Verifier>,
@@ -73,6 +72,24 @@ pub struct AppState {
     pub traffic: crate::traffic::TrafficLog,
     /// The address the service listens on, once it does (the composer sends to it, links name it).
     pub listening: Arc<std::sync::OnceLock<std::net::SocketAddr>>,
+}
+
+/// The shared state. One reference count to clone: every layer and handler of every request clones it,
+/// and cloning each of the services' own handles there cost more CPU than the request's handler.
+#[derive(Clone)]
+pub struct AppState(Arc<Services>);
+
+impl AppState {
+    pub fn new(services: Services) -> Self {
+        AppState(Arc::new(services))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Services;
+    fn deref(&self) -> &Services {
+        &self.0
+    }
 }
 
 impl AppState {

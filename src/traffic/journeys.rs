@@ -66,6 +66,21 @@ fn authorisation_of(href: &str) -> Option<&str> {
     (path.contains("/sca/") && !tail.is_empty()).then_some(tail)
 }
 
+/// True when an answer may name something classification needs (so only those are parsed): a payment, a
+/// basket, an SCA link, a status, or messages.
+pub fn worth_parsing(body: &[u8]) -> bool {
+    const MARKERS: [&[u8]; 5] = [
+        b"\"paymentId\"",
+        b"\"basketId\"",
+        b"\"scaRedirect\"",
+        b"\"transactionStatus\"",
+        b"\"tppMessages\"",
+    ];
+    MARKERS
+        .iter()
+        .any(|m| body.windows(m.len()).any(|w| w == *m))
+}
+
 /// The resources an answer names: a created payment or basket, the authorisation of its SCA link.
 pub fn body_resources(body: &serde_json::Value) -> Vec<Resource> {
     let mut found = Vec::new();

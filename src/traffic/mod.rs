@@ -29,8 +29,20 @@ const QUEUE: usize = 16_384;
 /// The most entries the writer stores in one write.
 const BATCH: usize = 512;
 
+/// An exchange as the request path hands it over: a closure that builds the record, run on the writer
+/// thread, so that the request pays for no copying, parsing or encoding.
+pub type Capture = Box<dyn FnOnce() -> Captured + Send>;
+
+/// What a capture builds: the exchange, and its parsed answer when classifying it needs one.
+pub struct Captured {
+    pub exchange: Exchange,
+    pub answer: Option<serde_json::Value>,
+    /// The bytes it takes, for the byte cap.
+    pub bytes: u64,
+}
+
 enum Pending {
-    Exchange(Box<Exchange>),
+    Exchange(Capture),
     Event {
         at: OffsetDateTime,
         event: String,
@@ -138,8 +150,8 @@ impl TrafficLog {
     }
 
     /// Hands a captured exchange to the writer; never blocks the request.
-    pub fn record_exchange(&self, exchange: Exchange) {
-        self.send(Pending::Exchange(Box::new(exchange)));
+    pub fn record_exchange(&self, capture: Capture) {
+        self.send(Pending::Exchange(capture));
     }
 
     pub fn record_event(&self, at: OffsetDateTime, event: &str, data: serde_json::Value) {
@@ -343,7 +355,16 @@ fn rebuild_index(inner: &Inner) -> CoreResult<()> {
                     continue;
                 };
                 let mut summary = summary.clone();
-                let (request, response) = (json_of(&whole.0.request), json_of(&whole.0.response));
+                let request = (summary.method == "POST")
+                    .then(|| json_of(&whole.0.request))
+                    .flatten();
+                let response = whole
+                    .0
+                    .response
+                    .body
+                    .as_deref()
+                    .filter(|b| journeys::worth_parsing(b.as_bytes()))
+                    .and_then(|_| json_of(&whole.0.response));
                 index.classify_exchange(
                     &mut summary,
                     Bodies {
@@ -370,24 +391,33 @@ fn json_of(message: &model::Message) -> Option<serde_json::Value> {
 fn write_batch(inner: &Inner, batch: Vec<Pending>) -> CoreResult<()> {
     let mut entries = Vec::with_capacity(batch.len());
     let mut exchanges = Vec::new();
+    let mut sizes: HashMap<u64, u64> = HashMap::new();
     {
         let mut index = inner.index.lock().unwrap_or_else(|p| p.into_inner());
         for pending in batch {
             match pending {
-                Pending::Exchange(mut exchange) => {
-                    let (request, response) =
-                        (json_of(&exchange.request), json_of(&exchange.response));
+                Pending::Exchange(capture) => {
+                    let Captured {
+                        mut exchange,
+                        answer,
+                        bytes,
+                    } = capture();
+                    // The request's body is read only where it names what the journey is (a creation).
+                    let request = (exchange.summary.method == "POST")
+                        .then(|| json_of(&exchange.request))
+                        .flatten();
                     index.classify_exchange(
                         &mut exchange.summary,
                         Bodies {
                             request: request.as_ref(),
-                            response: response.as_ref(),
+                            response: answer.as_ref(),
                         },
                     );
                     let entry = Entry::Exchange(exchange.summary.clone());
                     index.count(&entry);
+                    sizes.insert(exchange.summary.id, bytes);
                     entries.push(entry);
-                    exchanges.push(StoredExchange(*exchange));
+                    exchanges.push(StoredExchange(exchange));
                 }
                 Pending::Event { at, event, data } => {
                     let (resources, journeys) = index.classify_event(&event, &data);

@@ -60,6 +60,13 @@ fn message(headers: &HeaderMap, body: Option<&Bytes>) -> Message {
     }
 }
 
+fn header_bytes(headers: &HeaderMap) -> u64 {
+    headers
+        .iter()
+        .map(|(n, v)| (n.as_str().len() + v.len() + 4) as u64)
+        .sum()
+}
+
 fn header(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get(name)
@@ -123,56 +130,61 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
         let bytes = to_bytes(body, usize::MAX).await.unwrap_or_default();
         (Body::from(bytes.clone()), Some(bytes))
     };
-    let answer: Option<serde_json::Value> = response_body
-        .as_ref()
-        .and_then(|b| serde_json::from_slice(b).ok());
-    let tpp_messages: Vec<serde_json::Value> = answer
-        .as_ref()
-        .and_then(|a| a["tppMessages"].as_array().cloned())
-        .unwrap_or_default();
     let status = parts.status.as_u16();
-    let code = (status >= 400)
-        .then(|| {
-            tpp_messages
-                .first()
-                .and_then(|m| m["code"].as_str().map(str::to_owned))
-        })
-        .flatten();
     let record = slot.0.lock().unwrap_or_else(|p| p.into_inner()).take();
-    let tpp = record
-        .as_ref()
-        .and_then(|r| r.tpp.clone())
-        .or_else(|| tpp_of_certificate(&request_headers));
-    let exchange = Exchange {
-        summary: ExchangeSummary {
-            id,
-            at,
-            duration_ms: started.elapsed().as_millis() as u64,
-            area: area(&path).to_owned(),
-            method,
-            path,
-            query,
-            status,
-            source: if composer_signing_string.is_some() {
-                "composer"
-            } else {
-                "external"
-            }
-            .to_owned(),
-            tpp,
-            psu_id: header(&request_headers, "psu-id"),
-            tpp_session_id: header(&request_headers, "tpp-session-id"),
-            failed_step: record.as_ref().and_then(|r| r.failed_step.clone()),
-            code,
-            resources: Vec::new(),
-            journeys: Vec::new(),
-        },
-        request: message(&request_headers, Some(&request_body)),
-        response: message(&parts.headers, response_body.as_ref()),
-        gate: record.map(|r| r.verdict),
-        tpp_messages,
-        composer_signing_string,
-    };
-    log.record_exchange(exchange);
+    let response_headers = parts.headers.clone();
+    let duration_ms = started.elapsed().as_millis() as u64;
+    // Everything else — copying headers into strings, parsing the answer, reading a refused request's
+    // certificate — happens on the log's writer thread.
+    log.record_exchange(Box::new(move || {
+        let answer: Option<serde_json::Value> = response_body
+            .as_ref()
+            .filter(|b| crate::traffic::journeys::worth_parsing(b))
+            .and_then(|b| serde_json::from_slice(b).ok());
+        let tpp_messages: Vec<serde_json::Value> = answer
+            .as_ref()
+            .and_then(|a| a["tppMessages"].as_array().cloned())
+            .unwrap_or_default();
+        let code = (status >= 400)
+            .then(|| tpp_messages.first().and_then(|m| m["code"].as_str().map(str::to_owned)))
+            .flatten();
+        let tpp = record
+            .as_ref()
+            .and_then(|r| r.tpp.clone())
+            .or_else(|| tpp_of_certificate(&request_headers));
+        let bytes = (request_body.len() + response_body.as_ref().map_or(0, Bytes::len)) as u64
+            + header_bytes(&request_headers)
+            + header_bytes(&response_headers);
+        let exchange = Exchange {
+            summary: ExchangeSummary {
+                id,
+                at,
+                duration_ms,
+                area: area(&path).to_owned(),
+                method,
+                path,
+                query,
+                status,
+                source: if composer_signing_string.is_some() { "composer" } else { "external" }.to_owned(),
+                tpp,
+                psu_id: header(&request_headers, "psu-id"),
+                tpp_session_id: header(&request_headers, "tpp-session-id"),
+                failed_step: record.as_ref().and_then(|r| r.failed_step.clone()),
+                code,
+                resources: Vec::new(),
+                journeys: Vec::new(),
+            },
+            request: message(&request_headers, Some(&request_body)),
+            response: message(&response_headers, response_body.as_ref()),
+            gate: record.map(|r| r.verdict),
+            tpp_messages,
+            composer_signing_string,
+        };
+        crate::traffic::Captured {
+            exchange,
+            answer,
+            bytes,
+        }
+    }));
     Response::from_parts(parts, body)
 }
