@@ -6,6 +6,7 @@ pub mod clock;
 pub mod connection;
 pub mod error;
 pub mod gate;
+pub mod header_map;
 pub mod headers;
 pub mod json;
 pub mod layers;

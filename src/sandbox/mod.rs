@@ -2,7 +2,7 @@
 //! corporate agreements, plus initialisation to the known state (SPEC.md, "Sandbox behaviour").
 //!
 //! Every function takes a [`Store`](crate::store::Store) (and `today` where dates matter) and returns
-//! `Result<_, Refusal>`, so the axum handlers in `api::sandbox` stay thin and everything here is tested
+//! `Result<_, Refusal>`, so the HTTP handlers in `api::sandbox` stay thin and everything here is tested
 //! without HTTP. Later areas (account information, payments) read the records of [`model`].
 //!
 //! Ids are UUID v5 values derived from a fixed namespace and each record's natural key (customer number,

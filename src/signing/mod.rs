@@ -6,6 +6,7 @@
 pub mod certificate;
 pub mod digest;
 pub mod distinguished_name;
+pub mod headers;
 pub mod http_date;
 pub mod issue;
 pub mod qc_statements;

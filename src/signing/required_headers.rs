@@ -2,8 +2,8 @@
 //! (with two Signature headers, which one counts would be a guess), and every missing one is named in
 //! one answer that says how to make them, so a developer fixes all of them in one go.
 
+use super::headers::HeaderSource;
 use crate::refusal::{Category, Code, Refusal, TppMessage};
-use axum::http::HeaderMap;
 
 /// The headers every signed request carries.
 pub const REQUIRED: [&str; 4] = [
@@ -34,9 +34,9 @@ const HOW_TO_SIGN: &str = "`xs2a-sandbox sign --cert-dir DIR --url URL` prints t
 /// Refuses a singleton header sent more than once, then names every missing required header (and Digest
 /// on a request with a body) in one refusal: the first at fault in the refusal itself, each further one
 /// in a message of its own.
-pub fn check(headers: &HeaderMap, has_body: bool) -> Result<(), Refusal> {
+pub fn check(headers: &(impl HeaderSource + ?Sized), has_body: bool) -> Result<(), Refusal> {
     for name in SINGLETONS {
-        let count = headers.get_all(name).iter().count();
+        let count = headers.count(name);
         if count > 1 {
             return Err(Refusal::format(
                 name,
@@ -49,9 +49,9 @@ pub fn check(headers: &HeaderMap, has_body: bool) -> Result<(), Refusal> {
     }
     let mut missing: Vec<&str> = REQUIRED
         .into_iter()
-        .filter(|name| !headers.contains_key(*name))
+        .filter(|name| !headers.has(name))
         .collect();
-    let digest_missing = has_body && !headers.contains_key("Digest");
+    let digest_missing = has_body && !headers.has("Digest");
     if digest_missing {
         missing.push("Digest");
     }
@@ -81,18 +81,15 @@ pub fn check(headers: &HeaderMap, has_body: bool) -> Result<(), Refusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::signing::headers::HeaderList;
 
-    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
-        let mut map = HeaderMap::new();
-        for (name, value) in pairs {
-            map.append(*name, value.parse().unwrap());
-        }
-        map
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderList {
+        HeaderList::from_pairs(pairs.iter().copied())
     }
 
     #[test]
     fn every_missing_header_is_named_in_one_refusal() {
-        let error = check(&HeaderMap::new(), true).unwrap_err();
+        let error = check(&HeaderList::default(), true).unwrap_err();
         assert_eq!(error.code, Code::HttpHeaderRequired);
         assert_eq!(error.path.as_deref(), Some("X-Request-ID"));
         for name in ["Date", "TPP-Signature-Certificate", "Signature", "Digest"] {

@@ -3,8 +3,8 @@
 //! sandbox's own client and its gate can never drift apart.
 
 use super::distinguished_name::{serial_hex, DistinguishedName};
+use super::headers::HeaderSink;
 use super::{digest, http_date, rfc2047, signature_header, signing_string};
-use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use rsa::pkcs1::DecodeRsaPrivateKey;
@@ -128,23 +128,16 @@ impl SigningCredentials {
         &self,
         method: &str,
         path_and_query: &str,
-        headers: &mut HeaderMap,
+        headers: &mut (impl HeaderSink + ?Sized),
         body: &[u8],
         now: OffsetDateTime,
         options: &SignOptions,
     ) -> String {
-        let has_date = headers.contains_key("date");
-        let mut set = |name: &'static str, value: String| {
-            headers.insert(
-                HeaderName::from_static(name),
-                HeaderValue::from_str(&value).expect("generated header values are ASCII"),
-            );
-        };
-        if !has_date {
-            set("date", http_date::format(now));
+        if !headers.has("date") {
+            headers.set("date", http_date::format(now));
         }
         if !body.is_empty() || options.digest_without_body {
-            set(
+            headers.set(
                 "digest",
                 match options.digest {
                     DigestAlgorithm::Sha256 => digest::sha256(body),
@@ -152,12 +145,9 @@ impl SigningCredentials {
                 },
             );
         }
-        set("tpp-signature-certificate", self.certificate_header());
-        if !headers.contains_key("x-request-id") {
-            headers.insert(
-                "x-request-id",
-                HeaderValue::from_str(&uuid::Uuid::new_v4().to_string()).unwrap(),
-            );
+        headers.set("tpp-signature-certificate", self.certificate_header());
+        if !headers.has("x-request-id") {
+            headers.set("x-request-id", uuid::Uuid::new_v4().to_string());
         }
 
         let names = options.signed_headers.clone().unwrap_or_else(|| {
@@ -168,7 +158,7 @@ impl SigningCredentials {
             names.extend(
                 super::verifier::SIGNING_CANDIDATES
                     .iter()
-                    .filter(|name| headers.contains_key(**name))
+                    .filter(|name| headers.has(name))
                     .map(|name| name.to_string()),
             );
             names
@@ -184,10 +174,7 @@ impl SigningCredentials {
         if options.rfc2047 || !value.is_ascii() {
             value = rfc2047::encode_utf8(&value);
         }
-        headers.insert(
-            "signature",
-            HeaderValue::from_str(&value).expect("signature header is ASCII"),
-        );
+        headers.set("signature", value);
         text
     }
 }

@@ -2,7 +2,7 @@
 //! `headers` part, joined by newlines. `(request-target)` is the lower-case method, a space, and the path
 //! with its query, exactly as sent.
 
-use axum::http::HeaderMap;
+use super::headers::HeaderSource;
 
 /// The pseudo-header naming the request line.
 pub const REQUEST_TARGET: &str = "(request-target)";
@@ -12,7 +12,7 @@ pub fn build(
     names: &[String],
     method: &str,
     path_and_query: &str,
-    headers: &HeaderMap,
+    headers: &(impl HeaderSource + ?Sized),
 ) -> Result<String, String> {
     let mut lines = Vec::with_capacity(names.len());
     for name in names {
@@ -24,11 +24,8 @@ pub fn build(
             ));
             continue;
         }
-        let values: Vec<String> = headers
-            .get_all(lower.as_str())
-            .iter()
-            .map(|v| header_text(v.as_bytes()))
-            .collect();
+        let mut values: Vec<String> = Vec::with_capacity(1);
+        headers.each_value(&lower, &mut |v| values.push(header_text(v)));
         if values.is_empty() {
             return Err(format!(
                 "the Signature header lists '{lower}' among the signed headers, but the request has no {lower} header"
@@ -52,13 +49,10 @@ fn header_text(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::signing::headers::HeaderList;
 
-    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
-        let mut map = HeaderMap::new();
-        for (k, v) in pairs {
-            map.append(*k, v.parse().unwrap());
-        }
-        map
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderList {
+        HeaderList::from_pairs(pairs.iter().copied())
     }
 
     #[test]
@@ -81,7 +75,7 @@ mod tests {
 
     #[test]
     fn a_listed_header_the_request_lacks_is_named() {
-        let error = build(&["psu-id".into()], "GET", "/", &HeaderMap::new()).unwrap_err();
+        let error = build(&["psu-id".into()], "GET", "/", &HeaderList::default()).unwrap_err();
         assert!(error.contains("psu-id"));
     }
 }

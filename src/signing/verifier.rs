@@ -9,13 +9,13 @@
 use super::certificate::{decode_certificate_header, TppCertificate};
 use super::digest::{self, DigestProblem};
 use super::distinguished_name::{compare_issuer, compare_serial, IssuerMatch, SerialMatch};
+use super::headers::{visible_ascii, HeaderSource};
 use super::qc_statements::Psd2Role;
 use super::signature_header::{self, SignatureParams};
 use super::trust::{CachedCertificate, CertificateCache, ChainVerdict, TrustStore};
 use super::{http_date, signing_string};
 use crate::clock::Clock;
 use crate::refusal::{Code, Refusal, TppMessage};
-use axum::http::HeaderMap;
 use std::sync::{Arc, RwLock};
 use time::{Duration, OffsetDateTime};
 
@@ -79,7 +79,7 @@ pub struct RequestToVerify<'a> {
     pub method: &'a str,
     /// Path and query exactly as sent.
     pub path_and_query: &'a str,
-    pub headers: &'a HeaderMap,
+    pub headers: &'a (dyn HeaderSource + Sync),
     pub body: &'a [u8],
 }
 
@@ -245,8 +245,8 @@ impl Verifier {
         let headers = request.headers;
         let header = |name: &str| {
             headers
-                .get(name)
-                .map(|v| v.to_str().map_err(|_| name.to_owned()))
+                .first(name)
+                .map(|v| visible_ascii(v).ok_or_else(|| name.to_owned()))
         };
 
         // Required headers: each sent once, every missing one named at once.
@@ -264,7 +264,7 @@ impl Verifier {
             match header(name) {
                 None => return run.fail(Step::RequiredHeaders, Refusal::header_required(name)),
                 Some(Err(_)) if name == "Signature" => {
-                    let raw = headers.get(name).map(|v| v.as_bytes()).unwrap_or_default();
+                    let raw = headers.first(name).unwrap_or_default();
                     if let Some((text, charset)) = signature_header::decode_raw_octets(raw) {
                         run.warn(Code::FormatError, name, format!("The Signature header carries raw non-ASCII bytes (as the bank platform's signing proxy sends an issuer such as L=Tromsø in keyId); the sandbox read them as {charset}. The interface asks for the RFC 2047 wrapper (=?utf-8?B?...?=) around such a value, and production may refuse raw bytes."));
                         raw_signature = Some(text);
@@ -287,7 +287,7 @@ impl Verifier {
         };
         let signature = raw_signature.as_deref().unwrap_or(signature);
         let has_body = !request.body.is_empty();
-        if has_body && headers.get("digest").is_none() {
+        if has_body && !headers.has("digest") {
             return run.fail(
                 Step::RequiredHeaders,
                 Refusal::new(
@@ -398,8 +398,8 @@ impl Verifier {
         run.pass(Step::SignedHeaders, || params.headers.join(" "));
 
         // Digest.
-        if let Some(value) = headers.get("digest") {
-            let value = value.to_str().unwrap_or_default();
+        if let Some(value) = headers.first("digest") {
+            let value = visible_ascii(value).unwrap_or_default();
             match digest::verify(value, request.body) {
                 Ok(()) => run.pass(Step::Digest, || "matches the body".into()),
                 Err(DigestProblem::Malformed(reason)) => {
@@ -627,7 +627,7 @@ fn check_algorithm(
 
 fn check_signed_headers(
     params: &SignatureParams,
-    headers: &HeaderMap,
+    headers: &dyn HeaderSource,
     has_body: bool,
     run: &mut Run,
 ) -> Result<(), Refusal> {
@@ -661,7 +661,7 @@ fn check_signed_headers(
         return Err(Refusal::new(Code::BadRequest, Some("Signature"), "the headers part must include 'digest' on a request with a body, or the body is not covered by the signature."));
     }
     for candidate in SIGNING_CANDIDATES {
-        if headers.contains_key(candidate) && !signs(candidate) {
+        if headers.has(candidate) && !signs(candidate) {
             run.warn(
                 Code::FormatError,
                 "Signature",
