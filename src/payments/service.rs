@@ -293,6 +293,34 @@ pub fn get(
         .ok_or_else(|| Refusal::unknown("paymentId", "payment", id))
 }
 
+/// The payment as the TPP may read it (GET of the payment or its status), with SPEC.md's known issue
+/// applied when the settings reproduce it: a domestic Norwegian credit transfer cannot be read before it
+/// is approved.
+pub fn get_readable(
+    store: &Store,
+    tpp_id: &str,
+    service: PaymentService,
+    product: super::model::PaymentProduct,
+    id: &str,
+) -> CoreResult<Payment> {
+    let payment = get(store, tpp_id, service, product, id)?;
+    let known_issue = super::settings::get(store)?.reproduce_domestic_read_before_approval_issue;
+    if known_issue
+        && product == super::model::PaymentProduct::NorwegianDomesticCreditTransfers
+        && payment.status == PaymentStatus::RCVD
+    {
+        let mut refusal = Refusal::unknown("paymentId", "approved payment", id);
+        refusal.more.push(crate::refusal::TppMessage::warning(
+            Code::ResourceUnknown,
+            Some("paymentId"),
+            "Reproducing a known issue of the bank (docs/interface.md): a domestic Norwegian credit transfer cannot be read before it is approved. The sandbox \
+             reproduces it; turn it off with PUT /v1/sandbox/settings {\"reproduceDomesticReadBeforeApprovalIssue\": false}.",
+        ));
+        return Err(refusal);
+    }
+    Ok(payment)
+}
+
 /// The payment with this id made by this TPP, whatever its product.
 pub fn get_any(store: &Store, tpp_id: &str, id: &str) -> CoreResult<Option<Payment>> {
     Ok(store

@@ -10,7 +10,7 @@ use crate::api::path::ApiPath;
 use crate::api::sca_trigger::{base_url, header};
 use crate::payments::model::{Payment, PaymentProduct, PaymentService};
 use crate::payments::status::PaymentStatus;
-use crate::payments::{service, settings, validation};
+use crate::payments::{service, validation};
 use crate::sca::authorisation::Purpose;
 use crate::sca::flow::StartSca;
 use crate::sca::payment_flow;
@@ -154,7 +154,7 @@ async fn create(
     let (_, fix_warnings) =
         crate::api::ais::fixes::AcceptedFixes::from_request(&parts.headers, now);
     warnings.extend(fix_warnings);
-    let fee = total_fee(product, &payment.orders);
+    let fee = validation::fees::total(product, &payment.orders);
     let created = service::create(
         &state.store,
         service::CreatePayment {
@@ -195,22 +195,6 @@ async fn create(
     Ok((StatusCode::CREATED, Json(body)))
 }
 
-/// The fee of a payment: the sum over its orders (a bulk pays per order), None when free.
-fn total_fee(
-    product: PaymentProduct,
-    orders: &[crate::payments::model::PaymentOrder],
-) -> Option<crate::payments::model::Money> {
-    let fees: Vec<_> = orders
-        .iter()
-        .filter_map(|order| validation::fees::fee(product, order))
-        .collect();
-    let first = fees.first()?;
-    Some(crate::payments::model::Money {
-        amount: fees.iter().map(|f| f.amount).sum(),
-        currency: first.currency,
-    })
-}
-
 /// The payment of the path for the calling TPP, with SPEC.md's known issue applied.
 fn readable_payment(
     state: &AppState,
@@ -221,20 +205,13 @@ fn readable_payment(
 ) -> ApiResult<Payment> {
     let (service, product) = service_and_product(service, product, parts)?;
     let tpp = pisp(parts)?;
-    let payment = service::get(&state.store, &tpp.tpp_id(), service, product, id)?;
-    let known_issue = settings::get(&state.store)?.reproduce_domestic_read_before_approval_issue;
-    if known_issue
-        && product == PaymentProduct::NorwegianDomesticCreditTransfers
-        && payment.status == PaymentStatus::RCVD
-    {
-        return Err(ApiError::unknown("paymentId", "approved payment", id).with_messages([crate::api::error::TppMessage::warning(
-            Code::ResourceUnknown,
-            Some("paymentId"),
-            "Reproducing a known issue of the bank (docs/interface.md): a domestic Norwegian credit transfer cannot be read before it is approved. The sandbox \
-             reproduces it; turn it off with PUT /v1/sandbox/settings {\"reproduceDomesticReadBeforeApprovalIssue\": false}.",
-        )]));
-    }
-    Ok(payment)
+    Ok(service::get_readable(
+        &state.store,
+        &tpp.tpp_id(),
+        service,
+        product,
+        id,
+    )?)
 }
 
 async fn details(

@@ -38,6 +38,19 @@ pub const INSTANT_FEE_NOK: Decimal = Decimal::from_parts(500, 0, 0, false, 2);
 /// The cross-border fee: 25.00 NOK.
 pub const CROSS_BORDER_FEE_NOK: Decimal = Decimal::from_parts(2500, 0, 0, false, 2);
 
+/// The fee of a payment: the sum over its orders (a bulk pays per order), None when free.
+pub fn total(product: PaymentProduct, orders: &[PaymentOrder]) -> Option<Money> {
+    let fees: Vec<_> = orders
+        .iter()
+        .filter_map(|order| fee(product, order))
+        .collect();
+    let first = fees.first()?;
+    Some(Money {
+        amount: fees.iter().map(|f| f.amount).sum(),
+        currency: first.currency,
+    })
+}
+
 /// The fee one order of `product` costs, `None` when it is free (the creation response then
 /// carries `transactionFeeIndicator: false` and no `transactionFees`).
 pub fn fee(product: PaymentProduct, order: &PaymentOrder) -> Option<Money> {
