@@ -66,7 +66,7 @@ pub fn change(state: &AppState, change: ClockChange) -> CoreResult<ClockReading>
         clock.now(),
         serde_json::to_value(clock.reading()).unwrap_or_default(),
     );
-    crate::batch::run_due(&state.store, &state.events, Some(before), clock.now())?;
+    crate::batch::run_due(&state.store, &state.events, Some(before), || clock.now())?;
     Ok(clock.reading())
 }
 

@@ -250,18 +250,36 @@ fn execute_one(
     Ok((one.remove(0), Some(outcome)))
 }
 
+/// Records `now` as the schedule's last run when no run is recorded yet (a new store), so that catching up
+/// starts there.
+pub fn start_schedule(store: &Store, now: OffsetDateTime) -> Result<(), Refusal> {
+    let _runs = store.locks().runs();
+    let markers = store.table::<ScheduleMarker>()?;
+    if markers.get(ScheduleMarker::KEY)?.is_none() {
+        markers.insert(&ScheduleMarker {
+            id: ScheduleMarker::KEY.to_owned(),
+            last_run: now,
+        })?;
+    }
+    Ok(())
+}
+
 /// Runs every scheduled run that came due since the last one performed, in order, each as of its own
 /// scheduled time (so a clock moved ahead by a month gets its 155 runs, and periodic payments their
 /// monthly instances). The last performed run is kept in the store; when none is recorded yet, `since`
 /// (the clock's reading before it moved) is where catching up starts, else `now`. A clock moved back
 /// restarts the schedule from `now`. At most [`MAX_CATCH_UP_RUNS`] are performed, the latest ones.
+///
+/// `now` is read once the runs' lock is held: a reading taken before could be overtaken by a clock
+/// move and the runs it performed, and would then look like a clock moved back.
 pub fn run_due(
     store: &Store,
     events: &Events,
     since: Option<OffsetDateTime>,
-    now: OffsetDateTime,
+    now: impl FnOnce() -> OffsetDateTime,
 ) -> Result<Vec<BatchRun>, Refusal> {
     let _runs = store.locks().runs();
+    let now = now();
     let markers = store.table::<ScheduleMarker>()?;
     let mark = |last_run: OffsetDateTime| {
         markers.insert(&ScheduleMarker {

@@ -11,15 +11,24 @@ use std::time::Duration;
 /// Starts the ticker on the current tokio runtime. Runs happen on the blocking pool, since a run over many
 /// payments is CPU work that must not stall request handling.
 pub fn spawn_scheduler(state: AppState) -> tokio::task::JoinHandle<()> {
+    // The schedule starts where the clock is now, before any request can move the clock: a first tick
+    // that came after a move would otherwise start the schedule past the runs the move should perform.
+    if let Err(error) = super::run::start_schedule(&state.store, state.clock.now()) {
+        tracing::error!(?error, "recording the schedule's start failed");
+    }
     tokio::spawn(async move {
         let mut ticker = tokio::time::interval(Duration::from_secs(1));
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         loop {
             ticker.tick().await;
-            let now = state.clock.now();
-            let (store, events) = (state.store.clone(), state.events.clone());
+            let (store, events, clock) = (
+                state.store.clone(),
+                state.events.clone(),
+                state.clock.clone(),
+            );
             let ran = tokio::task::spawn_blocking(move || {
-                let ran = run_due(&store, &events, Some(now), now);
+                let ran = run_due(&store, &events, None, || clock.now());
+                let now = clock.now();
                 // Old SCA records go on the same tick (see `sca::retention`).
                 if let Err(error) = prune(&store, now, PRUNED_PER_TICK) {
                     tracing::error!(?error, "pruning SCA records failed");
