@@ -41,8 +41,12 @@ pub struct Captured {
     pub bytes: u64,
 }
 
+type Waiter = tokio::sync::oneshot::Sender<()>;
+
 enum Pending {
     Exchange(Capture),
+    /// Answered once everything queued before it is stored (read-your-writes for one entry).
+    Barrier(Waiter),
     Event {
         at: OffsetDateTime,
         event: String,
@@ -168,6 +172,26 @@ impl TrafficLog {
         if let Err(TrySendError::Full(_)) = self.inner.queue.try_send(pending) {
             self.inner.dropped.fetch_add(1, Ordering::Relaxed);
         }
+    }
+
+    /// Waits (at most two seconds) until every exchange and event handed over so far is stored: an
+    /// answer that named its exchange's number can be followed at once by a read of that exchange.
+    pub async fn settled(&self) {
+        let (done, wait) = tokio::sync::oneshot::channel();
+        let queue = self.inner.queue.clone();
+        // The queue may be full: waiting for room happens off the runtime's threads.
+        let queued =
+            tokio::task::spawn_blocking(move || queue.send(Pending::Barrier(done)).is_ok())
+                .await
+                .unwrap_or(false);
+        if queued {
+            let _ = tokio::time::timeout(Duration::from_secs(2), wait).await;
+        }
+    }
+
+    /// Whether the entry number `id` was handed out (it may not be stored yet).
+    pub fn issued(&self, id: u64) -> bool {
+        id < self.inner.next_id.load(Ordering::SeqCst)
     }
 
     /// How many entries were dropped because the writer fell behind.
@@ -328,18 +352,32 @@ fn write_loop(inner: std::sync::Weak<Inner>, receiver: Receiver<Pending>) {
         }
     }
     while let Ok(first) = receiver.recv() {
-        let mut batch = vec![first];
-        while batch.len() < BATCH {
+        let mut batch = Vec::new();
+        let mut waiters = Vec::new();
+        fn take(pending: Pending, batch: &mut Vec<Pending>, waiters: &mut Vec<Waiter>) {
+            match pending {
+                Pending::Barrier(waiter) => waiters.push(waiter),
+                other => batch.push(other),
+            }
+        }
+        take(first, &mut batch, &mut waiters);
+        // A barrier ends the batch: its waiter wants what came before it, now.
+        while batch.len() < BATCH && waiters.is_empty() {
             match receiver.recv_timeout(Duration::from_millis(2)) {
-                Ok(next) => batch.push(next),
+                Ok(next) => take(next, &mut batch, &mut waiters),
                 Err(_) => break,
             }
         }
         let Some(inner) = inner.upgrade() else {
             return;
         };
-        if let Err(error) = write_batch(&inner, batch) {
-            tracing::error!(%error, "traffic log entries could not be stored");
+        if !batch.is_empty() {
+            if let Err(error) = write_batch(&inner, batch) {
+                tracing::error!(%error, "traffic log entries could not be stored");
+            }
+        }
+        for waiter in waiters {
+            let _ = waiter.send(());
         }
     }
 }
@@ -432,6 +470,7 @@ fn write_batch(inner: &Inner, batch: Vec<Pending>) -> CoreResult<()> {
                     index.count(&entry);
                     entries.push(entry);
                 }
+                Pending::Barrier(_) => unreachable!("the writer answers barriers itself"),
             }
         }
     }

@@ -183,11 +183,9 @@ async fn a_payment_journey_gathers_its_exchanges_sca_pages_and_status_changes() 
     for _ in 0..250 {
         let (status, found) =
             call(&app, Method::GET, &format!("/journeys/{journey_id}"), None).await;
-        if status == 200
-            && found["entries"]
-                .as_array()
-                .is_some_and(|e| e.iter().any(|e| e["kind"] == "event"))
-        {
+        // The SCA steps are events of the journey too, and they arrive before the payment's status
+        // change does: wait for the settlement itself.
+        if status == 200 && found["journey"]["status"] == "ACSC" {
             journey = found;
             break;
         }

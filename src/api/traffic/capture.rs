@@ -146,7 +146,11 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
             .and_then(|a| a["tppMessages"].as_array().cloned())
             .unwrap_or_default();
         let code = (status >= 400)
-            .then(|| tpp_messages.first().and_then(|m| m["code"].as_str().map(str::to_owned)))
+            .then(|| {
+                tpp_messages
+                    .first()
+                    .and_then(|m| m["code"].as_str().map(str::to_owned))
+            })
             .flatten();
         let tpp = record
             .as_ref()
@@ -165,7 +169,12 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
                 path,
                 query,
                 status,
-                source: if composer_signing_string.is_some() { "composer" } else { "external" }.to_owned(),
+                source: if composer_signing_string.is_some() {
+                    "composer"
+                } else {
+                    "external"
+                }
+                .to_owned(),
                 tpp,
                 psu_id: header(&request_headers, "psu-id"),
                 tpp_session_id: header(&request_headers, "tpp-session-id"),

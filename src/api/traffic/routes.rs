@@ -153,12 +153,28 @@ pub async fn page(
     Ok(Json(json!({"entries": entries, "nextBefore": next})))
 }
 
+/// One entry whole; a number already handed out but not yet stored is waited for, so that the composer's
+/// answer (which names its exchange) can be followed by a read of it at once.
+async fn entry(
+    state: &AppState,
+    id: u64,
+) -> ApiResult<Option<Result<crate::traffic::model::Exchange, crate::traffic::model::EventEntry>>> {
+    if let Some(found) = state.traffic.get(id)? {
+        return Ok(Some(found));
+    }
+    if !state.traffic.issued(id) {
+        return Ok(None);
+    }
+    state.traffic.settled().await;
+    Ok(state.traffic.get(id)?)
+}
+
 /// 200: one entry whole.
 pub async fn one(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<u64>,
 ) -> ApiResult<Json<Value>> {
-    match state.traffic.get(id)? {
+    match entry(&state, id).await? {
         Some(Ok(exchange)) => Ok(Json(
             serde_json::to_value(exchange).map_err(ApiError::internal)?,
         )),
@@ -174,7 +190,7 @@ pub async fn har(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<u64>,
 ) -> ApiResult<Json<Value>> {
-    match state.traffic.get(id)? {
+    match entry(&state, id).await? {
         Some(Ok(exchange)) => Ok(Json(crate::traffic::har::entry(
             &exchange,
             &state.base_url(),
