@@ -222,7 +222,11 @@ fn main() {
         starts[2].as_secs_f64() * 1e3
     );
 
-    let extra: &[&str] = if options.no_traffic { &["--no-traffic"] } else { &[] };
+    let extra: &[&str] = if options.no_traffic {
+        &["--no-traffic"]
+    } else {
+        &[]
+    };
     println!(
         "traffic log: {}",
         if options.no_traffic { "off" } else { "on" }

@@ -17,9 +17,29 @@ const NOT_BUILT: &str = "<!doctype html><meta charset=utf-8><title>xs2a-sandbox 
 <code>npm --prefix ui ci &amp;&amp; npm --prefix ui run build</code> (then rebuild the binary for a release \
 build). The API under <code>/workbench/api</code> works without it.</p>";
 
+/// Where the UI's files come from: `XS2A_UI_DIST` (a built `ui/dist` elsewhere, for working on the UI
+/// against a running binary without rebuilding it), else the files embedded at build time. Answers the
+/// file's type and bytes.
+fn find(path: &str) -> Option<(String, Vec<u8>)> {
+    match std::env::var_os("XS2A_UI_DIST") {
+        Some(dir) => {
+            // Only plain relative names: never a path that climbs out of the directory.
+            if path.split('/').any(|part| part == ".." || part.is_empty()) {
+                return None;
+            }
+            let full = std::path::Path::new(&dir).join(path);
+            let data = std::fs::read(&full).ok()?;
+            let mime = mime_guess::from_path(&full).first_or_octet_stream();
+            Some((mime.essence_str().to_owned(), data))
+        }
+        None => Dist::get(path)
+            .map(|file| (file.metadata.mimetype().to_owned(), file.data.into_owned())),
+    }
+}
+
 fn serve(path: &str) -> Response {
-    match Dist::get(path) {
-        Some(file) => {
+    match find(path) {
+        Some((mime, data)) => {
             // Hashed asset names never change their content; the page itself must be read afresh.
             let cache = if path.starts_with("assets/") {
                 "public, max-age=31536000, immutable"
@@ -27,11 +47,8 @@ fn serve(path: &str) -> Response {
                 "no-cache"
             };
             (
-                [
-                    (CONTENT_TYPE, file.metadata.mimetype().to_owned()),
-                    (CACHE_CONTROL, cache.to_owned()),
-                ],
-                file.data.into_owned(),
+                [(CONTENT_TYPE, mime), (CACHE_CONTROL, cache.to_owned())],
+                data,
             )
                 .into_response()
         }
