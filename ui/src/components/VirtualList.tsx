@@ -1,7 +1,7 @@
 // A virtualised list of fixed-height rows: only the rows in view (plus a few either side) are in the DOM, so
 // 100,000 rows scroll smoothly, and rows appended live keep the view pinned to the end when it was there.
 // Keyboard: the list is focusable; arrows, Page Up/Down, Home and End move the active row.
-import { createEffect, createMemo, createSignal, Index, on, onCleanup, onMount } from "solid-js";
+import { createEffect, createMemo, createSignal, For, Index, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import type { JSX } from "solid-js";
 
 export interface VirtualListProps<T> {
@@ -15,6 +15,11 @@ export interface VirtualListProps<T> {
   /** Keep the last row in view when rows are appended while the view is at the end (a live log). */
   follow?: boolean;
   onActivate?: (item: T, index: number) => void;
+  /**
+   * Key rows by item identity instead of by slot: a row whose item stays in view keeps its DOM and is only
+   * moved. For a live tail (every slot's item changes on each append) where items are stable objects.
+   */
+  keyed?: boolean;
 }
 
 /** The rows to render for a scroll position: [start, end) clamped to the list. */
@@ -102,6 +107,28 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     scrollIntoView(next);
   };
 
+  const row = (item: () => T, slot: () => number) => {
+    const index = () => start() + slot();
+    return (
+      <div
+        role="listitem"
+        class="virtual-row"
+        classList={{ active: active() === index() }}
+        aria-setsize={count()}
+        aria-posinset={index() + 1}
+        aria-current={active() === index() ? "true" : undefined}
+        style={{ transform: `translateY(${index() * props.rowHeight}px)`, height: `${props.rowHeight}px` }}
+        onClick={() => {
+          setActive(index());
+          props.onActivate?.(item(), index());
+        }}
+      >
+        {/* Keyed rows are built once per item: their content must not rebuild as the row's index moves. */}
+        {props.keyed ? untrack(() => props.renderRow(item(), index())) : props.renderRow(item(), index())}
+      </div>
+    );
+  };
+
   return (
     <div
       ref={viewportEl}
@@ -114,28 +141,9 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       onKeyDown={onKeyDown}
     >
       <div class="virtual-spacer" style={{ height: `${count() * props.rowHeight}px` }}>
-        <Index each={slice()}>
-          {(item, slot) => {
-            const index = () => start() + slot;
-            return (
-              <div
-                role="listitem"
-                class="virtual-row"
-                classList={{ active: active() === index() }}
-                aria-setsize={count()}
-                aria-posinset={index() + 1}
-                aria-current={active() === index() ? "true" : undefined}
-                style={{ transform: `translateY(${index() * props.rowHeight}px)`, height: `${props.rowHeight}px` }}
-                onClick={() => {
-                  setActive(index());
-                  props.onActivate?.(item(), index());
-                }}
-              >
-                {props.renderRow(item(), index())}
-              </div>
-            );
-          }}
-        </Index>
+        <Show when={props.keyed} fallback={<Index each={slice()}>{(item, slot) => row(item, () => slot)}</Index>}>
+          <For each={slice()}>{(item, slot) => row(() => item, slot)}</For>
+        </Show>
       </div>
     </div>
   );
