@@ -57,11 +57,11 @@ export function httpTone(status: number): Tone {
   return status >= 400 ? "bad" : status >= 300 ? "warn" : "ok";
 }
 
-/** `/v1/payments/instant-…-straks/3f2a…9c` → ids shortened so a label fits on an arrow. */
+/** `/v1/payments/…-straks/3f2a…` → ids and long products shortened (keeping the end, where `straks` is) so a label fits. */
 export function shortPath(path: string): string {
   return path
     .split("/")
-    .map((part) => (/^[0-9a-f-]{20,}$/i.test(part) ? `${part.slice(0, 6)}…` : part.length > 36 ? `${part.slice(0, 33)}…` : part))
+    .map((part) => (/^[0-9a-f-]{20,}$/i.test(part) ? `${part.slice(0, 6)}…` : part.length > 36 ? `…${part.slice(-24)}` : part))
     .join("/");
 }
 
