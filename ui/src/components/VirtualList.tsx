@@ -129,6 +129,10 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     );
   };
 
+  // <Index> hands a changing item to a fixed slot; <For> a fixed item to a moving position.
+  const slotRow = (item: () => T, slot: number) => row(item, () => slot);
+  const keyedRow = (item: T, position: () => number) => row(() => item, position);
+
   return (
     <div
       ref={viewportEl}
@@ -141,8 +145,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       onKeyDown={onKeyDown}
     >
       <div class="virtual-spacer" style={{ height: `${count() * props.rowHeight}px` }}>
-        <Show when={props.keyed} fallback={<Index each={slice()}>{(item, slot) => row(item, () => slot)}</Index>}>
-          <For each={slice()}>{(item, slot) => row(() => item, slot)}</For>
+        <Show when={props.keyed} fallback={<Index each={slice()}>{slotRow}</Index>}>
+          <For each={slice()}>{keyedRow}</For>
         </Show>
       </div>
     </div>

@@ -47,7 +47,9 @@ export function FlowScreen() {
           // Entries the stream brought while the journey was read are kept (merged by id).
           setEntries((live) => merge(answer.entries, live));
         },
-        (e) => mine === generation && setError(e),
+        (e: unknown) => {
+          if (mine === generation) setError(e);
+        },
       );
     }),
   );

@@ -2,7 +2,7 @@
 // Page Up; Home, End; F follows live; Escape leaves), the diagram up to that message, the message's body
 // with headers and base64 folded away, and — where the PSU acts — the bank's SCA page as the PSU saw it
 // (the recorded page, drawn in a sandboxed frame, so nothing is requested again).
-import { createEffect, createMemo, createResource, createSignal, on, onCleanup, onMount, Show } from "solid-js";
+import { createEffect, createMemo, createResource, createSignal, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import type { Exchange } from "../../api/traffic";
 import { useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
@@ -40,8 +40,10 @@ function isHtml(ex: Exchange): boolean {
 export function Presentation(props: PresentationProps) {
   const wb = useWorkbench();
   const count = () => props.layout.messages.length;
-  const [index, setIndex] = createSignal(Math.min(props.start ?? 0, Math.max(0, count() - 1)));
-  const [follow, setFollow] = createSignal(props.start === undefined);
+  // Where to start is read once: the trainer moves on from there.
+  const start = untrack(() => props.start);
+  const [index, setIndex] = createSignal(Math.min(start ?? 0, Math.max(0, untrack(count) - 1)));
+  const [follow, setFollow] = createSignal(start === undefined);
   const current = () => props.layout.messages[index()] ?? null;
 
   const go = (i: number, keepFollow = false) => {

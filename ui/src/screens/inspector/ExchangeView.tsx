@@ -91,6 +91,21 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
     }
   };
 
+  async function toComposer() {
+    wb.handoff.setComposerDraft(await withPersona());
+    wb.go("composer");
+  }
+  async function copyCurl() {
+    const answer = await wb.client.compose.export(await withPersona(), "curl");
+    await copyText(answer.text);
+    wb.notify("Copied as curl (it re-signs when run)", "success");
+  }
+  async function copyHar() {
+    const har = await wb.client.traffic.har(ex().id);
+    await copyText(JSON.stringify(har, null, 2));
+    wb.notify("Copied as HAR entry", "success");
+  }
+
   return (
     <article class="exchange" aria-label={`Exchange ${ex().id}`}>
       <header class="exchange-head">
@@ -108,36 +123,19 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
         <div class="actions">
           <Button
             busy={busy() === "composer"}
-            onClick={() =>
-              void act("composer", async () => {
-                wb.handoff.setComposerDraft(await withPersona());
-                wb.go("composer");
-              })
-            }
+            onClick={() => void act("composer", toComposer)}
           >
             Open in composer
           </Button>
           <Button
             busy={busy() === "curl"}
-            onClick={() =>
-              void act("curl", async () => {
-                const answer = await wb.client.compose.export(await withPersona(), "curl");
-                await copyText(answer.text);
-                wb.notify("Copied as curl (it re-signs when run)", "success");
-              })
-            }
+            onClick={() => void act("curl", copyCurl)}
           >
             Copy as curl
           </Button>
           <Button
             busy={busy() === "har"}
-            onClick={() =>
-              void act("har", async () => {
-                const har = await wb.client.traffic.har(ex().id);
-                await copyText(JSON.stringify(har, null, 2));
-                wb.notify("Copied as HAR entry", "success");
-              })
-            }
+            onClick={() => void act("har", copyHar)}
           >
             Copy as HAR entry
           </Button>

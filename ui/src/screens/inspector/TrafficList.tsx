@@ -1,6 +1,7 @@
 // The inspector's list: one fixed-height line per timeline entry (time, method, path, status, TPP, PSU) over
 // the virtual list, keyed by entry so a live tail moves rows instead of rebuilding them. It reads the feed's
 // plain array through its version signal; 100,000 lines scroll because only the lines in view exist.
+import type { JSX } from "solid-js";
 import type { Entry } from "../../api/traffic";
 import { VirtualList } from "../../components/VirtualList";
 import { toneOf } from "../../components/StatusBadge";
@@ -13,19 +14,22 @@ export function clockTime(at: string): string {
   return at.length >= 19 ? at.slice(11, at[19] === "." ? 23 : 19) : at;
 }
 
+function text(v: unknown): string {
+  return typeof v === "string" || typeof v === "number" ? String(v) : "";
+}
+
 /** A short line for an event entry. */
 export function eventLine(entry: Extract<Entry, { kind: "event" }>): string {
   const d = entry.data;
-  if (entry.event === "payment.status") return `payment ${String(d.before ?? "")} → ${String(d.after ?? "")}`;
-  if (entry.event === "batch.run") return `batch run ${String(d.id ?? "")} (${String(d.processed ?? 0)} processed)`;
-  if (entry.event === "sca.step") return `SCA step ${String(d.step ?? "")}`;
-  if (entry.event === "clock") return `clock ${String(d.now ?? "")}`;
+  if (entry.event === "payment.status") return `payment ${text(d.before)} → ${text(d.after)}`;
+  if (entry.event === "batch.run") return `batch run ${text(d.id)} (${text(d.processed ?? 0)} processed)`;
+  if (entry.event === "sca.step") return `SCA step ${text(d.step)}`;
+  if (entry.event === "clock") return `clock ${text(d.now)}`;
   return entry.event;
 }
 
-function Row(props: { entry: Entry }) {
-  // Entries never change once logged, so the row reads them once.
-  const e = props.entry;
+/** A row's cells. Entries never change once logged, so a row is built once and not tracked. */
+function rowCells(e: Entry): JSX.Element {
   if (e.kind === "event") {
     return (
       <>
@@ -80,7 +84,7 @@ export function TrafficList(props: { feed: Feed; height: number; onOpen?: (entry
         follow
         keyed
         onActivate={(entry) => props.onOpen?.(entry)}
-        renderRow={(entry) => <Row entry={entry} />}
+        renderRow={rowCells}
       />
     </div>
   );
