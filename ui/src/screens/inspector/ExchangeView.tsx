@@ -22,8 +22,9 @@ export interface ExchangeViewProps {
   onFilterResource: (resource: TrafficResource) => void;
 }
 
+/** An exchange whole has its request and response; the service leaves `kind` out of it (only events carry one). */
 function isExchange(entry: Exchange | Entry): entry is Exchange {
-  return entry.kind === "exchange" && "request" in entry;
+  return "request" in entry;
 }
 
 function Links(props: { entry: Exchange | Entry; onFilterResource: (r: TrafficResource) => void }) {
