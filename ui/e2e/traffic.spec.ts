@@ -47,12 +47,16 @@ async function api(request: APIRequestContext, wb: Workbench, method: string, pa
   return answer.json().catch(() => null);
 }
 
-/** Opens the exchange of the list whose line shows `text`, by keyboard (End, then up to it) or a click. */
-async function openExchange(page: Page, text: RegExp) {
+function rows(page: Page, text: RegExp) {
   const panel = page.getByRole("tabpanel", { name: "Inspector", exact: true });
-  const row = panel.getByRole("list", { name: "Exchanges" }).getByRole("listitem").filter({ hasText: text }).last();
-  await row.click();
-  return panel.getByRole("article", { name: /^Exchange \d+$/ });
+  return panel.getByRole("list", { name: "Exchanges" }).getByRole("listitem").filter({ hasText: text });
+}
+
+/** Waits for the live list to show one more line like `text` than `before`, and opens it. */
+async function openNew(page: Page, text: RegExp, before: number) {
+  await expect(rows(page, text)).toHaveCount(before + 1);
+  await rows(page, text).last().click();
+  return page.getByRole("tabpanel", { name: "Inspector", exact: true }).getByRole("article", { name: /^Exchange \d+$/ });
 }
 
 test.describe("traffic inspector and flow view", () => {
@@ -64,6 +68,11 @@ test.describe("traffic inspector and flow view", () => {
     const panel = await show(page, "Inspector");
     await expect(panel.getByRole("status").filter({ hasText: "live: open" })).toBeVisible();
 
+    await panel.getByRole("checkbox", { name: "Failed only" }).check();
+    const REFUSED = /POST\/v1\/consents400 ✕/;
+    await expect(panel.getByRole("status").filter({ hasText: "live: open" })).toBeVisible();
+    let before = await rows(page, REFUSED).count();
+
     // 1. Signed properly, then the Digest replaced by one over a different body.
     const url = `${wb.baseUrl}/v1/consents`;
     const signed = sign("POST", url, { "Content-Type": "application/json" }, CONSENT);
@@ -71,8 +80,7 @@ test.describe("traffic inspector and flow view", () => {
     const refused = await send(request, "POST", url, spoiled, CONSENT);
     expect(refused.status()).toBe(400);
 
-    await panel.getByRole("checkbox", { name: "Failed only" }).check();
-    const exchange = await openExchange(page, /POST\/v1\/consents400/);
+    const exchange = await openNew(page, REFUSED, before);
     const verdict = exchange.getByRole("list", { name: "Gate verdict" });
     const failing = verdict.locator('[aria-current="step"]');
     await expect(failing).toContainText("digest");
@@ -88,10 +96,11 @@ test.describe("traffic inspector and flow view", () => {
     await snap(page, "inspector-wrong-digest");
 
     // 2. Signed without a body, then sent with a body and its (correct) Digest: the Digest is not signed.
+    before = await rows(page, REFUSED).count();
     const unsigned = sign("POST", url, { "Content-Type": "application/json" });
     const extra = await send(request, "POST", url, { ...unsigned.headers, Digest: sha256Digest(CONSENT) }, CONSENT);
     expect(extra.status()).toBe(400);
-    const second = await openExchange(page, /POST\/v1\/consents400/);
+    const second = await openNew(page, REFUSED, before);
     await expect(second.locator('[aria-current="step"]')).toContainText("signed headers");
     await expect(second.getByRole("note")).toContainText("Header missing from the signed list: the request carries digest");
     await snap(page, "inspector-unsigned-header");
@@ -106,8 +115,9 @@ test.describe("traffic inspector and flow view", () => {
 
   test("a straks payment journey in the flow view, and presentation mode through it", async ({ page, request, context }) => {
     const wb = await workbench(request);
-    const customer = syntheticNationalId(300);
-    const account = bban(7_100_000);
+    // Numbers of their own, so the test can run again against the same service.
+    const customer = syntheticNationalId(300 + Math.floor(Math.random() * 150));
+    const account = bban(7_100_000 + Math.floor(Math.random() * 800_000));
     await api(request, wb, "POST", "/sandbox/customers", { customerNumber: customer, name: "Trude Trafikk", type: "private" });
     await api(request, wb, "POST", "/sandbox/accounts", {
       customerNumber: customer,
