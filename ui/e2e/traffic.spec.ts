@@ -168,6 +168,8 @@ test.describe("traffic inspector and flow view", () => {
 
     for (const lane of ["TPP app", "Bank interface", "PSU (SCA pages)", "Batch simulator"]) await expect(diagram).toContainText(lane);
     await expect(diagram).toContainText("(redirect)");
+    await expect(diagram).toContainText("/confirm");
+    await expect(diagram).toContainText("ACTC → ACSC");
     await expect(diagram).toContainText(/GET \/sca|GET \/v1\/sca|GET .*sca/i);
     await expect(diagram.locator('g.message[data-kind="request"]').last()).toContainText("GET /v1/payments/");
     await expect(panel.getByRole("combobox", { name: "Journey" })).toContainText("125.50");

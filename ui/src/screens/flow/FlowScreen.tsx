@@ -64,6 +64,19 @@ export function FlowScreen() {
   );
 
   const refetchSoon = createDebounced(() => void refetchJourneys(), 500);
+  // The log may add an entry to a journey after streaming it (an SCA step is tied to its payment once
+  // the authorisation is known), so live entries near a journey also bring a re-read of it, merged by id.
+  const rereadSoon = createDebounced(() => {
+    const id = journeyId();
+    const mine = generation;
+    if (!id) return;
+    wb.client.traffic.journey(id).then(
+      (answer) => {
+        if (mine === generation) setEntries((live) => merge(live, answer.entries));
+      },
+      () => undefined,
+    );
+  }, 400);
 
   onMount(() => {
     if (!wb.openSource) return;
@@ -74,7 +87,10 @@ export function FlowScreen() {
       onEntry: (entry) => {
         const id = journeyId();
         if (id && entry.journeys.includes(id)) setEntries((list) => merge(list, [entry]));
-        if (entry.journeys.length > 0) refetchSoon();
+        if (entry.journeys.length > 0 || (entry.kind === "exchange" && entry.area === "sca-page")) {
+          refetchSoon();
+          rereadSoon();
+        }
       },
     });
     onCleanup(() => stream.close());

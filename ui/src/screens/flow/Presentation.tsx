@@ -88,6 +88,16 @@ export function Presentation(props: PresentationProps) {
   };
 
   let root!: HTMLDivElement;
+  let diagram!: HTMLDivElement;
+  // Keep the current message in view as the trainer steps through a long journey.
+  createEffect(
+    on(index, (i) => {
+      const key = props.layout.messages[i]?.key;
+      const el = key ? diagram.querySelector(`g.message[data-key="${key}"]`) : null;
+      if (el && "scrollIntoView" in el) (el as Element).scrollIntoView({ block: "nearest", inline: "nearest" });
+    }),
+  );
+
   onMount(() => {
     root.focus();
     const onKey = (e: KeyboardEvent) => {
@@ -153,7 +163,7 @@ export function Presentation(props: PresentationProps) {
         )}
       </Show>
       <div class="presentation-body" classList={{ "with-page": page() !== null }}>
-        <div class="presentation-diagram">
+        <div class="presentation-diagram" ref={diagram}>
           <SequenceDiagram layout={props.layout} current={index()} onSelect={(i) => go(i)} scale={1.25} />
         </div>
         <Show when={page()}>

@@ -80,6 +80,11 @@ describe("messagesOf", () => {
     expect(messages[12]).toMatchObject({ status: "ACCP → ACSC", tone: "ok" });
   });
 
+  it("reads the bank's status notice too", () => {
+    const [m] = messagesOf([event({ event: "payment.status", data: { paymentId: "p1", transactionStatus: "ACSC" } })]);
+    expect(m).toMatchObject({ from: "bank", to: "tpp", status: "ACSC", tone: "ok" });
+  });
+
   it("marks the PSU's page views with their URL", () => {
     const messages = messagesOf(straksJourney());
     expect(messages[4]).toMatchObject({ psuActs: true, pageUrl: "/sca/a1?step=identify" });

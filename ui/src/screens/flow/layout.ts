@@ -119,8 +119,9 @@ function eventMessage(e: EventEntry): Message | null {
   const base = { key: `${e.id}:ev`, entryId: e.id, kind: "event" as const, psuActs: false, pageUrl: null, at: e.at };
   switch (e.event) {
     case "payment.status": {
-      const after = str(d.after);
-      const change = `${str(d.before)} → ${after}`;
+      // Two shapes: the workbench's {before, after, batchRunId} and the bank's {transactionStatus}.
+      const after = str(d.after) || str(d.transactionStatus);
+      const change = d.before ? `${str(d.before)} → ${after}` : after;
       const byBatch = d.batchRunId !== undefined && d.batchRunId !== null;
       return {
         ...base,
