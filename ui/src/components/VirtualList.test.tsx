@@ -81,3 +81,36 @@ describe("VirtualList", () => {
     expect(within(list).getByText("row 1").closest("[role=listitem]")).toHaveAttribute("aria-current", "true");
   });
 });
+
+describe("VirtualList keyed (a live tail)", () => {
+  it("keeps the DOM of rows still in view when rows are appended, and builds only the new ones", () => {
+    const items = Array.from({ length: 100 }, (_, i) => ({ name: `entry ${i}` }));
+    const [version, setVersion] = createSignal(0);
+    let built = 0;
+    render(() => (
+      <VirtualList
+        items={(version(), items)}
+        rowHeight={20}
+        height={400}
+        overscan={0}
+        label="Tail"
+        follow
+        keyed
+        renderRow={(item) => {
+          built++;
+          return <span>{item.name}</span>;
+        }}
+      />
+    ));
+    const list = screen.getByRole("list", { name: "Tail" });
+    scrollTo(list, 100 * 20 - 400);
+    const before = within(list).getByText("entry 99").parentElement;
+    built = 0;
+    // The same array, appended in place and announced by a version bump (the inspector's feed).
+    items.push({ name: "entry 100" }, { name: "entry 101" });
+    setVersion(1);
+    expect(within(list).getByText("entry 101")).toBeInTheDocument();
+    expect(within(list).getByText("entry 99").parentElement).toBe(before);
+    expect(built).toBe(2);
+  });
+});

@@ -7,6 +7,7 @@ import type { Exchange, ExchangeSummary } from "../../api/traffic";
 import { renderWorkbench } from "../../test/harness";
 import { FakeEventSource } from "../../test/fakeEventSource";
 import { json } from "../../test/fetchMock";
+import { useWorkbench } from "../../app/context";
 import { InspectorScreen } from "./InspectorScreen";
 import { likelyCause, unsignedHeaders, draftFromExchange } from "./explain";
 
@@ -133,6 +134,46 @@ describe("InspectorScreen", () => {
     stream.emitRaw("entry", summary(3, { path: "/v1/accounts/live" }), 3);
     await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(3));
     expect(within(list).getAllByRole("listitem")[2]).toHaveTextContent("/v1/accounts/live");
+  });
+});
+
+/** Shows what the inspector handed to the composer, and the screen asked for. */
+function Probe() {
+  const wb = useWorkbench();
+  return (
+    <output aria-label="probe">
+      {wb.screen()} {JSON.stringify(wb.handoff.composerDraft())}
+    </output>
+  );
+}
+
+describe("InspectorScreen actions", () => {
+  it("opens the exchange in the composer with the persona of its TPP, and copies it as curl", async () => {
+    const persona = { id: "mine", name: "Mine", organisationId: "PSDNO-FSA-ABC123", status: "valid", roles: [] };
+    const { calls } = renderWorkbench(
+      () => (
+        <>
+          <InspectorScreen />
+          <Probe />
+        </>
+      ),
+      {
+        routes: routes({
+          "GET /personas": json([{ ...persona, id: "other", organisationId: "X" }, persona]),
+          "POST /compose/export": json({ text: "curl …" }),
+        }),
+        screen: "inspector",
+      },
+    );
+    const list = await screen.findByRole("list", { name: "Exchanges" });
+    await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(2));
+    await userEvent.click(within(list).getAllByRole("listitem")[1]!);
+    await userEvent.click(await screen.findByRole("button", { name: "Copy as curl" }));
+    await waitFor(() => expect(calls.some((c) => c.path === "/compose/export")).toBe(true));
+    const exported = calls.find((c) => c.path === "/compose/export")?.body as { draft: { personaId: string }; format: string };
+    expect(exported).toMatchObject({ format: "curl", draft: { personaId: "mine", method: "POST", path: "/v1/consents" } });
+    await userEvent.click(screen.getByRole("button", { name: "Open in composer" }));
+    await waitFor(() => expect(screen.getByLabelText("probe")).toHaveTextContent('composer {"personaId":"mine","method":"POST"'));
   });
 });
 
