@@ -32,8 +32,9 @@ interface Workbench {
 async function workbench(request: APIRequestContext): Promise<Workbench> {
   const url = new URL(URL_WITH_TOKEN);
   const token = url.searchParams.get("token") ?? "";
-  const session = await (await request.get(`${url.origin}/workbench/api/session`, { headers: { Authorization: `Bearer ${token}` } })).json();
-  return { origin: url.origin, token, baseUrl: session.baseUrl as string, callbackUrl: session.callbackUrl as string };
+  const answer = await request.get(`${url.origin}/workbench/api/session`, { headers: { Authorization: `Bearer ${token}` } });
+  const session = (await answer.json()) as { baseUrl: string; callbackUrl: string };
+  return { origin: url.origin, token, baseUrl: session.baseUrl, callbackUrl: session.callbackUrl };
 }
 
 async function api(request: APIRequestContext, wb: Workbench, method: string, path: string, data?: unknown) {
@@ -44,7 +45,7 @@ async function api(request: APIRequestContext, wb: Workbench, method: string, pa
     failOnStatusCode: false,
   });
   expect(answer.status(), `${method} ${path}: ${await answer.text()}`).toBeLessThan(300);
-  return answer.json().catch(() => null);
+  return (await answer.json().catch(() => null)) as unknown;
 }
 
 function rows(page: Page, text: RegExp) {
@@ -146,8 +147,9 @@ test.describe("traffic inspector and flow view", () => {
     };
     const created = await send(request, "POST", url, { ...headers, ...sign("POST", url, headers, body).headers }, body);
     expect(created.status(), await created.text()).toBe(201);
-    const answer = await created.json();
-    const scaHref = typeof answer._links?.scaRedirect === "string" ? answer._links.scaRedirect : answer._links?.scaRedirect?.href;
+    const answer = (await created.json()) as { paymentId: string; _links?: { scaRedirect?: string | { href: string } } };
+    const link = answer._links?.scaRedirect;
+    const scaHref = typeof link === "string" ? link : (link?.href ?? "");
     expect(scaHref).toBeTruthy();
 
     await page.goto(URL_WITH_TOKEN);

@@ -94,7 +94,7 @@ export function Presentation(props: PresentationProps) {
     on(index, (i) => {
       const key = props.layout.messages[i]?.key;
       const el = key ? diagram.querySelector(`g.message[data-key="${key}"]`) : null;
-      if (el && "scrollIntoView" in el) (el as Element).scrollIntoView({ block: "nearest", inline: "nearest" });
+      if (el && "scrollIntoView" in el) el.scrollIntoView({ block: "nearest", inline: "nearest" });
     }),
   );
 
