@@ -3,14 +3,14 @@
 // animation-frame intervals (1) while the list follows that live tail and (2) while it scrolls through all
 // 100,000 entries top to bottom, and prints median, 95th percentile and worst frame for each.
 //
-//   npm run build && node scripts/frame-time.mjs        (XS2A_CHROMIUM to use another chromium)
+//   npm run build && node scripts/frame-time.mjs   (FRAME_LIVE_RATE=0 without the live load; XS2A_CHROMIUM)
 import { spawn } from "node:child_process";
 import { chromium } from "@playwright/test";
 
 const PORT = 8097;
 const ENTRIES = 100_000;
 const service = spawn(process.execPath, [new URL("./fake-service.mjs", import.meta.url).pathname, String(PORT)], {
-  env: { ...process.env, FAKE_TRAFFIC_BURST: String(ENTRIES), FAKE_TRAFFIC_RATE: "2000" },
+  env: { ...process.env, FAKE_TRAFFIC_BURST: String(ENTRIES), FAKE_TRAFFIC_RATE: process.env.FRAME_LIVE_RATE ?? "2000" },
   stdio: ["ignore", "pipe", "inherit"],
 });
 await new Promise((resolve) => service.stdout.once("data", resolve));

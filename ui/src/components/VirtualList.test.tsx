@@ -114,3 +114,16 @@ describe("VirtualList keyed (a live tail)", () => {
     expect(built).toBe(2);
   });
 });
+
+describe("VirtualList dropped rows", () => {
+  it("moves the view up by the rows dropped from the front, so the rows being read stay put", () => {
+    const [dropped, setDropped] = createSignal(0);
+    render(() => (
+      <VirtualList items={ROWS} rowHeight={20} height={400} label="Capped" dropped={dropped()} renderRow={(r) => <span>{r}</span>} />
+    ));
+    const list = screen.getByRole("list", { name: "Capped" });
+    scrollTo(list, 20_000);
+    setDropped(100);
+    expect(list.scrollTop).toBe(20_000 - 100 * 20);
+  });
+});

@@ -20,6 +20,11 @@ export interface VirtualListProps<T> {
    * moved. For a live tail (every slot's item changes on each append) where items are stable objects.
    */
   keyed?: boolean;
+  /**
+   * How many rows have been removed from the front so far (a capped log drops its oldest). When it grows,
+   * the view moves up by as many rows, so the rows being read stay put instead of sliding away.
+   */
+  dropped?: number;
 }
 
 /** The rows to render for a scroll position: [start, end) clamped to the list. */
@@ -75,6 +80,19 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
         setScrollTop(top);
       }
     }),
+  );
+
+  createEffect(
+    on(
+      () => props.dropped ?? 0,
+      (now, before) => {
+        if (before === undefined || now <= before) return;
+        const top = Math.max(0, viewportEl.scrollTop - (now - before) * props.rowHeight);
+        viewportEl.scrollTop = top;
+        setScrollTop(top);
+        setActive((a) => (a < 0 ? a : Math.max(-1, a - (now - before))));
+      },
+    ),
   );
 
   const scrollIntoView = (index: number) => {

@@ -83,6 +83,7 @@ export function TrafficList(props: { feed: Feed; height: number; onOpen?: (entry
         label="Exchanges"
         follow
         keyed
+        dropped={props.feed.dropped()}
         onActivate={(entry) => props.onOpen?.(entry)}
         renderRow={rowCells}
       />

@@ -24,9 +24,9 @@ const entry = (id: number): Entry => ({
   journeys: [],
 });
 
-function harness(cap?: number) {
+function harness(cap?: number, slack = 0) {
   const frames: (() => void)[] = [];
-  const feed = createRoot(() => createFeed({ cap, schedule: (f) => frames.push(f) }));
+  const feed = createRoot(() => createFeed({ cap, slack, schedule: (f) => frames.push(f) }));
   const frame = () => frames.splice(0).forEach((f) => f());
   return { feed, frames, frame };
 }
@@ -88,5 +88,18 @@ describe("feed", () => {
     for (let i = 1; i <= 5; i++) feed.push(entry(i));
     frame();
     expect(feed.items.map((e) => e.id)).toEqual([3, 4, 5]);
+    expect(feed.dropped()).toBe(2);
+  });
+
+  it("drops in chunks once the slack past the cap is used up", () => {
+    const { feed, frame } = harness(4, 2);
+    for (let i = 1; i <= 6; i++) feed.push(entry(i));
+    frame();
+    expect(feed.items).toHaveLength(6);
+    expect(feed.dropped()).toBe(0);
+    feed.push(entry(7));
+    frame();
+    expect(feed.items.map((e) => e.id)).toEqual([4, 5, 6, 7]);
+    expect(feed.dropped()).toBe(3);
   });
 });

@@ -7,8 +7,13 @@ import type { Accessor } from "solid-js";
 import type { Entry } from "../../api/traffic";
 
 export interface FeedOptions {
-  /** Most entries kept; the oldest go first when more arrive. */
+  /** Most entries kept; the oldest go first when more arrive (in chunks of `slack`). */
   cap?: number;
+  /**
+   * How far past the cap the list may grow before the oldest are dropped. Dropping shifts every index, so
+   * doing it once per `slack` entries rather than on every frame keeps the rows in view from being rebuilt.
+   */
+  slack?: number;
   /** Runs a flush later; requestAnimationFrame in the browser, a hand-driven queue in tests. */
   schedule?: (flush: () => void) => void;
 }
@@ -25,6 +30,8 @@ export interface Feed {
   reset(newestFirst: readonly Entry[]): void;
   /** Puts an older page (newest first) before the first entry. */
   prepend(newestFirst: readonly Entry[]): void;
+  /** How many entries have been dropped from the front so far (the list keeps the view steady with it). */
+  dropped: Accessor<number>;
   /** The newest id held or queued, or null when empty. */
   newestId(): number | null;
   pending(): number;
@@ -37,16 +44,23 @@ const defaultSchedule = (flush: () => void) => {
 
 export function createFeed(options: FeedOptions = {}): Feed {
   const cap = options.cap ?? 100_000;
+  const slack = options.slack ?? Math.ceil(cap / 10);
   const schedule = options.schedule ?? defaultSchedule;
   const items: Entry[] = [];
   let queue: Entry[] = [];
   let scheduled = false;
   let newest: number | null = null;
   const [version, setVersion] = createSignal(0);
+  const [dropped, setDropped] = createSignal(0);
   const bump = () => setVersion((v) => v + 1);
 
-  const trim = () => {
-    if (items.length > cap) items.splice(0, items.length - cap);
+  /** Drops the oldest past the cap, live: only once the slack is used up; `force` (a page read): now. */
+  const trim = (force = false) => {
+    if (items.length > cap + (force ? 0 : slack)) {
+      const n = items.length - cap;
+      items.splice(0, n);
+      if (!force) setDropped((d) => d + n);
+    }
   };
 
   const flush = () => {
@@ -62,6 +76,7 @@ export function createFeed(options: FeedOptions = {}): Feed {
   return {
     items,
     version,
+    dropped,
     push(entry) {
       if (newest !== null && entry.id <= newest) return;
       newest = entry.id;
@@ -80,7 +95,7 @@ export function createFeed(options: FeedOptions = {}): Feed {
       for (let i = newestFirst.length - 1; i >= 0; i--) items.push(newestFirst[i] as Entry);
       const queued = queue[queue.length - 1]?.id ?? null;
       newest = queued ?? top ?? newest;
-      trim();
+      trim(true);
       bump();
     },
     prepend(newestFirst) {
