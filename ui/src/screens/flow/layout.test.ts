@@ -91,6 +91,12 @@ describe("messagesOf", () => {
     expect(messages.filter((m) => m.pageUrl)).toHaveLength(1);
   });
 
+  it("says what the PSU does on the bank's pages", () => {
+    const messages = messagesOf(straksJourney());
+    expect(messages[7]?.label).toBe("PSU approves: POST /sca/a1/approve");
+    expect(messages[4]?.label).toBe("GET /sca/a1");
+  });
+
   it("says where the gate refused a request", () => {
     expect(responseLabel(exchange({ status: 401, failedStep: "digest", code: "SIGNATURE_INVALID" }))).toBe(
       "401 Unauthorized — refused at digest",

@@ -76,6 +76,26 @@ export function responseLabel(e: ExchangeSummary): string {
   return text;
 }
 
+/** What the PSU does with a form on the bank's pages, by the form's last path segment. */
+const PSU_ACTS: Record<string, string> = {
+  identify: "PSU identifies",
+  method: "PSU picks a method",
+  context: "PSU picks a context",
+  confirm: "PSU approves",
+  approve: "PSU approves",
+  consent: "PSU consents",
+  cancel: "PSU cancels",
+  reject: "PSU rejects",
+};
+
+/** `PSU approves: POST /sca/…/confirm` for a form the PSU sends, else `METHOD path`. */
+export function requestLabel(e: ExchangeSummary): string {
+  const plain = `${e.method} ${shortPath(e.path)}`;
+  if (e.area !== "sca-page" || e.method !== "POST") return plain;
+  const act = PSU_ACTS[e.path.split("/").pop() ?? ""];
+  return act ? `${act}: ${plain}` : plain;
+}
+
 function exchangeMessages(e: ExchangeSummary): Message[] {
   const psu = e.area === "sca-page";
   const client: LaneId = psu ? "psu" : "tpp";
@@ -86,7 +106,7 @@ function exchangeMessages(e: ExchangeSummary): Message[] {
       entryId: e.id,
       from: client,
       to: "bank",
-      label: `${e.method} ${shortPath(e.path)}`,
+      label: requestLabel(e),
       status: "",
       tone: "neutral",
       kind: "request",
@@ -169,7 +189,7 @@ export interface Geometry {
   rowGap: number;
 }
 
-export const DEFAULT_GEOMETRY: Geometry = { laneWidth: 230, margin: 24, header: 56, rowGap: 46 };
+export const DEFAULT_GEOMETRY: Geometry = { laneWidth: 260, margin: 24, header: 56, rowGap: 46 };
 
 export interface PlacedLane {
   id: LaneId;
