@@ -63,8 +63,9 @@ async function openNew(page: Page, text: RegExp, before: number) {
 test.describe("traffic inspector and flow view", () => {
   test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised workbench URL of a running service");
 
-  test("a wrong Digest and an unsigned Digest: the failing step, the marked difference, the cause", async ({ page, request }) => {
+  test("a wrong Digest and an unsigned Digest: the failing step, the marked difference, the cause", async ({ page, request, context }) => {
     const wb = await workbench(request);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.goto(URL_WITH_TOKEN);
     const panel = await show(page, "Inspector");
     await expect(panel.getByRole("status").filter({ hasText: "live: open" })).toBeVisible();
@@ -105,6 +106,18 @@ test.describe("traffic inspector and flow view", () => {
     await expect(second.locator('[aria-current="step"]')).toContainText("signed headers");
     await expect(second.getByRole("note")).toContainText("Header missing from the signed list: the request carries digest");
     await snap(page, "inspector-unsigned-header");
+
+    // Copy as HAR entry; open in the composer, where the request is a draft to edit and re-send.
+    await second.getByRole("button", { name: "Copy as HAR entry" }).click();
+    await expect(page.getByRole("log", { name: "Notices" })).toContainText("Copied as HAR entry");
+    const har = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { request: { method: string; url: string } };
+    expect(har.request).toMatchObject({ method: "POST", url: `${wb.baseUrl}/v1/consents` });
+    await second.getByRole("button", { name: "Open in composer" }).click();
+    const composer = page.getByRole("tabpanel", { name: "Composer", exact: true });
+    await expect(page.getByRole("tab", { name: "Composer", exact: true })).toHaveAttribute("aria-selected", "true");
+    await expect(composer.getByLabel("Path", { exact: true })).toHaveValue("/v1/consents");
+    await expect(composer.getByLabel("Method", { exact: true })).toHaveValue("POST");
+    await show(page, "Inspector");
 
     // The list's keyboard: Home, then Enter opens the first line.
     const list = panel.getByRole("list", { name: "Exchanges" });
