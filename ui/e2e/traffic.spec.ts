@@ -7,6 +7,7 @@
 import { expect, test } from "@playwright/test";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { approveInBank } from "./support/bank";
 import { bban, syntheticNationalId } from "./support/numbers";
 import { send, sha256Digest, sign } from "./support/tpp";
@@ -189,6 +190,17 @@ test.describe("traffic inspector and flow view", () => {
     await expect(diagram.locator('g.message[data-kind="request"]').last()).toContainText("GET /v1/payments/");
     await expect(panel.getByRole("combobox", { name: "Journey" })).toContainText("125.50");
     await snap(page, "flow-straks-journey");
+
+    // Export as Mermaid text and as SVG (downloads in the browser; the desktop app's save dialog otherwise).
+    const [mermaid] = await Promise.all([page.waitForEvent("download"), panel.getByRole("button", { name: "Export Mermaid" }).click()]);
+    const mermaidText = readFileSync((await mermaid.path()) ?? "", "utf8");
+    expect(mermaidText).toMatch(/^sequenceDiagram\n/);
+    expect(mermaidText).toContain("participant PSU as PSU (SCA pages)");
+    expect(mermaidText).toContain("PSU->>Bank: PSU approves: POST /sca/");
+    const [svgFile] = await Promise.all([page.waitForEvent("download"), panel.getByRole("button", { name: "Export SVG" }).click()]);
+    const svgText = readFileSync((await svgFile.path()) ?? "", "utf8");
+    expect(svgText).toContain("<svg");
+    expect(svgText).toContain("Batch simulator");
 
     // Presentation mode: from the first message, forward with the arrow keys to the PSU's page.
     await panel.getByRole("button", { name: "Present", exact: true }).click();
