@@ -127,3 +127,28 @@ describe("VirtualList dropped rows", () => {
     expect(list.scrollTop).toBe(20_000 - 100 * 20);
   });
 });
+
+describe("VirtualList older rows", () => {
+  it("moves the view down by the rows put before the first, and asks for more near the start", () => {
+    const [prepended, setPrepended] = createSignal(0);
+    let asked = 0;
+    render(() => (
+      <VirtualList
+        items={ROWS}
+        rowHeight={20}
+        height={400}
+        label="Older"
+        prepended={prepended()}
+        onNearStart={() => asked++}
+        renderRow={(r) => <span>{r}</span>}
+      />
+    ));
+    const list = screen.getByRole("list", { name: "Older" });
+    scrollTo(list, 2_000);
+    expect(asked).toBe(0);
+    scrollTo(list, 40);
+    expect(asked).toBe(1);
+    setPrepended(1000);
+    expect(list.scrollTop).toBe(40 + 1000 * 20);
+  });
+});

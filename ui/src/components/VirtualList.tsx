@@ -25,6 +25,10 @@ export interface VirtualListProps<T> {
    * the view moves up by as many rows, so the rows being read stay put instead of sliding away.
    */
   dropped?: number;
+  /** How many rows have been put before the first so far (older pages): the view moves down by as many. */
+  prepended?: number;
+  /** Called when the view comes near the first row (to read an older page). */
+  onNearStart?: () => void;
 }
 
 /** The rows to render for a scroll position: [start, end) clamped to the list. */
@@ -95,6 +99,24 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     ),
   );
 
+  createEffect(
+    on(
+      () => props.prepended ?? 0,
+      (now, before) => {
+        if (before === undefined || now <= before) return;
+        const top = viewportEl.scrollTop + (now - before) * props.rowHeight;
+        viewportEl.scrollTop = top;
+        setScrollTop(top);
+        setActive((a) => (a < 0 ? a : a + (now - before)));
+      },
+    ),
+  );
+
+  const onScroll = (top: number) => {
+    setScrollTop(top);
+    if (props.onNearStart && top < props.rowHeight * 5 && count() > 0) props.onNearStart();
+  };
+
   const scrollIntoView = (index: number) => {
     const top = index * props.rowHeight;
     const bottom = top + props.rowHeight;
@@ -159,7 +181,7 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       aria-label={props.label}
       tabIndex={0}
       style={{ height: `${props.height}px` }}
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onScroll={(e) => onScroll(e.currentTarget.scrollTop)}
       onKeyDown={onKeyDown}
     >
       <div class="virtual-spacer" style={{ height: `${count() * props.rowHeight}px` }}>

@@ -14,6 +14,8 @@ import { createFeed } from "./feed";
 import { TrafficList } from "./TrafficList";
 
 const PAGE = 500;
+/** Older pages as the user scrolls up: the API's largest. */
+const OLDER_PAGE = 1000;
 
 function listHeight(): number {
   return typeof window === "undefined" ? 560 : Math.max(320, window.innerHeight - 330);
@@ -95,16 +97,18 @@ export function InspectorScreen() {
 
   const older = async () => {
     const before = nextBefore();
-    if (before === null) return;
+    if (before === null || loading()) return;
+    const mine = generation;
     setLoading(true);
     try {
-      const page = await wb.client.traffic.page(filter(), before, PAGE);
+      const page = await wb.client.traffic.page(filter(), before, OLDER_PAGE);
+      if (mine !== generation) return;
       feed.prepend(page.entries);
       setNextBefore(page.nextBefore);
     } catch (e) {
-      setError(e);
+      if (mine === generation) setError(e);
     } finally {
-      setLoading(false);
+      if (mine === generation) setLoading(false);
     }
   };
 
@@ -166,8 +170,11 @@ export function InspectorScreen() {
           </span>
         </div>
         <ErrorMessages error={error()} title="The traffic log could not be read." />
-        <TrafficList feed={feed} height={height()} onOpen={(entry) => setSelected(entry.id)} />
-        <p class="hint">↑ ↓ move, Enter opens. The list follows new traffic while it is scrolled to the end.</p>
+        <TrafficList feed={feed} height={height()} onOpen={(entry) => setSelected(entry.id)} onNearStart={() => void older()} />
+        <p class="hint">
+          ↑ ↓ move, Enter opens. The list follows new traffic while it is scrolled to the end; scrolling to the top
+          reads older entries.
+        </p>
       </div>
       <div class="inspector-detail">
         <Show

@@ -61,7 +61,7 @@ function rowCells(e: Entry): JSX.Element {
   );
 }
 
-export function TrafficList(props: { feed: Feed; height: number; onOpen?: (entry: Entry) => void }) {
+export function TrafficList(props: { feed: Feed; height: number; onOpen?: (entry: Entry) => void; onNearStart?: () => void }) {
   const items = () => {
     props.feed.version();
     return props.feed.items;
@@ -84,6 +84,8 @@ export function TrafficList(props: { feed: Feed; height: number; onOpen?: (entry
         follow
         keyed
         dropped={props.feed.dropped()}
+        prepended={props.feed.prepended()}
+        onNearStart={() => props.onNearStart?.()}
         onActivate={(entry) => props.onOpen?.(entry)}
         renderRow={rowCells}
       />

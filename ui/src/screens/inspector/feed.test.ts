@@ -81,6 +81,7 @@ describe("feed", () => {
     feed.reset([entry(10), entry(9)]);
     feed.prepend([entry(9), entry(8), entry(7)]);
     expect(feed.items.map((e) => e.id)).toEqual([7, 8, 9, 10]);
+    expect(feed.prepended()).toBe(2);
   });
 
   it("keeps at most the cap, dropping the oldest", () => {

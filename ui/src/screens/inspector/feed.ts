@@ -32,6 +32,8 @@ export interface Feed {
   prepend(newestFirst: readonly Entry[]): void;
   /** How many entries have been dropped from the front so far (the list keeps the view steady with it). */
   dropped: Accessor<number>;
+  /** How many older entries have been put before the first so far (likewise). */
+  prepended: Accessor<number>;
   /** The newest id held or queued, or null when empty. */
   newestId(): number | null;
   pending(): number;
@@ -52,6 +54,7 @@ export function createFeed(options: FeedOptions = {}): Feed {
   let newest: number | null = null;
   const [version, setVersion] = createSignal(0);
   const [dropped, setDropped] = createSignal(0);
+  const [prepended, setPrepended] = createSignal(0);
   const bump = () => setVersion((v) => v + 1);
 
   /** Drops the oldest past the cap, live: only once the slack is used up; `force` (a page read): now. */
@@ -77,6 +80,7 @@ export function createFeed(options: FeedOptions = {}): Feed {
     items,
     version,
     dropped,
+    prepended,
     push(entry) {
       if (newest !== null && entry.id <= newest) return;
       newest = entry.id;
@@ -103,6 +107,7 @@ export function createFeed(options: FeedOptions = {}): Feed {
       const older = newestFirst.filter((e) => e.id < first).reverse();
       if (older.length === 0) return;
       items.unshift(...older);
+      setPrepended((p) => p + older.length);
       bump();
     },
     newestId: () => newest,
