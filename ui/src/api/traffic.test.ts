@@ -32,32 +32,36 @@ describe("connectTraffic", () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it("starts after the page's newest id, drops repeats, and reopens after the last id seen", () => {
+  it("starts a margin before the page's newest id, drops repeats, and reopens a margin before the highest id seen", () => {
     const seen: number[] = [];
     const stream = connectTraffic({
       url: "http://h/workbench/api/traffic/stream?token=t",
       after: 10,
+      resumeMargin: 2,
       create: (url) => new FakeEventSource(url),
       onEntry: (e) => seen.push(e.id),
       initialDelayMs: 100,
     });
     const first = FakeEventSource.latest();
-    expect(first.url).toBe("http://h/workbench/api/traffic/stream?token=t&lastEventId=10");
+    expect(first.url).toBe("http://h/workbench/api/traffic/stream?token=t&lastEventId=8");
     first.open();
-    first.emitRaw("entry", exchange(10), 10);
     first.emitRaw("entry", exchange(11), 11);
     first.emitRaw("entry", exchange(11), 11);
     first.emitRaw("entry", exchange(12), 12);
     expect(seen).toEqual([11, 12]);
-    // The browser gives up: the stream is reopened with the last id after the delay.
+    // An exchange numbered when its request arrived, written after later entries: kept.
+    first.emitRaw("entry", exchange(9), 9);
+    expect(seen).toEqual([11, 12, 9]);
+    // The browser gives up: the stream is reopened a margin before the highest id after the delay.
     first.fail(true);
     vi.advanceTimersByTime(100);
     const second = FakeEventSource.latest();
     expect(second).not.toBe(first);
-    expect(second.url).toContain("lastEventId=12");
+    expect(second.url).toContain("lastEventId=10");
+    second.emitRaw("entry", exchange(11), 11);
     second.emitRaw("entry", exchange(12), 12);
     second.emitRaw("entry", exchange(13), 13);
-    expect(seen).toEqual([11, 12, 13]);
+    expect(seen).toEqual([11, 12, 9, 13]);
     expect(stream.lastId()).toBe(13);
     stream.close();
     expect(second.readyState).toBe(2);

@@ -139,6 +139,13 @@ export interface TrafficStreamOptions {
   onState?: (state: ConnectionState) => void;
   /** Resume after this id on the first connection (the newest entry the page read showed). */
   after?: number | null;
+  /**
+   * How far before the newest id seen to resume. An exchange's id is taken when its request arrives and
+   * the entry is written when it completes, so the stream is not in id order: a slow request's entry can
+   * come after entries with higher ids. Resuming a little earlier and dropping what was already seen
+   * catches those. The caller must also drop entries it already has (e.g. from the page it read).
+   */
+  resumeMargin?: number;
   create?: EventSourceFactory;
   initialDelayMs?: number;
   maxDelayMs?: number;
@@ -146,21 +153,27 @@ export interface TrafficStreamOptions {
 
 export interface TrafficStream {
   close(): void;
+  /** The highest id seen. */
   lastId(): number | null;
 }
 
 const CLOSED = 2;
+/** How many ids the stream remembers to drop repeats (resumption re-sends up to the margin). */
+const SEEN_LIMIT = 20_000;
 
 /**
  * Follows the traffic stream. The browser's own reconnects send Last-Event-ID; a stream we reopen after the
- * browser gave up carries `?lastEventId=` with the newest id seen, so nothing between is lost. Entries at
- * or below the newest id seen are dropped (a resumed stream may repeat the edge).
+ * browser gave up carries `?lastEventId=` a margin before the highest id seen, so nothing between is lost.
+ * Entries seen already (by id) are dropped, whatever their order.
  */
 export function connectTraffic(options: TrafficStreamOptions): TrafficStream {
   const create: EventSourceFactory = options.create ?? ((url) => new EventSource(url) as unknown as EventSourceLike);
   const initialDelay = options.initialDelayMs ?? 1000;
   const maxDelay = options.maxDelayMs ?? 30_000;
-  let lastId: number | null = options.after ?? null;
+  const margin = options.resumeMargin ?? 256;
+  let maxId: number | null = options.after ?? null;
+  const seen = new Set<number>();
+  const order: number[] = [];
   let delay = initialDelay;
   let source: EventSourceLike | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -175,8 +188,11 @@ export function connectTraffic(options: TrafficStreamOptions): TrafficStream {
       return;
     }
     if (typeof entry !== "object" || entry === null || typeof entry.id !== "number") return;
-    if (lastId !== null && entry.id <= lastId) return;
-    lastId = entry.id;
+    if (seen.has(entry.id)) return;
+    seen.add(entry.id);
+    order.push(entry.id);
+    if (order.length > SEEN_LIMIT) seen.delete(order.shift() as number);
+    if (maxId === null || entry.id > maxId) maxId = entry.id;
     options.onEntry(entry);
   };
 
@@ -184,7 +200,8 @@ export function connectTraffic(options: TrafficStreamOptions): TrafficStream {
     if (stopped) return;
     timer = null;
     options.onState?.(opened ? "reconnecting" : "connecting");
-    const es = create(withLastEventId(options.url, lastId === null ? null : String(lastId)));
+    const resume = maxId === null ? null : String(Math.max(0, maxId - margin));
+    const es = create(withLastEventId(options.url, resume));
     source = es;
     es.addEventListener("entry", onMessage);
     es.onmessage = onMessage;
@@ -214,7 +231,7 @@ export function connectTraffic(options: TrafficStreamOptions): TrafficStream {
       source = null;
       options.onState?.("closed");
     },
-    lastId: () => lastId,
+    lastId: () => maxId,
   };
 }
 

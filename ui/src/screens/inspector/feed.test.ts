@@ -60,20 +60,35 @@ describe("feed", () => {
     const { feed, frame } = harness();
     feed.push(entry(5));
     feed.push(entry(5));
-    feed.push(entry(4));
+    frame();
+    feed.push(entry(5));
     frame();
     expect(feed.items.map((e) => e.id)).toEqual([5]);
   });
 
-  it("a page resets the list oldest first and keeps newer queued entries", () => {
+  it("puts an entry that comes late (numbered when its request arrived) in its place", () => {
+    const { feed, frame } = harness();
+    for (const id of [1, 2, 4, 5]) feed.push(entry(id));
+    frame();
+    feed.push(entry(3));
+    feed.push(entry(6));
+    frame();
+    expect(feed.items.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it("a page resets the list oldest first and keeps queued entries it does not hold", () => {
     const { feed, frame } = harness();
     feed.push(entry(9));
     feed.push(entry(12));
+    feed.push(entry(7));
     feed.reset([entry(10), entry(9), entry(8)]);
     expect(feed.items.map((e) => e.id)).toEqual([8, 9, 10]);
     frame();
-    expect(feed.items.map((e) => e.id)).toEqual([8, 9, 10, 12]);
+    expect(feed.items.map((e) => e.id)).toEqual([7, 8, 9, 10, 12]);
     expect(feed.newestId()).toBe(12);
+    feed.push(entry(9));
+    frame();
+    expect(feed.items).toHaveLength(5);
   });
 
   it("an older page goes before the first entry", () => {

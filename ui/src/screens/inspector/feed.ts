@@ -22,7 +22,7 @@ export interface Feed {
   /** The entries, oldest first. Read `version()` first to track changes; do not mutate. */
   readonly items: readonly Entry[];
   version: Accessor<number>;
-  /** Queues a live entry; it appears at the next flush. Entries at or below the newest id are dropped. */
+  /** Queues a live entry; it appears, in id order, at the next flush. Entries already held are dropped. */
   push(entry: Entry): void;
   /** Appends the queued entries now (the scheduler calls this). */
   flush(): void;
@@ -44,11 +44,27 @@ const defaultSchedule = (flush: () => void) => {
   else setTimeout(flush, 16);
 };
 
+/** Where `id` goes in `items` (ascending ids): searched back from the end, where late entries land. */
+function insertionIndex(items: readonly Entry[], id: number): number {
+  let hi = items.length;
+  for (let steps = 0; hi > 0 && steps < 64; steps++, hi--) if ((items[hi - 1] as Entry).id < id) return hi;
+  let lo = 0;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((items[mid] as Entry).id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export function createFeed(options: FeedOptions = {}): Feed {
   const cap = options.cap ?? 100_000;
   const slack = options.slack ?? Math.ceil(cap / 10);
   const schedule = options.schedule ?? defaultSchedule;
   const items: Entry[] = [];
+  /** The ids held or queued: entries come out of id order (an exchange is numbered when its request
+   * arrives, written when it ends), so repeats are told by id, not by "at or below the newest". */
+  const held = new Set<number>();
   let queue: Entry[] = [];
   let scheduled = false;
   let newest: number | null = null;
@@ -56,12 +72,16 @@ export function createFeed(options: FeedOptions = {}): Feed {
   const [dropped, setDropped] = createSignal(0);
   const [prepended, setPrepended] = createSignal(0);
   const bump = () => setVersion((v) => v + 1);
+  const see = (id: number) => {
+    held.add(id);
+    if (newest === null || id > newest) newest = id;
+  };
 
   /** Drops the oldest past the cap, live: only once the slack is used up; `force` (a page read): now. */
   const trim = (force = false) => {
     if (items.length > cap + (force ? 0 : slack)) {
       const n = items.length - cap;
-      items.splice(0, n);
+      for (const gone of items.splice(0, n)) held.delete(gone.id);
       if (!force) setDropped((d) => d + n);
     }
   };
@@ -71,7 +91,11 @@ export function createFeed(options: FeedOptions = {}): Feed {
     if (queue.length === 0) return;
     const batch = queue;
     queue = [];
-    for (const entry of batch) items.push(entry);
+    for (const entry of batch) {
+      const last = items[items.length - 1];
+      if (!last || entry.id > last.id) items.push(entry);
+      else items.splice(insertionIndex(items, entry.id), 0, entry);
+    }
     trim();
     bump();
   };
@@ -82,8 +106,8 @@ export function createFeed(options: FeedOptions = {}): Feed {
     dropped,
     prepended,
     push(entry) {
-      if (newest !== null && entry.id <= newest) return;
-      newest = entry.id;
+      if (held.has(entry.id)) return;
+      see(entry.id);
       queue.push(entry);
       if (!scheduled) {
         scheduled = true;
@@ -93,19 +117,25 @@ export function createFeed(options: FeedOptions = {}): Feed {
     flush,
     reset(newestFirst) {
       items.length = 0;
-      // Queued live entries newer than the page stay queued; older ones the page already holds.
-      const top = newestFirst[0]?.id ?? null;
-      queue = top === null ? queue : queue.filter((e) => e.id > top);
-      for (let i = newestFirst.length - 1; i >= 0; i--) items.push(newestFirst[i] as Entry);
-      const queued = queue[queue.length - 1]?.id ?? null;
-      newest = queued ?? top ?? newest;
+      held.clear();
+      newest = null;
+      for (let i = newestFirst.length - 1; i >= 0; i--) {
+        const entry = newestFirst[i] as Entry;
+        if (held.has(entry.id)) continue;
+        items.push(entry);
+        see(entry.id);
+      }
+      // Queued live entries the page does not hold stay queued (they are put in place at the next flush).
+      queue = queue.filter((e) => !held.has(e.id));
+      for (const e of queue) see(e.id);
       trim(true);
       bump();
     },
     prepend(newestFirst) {
       const first = items[0]?.id ?? Infinity;
-      const older = newestFirst.filter((e) => e.id < first).reverse();
+      const older = newestFirst.filter((e) => e.id < first && !held.has(e.id)).reverse();
       if (older.length === 0) return;
+      for (const e of older) see(e.id);
       items.unshift(...older);
       setPrepended((p) => p + older.length);
       bump();
