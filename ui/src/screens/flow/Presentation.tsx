@@ -2,7 +2,7 @@
 // Page Up; Home, End; F follows live; Escape leaves), the diagram up to that message, the message's body
 // with headers and base64 folded away, and — where the PSU acts — the bank's SCA page as the PSU saw it
 // (the recorded page, drawn in a sandboxed frame, so nothing is requested again).
-import { createEffect, createMemo, createResource, createSignal, on, onCleanup, onMount, Show, untrack } from "solid-js";
+import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import type { Exchange } from "../../api/traffic";
 import { useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
@@ -12,6 +12,9 @@ import { foldBase64, presentBody } from "./fold";
 import type { Layout, PlacedMessage } from "./layout";
 import { LANES } from "./layout";
 import { SequenceDiagram } from "./SequenceDiagram";
+
+/** The diagram's size on the projector. */
+const SCALE = 1.25;
 
 const LANE_TITLE = Object.fromEntries(LANES.map((l) => [l.id, l.title]));
 
@@ -94,7 +97,7 @@ export function Presentation(props: PresentationProps) {
     on(index, (i) => {
       const key = props.layout.messages[i]?.key;
       const el = key ? diagram.querySelector(`g.message[data-key="${key}"]`) : null;
-      if (el && "scrollIntoView" in el) el.scrollIntoView({ block: "nearest", inline: "nearest" });
+      if (el && "scrollIntoView" in el) el.scrollIntoView({ block: "center", inline: "nearest" });
     }),
   );
 
@@ -164,7 +167,11 @@ export function Presentation(props: PresentationProps) {
       </Show>
       <div class="presentation-body" classList={{ "with-page": page() !== null }}>
         <div class="presentation-diagram" ref={diagram}>
-          <SequenceDiagram layout={props.layout} current={index()} onSelect={(i) => go(i)} scale={1.25} />
+          {/* The lane titles stay in view (sticky) however far down the journey the trainer is. */}
+          <div class="presentation-lane-titles" style={{ width: `${props.layout.width * SCALE}px` }} aria-hidden="true">
+            <For each={props.layout.lanes}>{(lane) => <span style={{ left: `${lane.x * SCALE}px` }}>{lane.title}</span>}</For>
+          </div>
+          <SequenceDiagram layout={props.layout} current={index()} onSelect={(i) => go(i)} scale={SCALE} />
         </div>
         <Show when={page()}>
           <section class="presentation-page" aria-label="The PSU's SCA page">
