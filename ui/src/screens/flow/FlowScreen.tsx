@@ -64,8 +64,9 @@ export function FlowScreen() {
   );
 
   const refetchSoon = createDebounced(() => void refetchJourneys(), 500);
-  // The log may add an entry to a journey after streaming it (an SCA step is tied to its payment once
-  // the authorisation is known), so live entries near a journey also bring a re-read of it, merged by id.
+  // Live entries near a journey also bring a re-read of it, merged by id: it covers the moment between the
+  // journey's read and the stream's opening (the stream starts from now), and any entry the stream sends
+  // later than entries with higher ids (an exchange is numbered when its request arrives).
   const rereadSoon = createDebounced(() => {
     const id = journeyId();
     const mine = generation;
