@@ -36,8 +36,9 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
-    // A plain-JavaScript development stand-in for the service, not part of the app: linted without types.
-    files: ["scripts/fake-service.mjs"],
+    // Plain-JavaScript tools, not part of the app (the service's stand-in, the frame-time measurement):
+    // linted without types.
+    files: ["scripts/fake-service.mjs", "scripts/frame-time.mjs"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { parserOptions: { project: false, projectService: false } },
   },

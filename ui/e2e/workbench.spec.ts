@@ -2,7 +2,7 @@
 // in Debian's headless chromium: reset the sandbox, make a customer and an account, send a signed straks
 // payment, approve it in the bank's SCA pages (a popup), see the callback; send a domestic payment, approve
 // it, advance the clock to the next batch run and see its status change; and see an expired persona
-// refused. Screenshots of each screen go to XS2A_SCREENSHOTS when set.
+// refused, and find it in the inspector. Screenshots of each screen go to XS2A_SCREENSHOTS when set.
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { approveInBank } from "./support/bank";
@@ -192,12 +192,12 @@ test.describe("workbench end to end", () => {
     expect(refusal).toMatch(/certificate/i);
     await snap(page, "5-composer-refusal");
 
-    // 6. The frames of the screens that come with the traffic log.
+    // 6. The traffic log's screens: the refusal is in the inspector's list; the payments have journeys.
     panel = await show(page, "Inspector");
-    await expect(panel.getByRole("heading", { name: "Coming with the traffic log" })).toBeVisible();
+    await expect(panel.getByRole("list", { name: "Exchanges" }).getByRole("listitem").last()).toContainText("/v1/accounts");
     await snap(page, "6-inspector");
     panel = await show(page, "Flow");
-    await expect(panel.getByRole("region", { name: "Flow diagram" })).toBeVisible();
+    await expect(panel.getByRole("img", { name: "Sequence diagram" })).toBeVisible();
     await snap(page, "7-flow");
   });
 });

@@ -397,6 +397,66 @@ function callback(res, url) {
 
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml" };
 
+// ---------------------------------------------------------------------------------------------------
+// Traffic log (docs/traffic-api.md), synthetic: for the inspector's frame-time measurement
+// (scripts/frame-time.mjs). FAKE_TRAFFIC_BURST entries are sent on the stream at connect, then
+// FAKE_TRAFFIC_RATE per second live. Nothing here is real traffic.
+
+const BURST = Number(process.env.FAKE_TRAFFIC_BURST ?? 0);
+const RATE = Number(process.env.FAKE_TRAFFIC_RATE ?? 0);
+let trafficId = 0;
+
+function synthEntry(id) {
+  const failed = id % 17 === 0;
+  return {
+    id, kind: "exchange", at: new Date(Date.UTC(2026, 5, 1, 12) + id * 5).toISOString(), durationMs: id % 9,
+    method: id % 3 === 0 ? "POST" : "GET", path: `/v1/accounts/${(id % 500).toString(16).padStart(8, "0")}/transactions`,
+    query: null, status: failed ? 401 : 200, area: "bank", source: "external",
+    tpp: { organisationId: "PSDNO-FSA-ABC123", name: "Fake TPP AS", subject: "CN=Fake TPP AS" },
+    psuId: `0183901${String(id % 1000).padStart(4, "0")}`, tppSessionId: null,
+    failedStep: failed ? "signature" : null, code: failed ? "SIGNATURE_INVALID" : null, resources: [], journeys: [],
+  };
+}
+
+function trafficStream(req, res) {
+  res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+  res.write(": connected\n\n");
+  let closed = false;
+  let timer = null;
+  req.on("close", () => { closed = true; if (timer) clearInterval(timer); });
+  const write = (n) => {
+    let chunk = "";
+    for (let i = 0; i < n; i++) {
+      const e = synthEntry(++trafficId);
+      chunk += `id: ${e.id}\nevent: entry\ndata: ${JSON.stringify(e)}\n\n`;
+    }
+    res.write(chunk);
+  };
+  let left = BURST;
+  const burst = () => {
+    if (closed) return;
+    const n = Math.min(2000, left);
+    write(n);
+    left -= n;
+    if (left > 0) setImmediate(burst);
+    else if (RATE > 0) timer = setInterval(() => write(Math.round(RATE / 20)), 50);
+  };
+  burst();
+}
+
+function traffic(path) {
+  if (path === "/traffic") return [200, { entries: [], nextBefore: null }];
+  if (path === "/journeys") return [200, []];
+  const m = /^\/traffic\/(\d+)$/.exec(path);
+  if (m) {
+    const e = synthEntry(Number(m[1]));
+    return [200, { ...e, request: { headers: [["Date", "Mon, 01 Jun 2026 12:00:00 GMT"]], body: null, bodyBytes: 0, bodyBase64: false },
+      response: { headers: [["Content-Type", "application/json"]], body: "{}", bodyBytes: 2, bodyBase64: false },
+      gate: null, tppMessages: [], composerSigningString: null }];
+  }
+  return null;
+}
+
 function send(res, status, body, type = "application/json") {
   res.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store" });
   const raw = Buffer.isBuffer(body) || (typeof body === "string" && type !== "application/json");
@@ -428,6 +488,9 @@ createServer(async (req, res) => {
       req.on("close", () => listeners.delete(res));
       return;
     }
+    if (path === "/traffic/stream") return trafficStream(req, res);
+    const t = req.method === "GET" ? traffic(path) : null;
+    if (t) return send(res, t[0], t[1]);
     try {
       const [status, body, type] = api(req.method ?? "GET", path, url.searchParams, text ? JSON.parse(text) : undefined);
       return send(res, status, body, type);

@@ -1,5 +1,7 @@
 // The workbench API, one typed function per endpoint of docs/workbench-api.md, over one Transport.
 import type { QueryValue, Transport } from "./http";
+import { trafficQuery } from "./traffic";
+import type { Entry, Exchange, Journey, JourneyEntries, TrafficFilter, TrafficPage, TrafficSettings } from "./traffic";
 import type {
   Account,
   AccountBody,
@@ -121,6 +123,22 @@ export function createClient(t: Transport) {
 
     sca: {
       callbacks: () => t.request<Callback[]>("GET", "/sca/callbacks"),
+    },
+
+    traffic: {
+      page: (filter: TrafficFilter, before?: number | null, limit?: number, signal?: AbortSignal) =>
+        t.request<TrafficPage>("GET", "/traffic", undefined, {
+          query: trafficQuery(filter, before, limit),
+          ...(signal ? { signal } : {}),
+        }),
+      /** An exchange whole, or the event entry. */
+      entry: (id: number) => t.request<Exchange | Entry>("GET", `/traffic/${id}`),
+      har: (id: number) => t.request<unknown>("GET", `/traffic/${id}/har`),
+      streamUrl: () => t.url("/traffic/stream", true),
+      journeys: (limit = 50) => t.request<Journey[]>("GET", "/journeys", undefined, { query: { limit } }),
+      journey: (id: string) => t.request<JourneyEntries>("GET", `/journeys/${seg(id)}`),
+      settings: () => t.request<TrafficSettings>("GET", "/traffic/settings"),
+      updateSettings: (body: TrafficSettings) => t.request<TrafficSettings>("PUT", "/traffic/settings", body),
     },
   };
 }

@@ -6,9 +6,10 @@ import { createClient } from "../api/client";
 import type { Client } from "../api/client";
 import type { ClientConfig } from "../api/config";
 import { connectEvents } from "../api/events";
-import type { ConnectionState, EventSourceFactory } from "../api/events";
+import type { ConnectionState, EventSourceFactory, EventSourceLike } from "../api/events";
+import type { TrafficFilter } from "../api/traffic";
 import { createTransport } from "../api/http";
-import type { EventKind, Session, TppMessage, WorkbenchEvent } from "../api/types";
+import type { Draft, EventKind, Session, TppMessage, WorkbenchEvent } from "../api/types";
 import { createEventHub } from "./hub";
 import type { EventHub, Listener } from "./hub";
 import { SCREEN_IDS, type ScreenId } from "./screens";
@@ -34,6 +35,20 @@ export interface Workbench {
   dismiss(id: number): void;
   screen: Accessor<ScreenId>;
   go(screen: ScreenId): void;
+  /** Opens an EventSource the way the app's own stream is opened (a fake in tests), or null when closed. */
+  openSource: ((url: string) => EventSourceLike) | null;
+  /** Requests one screen makes of another (open a draft in the composer, a journey in the flow view, …). */
+  handoff: Handoff;
+}
+
+/** Cross-screen requests: the asking screen sets one and switches; the receiving screen takes it. */
+export interface Handoff {
+  composerDraft: Accessor<Draft | null>;
+  setComposerDraft(draft: Draft | null): void;
+  flowJourney: Accessor<string | null>;
+  setFlowJourney(id: string | null): void;
+  inspectorFilter: Accessor<TrafficFilter | null>;
+  setInspectorFilter(filter: TrafficFilter | null): void;
 }
 
 export interface WorkbenchOptions {
@@ -74,6 +89,22 @@ function createWorkbench(options: WorkbenchOptions): Workbench & { start(): () =
   const hub = createEventHub();
   const [session, { refetch, mutate }] = createResource(() => client.session());
 
+  const [composerDraft, setComposerDraft] = createSignal<Draft | null>(null);
+  const [flowJourney, setFlowJourney] = createSignal<string | null>(null);
+  const [inspectorFilter, setInspectorFilter] = createSignal<TrafficFilter | null>(null);
+  const handoff: Handoff = {
+    composerDraft,
+    setComposerDraft,
+    flowJourney,
+    setFlowJourney,
+    inspectorFilter,
+    setInspectorFilter,
+  };
+  const openSource =
+    options.eventSource === null
+      ? null
+      : (options.eventSource ?? ((url: string) => new EventSource(url) as unknown as EventSourceLike));
+
   const go = (id: ScreenId) => {
     setScreen(id);
     if (typeof history !== "undefined" && typeof location !== "undefined" && location.hash !== `#/${id}`) {
@@ -112,6 +143,8 @@ function createWorkbench(options: WorkbenchOptions): Workbench & { start(): () =
     dismiss,
     screen,
     go,
+    openSource,
+    handoff,
     start,
   };
 }

@@ -10,6 +10,8 @@ export interface Shortcut {
 export const SHORTCUTS: readonly Shortcut[] = [
   ...SCREEN_IDS.map((id, i) => ({ keys: `Alt+${i + 1} or Ctrl+${i + 1}`, what: `Show ${SCREEN_TITLES[id]}` })),
   { keys: "Ctrl+Enter", what: "Send the request (Composer)" },
+  { keys: "↑ ↓, Enter", what: "Move in the list and open an exchange (Inspector)" },
+  { keys: "→ ←, Home, End, F, Escape", what: "Next / previous message, first, last, follow live, leave (presentation)" },
   { keys: "?", what: "Show these shortcuts" },
   { keys: "Escape", what: "Close a dialog" },
 ];

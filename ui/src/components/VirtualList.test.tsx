@@ -81,3 +81,74 @@ describe("VirtualList", () => {
     expect(within(list).getByText("row 1").closest("[role=listitem]")).toHaveAttribute("aria-current", "true");
   });
 });
+
+describe("VirtualList keyed (a live tail)", () => {
+  it("keeps the DOM of rows still in view when rows are appended, and builds only the new ones", () => {
+    const items = Array.from({ length: 100 }, (_, i) => ({ name: `entry ${i}` }));
+    const [version, setVersion] = createSignal(0);
+    let built = 0;
+    render(() => (
+      <VirtualList
+        items={(version(), items)}
+        rowHeight={20}
+        height={400}
+        overscan={0}
+        label="Tail"
+        follow
+        keyed
+        renderRow={(item) => {
+          built++;
+          return <span>{item.name}</span>;
+        }}
+      />
+    ));
+    const list = screen.getByRole("list", { name: "Tail" });
+    scrollTo(list, 100 * 20 - 400);
+    const before = within(list).getByText("entry 99").parentElement;
+    built = 0;
+    // The same array, appended in place and announced by a version bump (the inspector's feed).
+    items.push({ name: "entry 100" }, { name: "entry 101" });
+    setVersion(1);
+    expect(within(list).getByText("entry 101")).toBeInTheDocument();
+    expect(within(list).getByText("entry 99").parentElement).toBe(before);
+    expect(built).toBe(2);
+  });
+});
+
+describe("VirtualList dropped rows", () => {
+  it("moves the view up by the rows dropped from the front, so the rows being read stay put", () => {
+    const [dropped, setDropped] = createSignal(0);
+    render(() => (
+      <VirtualList items={ROWS} rowHeight={20} height={400} label="Capped" dropped={dropped()} renderRow={(r) => <span>{r}</span>} />
+    ));
+    const list = screen.getByRole("list", { name: "Capped" });
+    scrollTo(list, 20_000);
+    setDropped(100);
+    expect(list.scrollTop).toBe(20_000 - 100 * 20);
+  });
+});
+
+describe("VirtualList older rows", () => {
+  it("moves the view down by the rows put before the first, and asks for more near the start", () => {
+    const [prepended, setPrepended] = createSignal(0);
+    let asked = 0;
+    render(() => (
+      <VirtualList
+        items={ROWS}
+        rowHeight={20}
+        height={400}
+        label="Older"
+        prepended={prepended()}
+        onNearStart={() => asked++}
+        renderRow={(r) => <span>{r}</span>}
+      />
+    ));
+    const list = screen.getByRole("list", { name: "Older" });
+    scrollTo(list, 2_000);
+    expect(asked).toBe(0);
+    scrollTo(list, 40);
+    expect(asked).toBe(1);
+    setPrepended(1000);
+    expect(list.scrollTop).toBe(40 + 1000 * 20);
+  });
+});

@@ -1,7 +1,7 @@
 // A virtualised list of fixed-height rows: only the rows in view (plus a few either side) are in the DOM, so
 // 100,000 rows scroll smoothly, and rows appended live keep the view pinned to the end when it was there.
 // Keyboard: the list is focusable; arrows, Page Up/Down, Home and End move the active row.
-import { createEffect, createMemo, createSignal, Index, on, onCleanup, onMount } from "solid-js";
+import { createEffect, createMemo, createSignal, For, Index, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import type { JSX } from "solid-js";
 
 export interface VirtualListProps<T> {
@@ -15,6 +15,20 @@ export interface VirtualListProps<T> {
   /** Keep the last row in view when rows are appended while the view is at the end (a live log). */
   follow?: boolean;
   onActivate?: (item: T, index: number) => void;
+  /**
+   * Key rows by item identity instead of by slot: a row whose item stays in view keeps its DOM and is only
+   * moved. For a live tail (every slot's item changes on each append) where items are stable objects.
+   */
+  keyed?: boolean;
+  /**
+   * How many rows have been removed from the front so far (a capped log drops its oldest). When it grows,
+   * the view moves up by as many rows, so the rows being read stay put instead of sliding away.
+   */
+  dropped?: number;
+  /** How many rows have been put before the first so far (older pages): the view moves down by as many. */
+  prepended?: number;
+  /** Called when the view comes near the first row (to read an older page). */
+  onNearStart?: () => void;
 }
 
 /** The rows to render for a scroll position: [start, end) clamped to the list. */
@@ -72,6 +86,37 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     }),
   );
 
+  createEffect(
+    on(
+      () => props.dropped ?? 0,
+      (now, before) => {
+        if (before === undefined || now <= before) return;
+        const top = Math.max(0, viewportEl.scrollTop - (now - before) * props.rowHeight);
+        viewportEl.scrollTop = top;
+        setScrollTop(top);
+        setActive((a) => (a < 0 ? a : Math.max(-1, a - (now - before))));
+      },
+    ),
+  );
+
+  createEffect(
+    on(
+      () => props.prepended ?? 0,
+      (now, before) => {
+        if (before === undefined || now <= before) return;
+        const top = viewportEl.scrollTop + (now - before) * props.rowHeight;
+        viewportEl.scrollTop = top;
+        setScrollTop(top);
+        setActive((a) => (a < 0 ? a : a + (now - before)));
+      },
+    ),
+  );
+
+  const onScroll = (top: number) => {
+    setScrollTop(top);
+    if (props.onNearStart && top < props.rowHeight * 5 && count() > 0) props.onNearStart();
+  };
+
   const scrollIntoView = (index: number) => {
     const top = index * props.rowHeight;
     const bottom = top + props.rowHeight;
@@ -102,6 +147,32 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     scrollIntoView(next);
   };
 
+  const row = (item: () => T, slot: () => number) => {
+    const index = () => start() + slot();
+    return (
+      <div
+        role="listitem"
+        class="virtual-row"
+        classList={{ active: active() === index() }}
+        aria-setsize={count()}
+        aria-posinset={index() + 1}
+        aria-current={active() === index() ? "true" : undefined}
+        style={{ transform: `translateY(${index() * props.rowHeight}px)`, height: `${props.rowHeight}px` }}
+        onClick={() => {
+          setActive(index());
+          props.onActivate?.(item(), index());
+        }}
+      >
+        {/* Keyed rows are built once per item: their content must not rebuild as the row's index moves. */}
+        {props.keyed ? untrack(() => props.renderRow(item(), index())) : props.renderRow(item(), index())}
+      </div>
+    );
+  };
+
+  // <Index> hands a changing item to a fixed slot; <For> a fixed item to a moving position.
+  const slotRow = (item: () => T, slot: number) => row(item, () => slot);
+  const keyedRow = (item: T, position: () => number) => row(() => item, position);
+
   return (
     <div
       ref={viewportEl}
@@ -110,32 +181,13 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       aria-label={props.label}
       tabIndex={0}
       style={{ height: `${props.height}px` }}
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onScroll={(e) => onScroll(e.currentTarget.scrollTop)}
       onKeyDown={onKeyDown}
     >
       <div class="virtual-spacer" style={{ height: `${count() * props.rowHeight}px` }}>
-        <Index each={slice()}>
-          {(item, slot) => {
-            const index = () => start() + slot;
-            return (
-              <div
-                role="listitem"
-                class="virtual-row"
-                classList={{ active: active() === index() }}
-                aria-setsize={count()}
-                aria-posinset={index() + 1}
-                aria-current={active() === index() ? "true" : undefined}
-                style={{ transform: `translateY(${index() * props.rowHeight}px)`, height: `${props.rowHeight}px` }}
-                onClick={() => {
-                  setActive(index());
-                  props.onActivate?.(item(), index());
-                }}
-              >
-                {props.renderRow(item(), index())}
-              </div>
-            );
-          }}
-        </Index>
+        <Show when={props.keyed} fallback={<Index each={slice()}>{slotRow}</Index>}>
+          <For each={slice()}>{keyedRow}</For>
+        </Show>
       </div>
     </div>
   );

@@ -45,6 +45,16 @@ export class FakeEventSource implements EventSourceLike {
     for (const listener of this.listeners.get(kind) ?? []) listener(ev);
   }
 
+  /** Delivers one event whose data is sent as it is (the traffic stream's entries). */
+  emitRaw(type: string, data: unknown, id?: number): void {
+    const ev = new MessageEvent(type, { data: JSON.stringify(data), lastEventId: id === undefined ? "" : String(id) });
+    for (const listener of this.listeners.get(type) ?? []) listener(ev);
+  }
+
+  static find(part: string): FakeEventSource | undefined {
+    return [...FakeEventSource.instances].reverse().find((s) => s.url.includes(part));
+  }
+
   /** The connection fails; `closed` when the browser gives up instead of reconnecting itself. */
   fail(closed: boolean): void {
     this.readyState = closed ? 2 : 0;

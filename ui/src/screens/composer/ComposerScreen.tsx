@@ -114,6 +114,20 @@ export function ComposerScreen() {
     }
   };
 
+  // "Open in composer" from the inspector: the exchange's request, as a draft to edit and re-send.
+  createEffect(
+    on(wb.handoff.composerDraft, (draft) => {
+      if (!draft) return;
+      touched = true;
+      setOperationId("");
+      setEditor(fromDraft(draft));
+      setPreview(null);
+      setSent(null);
+      form.clear();
+      wb.handoff.setComposerDraft(null);
+    }),
+  );
+
   onMount(() => {
     // Capture phase: Ctrl+Enter sends even from inside the body editor, which would insert a line.
     const onKey = (e: KeyboardEvent) => {

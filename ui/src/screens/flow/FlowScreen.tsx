@@ -1,18 +1,176 @@
-// Screen 6, Flow: the frame of the journey view (TPP, bank, PSU, batch as lanes over time). It is filled
-// from the traffic log in the next issue; for now it says so.
+// Screen 6, Flow: one journey (a consent, payment or basket with its SCA and batch runs) as a live sequence
+// diagram — lanes TPP app, bank interface, PSU (SCA pages), batch simulator — read from the traffic log's
+// journey and kept up to date from its stream; a picker (most recent first), export as SVG and as Mermaid,
+// and presentation mode for trainers.
+import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show } from "solid-js";
+import { connectTraffic } from "../../api/traffic";
+import type { Entry } from "../../api/traffic";
+import { saveFile } from "../../api/native";
+import { useWorkbench } from "../../app/context";
+import { Button } from "../../components/Button";
+import { copyText } from "../../components/CopyButton";
 import { EmptyState } from "../../components/EmptyState";
+import { ErrorMessages } from "../../components/ErrorMessages";
+import { StatusBadge } from "../../components/StatusBadge";
+import { createDebounced } from "../../lib/debounce";
+import { formatInstant } from "../../lib/format";
+import { valueOf } from "../../lib/resource";
+import { layout, messagesOf } from "./layout";
+import { toMermaid } from "./mermaid";
+import { Presentation } from "./Presentation";
+import { SequenceDiagram, svgFile } from "./SequenceDiagram";
 
 export function FlowScreen() {
+  const wb = useWorkbench();
+  const [journeys, { refetch: refetchJourneys }] = createResource(() => wb.client.traffic.journeys(50));
+  const [chosen, setChosen] = createSignal<string | null>(null);
+  const [entries, setEntries] = createSignal<Entry[]>([]);
+  const [error, setError] = createSignal<unknown>(null);
+  const [presenting, setPresenting] = createSignal<{ start?: number } | null>(null);
+  let svg: SVGSVGElement | undefined;
+  let generation = 0;
+
+  const journeyId = () => chosen() ?? valueOf(journeys)?.[0]?.id ?? null;
+  const journey = () => valueOf(journeys)?.find((j) => j.id === journeyId()) ?? null;
+  const messages = createMemo(() => messagesOf(entries()));
+  const model = createMemo(() => layout(messages()));
+
+  createEffect(
+    on(journeyId, (id) => {
+      const mine = ++generation;
+      setEntries([]);
+      setError(null);
+      if (!id) return;
+      wb.client.traffic.journey(id).then(
+        (answer) => {
+          if (mine !== generation) return;
+          // Entries the stream brought while the journey was read are kept (merged by id).
+          setEntries((live) => merge(answer.entries, live));
+        },
+        (e: unknown) => {
+          if (mine === generation) setError(e);
+        },
+      );
+    }),
+  );
+
+  createEffect(
+    on(wb.handoff.flowJourney, (id) => {
+      if (!id) return;
+      setChosen(id);
+      if (!valueOf(journeys)?.some((j) => j.id === id)) void refetchJourneys();
+      wb.handoff.setFlowJourney(null);
+    }),
+  );
+
+  const refetchSoon = createDebounced(() => void refetchJourneys(), 500);
+  // Live entries near a journey also bring a re-read of it, merged by id: it covers the moment between the
+  // journey's read and the stream's opening (the stream starts from now), and any entry the stream sends
+  // later than entries with higher ids (an exchange is numbered when its request arrives).
+  const rereadSoon = createDebounced(() => {
+    const id = journeyId();
+    const mine = generation;
+    if (!id) return;
+    wb.client.traffic.journey(id).then(
+      (answer) => {
+        if (mine === generation) setEntries((live) => merge(live, answer.entries));
+      },
+      () => undefined,
+    );
+  }, 400);
+
+  onMount(() => {
+    if (!wb.openSource) return;
+    const open = wb.openSource;
+    const stream = connectTraffic({
+      url: wb.client.traffic.streamUrl(),
+      create: (url) => open(url),
+      onEntry: (entry) => {
+        const id = journeyId();
+        if (id && entry.journeys.includes(id)) setEntries((list) => merge(list, [entry]));
+        if (entry.journeys.length > 0 || (entry.kind === "exchange" && entry.area === "sca-page")) {
+          refetchSoon();
+          rereadSoon();
+        }
+      },
+    });
+    onCleanup(() => stream.close());
+  });
+
+  const title = () => journey()?.title ?? journeyId() ?? "Journey";
+  const fileName = (ext: string) => `${(journeyId() ?? "journey").replace(/[^a-z0-9-]+/gi, "-")}.${ext}`;
+
   return (
     <div class="flow-screen">
-      <section class="flow-frame" aria-label="Flow diagram">
-        <EmptyState title="Coming with the traffic log">
-          <p>
-            The flow view will draw a journey — consent, SCA redirect, callback, payment, batch run — as lanes for the
-            TPP, the bank, the PSU and the batch, built from the traffic log and the live events.
+      <div class="toolbar">
+        <label class="field inline">
+          <span>Journey</span>
+          <select value={journeyId() ?? ""} onChange={(e) => setChosen(e.currentTarget.value || null)}>
+            <For each={valueOf(journeys) ?? []}>
+              {(j) => (
+                <option value={j.id}>
+                  {j.title} · {j.status ?? "–"} · {formatInstant(j.lastAt)}
+                </option>
+              )}
+            </For>
+          </select>
+        </label>
+        <Button onClick={() => void refetchJourneys()}>Refresh</Button>
+        <Button disabled={messages().length === 0} onClick={() => setPresenting({})} variant="primary">
+          Present
+        </Button>
+        <Button
+          disabled={messages().length === 0}
+          onClick={() => svg && void saveFile(fileName("svg"), svgFile(svg), "image/svg+xml")}
+        >
+          Export SVG
+        </Button>
+        <Button
+          disabled={messages().length === 0}
+          onClick={() => {
+            const text = toMermaid(messages(), title());
+            void copyText(text).catch(() => undefined);
+            void saveFile(fileName("mmd"), text);
+            wb.notify("Mermaid text copied and saved", "success");
+          }}
+        >
+          Export Mermaid
+        </Button>
+      </div>
+      <ErrorMessages error={(journeys.error as unknown) ?? error()} title="The journeys could not be read." />
+      <Show when={journey()}>
+        {(j) => (
+          <p class="hint">
+            {j().title} · TPP {j().tpp ?? "–"} · {j().entries} entries · status <StatusBadge value={j().status ?? "–"} />
           </p>
-        </EmptyState>
+        )}
+      </Show>
+      <section class="flow-frame" aria-label="Flow diagram">
+        <Show
+          when={messages().length > 0}
+          fallback={
+            <EmptyState title={journeyId() ? "Nothing in this journey yet" : "No journeys yet"}>
+              <p>
+                Create a consent, a payment or a basket (from the Composer or your own TPP app): its requests, the PSU's
+                SCA and the batch runs are drawn here as they happen.
+              </p>
+            </EmptyState>
+          }
+        >
+          <SequenceDiagram layout={model()} ref={(el) => (svg = el)} onSelect={(i) => setPresenting({ start: i })} />
+        </Show>
       </section>
+      <Show when={presenting()}>
+        {(p) => <Presentation title={title()} layout={model()} start={p().start} onClose={() => setPresenting(null)} />}
+      </Show>
     </div>
   );
+}
+
+/** Two entry lists as one, by id, in id order. */
+function merge(a: readonly Entry[], b: readonly Entry[]): Entry[] {
+  const byId = new Map<number, Entry>();
+  for (const e of a) byId.set(e.id, e);
+  for (const e of b) byId.set(e.id, e);
+  return [...byId.values()].sort((x, y) => x.id - y.id);
 }

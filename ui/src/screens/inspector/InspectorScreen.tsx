@@ -1,29 +1,190 @@
-// Screen 5, Inspector: the frame of the traffic view. Its virtualised list is ready (TrafficList); the
-// traffic log that fills it comes with the next issue, so for now the screen says so.
-import { createSignal, Show } from "solid-js";
-import { EmptyState } from "../../components/EmptyState";
+// Screen 5, Inspector: every exchange with the sandbox — the composer's and any external TPP's — as a live,
+// virtualised list (the traffic log's pages, then its stream, resumed after a reconnect), filters mapped to
+// the API's query, and the chosen exchange opened beside it (ExchangeView).
+import { createEffect, createSignal, on, onCleanup, onMount, Show } from "solid-js";
+import type { ConnectionState } from "../../api/events";
+import { connectTraffic, matchesFilter } from "../../api/traffic";
+import type { Entry, TrafficFilter, TrafficResource } from "../../api/traffic";
+import { useWorkbench } from "../../app/context";
+import { Button } from "../../components/Button";
+import { ErrorMessages } from "../../components/ErrorMessages";
+import { createDebounced } from "../../lib/debounce";
+import { ExchangeView } from "./ExchangeView";
+import { createFeed } from "./feed";
 import { TrafficList } from "./TrafficList";
-import type { TrafficLine } from "./TrafficList";
+
+const PAGE = 500;
+/** Older pages as the user scrolls up: the API's largest. */
+const OLDER_PAGE = 1000;
+
+function listHeight(): number {
+  return typeof window === "undefined" ? 560 : Math.max(320, window.innerHeight - 330);
+}
+
+function Filters(props: { filter: TrafficFilter; onChange: (f: TrafficFilter) => void }) {
+  const set = (patch: Partial<TrafficFilter>) => props.onChange({ ...props.filter, ...patch });
+  return (
+    <form class="traffic-filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+      <label class="field">
+        <span>Text</span>
+        <input type="search" value={props.filter.q ?? ""} onInput={(e) => set({ q: e.currentTarget.value })} />
+      </label>
+      <label class="field">
+        <span>TPP</span>
+        <input value={props.filter.tpp ?? ""} placeholder="organisation id" onInput={(e) => set({ tpp: e.currentTarget.value })} />
+      </label>
+      <label class="field">
+        <span>PSU</span>
+        <input value={props.filter.psu ?? ""} onInput={(e) => set({ psu: e.currentTarget.value })} />
+      </label>
+      <label class="field">
+        <span>Status</span>
+        <select
+          value={props.filter.status ?? ""}
+          onChange={(e) => set({ status: e.currentTarget.value as TrafficFilter["status"] })}
+        >
+          <option value="">any</option>
+          <option value="2xx">2xx</option>
+          <option value="3xx">3xx</option>
+          <option value="4xx">4xx</option>
+          <option value="5xx">5xx</option>
+        </select>
+      </label>
+      <label class="field">
+        <span>Resource</span>
+        <input
+          value={props.filter.resource ?? ""}
+          placeholder="payment:<id>"
+          onInput={(e) => set({ resource: e.currentTarget.value })}
+        />
+      </label>
+      <label class="inline">
+        <input type="checkbox" checked={props.filter.failed ?? false} onChange={(e) => set({ failed: e.currentTarget.checked })} />
+        Failed only
+      </label>
+    </form>
+  );
+}
 
 export function InspectorScreen() {
-  // The traffic log's feed will append here; nothing feeds it yet.
-  const [lines] = createSignal<readonly TrafficLine[]>([]);
+  const wb = useWorkbench();
+  const feed = createFeed();
+  const [filter, setFilter] = createSignal<TrafficFilter>({});
+  const [selected, setSelected] = createSignal<number | null>(null);
+  const [nextBefore, setNextBefore] = createSignal<number | null>(null);
+  const [error, setError] = createSignal<unknown>(null);
+  const [loading, setLoading] = createSignal(false);
+  const [state, setState] = createSignal<ConnectionState>("closed");
+  const [height, setHeight] = createSignal(listHeight());
+  let generation = 0;
+
+  const reload = async () => {
+    const mine = ++generation;
+    setLoading(true);
+    setError(null);
+    try {
+      const page = await wb.client.traffic.page(filter(), null, PAGE);
+      if (mine !== generation) return;
+      feed.reset(page.entries);
+      setNextBefore(page.nextBefore);
+    } catch (e) {
+      if (mine === generation) setError(e);
+    } finally {
+      if (mine === generation) setLoading(false);
+    }
+  };
+  const reloadSoon = createDebounced(() => void reload(), 300);
+
+  const older = async () => {
+    const before = nextBefore();
+    if (before === null || loading()) return;
+    const mine = generation;
+    setLoading(true);
+    try {
+      const page = await wb.client.traffic.page(filter(), before, OLDER_PAGE);
+      if (mine !== generation) return;
+      feed.prepend(page.entries);
+      setNextBefore(page.nextBefore);
+    } catch (e) {
+      if (mine === generation) setError(e);
+    } finally {
+      if (mine === generation) setLoading(false);
+    }
+  };
+
+  const changeFilter = (next: TrafficFilter) => {
+    setFilter(next);
+    reloadSoon();
+  };
+  const filterResource = (r: TrafficResource) => {
+    setFilter({ resource: `${r.kind}:${r.id}` });
+    void reload();
+  };
+
+  // Another screen asked for a filter (e.g. all exchanges of a resource).
+  createEffect(
+    on(wb.handoff.inspectorFilter, (f) => {
+      if (!f) return;
+      setFilter(f);
+      void reload();
+      wb.handoff.setInspectorFilter(null);
+    }),
+  );
+
+  onMount(() => {
+    const onResize = () => setHeight(listHeight());
+    window.addEventListener("resize", onResize);
+    onCleanup(() => window.removeEventListener("resize", onResize));
+    let stream: { close(): void } | null = null;
+    let closed = false;
+    void reload().then(() => {
+      if (closed || !wb.openSource) return;
+      const open = wb.openSource;
+      // The stream resumes after the newest entry the page showed, so nothing falls between the two.
+      stream = connectTraffic({
+        url: wb.client.traffic.streamUrl(),
+        after: feed.newestId(),
+        create: (url) => open(url),
+        onState: setState,
+        onEntry: (entry: Entry) => {
+          if (matchesFilter(entry, filter())) feed.push(entry);
+        },
+      });
+    });
+    onCleanup(() => {
+      closed = true;
+      stream?.close();
+    });
+  });
+
   return (
     <div class="inspector-screen">
-      <Show
-        when={lines().length > 0}
-        fallback={
-          <EmptyState title="Coming with the traffic log">
-            <p>
-              The inspector will list every exchange with the sandbox — yours from the Composer and any other TPP's —
-              with its signature verdict, headers and bodies. It arrives with the traffic log; until then, the Composer
-              shows each answer and the SCA and Batch screens follow the live events.
-            </p>
-          </EmptyState>
-        }
-      >
-        <TrafficList lines={lines()} height={560} />
-      </Show>
+      <div class="inspector-list">
+        <Filters filter={filter()} onChange={changeFilter} />
+        <div class="toolbar">
+          <Button disabled={nextBefore() === null} busy={loading()} onClick={() => void older()}>
+            Load older
+          </Button>
+          <span class="hint" role="status">
+            {(feed.version(), feed.items.length)} entries · live: {state()}
+          </span>
+        </div>
+        <ErrorMessages error={error()} title="The traffic log could not be read." />
+        <TrafficList feed={feed} height={height()} onOpen={(entry) => setSelected(entry.id)} onNearStart={() => void older()} />
+        <p class="hint">
+          ↑ ↓ move, Enter opens. The list follows new traffic while it is scrolled to the end; scrolling to the top
+          reads older entries.
+        </p>
+      </div>
+      <div class="inspector-detail">
+        <Show
+          when={selected()}
+          keyed
+          fallback={<p class="hint">Choose an exchange to see its verdict, headers and bodies.</p>}
+        >
+          {(id) => <ExchangeView id={id} onFilterResource={filterResource} />}
+        </Show>
+      </div>
     </div>
   );
 }

@@ -1,40 +1,94 @@
-// The inspector's list: one fixed-height line per exchange over the virtual list, so 100,000 lines scroll
-// smoothly and lines appended live keep the view at the end. Fed by the traffic log (next issue).
+// The inspector's list: one fixed-height line per timeline entry (time, method, path, status, TPP, PSU) over
+// the virtual list, keyed by entry so a live tail moves rows instead of rebuilding them. It reads the feed's
+// plain array through its version signal; 100,000 lines scroll because only the lines in view exist.
+import type { JSX } from "solid-js";
+import type { Entry } from "../../api/traffic";
 import { VirtualList } from "../../components/VirtualList";
-import { StatusBadge } from "../../components/StatusBadge";
-
-/** What one line shows; filled from the traffic log's records when they exist. */
-export interface TrafficLine {
-  id: string;
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  tppId?: string;
-}
+import { toneOf } from "../../components/StatusBadge";
+import type { Feed } from "./feed";
 
 export const ROW_HEIGHT = 28;
 
-export function TrafficList(props: { lines: readonly TrafficLine[]; height: number; onOpen?: (line: TrafficLine) => void }) {
+/** `12:00:01.234` from an RFC 3339 instant (the sandbox clock is UTC). */
+export function clockTime(at: string): string {
+  return at.length >= 19 ? at.slice(11, at[19] === "." ? 23 : 19) : at;
+}
+
+function text(v: unknown): string {
+  return typeof v === "string" || typeof v === "number" ? String(v) : "";
+}
+
+/** A short line for an event entry. */
+export function eventLine(entry: Extract<Entry, { kind: "event" }>): string {
+  const d = entry.data;
+  if (entry.event === "payment.status") return `payment ${text(d.before)} → ${text(d.after)}`;
+  if (entry.event === "batch.run") return `batch run ${text(d.id)} (${text(d.processed ?? 0)} processed)`;
+  if (entry.event === "sca.step") return `SCA step ${text(d.step)}`;
+  if (entry.event === "clock") return `clock ${text(d.now)}`;
+  return entry.event;
+}
+
+/** A row's cells. Entries never change once logged, so a row is built once and not tracked. */
+function rowCells(e: Entry): JSX.Element {
+  if (e.kind === "event") {
+    return (
+      <>
+        <span class="t-time">{clockTime(e.at)}</span>
+        <span class="t-method hint">event</span>
+        <span class="t-path">{eventLine(e)}</span>
+        <span class="t-status" />
+        <span class="t-tpp" />
+        <span class="t-psu" />
+      </>
+    );
+  }
   return (
-    <VirtualList
-      items={props.lines}
-      rowHeight={ROW_HEIGHT}
-      height={props.height}
-      label="Exchanges"
-      follow
-      onActivate={(line) => props.onOpen?.(line)}
-      renderRow={(line) => (
-        <>
-          <span class="hint">{line.at.slice(11, 23)}</span>
-          <StatusBadge value={line.status} />
-          <strong>{line.method}</strong>
-          <span>{line.path}</span>
-          <span class="hint">{line.durationMs} ms</span>
-          {line.tppId ? <span class="hint">{line.tppId}</span> : null}
-        </>
-      )}
-    />
+    <>
+      <span class="t-time">{clockTime(e.at)}</span>
+      <span class="t-method">{e.method}</span>
+      <span class="t-path" title={e.query ? `${e.path}?${e.query}` : e.path}>
+        {e.path}
+      </span>
+      <span class={`t-status badge ${toneOf(e.status)}`} title={e.failedStep ? `refused at ${e.failedStep}` : undefined}>
+        {e.status}
+        {e.failedStep ? " ✕" : ""}
+      </span>
+      <span class="t-tpp" title={e.tpp?.subject}>
+        {e.tpp?.name ?? ""}
+      </span>
+      <span class="t-psu">{e.psuId ?? ""}</span>
+    </>
+  );
+}
+
+export function TrafficList(props: { feed: Feed; height: number; onOpen?: (entry: Entry) => void; onNearStart?: () => void }) {
+  const items = () => {
+    props.feed.version();
+    return props.feed.items;
+  };
+  return (
+    <div class="traffic-list">
+      <div class="traffic-head" aria-hidden="true">
+        <span>Time</span>
+        <span>Method</span>
+        <span>Path</span>
+        <span>Status</span>
+        <span>TPP</span>
+        <span>PSU</span>
+      </div>
+      <VirtualList
+        items={items()}
+        rowHeight={ROW_HEIGHT}
+        height={props.height}
+        label="Exchanges"
+        follow
+        keyed
+        dropped={props.feed.dropped()}
+        prepended={props.feed.prepended()}
+        onNearStart={() => props.onNearStart?.()}
+        onActivate={(entry) => props.onOpen?.(entry)}
+        renderRow={rowCells}
+      />
+    </div>
   );
 }

@@ -1,0 +1,280 @@
+// The traffic log's wire types (docs/traffic-api.md) and its live stream: `GET /workbench/api/traffic/stream`
+// sends `event: entry` with one timeline Entry per message. Kept apart from events.ts because its messages
+// are entries, not `{kind, at, data}` envelopes, and because the inspector batches them itself.
+import type { EventSourceFactory, EventSourceLike, ConnectionState } from "./events";
+import { withLastEventId } from "./events";
+import type { Header } from "./types";
+
+export type ResourceKind =
+  | "consent"
+  | "payment"
+  | "basket"
+  | "authorisation"
+  | "session"
+  | "batch-run"
+  | "account"
+  | "customer";
+
+export interface TrafficResource {
+  kind: ResourceKind;
+  id: string;
+}
+
+export interface TppRef {
+  organisationId: string;
+  name: string;
+  subject: string;
+}
+
+export interface ExchangeSummary {
+  id: number;
+  kind: "exchange";
+  at: string;
+  durationMs: number;
+  method: string;
+  path: string;
+  query: string | null;
+  status: number;
+  area: "bank" | "sandbox" | "sca-page" | "other";
+  source: "composer" | "external";
+  tpp: TppRef | null;
+  psuId: string | null;
+  tppSessionId: string | null;
+  failedStep: string | null;
+  code: string | null;
+  resources: TrafficResource[];
+  journeys: string[];
+}
+
+export type TimelineEventKind = "batch.run" | "payment.status" | "sca.step" | "clock";
+
+export interface EventEntry {
+  id: number;
+  kind: "event";
+  at: string;
+  event: TimelineEventKind;
+  data: Record<string, unknown>;
+  resources: TrafficResource[];
+  journeys: string[];
+}
+
+export type Entry = ExchangeSummary | EventEntry;
+
+export interface TrafficPage {
+  entries: Entry[];
+  nextBefore: number | null;
+}
+
+export interface RecordedMessage {
+  headers: Header[];
+  body: string | null;
+  bodyBytes: number;
+  bodyBase64: boolean;
+}
+
+export type StepOutcome = "passed" | "failed" | "warning" | "skipped";
+
+export interface GateStep {
+  step: string;
+  outcome: StepOutcome;
+  header: string | null;
+  rule: string;
+  detail: string | null;
+}
+
+export interface GateVerdict {
+  steps: GateStep[];
+  signingString: string | null;
+  signedHeaders: string[];
+  likelyCause: string | null;
+}
+
+export interface Exchange extends ExchangeSummary {
+  request: RecordedMessage;
+  response: RecordedMessage;
+  gate: GateVerdict | null;
+  tppMessages: { category: string; code: string; path?: string; text?: string }[];
+  composerSigningString: string | null;
+}
+
+export interface Journey {
+  id: string;
+  kind: "consent" | "payment" | "basket" | "user-lookup";
+  title: string;
+  tpp: string | null;
+  tppSessionId: string | null;
+  status: string | null;
+  startedAt: string;
+  lastAt: string;
+  entries: number;
+}
+
+export interface JourneyEntries {
+  journey: Journey;
+  entries: Entry[];
+}
+
+export interface TrafficSettings {
+  maxEntries: number;
+  maxBytes: number;
+  enabled: boolean;
+}
+
+/** The list's filters, as the query of `GET /traffic` names them. */
+export interface TrafficFilter {
+  tpp?: string;
+  psu?: string;
+  status?: "" | "2xx" | "3xx" | "4xx" | "5xx";
+  failed?: boolean;
+  resource?: string;
+  journey?: string;
+  q?: string;
+  kind?: "" | "exchange" | "event";
+}
+
+export interface TrafficStreamOptions {
+  url: string;
+  /** Entries in the order they came; called once per message (the caller batches). */
+  onEntry: (entry: Entry) => void;
+  onState?: (state: ConnectionState) => void;
+  /** Resume after this id on the first connection (the newest entry the page read showed). */
+  after?: number | null;
+  /**
+   * How far before the newest id seen to resume. An exchange's id is taken when its request arrives and
+   * the entry is written when it completes, so the stream is not in id order: a slow request's entry can
+   * come after entries with higher ids. Resuming a little earlier and dropping what was already seen
+   * catches those. The caller must also drop entries it already has (e.g. from the page it read).
+   */
+  resumeMargin?: number;
+  create?: EventSourceFactory;
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export interface TrafficStream {
+  close(): void;
+  /** The highest id seen. */
+  lastId(): number | null;
+}
+
+const CLOSED = 2;
+/** How many ids the stream remembers to drop repeats (resumption re-sends up to the margin). */
+const SEEN_LIMIT = 20_000;
+
+/**
+ * Follows the traffic stream. The browser's own reconnects send Last-Event-ID; a stream we reopen after the
+ * browser gave up carries `?lastEventId=` a margin before the highest id seen, so nothing between is lost.
+ * Entries seen already (by id) are dropped, whatever their order.
+ */
+export function connectTraffic(options: TrafficStreamOptions): TrafficStream {
+  const create: EventSourceFactory = options.create ?? ((url) => new EventSource(url) as unknown as EventSourceLike);
+  const initialDelay = options.initialDelayMs ?? 1000;
+  const maxDelay = options.maxDelayMs ?? 30_000;
+  const margin = options.resumeMargin ?? 256;
+  let maxId: number | null = options.after ?? null;
+  const seen = new Set<number>();
+  const order: number[] = [];
+  let delay = initialDelay;
+  let source: EventSourceLike | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let opened = false;
+  let stopped = false;
+
+  const onMessage = (ev: MessageEvent) => {
+    let entry: Entry;
+    try {
+      entry = JSON.parse(String(ev.data)) as Entry;
+    } catch {
+      return;
+    }
+    if (typeof entry !== "object" || entry === null || typeof entry.id !== "number") return;
+    if (seen.has(entry.id)) return;
+    seen.add(entry.id);
+    order.push(entry.id);
+    if (order.length > SEEN_LIMIT) seen.delete(order.shift() as number);
+    if (maxId === null || entry.id > maxId) maxId = entry.id;
+    options.onEntry(entry);
+  };
+
+  function open() {
+    if (stopped) return;
+    timer = null;
+    options.onState?.(opened ? "reconnecting" : "connecting");
+    const resume = maxId === null ? null : String(Math.max(0, maxId - margin));
+    const es = create(withLastEventId(options.url, resume));
+    source = es;
+    es.addEventListener("entry", onMessage);
+    es.onmessage = onMessage;
+    es.onopen = () => {
+      delay = initialDelay;
+      opened = true;
+      options.onState?.("open");
+    };
+    es.onerror = () => {
+      if (stopped) return;
+      options.onState?.("reconnecting");
+      if (es.readyState === CLOSED) {
+        es.close();
+        if (source === es) source = null;
+        timer = setTimeout(open, delay);
+        delay = Math.min(delay * 2, maxDelay);
+      }
+    };
+  }
+
+  open();
+  return {
+    close() {
+      stopped = true;
+      if (timer !== null) clearTimeout(timer);
+      source?.close();
+      source = null;
+      options.onState?.("closed");
+    },
+    lastId: () => maxId,
+  };
+}
+
+/** The `GET /traffic` query of a filter plus paging. */
+export function trafficQuery(filter: TrafficFilter, before?: number | null, limit?: number) {
+  return {
+    tpp: filter.tpp?.trim(),
+    psu: filter.psu?.trim(),
+    status: filter.status,
+    failed: filter.failed ? true : undefined,
+    resource: filter.resource?.trim(),
+    journey: filter.journey?.trim(),
+    q: filter.q?.trim(),
+    kind: filter.kind,
+    before: before ?? undefined,
+    limit,
+  };
+}
+
+/**
+ * Whether a live entry passes the filter, as the service would judge it for the fields a summary carries.
+ * `q` is searched in method, path, code and TPP name only (the service also searches bodies, which a live
+ * summary does not carry): a live entry matching only by its body shows after the next reload.
+ */
+export function matchesFilter(entry: Entry, filter: TrafficFilter): boolean {
+  if (filter.kind && entry.kind !== filter.kind) return false;
+  const resource = filter.resource?.trim();
+  if (resource && !entry.resources.some((r) => `${r.kind}:${r.id}` === resource)) return false;
+  const journey = filter.journey?.trim();
+  if (journey && !entry.journeys.includes(journey)) return false;
+  const tpp = filter.tpp?.trim();
+  const psu = filter.psu?.trim();
+  const q = filter.q?.trim().toLowerCase();
+  if (entry.kind === "event") {
+    return !tpp && !psu && !filter.status && !filter.failed && (!q || entry.event.toLowerCase().includes(q));
+  }
+  if (tpp && entry.tpp?.organisationId !== tpp) return false;
+  if (psu && entry.psuId !== psu) return false;
+  if (filter.status && `${Math.floor(entry.status / 100)}xx` !== filter.status) return false;
+  if (filter.failed && !(entry.status >= 400 || entry.failedStep)) return false;
+  if (q) {
+    const hay = `${entry.method} ${entry.path} ${entry.code ?? ""} ${entry.tpp?.name ?? ""}`.toLowerCase();
+    if (!hay.includes(q)) return false;
+  }
+  return true;
+}

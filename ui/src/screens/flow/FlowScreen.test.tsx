@@ -1,0 +1,80 @@
+// The flow view against a mocked traffic API: the diagram's lanes and statuses, live additions, the
+// Mermaid export, and presentation mode stepping with the arrow keys.
+import { fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { renderWorkbench } from "../../test/harness";
+import { FakeEventSource } from "../../test/fakeEventSource";
+import { json } from "../../test/fetchMock";
+import { FlowScreen } from "./FlowScreen";
+import { layout, messagesOf } from "./layout";
+import { event, straksJourney } from "./layout.test";
+import { SequenceDiagram } from "./SequenceDiagram";
+
+const JOURNEY = {
+  id: "payment:p1",
+  kind: "payment",
+  title: "Straks payment 100.00 NOK to Ola Nordmann",
+  tpp: "PSDNO-FSA-ABC123",
+  tppSessionId: null,
+  status: "ACSC",
+  startedAt: "2026-06-01T12:00:00Z",
+  lastAt: "2026-06-01T12:00:05Z",
+  entries: 8,
+};
+
+describe("SequenceDiagram", () => {
+  it("draws the four lanes, one arrow per message, statuses on the arrows, later ones dimmed", () => {
+    const model = layout(messagesOf(straksJourney()));
+    const { container } = render(() => <SequenceDiagram layout={model} current={2} />);
+    const svg = screen.getByRole("img", { name: "Sequence diagram" });
+    for (const title of ["TPP app", "Bank interface", "PSU (SCA pages)", "Batch simulator"]) expect(svg).toHaveTextContent(title);
+    const messages = container.querySelectorAll("g.message");
+    expect(messages).toHaveLength(13);
+    expect(svg).toHaveTextContent("401 Unauthorized → SCA");
+    expect(svg).toHaveTextContent("ACTC → ACCP");
+    expect(svg).toHaveTextContent("ACCP → ACSC");
+    expect(messages[2]?.getAttribute("opacity")).toBe("1");
+    expect(messages[3]?.getAttribute("opacity")).toBe("0.18");
+  });
+});
+
+describe("FlowScreen", () => {
+  const routes = {
+    "GET /journeys": json([JOURNEY]),
+    "GET /journeys/payment%3Ap1": json({ journey: JOURNEY, entries: straksJourney() }),
+  };
+
+  it("draws the most recent journey and adds its live entries", async () => {
+    const { container } = renderWorkbench(() => <FlowScreen />, { routes, live: true });
+    await screen.findByRole("img", { name: "Sequence diagram" });
+    await waitFor(() => expect(container.querySelectorAll("g.message")).toHaveLength(13));
+    const stream = FakeEventSource.find("/traffic/stream")!;
+    stream.open();
+    stream.emitRaw("entry", event({ id: 999, event: "clock", data: { now: "2026-06-02T00:00:00Z" } }), 999);
+    await waitFor(() => expect(container.querySelectorAll("g.message")).toHaveLength(14));
+  });
+
+  it("presentation mode steps through the messages with the arrow keys and leaves with Escape", async () => {
+    renderWorkbench(() => <FlowScreen />, { routes });
+    await screen.findByRole("img", { name: "Sequence diagram" });
+    await waitFor(() => expect(screen.getByRole("button", { name: "Present" })).toBeEnabled());
+    await userEvent.click(screen.getByRole("button", { name: "Present" }));
+    const dialog = await screen.findByRole("dialog", { name: "Presentation" });
+    expect(dialog).toHaveTextContent("13 / 13 · following live");
+    fireEvent.keyDown(document, { key: "Home" });
+    expect(dialog).toHaveTextContent("1 / 13");
+    expect(screen.getByLabelText("Current message")).toHaveTextContent("TPP app → Bank interface");
+    fireEvent.keyDown(document, { key: "ArrowRight" });
+    expect(screen.getByLabelText("Current message")).toHaveTextContent("401 Unauthorized → SCA");
+    fireEvent.keyDown(document, { key: "ArrowRight" });
+    fireEvent.keyDown(document, { key: "ArrowRight" });
+    fireEvent.keyDown(document, { key: "ArrowRight" });
+    fireEvent.keyDown(document, { key: "ArrowLeft" });
+    expect(dialog).toHaveTextContent("4 / 13");
+    fireEvent.keyDown(document, { key: "ArrowRight" });
+    expect(screen.getByRole("region", { name: "The PSU's SCA page" })).toBeInTheDocument();
+    fireEvent.keyDown(document, { key: "Escape" });
+    expect(screen.queryByRole("dialog", { name: "Presentation" })).toBeNull();
+  });
+});

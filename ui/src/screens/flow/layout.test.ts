@@ -1,0 +1,173 @@
+// The flow view's model: entries → messages → coordinates, and the Mermaid and base64-folding helpers.
+import { describe, expect, it } from "vitest";
+import type { Entry, EventEntry, ExchangeSummary } from "../../api/traffic";
+import { foldBase64, presentBody } from "./fold";
+import { layout, LANES, messagesOf, responseLabel, shortPath } from "./layout";
+import { mermaidText, toMermaid } from "./mermaid";
+import { pageAt } from "./Presentation";
+
+let next = 1;
+export function exchange(partial: Partial<ExchangeSummary>): ExchangeSummary {
+  return {
+    id: next++,
+    kind: "exchange",
+    at: "2026-06-01T12:00:00Z",
+    durationMs: 3,
+    method: "GET",
+    path: "/v1/accounts",
+    query: null,
+    status: 200,
+    area: "bank",
+    source: "external",
+    tpp: null,
+    psuId: null,
+    tppSessionId: null,
+    failedStep: null,
+    code: null,
+    resources: [],
+    journeys: ["payment:p1"],
+    ...partial,
+  };
+}
+
+export function event(partial: Partial<EventEntry>): EventEntry {
+  return { id: next++, kind: "event", at: "2026-06-01T12:00:01Z", event: "clock", data: {}, resources: [], journeys: ["payment:p1"], ...partial };
+}
+
+const PAY = "/v1/payments/instant-norwegian-domestic-credit-transfers-straks";
+
+/** A straks payment journey: created, SCA on the bank's pages, read back, batch run. */
+export function straksJourney(): Entry[] {
+  return [
+    exchange({ method: "POST", path: PAY, status: 401 }),
+    exchange({ method: "POST", path: PAY, status: 201 }),
+    exchange({ method: "GET", path: "/sca/a1", query: "step=identify", area: "sca-page", status: 200 }),
+    event({ event: "sca.step", data: { step: "identify" } }),
+    exchange({ method: "POST", path: "/sca/a1/approve", area: "sca-page", status: 303 }),
+    exchange({ method: "GET", path: `${PAY}/3f2a1b4c-aaaa-bbbb-cccc-123456789012/status`, status: 200 }),
+    event({ event: "payment.status", data: { before: "ACTC", after: "ACCP", batchRunId: "r1" } }),
+    event({ event: "payment.status", data: { before: "ACCP", after: "ACSC", batchRunId: "r1" } }),
+  ];
+}
+
+describe("messagesOf", () => {
+  it("draws a request and its answer per exchange and one arrow per event, in id order", () => {
+    const entries = straksJourney();
+    const messages = messagesOf([...entries].reverse());
+    expect(messages.map((m) => `${m.from}>${m.to}`)).toEqual([
+      "tpp>bank",
+      "bank>tpp",
+      "tpp>bank",
+      "bank>tpp",
+      "psu>bank",
+      "bank>psu",
+      "psu>bank",
+      "psu>bank",
+      "bank>psu",
+      "tpp>bank",
+      "bank>tpp",
+      "batch>bank",
+      "batch>bank",
+    ]);
+  });
+
+  it("puts the statuses on the arrows: 401 → SCA, the SCA redirect, ACTC → ACCP → ACSC", () => {
+    const messages = messagesOf(straksJourney());
+    expect(messages[1]).toMatchObject({ label: "401 Unauthorized → SCA", tone: "bad", kind: "response" });
+    expect(messages[3]?.label).toBe("201 Created");
+    expect(messages[8]?.label).toBe("303 See Other (redirect)");
+    expect(messages[11]).toMatchObject({ status: "ACTC → ACCP", tone: "warn" });
+    expect(messages[12]).toMatchObject({ status: "ACCP → ACSC", tone: "ok" });
+  });
+
+  it("reads the bank's status notice too", () => {
+    const [m] = messagesOf([event({ event: "payment.status", data: { paymentId: "p1", transactionStatus: "ACSC" } })]);
+    expect(m).toMatchObject({ from: "bank", to: "tpp", status: "ACSC", tone: "ok" });
+  });
+
+  it("marks the PSU's page views with their URL", () => {
+    const messages = messagesOf(straksJourney());
+    expect(messages[4]).toMatchObject({ psuActs: true, pageUrl: "/sca/a1?step=identify" });
+    expect(messages.filter((m) => m.pageUrl)).toHaveLength(1);
+  });
+
+  it("says what the PSU does on the bank's pages", () => {
+    const messages = messagesOf(straksJourney());
+    expect(messages[7]?.label).toBe("PSU approves: POST /sca/a1/approve");
+    expect(messages[4]?.label).toBe("GET /sca/a1");
+  });
+
+  it("says where the gate refused a request", () => {
+    expect(responseLabel(exchange({ status: 401, failedStep: "digest", code: "SIGNATURE_INVALID" }))).toBe(
+      "401 Unauthorized — refused at digest",
+    );
+  });
+
+  it("shortens ids in paths", () => {
+    expect(shortPath("/v1/payments/x/3f2a1b4c-aaaa-bbbb-cccc-123456789012")).toBe("/v1/payments/x/3f2a1b…");
+  });
+});
+
+describe("layout", () => {
+  it("places four lanes and one row per message", () => {
+    const model = layout(messagesOf(straksJourney()), { laneWidth: 200, margin: 10, header: 50, rowGap: 40 });
+    expect(model.lanes.map((l) => l.title)).toEqual(LANES.map((l) => l.title));
+    expect(model.lanes.map((l) => l.x)).toEqual([110, 310, 510, 710]);
+    expect(model.messages[0]).toMatchObject({ x1: 110, x2: 310, y: 90, index: 0, self: false });
+    expect(model.messages[1]).toMatchObject({ x1: 310, x2: 110, y: 130 });
+    expect(model.width).toBe(820);
+    expect(model.height).toBe(50 + 40 * 14 + 10);
+  });
+
+  it("draws a lane talking to itself as a note", () => {
+    const model = layout(messagesOf([event({ event: "clock", data: { now: "2026-06-02T00:00:00Z" } })]));
+    expect(model.messages[0]).toMatchObject({ self: true, from: "batch", to: "batch" });
+  });
+});
+
+describe("Mermaid", () => {
+  it("writes participants, arrows (answers dashed) and notes", () => {
+    const text = toMermaid(messagesOf([...straksJourney().slice(0, 2), event({ event: "clock", data: { now: "T" } })]), "Straks #1");
+    expect(text).toBe(
+      [
+        "sequenceDiagram",
+        "  title Straks #35;1",
+        "  participant TPP as TPP app",
+        "  participant Bank as Bank interface",
+        "  participant PSU as PSU (SCA pages)",
+        "  participant Batch as Batch simulator",
+        "  TPP->>Bank: POST /v1/payments/…-credit-transfers-straks",
+        "  Bank-->>TPP: 401 Unauthorized → SCA",
+        "  TPP->>Bank: POST /v1/payments/…-credit-transfers-straks",
+        "  Bank-->>TPP: 201 Created",
+        "  Note over Batch: clock → T",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("writes an event's status after its label", () => {
+    const text = toMermaid(messagesOf([event({ event: "payment.status", data: { before: "ACTC", after: "ACSC", batchRunId: 1 } })]));
+    expect(text).toContain("  Batch->>Bank: payment status at the batch run: ACTC → ACSC\n");
+  });
+
+  it("escapes what would end a Mermaid statement", () => {
+    expect(mermaidText("a;b#c\nd")).toBe("a#59;b#35;c d");
+  });
+});
+
+describe("presentation helpers", () => {
+  it("folds base64 and keeps ordinary words", () => {
+    const cert = "MIIDdzCCAl+gAwIBAgIUQ1n4cX2Y9kq0zq3b7w0tZ2c8x1YwDQYJKoZIhvcNAQELBQAw";
+    expect(foldBase64(`cert ${cert} end`)).toBe(`cert «base64, ${cert.length} chars» end`);
+    expect(foldBase64("instant-norwegian-domestic-credit-transfers-straks-and-more-words")).toContain("straks");
+    expect(presentBody('{"a":1}')).toBe('{\n  "a": 1\n}');
+  });
+
+  it("shows the PSU's latest page while the PSU acts, and none elsewhere", () => {
+    const model = layout(messagesOf(straksJourney()));
+    expect(pageAt(model.messages, 0)).toBeNull();
+    expect(pageAt(model.messages, 4)?.pageUrl).toBe("/sca/a1?step=identify");
+    expect(pageAt(model.messages, 8)?.pageUrl).toBe("/sca/a1?step=identify");
+  });
+});

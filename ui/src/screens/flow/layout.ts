@@ -1,0 +1,238 @@
+// The flow view's model, pure and unit-tested: timeline entries of one journey → messages between four lanes
+// (TPP app, bank interface, PSU on the SCA pages, batch simulator) → a layout with coordinates. The SVG
+// component, the SVG export and the Mermaid export all draw from this one model.
+import type { Entry, EventEntry, ExchangeSummary } from "../../api/traffic";
+
+export type LaneId = "tpp" | "bank" | "psu" | "batch";
+export type Tone = "ok" | "warn" | "bad" | "neutral";
+
+export const LANES: readonly { id: LaneId; title: string; mermaid: string }[] = [
+  { id: "tpp", title: "TPP app", mermaid: "TPP" },
+  { id: "bank", title: "Bank interface", mermaid: "Bank" },
+  { id: "psu", title: "PSU (SCA pages)", mermaid: "PSU" },
+  { id: "batch", title: "Batch simulator", mermaid: "Batch" },
+];
+
+export interface Message {
+  /** Unique within a journey: `<entry id>:req`, `:res` or `:ev`. */
+  key: string;
+  entryId: number;
+  from: LaneId;
+  to: LaneId;
+  /** What travels: `POST /v1/payments/…`, `batch run`, … */
+  label: string;
+  /** The status on the arrow: `201 Created`, `ACTC → ACSC`, … (empty for a request). */
+  status: string;
+  tone: Tone;
+  kind: "request" | "response" | "event";
+  /** The PSU acts here (an SCA page): presentation mode shows the page beside the diagram. */
+  psuActs: boolean;
+  /** The SCA page's path and query, for that view. */
+  pageUrl: string | null;
+  at: string;
+}
+
+const REASONS: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  204: "No Content",
+  302: "Found",
+  303: "See Other",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+const STATUS_TONES: Record<string, Tone> = { ACSC: "ok", ACTC: "ok", ACCP: "warn", RCVD: "neutral", PDNG: "warn", RJCT: "bad", CANC: "bad" };
+
+export function httpTone(status: number): Tone {
+  return status >= 400 ? "bad" : status >= 300 ? "warn" : "ok";
+}
+
+/** `/v1/payments/…-straks/3f2a…` → ids and long products shortened (keeping the end, where `straks` is) so a label fits. */
+export function shortPath(path: string): string {
+  return path
+    .split("/")
+    .map((part) => (/^[0-9a-f-]{20,}$/i.test(part) ? `${part.slice(0, 6)}…` : part.length > 36 ? `…${part.slice(-24)}` : part))
+    .join("/");
+}
+
+/** The status on a response arrow: code, reason, and why the gate refused it when it did. */
+export function responseLabel(e: ExchangeSummary): string {
+  const reason = REASONS[e.status] ?? "";
+  let text = `${e.status}${reason ? ` ${reason}` : ""}`;
+  if (e.status === 401 && !e.failedStep) text += " → SCA";
+  if (e.area === "sca-page" && e.status >= 300 && e.status < 400) text += " (redirect)";
+  if (e.failedStep) text += ` — refused at ${e.failedStep}`;
+  else if (e.code) text += ` — ${e.code}`;
+  return text;
+}
+
+/** What the PSU does with a form on the bank's pages, by the form's last path segment. */
+const PSU_ACTS: Record<string, string> = {
+  identify: "PSU identifies",
+  method: "PSU picks a method",
+  context: "PSU picks a context",
+  confirm: "PSU approves",
+  approve: "PSU approves",
+  consent: "PSU consents",
+  cancel: "PSU cancels",
+  reject: "PSU rejects",
+};
+
+/** `PSU approves: POST /sca/…/confirm` for a form the PSU sends, else `METHOD path`. */
+export function requestLabel(e: ExchangeSummary): string {
+  const plain = `${e.method} ${shortPath(e.path)}`;
+  if (e.area !== "sca-page" || e.method !== "POST") return plain;
+  const act = PSU_ACTS[e.path.split("/").pop() ?? ""];
+  return act ? `${act}: ${plain}` : plain;
+}
+
+function exchangeMessages(e: ExchangeSummary): Message[] {
+  const psu = e.area === "sca-page";
+  const client: LaneId = psu ? "psu" : "tpp";
+  const url = `${e.path}${e.query ? `?${e.query.replace(/^\?/, "")}` : ""}`;
+  return [
+    {
+      key: `${e.id}:req`,
+      entryId: e.id,
+      from: client,
+      to: "bank",
+      label: requestLabel(e),
+      status: "",
+      tone: "neutral",
+      kind: "request",
+      psuActs: psu,
+      pageUrl: psu && e.method === "GET" ? url : null,
+      at: e.at,
+    },
+    {
+      key: `${e.id}:res`,
+      entryId: e.id,
+      from: "bank",
+      to: client,
+      label: responseLabel(e),
+      status: String(e.status),
+      tone: httpTone(e.status),
+      kind: "response",
+      psuActs: false,
+      pageUrl: null,
+      at: e.at,
+    },
+  ];
+}
+
+function str(v: unknown): string {
+  return typeof v === "string" || typeof v === "number" ? String(v) : "";
+}
+
+function eventMessage(e: EventEntry): Message | null {
+  const d = e.data;
+  const base = { key: `${e.id}:ev`, entryId: e.id, kind: "event" as const, psuActs: false, pageUrl: null, at: e.at };
+  switch (e.event) {
+    case "payment.status": {
+      // Two shapes: the workbench's {before, after, batchRunId} and the bank's {transactionStatus}.
+      const after = str(d.after) || str(d.transactionStatus);
+      const change = d.before ? `${str(d.before)} → ${after}` : after;
+      const byBatch = d.batchRunId !== undefined && d.batchRunId !== null;
+      return {
+        ...base,
+        from: byBatch ? "batch" : "bank",
+        to: byBatch ? "bank" : "tpp",
+        label: byBatch ? "payment status at the batch run" : "payment status",
+        status: change,
+        tone: STATUS_TONES[after] ?? "neutral",
+      };
+    }
+    case "batch.run": {
+      const statuses = (d.statuses ?? {}) as Record<string, unknown>;
+      const summary = Object.entries(statuses)
+        .map(([k, v]) => `${k} ${str(v)}`)
+        .join(", ");
+      return { ...base, from: "batch", to: "bank", label: `batch run${d.lastOfDay ? " (last of day)" : ""}`, status: summary, tone: "neutral" };
+    }
+    case "sca.step":
+      return { ...base, from: "psu", to: "bank", label: `SCA step: ${str(d.step)}`, status: "", tone: "neutral", psuActs: false };
+    case "clock":
+      return { ...base, from: "batch", to: "batch", label: `clock → ${str(d.now)}`, status: "", tone: "neutral" };
+    default:
+      return null;
+  }
+}
+
+/** The messages of a journey in time (id) order: a request and its answer per exchange, one per event. */
+export function messagesOf(entries: readonly Entry[]): Message[] {
+  const sorted = [...entries].sort((a, b) => a.id - b.id);
+  const out: Message[] = [];
+  for (const entry of sorted) {
+    if (entry.kind === "exchange") out.push(...exchangeMessages(entry));
+    else {
+      const m = eventMessage(entry);
+      if (m) out.push(m);
+    }
+  }
+  return out;
+}
+
+export interface Geometry {
+  laneWidth: number;
+  margin: number;
+  header: number;
+  rowGap: number;
+}
+
+export const DEFAULT_GEOMETRY: Geometry = { laneWidth: 260, margin: 24, header: 56, rowGap: 46 };
+
+export interface PlacedLane {
+  id: LaneId;
+  title: string;
+  x: number;
+}
+
+export interface PlacedMessage extends Message {
+  index: number;
+  x1: number;
+  x2: number;
+  y: number;
+  /** From a lane to itself: drawn as a note on that lane. */
+  self: boolean;
+}
+
+export interface Layout {
+  lanes: PlacedLane[];
+  messages: PlacedMessage[];
+  width: number;
+  height: number;
+}
+
+/** Coordinates for every lane and message; each message has its own row, top to bottom. */
+export function layout(messages: readonly Message[], g: Geometry = DEFAULT_GEOMETRY): Layout {
+  const laneX = new Map<LaneId, number>();
+  const lanes = LANES.map((lane, i) => {
+    const x = g.margin + g.laneWidth * (i + 0.5);
+    laneX.set(lane.id, x);
+    return { id: lane.id, title: lane.title, x };
+  });
+  const placed = messages.map((m, index) => ({
+    ...m,
+    index,
+    x1: laneX.get(m.from) as number,
+    x2: laneX.get(m.to) as number,
+    y: g.header + g.rowGap * (index + 1),
+    self: m.from === m.to,
+  }));
+  return {
+    lanes,
+    messages: placed,
+    width: g.margin * 2 + g.laneWidth * LANES.length,
+    height: g.header + g.rowGap * (messages.length + 1) + g.margin,
+  };
+}

@@ -1,0 +1,217 @@
+// One exchange whole: what it was, the gate's verdict as a checklist, the signing strings compared for a
+// signature refusal with the likely cause, headers and bodies, the resources and journeys it touched, and
+// the ways out: open in the composer, copy as curl (re-signing) or as a HAR entry.
+import { createResource, createSignal, For, Show } from "solid-js";
+import type { Entry, Exchange, TrafficResource } from "../../api/traffic";
+import { useWorkbench } from "../../app/context";
+import { Button } from "../../components/Button";
+import { copyText } from "../../components/CopyButton";
+import { ErrorMessages } from "../../components/ErrorMessages";
+import { HeadersTable } from "../../components/HeadersTable";
+import { Loading } from "../../components/Loading";
+import { StatusBadge } from "../../components/StatusBadge";
+import { formatInstant } from "../../lib/format";
+import { valueOf } from "../../lib/resource";
+import { BodyView } from "./BodyView";
+import { draftFromExchange, likelyCause, personaFor, SIGNING_STEPS } from "./explain";
+import { SigningCompare } from "./SigningCompare";
+import { VerdictChecklist } from "./VerdictChecklist";
+
+export interface ExchangeViewProps {
+  id: number;
+  onFilterResource: (resource: TrafficResource) => void;
+}
+
+/** An exchange whole has its request and response; the service leaves `kind` out of it (only events carry one). */
+function isExchange(entry: Exchange | Entry): entry is Exchange {
+  return "request" in entry;
+}
+
+function Links(props: { entry: Exchange | Entry; onFilterResource: (r: TrafficResource) => void }) {
+  const wb = useWorkbench();
+  return (
+    <Show when={props.entry.resources.length > 0 || props.entry.journeys.length > 0}>
+      <div class="links" aria-label="Touched">
+        <For each={props.entry.resources}>
+          {(r) => (
+            <Button variant="link" title={`Show every exchange of ${r.kind} ${r.id}`} onClick={() => props.onFilterResource(r)}>
+              {r.kind} {r.id.length > 12 ? `${r.id.slice(0, 8)}…` : r.id}
+            </Button>
+          )}
+        </For>
+        <For each={props.entry.journeys}>
+          {(j) => (
+            <Button
+              variant="link"
+              onClick={() => {
+                wb.handoff.setFlowJourney(j);
+                wb.go("flow");
+              }}
+            >
+              Open journey in Flow
+            </Button>
+          )}
+        </For>
+      </div>
+    </Show>
+  );
+}
+
+function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: TrafficResource) => void }) {
+  const wb = useWorkbench();
+  const [busy, setBusy] = createSignal<string | null>(null);
+  const [error, setError] = createSignal<unknown>(null);
+  const [pasted, setPasted] = createSignal<string | null>(null);
+  const ex = () => props.exchange;
+  const client = () => ex().composerSigningString ?? pasted();
+  const cause = () => likelyCause(ex(), client());
+  const showCompare = () => {
+    const gate = ex().gate;
+    return !!gate?.signingString && (SIGNING_STEPS.has(ex().failedStep ?? "") || ex().composerSigningString !== null);
+  };
+
+  const withPersona = async () => {
+    const personas = await wb.client.personas.list();
+    const persona = personaFor(ex(), personas);
+    if (!persona) throw new Error("No persona to sign with: issue or import one in the Composer first.");
+    if (ex().tpp && persona.organisationId !== ex().tpp?.organisationId) {
+      wb.notify(`No persona of ${ex().tpp?.organisationId}; using ${persona.name}.`, "warning");
+    }
+    return draftFromExchange(ex(), persona.id);
+  };
+
+  const act = async (what: string, run: () => Promise<void>) => {
+    setBusy(what);
+    setError(null);
+    try {
+      await run();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  async function toComposer() {
+    wb.handoff.setComposerDraft(await withPersona());
+    wb.go("composer");
+  }
+  async function copyCurl() {
+    const answer = await wb.client.compose.export(await withPersona(), "curl");
+    await copyText(answer.text);
+    wb.notify("Copied as curl (it re-signs when run)", "success");
+  }
+  async function copyHar() {
+    const har = await wb.client.traffic.har(ex().id);
+    await copyText(JSON.stringify(har, null, 2));
+    wb.notify("Copied as HAR entry", "success");
+  }
+
+  return (
+    <article class="exchange" aria-label={`Exchange ${ex().id}`}>
+      <header class="exchange-head">
+        <h3>
+          <span class="mono">{ex().method}</span> <span class="mono wrap">{ex().path}</span>{" "}
+          <StatusBadge value={ex().status} />
+        </h3>
+        <p class="hint">
+          #{ex().id} · {formatInstant(ex().at)} · {ex().durationMs} ms · {ex().source}
+          {ex().tpp ? ` · ${ex().tpp?.name} (${ex().tpp?.organisationId})` : ""}
+          {ex().psuId ? ` · PSU ${ex().psuId}` : ""}
+          {ex().code ? ` · ${ex().code}` : ""}
+        </p>
+        <Links entry={ex()} onFilterResource={props.onFilterResource} />
+        <div class="actions">
+          <Button
+            busy={busy() === "composer"}
+            onClick={() => void act("composer", toComposer)}
+          >
+            Open in composer
+          </Button>
+          <Button
+            busy={busy() === "curl"}
+            onClick={() => void act("curl", copyCurl)}
+          >
+            Copy as curl
+          </Button>
+          <Button
+            busy={busy() === "har"}
+            onClick={() => void act("har", copyHar)}
+          >
+            Copy as HAR entry
+          </Button>
+        </div>
+        <ErrorMessages error={error()} />
+      </header>
+
+      <Show when={ex().gate}>
+        {(gate) => (
+          <section aria-label="Verdict" class="panel">
+            <h4>Gate verdict{ex().failedStep ? `: refused at “${ex().failedStep}”` : ": accepted"}</h4>
+            <Show when={cause()}>
+              <p class="likely-cause" role="note">
+                <strong>Likely cause: </strong>
+                {cause()}
+              </p>
+            </Show>
+            <VerdictChecklist verdict={gate()} />
+            <Show when={showCompare() && gate().signingString}>
+              {(computed) => (
+                <SigningCompare computed={computed()} composer={ex().composerSigningString} onClientString={setPasted} />
+              )}
+            </Show>
+          </section>
+        )}
+      </Show>
+      <Show when={ex().tppMessages.length > 0}>
+        <ul class="tpp-messages" aria-label="tppMessages">
+          <For each={ex().tppMessages}>
+            {(m) => (
+              <li>
+                <code>{m.code}</code> {m.path ? <code>{m.path}</code> : null} {m.text}
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+
+      <section class="panel" aria-label="Request">
+        <h4>Request</h4>
+        <HeadersTable headers={ex().request.headers} label="Request headers" highlight={ex().gate?.signedHeaders ?? []} />
+        <BodyView message={ex().request} label="Request body" />
+      </section>
+      <section class="panel" aria-label="Response">
+        <h4>Response</h4>
+        <HeadersTable headers={ex().response.headers} label="Response headers" />
+        <BodyView message={ex().response} label="Response body" />
+      </section>
+    </article>
+  );
+}
+
+export function ExchangeView(props: ExchangeViewProps) {
+  const wb = useWorkbench();
+  const [entry] = createResource(() => props.id, (id) => wb.client.traffic.entry(id));
+  return (
+    <div class="exchange-view">
+      <ErrorMessages error={entry.error as unknown} title="The exchange could not be read." />
+      <Show when={valueOf(entry)} fallback={<Show when={entry.loading}><Loading label="Loading the exchange…" /></Show>}>
+        {(e) => (
+          <Show
+            when={isExchange(e()) ? (e() as Exchange) : null}
+            fallback={
+              <article class="exchange" aria-label={`Event ${e().id}`}>
+                <h3>Event {(e() as Extract<Entry, { kind: "event" }>).event}</h3>
+                <p class="hint">{formatInstant(e().at)}</p>
+                <Links entry={e()} onFilterResource={props.onFilterResource} />
+                <pre class="body">{JSON.stringify((e() as Extract<Entry, { kind: "event" }>).data, null, 2)}</pre>
+              </article>
+            }
+          >
+            {(ex) => <ExchangeDetail exchange={ex()} onFilterResource={props.onFilterResource} />}
+          </Show>
+        )}
+      </Show>
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+// What the inspector says about an exchange, worked out from the recorded data alone: the client-side
+// signing string to compare with (the composer's own, else one pasted), the likely cause of a signature
+// refusal said plainly, and the request again as a composer draft.
+import type { Exchange } from "../../api/traffic";
+import type { Draft, Header, Persona } from "../../api/types";
+import { diffLines, sameText } from "../../lib/diff";
+
+/** The headers the gate expects in the signed list when the request carries them (SPEC.md, 'headers'). */
+export const SIGNABLE = ["date", "digest", "x-request-id", "psu-id", "psu-corporate-id", "tpp-redirect-uri"] as const;
+
+/** Steps whose refusal is about what was signed, so the signing strings are worth comparing. */
+export const SIGNING_STEPS = new Set(["signature", "signed headers", "digest", "date", "keyId"]);
+
+export function headerValue(headers: readonly Header[], name: string): string | null {
+  const found = headers.find(([n]) => n.toLowerCase() === name.toLowerCase());
+  return found ? found[1] : null;
+}
+
+/** Headers the request carried that should have been signed but are missing from the Signature's list. */
+export function unsignedHeaders(exchange: Exchange): string[] {
+  const signed = new Set((exchange.gate?.signedHeaders ?? []).map((h) => h.toLowerCase()));
+  const listed = /headers="([^"]*)"/i.exec(headerValue(exchange.request.headers, "Signature") ?? "")?.[1];
+  for (const name of listed?.split(/\s+/) ?? []) if (name) signed.add(name.toLowerCase());
+  return SIGNABLE.filter((name) => headerValue(exchange.request.headers, name) !== null && !signed.has(name));
+}
+
+/** The header names of the signing-string lines that differ between the sandbox's and the client's. */
+export function differingHeaders(computed: string, client: string): string[] {
+  const names = new Set<string>();
+  for (const row of diffLines(computed, client)) {
+    if (row.kind === "same") continue;
+    for (const side of [row.left, row.right]) {
+      const line = (side ?? []).map((s) => s.text).join("");
+      const name = line.split(":")[0]?.trim().toLowerCase();
+      if (name) names.add(name);
+    }
+  }
+  return [...names];
+}
+
+/**
+ * The likely cause, said plainly. The service's own words come first; with the client's signing string in
+ * hand it can be narrowed: identical strings mean the key is wrong, differing lines name the header.
+ */
+export function likelyCause(exchange: Exchange, client: string | null): string | null {
+  const gate = exchange.gate;
+  const step = exchange.failedStep;
+  if (!gate || !step) return null;
+  const base = gate.likelyCause;
+  if (step === "signed headers") {
+    const missing = unsignedHeaders(exchange);
+    if (missing.length > 0) {
+      return `Header missing from the signed list: the request carries ${missing.join(", ")} but the Signature's headers="…" does not list ${missing.length > 1 ? "them" : "it"}.`;
+    }
+  }
+  if (step === "signature" && client && gate.signingString) {
+    if (sameText(gate.signingString, client)) {
+      return "Wrong key: the client signed the same signing string the sandbox computed, so the signature was made with another key than the certificate's.";
+    }
+    const lines = differingHeaders(gate.signingString, client);
+    if (lines.includes("date")) return "Date: the client signed another Date than the one it sent (or re-formatted it).";
+    if (lines.includes("digest")) return "Digest over a different body: the client signed a Digest other than the one sent.";
+    if (lines.length > 0) return `The client signed a different signing string: the ${lines.join(", ")} line${lines.length > 1 ? "s" : ""} differ.`;
+  }
+  return base;
+}
+
+/** Headers the composer adds itself when it signs (docs/workbench-api.md) or that the transport sets. */
+const DROPPED = new Set([
+  "date",
+  "digest",
+  "signature",
+  "tpp-signature-certificate",
+  "x-request-id",
+  "host",
+  "content-length",
+  "connection",
+  "accept-encoding",
+  "user-agent",
+]);
+
+/** The persona that signed it (by organisation id), else the first valid one, else the first. */
+export function personaFor(exchange: Exchange, personas: readonly Persona[]): Persona | null {
+  const org = exchange.tpp?.organisationId;
+  return (
+    personas.find((p) => org && p.organisationId === org && p.status === "valid") ??
+    personas.find((p) => org && p.organisationId === org) ??
+    personas.find((p) => p.status === "valid") ??
+    personas[0] ??
+    null
+  );
+}
+
+/** The exchange's request as a composer draft: signing headers left for the composer to make afresh. */
+export function draftFromExchange(exchange: Exchange, personaId: string): Draft {
+  const draft: Draft = {
+    personaId,
+    method: exchange.method,
+    path: exchange.path,
+    headers: exchange.request.headers.filter(([n]) => !DROPPED.has(n.toLowerCase())).map(([n, v]) => [n, v] as Header),
+  };
+  if (exchange.query) draft.query = exchange.query.replace(/^\?/, "");
+  if (exchange.request.body !== null && !exchange.request.bodyBase64 && exchange.request.body !== "") {
+    draft.body = exchange.request.body;
+  }
+  return draft;
+}
