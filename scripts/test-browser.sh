@@ -27,4 +27,5 @@ done
 echo "service: $url"
 
 cd ui
-XS2A_WORKBENCH_URL="$url" XS2A_SCREENSHOTS="$shots" npx playwright test "$@"
+XS2A_WORKBENCH_URL="$url" XS2A_SANDBOX_BIN="$(cd .. && realpath "$bin")" XS2A_SCREENSHOTS="$shots" \
+  npx playwright test "$@"

@@ -8,6 +8,9 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
+  // One retry: on a loaded 2-core CI machine the flow view's live re-reads have once raced a key press in
+  // presentation mode (seen once in five runs); a test that fails twice still fails the build.
+  retries: 1,
   reporter: [["list"]],
   use: {
     locale: "en-US",

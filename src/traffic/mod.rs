@@ -474,15 +474,9 @@ fn write_batch(inner: &Inner, batch: Vec<Pending>) -> CoreResult<()> {
             }
         }
     }
-    let sizes: HashMap<u64, u64> = exchanges
-        .iter()
-        .map(|e| {
-            (
-                e.0.summary.id,
-                serde_json::to_vec(&e.0).map_or(0, |v| v.len() as u64),
-            )
-        })
-        .collect();
+    // An entry's size for the byte cap is what it carries (bodies and headers, counted at capture) plus a
+    // fixed allowance for its summary: serialising every exchange once more only to weigh it cost as much
+    // as storing it.
     let stored: Vec<StoredEntry> = entries
         .iter()
         .map(|entry| StoredEntry {

@@ -149,6 +149,7 @@ async fn the_composers_requests_carry_its_signing_string_and_their_exchange_numb
         .as_str()
         .expect("the composer learns the exchange's number");
     let exchange = whole(&app, &json!(id.parse::<u64>().unwrap())).await;
+    assert_eq!(exchange["kind"], "exchange", "the contract's tag");
     assert_eq!(exchange["source"], "composer");
     assert_eq!(exchange["composerSigningString"], sent["signingString"]);
 }

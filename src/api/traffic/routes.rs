@@ -175,9 +175,12 @@ pub async fn one(
     ApiPath(id): ApiPath<u64>,
 ) -> ApiResult<Json<Value>> {
     match entry(&state, id).await? {
-        Some(Ok(exchange)) => Ok(Json(
-            serde_json::to_value(exchange).map_err(ApiError::internal)?,
-        )),
+        Some(Ok(exchange)) => {
+            let mut whole = serde_json::to_value(exchange).map_err(ApiError::internal)?;
+            // The summary's own serialisation leaves the tag out when flattened; the contract has it.
+            whole["kind"] = json!("exchange");
+            Ok(Json(whole))
+        }
         Some(Err(event)) => Ok(Json(
             json!({"kind": "event", "id": event.id, "at": event.at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default(), "event": event.event, "data": event.data, "resources": event.resources, "journeys": event.journeys}),
         )),

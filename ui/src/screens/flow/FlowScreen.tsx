@@ -33,6 +33,12 @@ export function FlowScreen() {
   const journeyId = () => chosen() ?? valueOf(journeys)?.[0]?.id ?? null;
   const journey = () => valueOf(journeys)?.find((j) => j.id === journeyId()) ?? null;
   const messages = createMemo(() => messagesOf(entries()));
+  // A presentation holds on to its journey: without a choice the view follows the most recently active
+  // journey, and another one becoming active must not swap the diagram under the trainer.
+  const present = (at: { start?: number }) => {
+    setChosen(journeyId());
+    setPresenting(at);
+  };
   const model = createMemo(() => layout(messages()));
 
   createEffect(
@@ -116,7 +122,7 @@ export function FlowScreen() {
           </select>
         </label>
         <Button onClick={() => void refetchJourneys()}>Refresh</Button>
-        <Button disabled={messages().length === 0} onClick={() => setPresenting({})} variant="primary">
+        <Button disabled={messages().length === 0} onClick={() => present({})} variant="primary">
           Present
         </Button>
         <Button
@@ -157,7 +163,7 @@ export function FlowScreen() {
             </EmptyState>
           }
         >
-          <SequenceDiagram layout={model()} ref={(el) => (svg = el)} onSelect={(i) => setPresenting({ start: i })} />
+          <SequenceDiagram layout={model()} ref={(el) => (svg = el)} onSelect={(i) => present({ start: i })} />
         </Show>
       </section>
       <Show when={presenting()}>
