@@ -668,6 +668,47 @@ async fn connect(port: u16, app: &Path) -> Client {
     panic!("no WebDriver session on {url}: {last}");
 }
 
+/// Sums `Pss` of `/proc/PID/smaps_rollup` over the process and its descendants (kB), with a breakdown.
+fn whole_app_pss(pid: u32) -> (u64, String) {
+    let parents: Vec<(u32, u32)> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| {
+            let child: u32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).ok()?;
+            // The command name is in parentheses and may hold spaces: the fields after it are fixed.
+            let after = &stat[stat.rfind(')')? + 2..];
+            let parent = after.split(' ').nth(1)?.parse().ok()?;
+            Some((child, parent))
+        })
+        .collect();
+    let mut tree = vec![pid];
+    let mut i = 0;
+    while i < tree.len() {
+        let parent = tree[i];
+        tree.extend(
+            parents
+                .iter()
+                .filter(|(_, p)| *p == parent)
+                .map(|(c, _)| *c),
+        );
+        i += 1;
+    }
+    let mut total = 0;
+    let mut detail = Vec::new();
+    for p in tree {
+        let rollup = std::fs::read_to_string(format!("/proc/{p}/smaps_rollup")).unwrap_or_default();
+        let kb: u64 = rollup
+            .lines()
+            .find_map(|l| l.strip_prefix("Pss:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or(0);
+        let name = std::fs::read_to_string(format!("/proc/{p}/comm")).unwrap_or_default();
+        total += kb;
+        detail.push(format!("{} {} MB", name.trim(), kb / 1024));
+    }
+    (total, detail.join(", "))
+}
+
 /// The instance note the service writes into its data directory while it serves.
 fn instance_file(home: &Path) -> PathBuf {
     home.join(".local/share/no.sandbox.xs2a.workbench/instance.json")
@@ -840,12 +881,33 @@ async fn journey(w: &Window, home: &Path, started: Instant) {
             .status();
     }
 
-    // 5. Closing the window ends the app cleanly: the store is closed and the instance note removed.
-    w.client.close_window().await.ok();
+    // 5. Memory after the journey: the app and its WebKit processes, PSS counted once per page.
+    let note: Value =
+        serde_json::from_str(&std::fs::read_to_string(instance_file(home)).unwrap()).unwrap();
+    let pid = note["pid"]
+        .as_u64()
+        .expect("the app's pid in its instance note") as u32;
+    let (total, detail) = whole_app_pss(pid);
+    eprintln!(
+        "whole-app PSS after the journey: {} MB ({detail})",
+        total / 1024
+    );
+
+    // 6. SIGTERM ends the app as closing its window does: windows closed, server stopped, store closed
+    // (the instance note goes with it).
+    Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
     eventually(
-        "the app to close its store",
+        "the app to close its store and end",
         Duration::from_secs(15),
-        || async { (!instance_file(home).exists()).then_some(()) },
+        || async {
+            let gone = !Path::new(&format!("/proc/{pid}")).exists()
+                || std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .is_ok_and(|s| s.contains(") Z "));
+            (!instance_file(home).exists() && gone).then_some(())
+        },
     )
     .await;
 }
