@@ -23,7 +23,8 @@ step "build (release, all targets, once)"
 cargo build "${features[@]}" --all-targets
 
 step "lint"
-cargo clippy "${features[@]}" --all-targets -- -D warnings
+# The dev profile, as .ci/run's clippy: the dependencies' check builds are shared with it where features agree.
+cargo clippy --locked -p xs2a-desktop --features custom-protocol --all-targets -- -D warnings
 
 step "unit tests"
 cargo test "${features[@]}" --bins

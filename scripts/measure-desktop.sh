@@ -59,6 +59,7 @@ for run in $(seq 1 "$runs"); do
   done
   ready_ms=$(( ($(date +%s%N) - start) / 1000000 ))
   own_ms=$(sed -n 's/.*ready after \([0-9]*\) ms.*/\1/p' "$log")
+  service_ms=$(sed -n 's/.*service up after \([0-9]*\) ms.*/\1/p' "$log")
   sleep "$settle"
   total=0
   detail=""
@@ -67,8 +68,8 @@ for run in $(seq 1 "$runs"); do
     total=$((total + kb))
     detail="$detail $(cat "/proc/$p/comm" 2>/dev/null || echo "?"):$((kb / 1024))MB"
   done
-  printf 'run %d: window live %d ms after launch (app says %s ms from its start); PSS %d MB after %ss:%s\n' \
-    "$run" "$ready_ms" "$own_ms" $((total / 1024)) "$settle" "$detail"
+  printf 'run %d: window live %d ms after launch (app: service up at %s ms, UI live at %s ms from its start); PSS %d MB after %ss:%s\n' \
+    "$run" "$ready_ms" "$service_ms" "$own_ms" $((total / 1024)) "$settle" "$detail"
   kill -TERM "$pid"
   wait "$pid" || true
   if [ -f "$home/.local/share/no.sandbox.xs2a.workbench/instance.json" ]; then

@@ -46,6 +46,11 @@ fn main() {
                 }
             };
             service.announce();
+            // With the ready line (commands::ui_ready), splits the start-up time: service, then window and UI.
+            println!(
+                "xs2a-desktop: service up after {} ms",
+                started.elapsed().as_millis()
+            );
             window::open_main(app.handle(), service.base_url(), service.token())?;
             app.manage(service);
 

@@ -881,7 +881,50 @@ async fn journey(w: &Window, home: &Path, started: Instant) {
             .status();
     }
 
-    // 5. Memory after the journey: the app and its WebKit processes, PSS counted once per page.
+    // 5. A native save dialog (rfd, GTK 3): it opens while the app keeps running, and Escape cancels it,
+    // which the UI sees as null. (A synchronous command would deadlock here.)
+    let invoke = w.client.execute_async(
+        r#"const done = arguments[arguments.length - 1];
+           window.__TAURI__.core.invoke("save_file", { defaultName: "export.json", contents: "{}" })
+             .then((r) => done({ ok: r }), (e) => done({ err: String(e) }));"#,
+        vec![],
+    );
+    let cancel = async {
+        let dialog = eventually("the save dialog on the screen", STEP, || async {
+            let out = Command::new("xdotool")
+                .args(["search", "--onlyvisible", "--name", "^Save"])
+                .output()
+                .ok()?;
+            String::from_utf8(out.stdout)
+                .ok()?
+                .split_whitespace()
+                .next()
+                .map(str::to_owned)
+        })
+        .await;
+        if Command::new("import").arg("-version").output().is_ok() {
+            let _ = Command::new("import")
+                .args(["-window", "root"])
+                .arg(w.shots.join("desktop-7-save-dialog.png"))
+                .status();
+        }
+        Command::new("xdotool")
+            .args(["windowfocus", "--sync", &dialog])
+            .status()
+            .unwrap();
+        Command::new("xdotool")
+            .args(["key", "Escape"])
+            .status()
+            .unwrap();
+    };
+    let (answer, ()) = tokio::join!(invoke, cancel);
+    assert_eq!(
+        answer.unwrap(),
+        json!({ "ok": null }),
+        "a cancelled save answers null"
+    );
+
+    // 6. Memory after the journey: the app and its WebKit processes, PSS counted once per page.
     let note: Value =
         serde_json::from_str(&std::fs::read_to_string(instance_file(home)).unwrap()).unwrap();
     let pid = note["pid"]
@@ -893,7 +936,7 @@ async fn journey(w: &Window, home: &Path, started: Instant) {
         total / 1024
     );
 
-    // 6. SIGTERM ends the app as closing its window does: windows closed, server stopped, store closed
+    // 7. SIGTERM ends the app as closing its window does: windows closed, server stopped, store closed
     // (the instance note goes with it).
     Command::new("kill")
         .args(["-TERM", &pid.to_string()])
