@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The real-window test: the release app under Xvfb, started by tauri-driver + WebKitWebDriver and driven
+# with fantoccini through the payment journey (src-tauri/tests/real_window.rs, ignored in a plain
+# `cargo test`). Builds the UI and the app first unless --no-build. Screenshots: target/screenshots/desktop-*.png.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-build) build=0 ;;
+    *) echo "unknown argument: $arg" >&2; exit 2 ;;
+  esac
+done
+
+target="${CARGO_TARGET_DIR:-$PWD/target}"
+features=(--release --locked -p xs2a-desktop --features custom-protocol)
+
+command -v WebKitWebDriver >/dev/null || { echo "WebKitWebDriver missing: bash scripts/desktop-packages.sh" >&2; exit 1; }
+command -v xvfb-run >/dev/null || { echo "xvfb-run missing: bash scripts/desktop-packages.sh" >&2; exit 1; }
+if ! command -v tauri-driver >/dev/null; then
+  export PATH="$HOME/.cargo/bin:$PATH"
+  command -v tauri-driver >/dev/null || cargo install tauri-driver --locked --version '^2'
+fi
+
+if [ "$build" -eq 1 ]; then
+  [ -f ui/dist/index.html ] || (cd ui && npm ci --no-audit --no-fund && npm run build)
+  cargo build "${features[@]}" --all-targets
+fi
+
+mkdir -p target/screenshots
+export XS2A_DESKTOP_BIN="$target/release/xs2a-desktop"
+export XS2A_SCREENSHOTS="$PWD/target/screenshots"
+xvfb-run -a -s "-screen 0 1280x800x24" \
+  cargo test "${features[@]}" --test real_window -- --ignored --nocapture
+ls target/screenshots/desktop-*.png
