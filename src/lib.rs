@@ -22,6 +22,7 @@ pub mod sca;
 pub mod signing;
 pub mod startup;
 pub mod state;
+pub mod state_file;
 pub mod store;
 pub mod tpp_dialogue;
 pub mod traffic;

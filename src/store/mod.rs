@@ -11,9 +11,11 @@
 mod flusher;
 pub mod locks;
 mod overlay;
+mod raw;
 pub mod registry;
 mod table;
 
+pub use raw::RawRecords;
 pub use table::{Record, Table};
 
 use flusher::{Counters, Flusher};
