@@ -11,6 +11,8 @@ fn main() -> ExitCode {
         Command::Cert(args) => xs2a_sandbox::cli::cert::run(args),
         Command::Sign(args) => xs2a_sandbox::cli::sign::run(args),
         Command::Verify(args) => xs2a_sandbox::cli::verify::run(args),
+        Command::Export(args) => xs2a_sandbox::cli::export::run(args),
+        Command::Import(args) => xs2a_sandbox::cli::import::run(args),
     };
     match outcome {
         Ok(code) => code,

@@ -1,6 +1,8 @@
 //! The command line: argument definitions, one module per subcommand.
 
 pub mod cert;
+pub mod export;
+pub mod import;
 pub mod serve;
 pub mod sign;
 pub mod verify;
@@ -25,6 +27,10 @@ pub enum Command {
     Sign(sign::SignArgs),
     /// Check a raw HTTP request file the way the sandbox's gate does, step by step.
     Verify(verify::VerifyArgs),
+    /// Write the state of a data directory as a state file (docs/fixtures.md).
+    Export(export::ExportArgs),
+    /// Load a state file into a data directory: replace the state, or merge into it (with --preview first).
+    Import(import::ImportArgs),
 }
 
 /// Logs to stderr at the level XS2A_LOG asks (warn by default), with colours only on a terminal.

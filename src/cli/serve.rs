@@ -80,6 +80,10 @@ pub struct ServeArgs {
     /// The most bytes the traffic log keeps, oldest pruned first (default 268435456 = 256 MiB).
     #[arg(long)]
     pub traffic_max_bytes: Option<u64>,
+    /// Start from this state file (docs/fixtures.md), replacing the stored state; without --data, in a
+    /// temporary data directory.
+    #[arg(long, value_name = "FILE")]
+    pub fixture: Option<PathBuf>,
     /// Seconds an idle keep-alive connection stays open.
     #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs())]
     pub idle_timeout: u64,
@@ -127,7 +131,7 @@ impl ServeArgs {
             );
         }
         Ok(AppConfig {
-            data: if self.ephemeral {
+            data: if self.ephemeral || (self.fixture.is_some() && self.data.is_none()) {
                 DataDir::Ephemeral
             } else {
                 DataDir::At(self.data.clone().unwrap_or_else(default_data_dir))
@@ -154,6 +158,7 @@ impl ServeArgs {
                 max_entries: self.traffic_max_entries,
                 max_bytes: self.traffic_max_bytes,
             },
+            fixture: self.fixture.clone(),
         })
     }
 }

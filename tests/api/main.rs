@@ -11,6 +11,7 @@ mod clock;
 mod concurrency;
 mod durability;
 mod errors;
+mod fixtures;
 mod gate_accepts;
 mod gate_refuses;
 mod helpers;
