@@ -15,6 +15,7 @@ pub mod customer_removal;
 pub mod domain;
 pub mod events;
 pub mod fixtures;
+pub mod flow;
 pub mod payments;
 pub mod refusal;
 pub mod sandbox;

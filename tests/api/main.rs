@@ -11,6 +11,7 @@ mod clock;
 mod concurrency;
 mod durability;
 mod errors;
+mod fixture_flows;
 mod fixtures;
 mod gate_accepts;
 mod gate_refuses;
