@@ -201,7 +201,19 @@ fn updating() -> bool {
 #[tokio::test]
 async fn the_canonical_fixtures_are_current() {
     let app = spawn_app().await;
-    let state = xs2a_sandbox::state_file::export(&app.state.store).unwrap();
+    // The batch scheduler writes its marker on its own shortly after start: export once it has.
+    let mut state = Vec::new();
+    for _ in 0..100 {
+        state = xs2a_sandbox::state_file::export(&app.state.store).unwrap();
+        let parsed: Value = serde_json::from_slice(&state).unwrap();
+        if parsed["trees"]["batch-schedule"]
+            .as_array()
+            .is_some_and(|m| !m.is_empty())
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     let mut stale = Vec::new();
     if std::fs::read(initial_state()).ok().as_deref() != Some(state.as_slice()) {
         if updating() {
