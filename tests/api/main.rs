@@ -33,3 +33,4 @@ mod traffic;
 mod transport;
 mod transport_limits;
 mod workbench;
+mod workbench_fixtures;
