@@ -23,6 +23,9 @@ pub struct Snapshot {
     pub taken_at: OffsetDateTime,
     /// The state file, as text.
     pub state: String,
+    /// The last traffic-log entry when it was taken: what was served since is the flow played on it.
+    #[serde(default)]
+    pub traffic_after: u64,
 }
 
 impl Record for Snapshot {
@@ -81,6 +84,7 @@ pub fn take(state: &AppState, name: &str) -> CoreResult<Summary> {
         name: name.to_owned(),
         taken_at: state.clock.now(),
         state: String::from_utf8(bytes).map_err(Refusal::internal)?,
+        traffic_after: state.traffic.last_given(),
     };
     table.insert(&snapshot)?;
     Ok(Summary::from(&snapshot))
@@ -104,6 +108,18 @@ pub fn get(state: &AppState, name: &str) -> CoreResult<Snapshot> {
         .table::<Snapshot>()?
         .get(name)?
         .ok_or_else(|| Refusal::unknown("name", "snapshot", name))
+}
+
+/// Every exchange served since snapshot `name` was taken, as a flow that starts from it (the trainer's
+/// demo, or a tester's journeys, to replay on the snapshot's state in CI).
+pub fn flow_since(state: &AppState, name: &str) -> CoreResult<crate::flow::FlowFile> {
+    let snapshot = get(state, name)?;
+    let traffic = &state.traffic;
+    traffic.settle(traffic.last_given(), std::time::Duration::from_secs(2));
+    let mut flow = crate::flow::from_traffic::since(traffic, snapshot.traffic_after)?;
+    flow.state = Some(format!("{name}.json"));
+    flow.description = Some(format!("everything served since the snapshot '{name}'"));
+    Ok(flow)
 }
 
 /// Puts the state back as snapshot `name` holds it, all at once.

@@ -114,7 +114,7 @@ async fn straks_payment(app: &TestApp) {
         .assert_ok();
 }
 
-async fn basket(app: &TestApp) {
+pub(crate) async fn basket(app: &TestApp) {
     let tpp = kari(app).await;
     let straks = created(
         &pay(

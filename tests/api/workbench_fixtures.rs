@@ -297,3 +297,49 @@ async fn a_snapshot_is_taken_and_restored_in_one_call_each() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(refusal(&body), ("FORMAT_ERROR", "name"));
 }
+
+/// The "done means": a tester takes a snapshot in the workbench, plays a basket journey, saves the
+/// snapshot (state.json) and what was served since (flow.json); another project's CI runs `serve --fixture
+/// state.json` and `replay flow.json --junit report.xml`, green.
+#[tokio::test]
+async fn a_basket_journey_saved_from_the_workbench_replays_green_in_two_commands() {
+    let app = spawn_app().await;
+    settled_state(&app).await;
+    let (status, body) = call(&app, Method::PUT, "/snapshots/ci-start", None).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    crate::fixture_flows::basket(&app).await;
+    let (status, state) = call(&app, Method::GET, "/snapshots/ci-start", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, flow) = call(&app, Method::GET, "/snapshots/ci-start/flow", None).await;
+    assert_eq!(status, StatusCode::OK, "{flow}");
+    assert!(flow["steps"].as_array().unwrap().len() >= 8, "{flow}");
+    let dir = tempfile::tempdir().unwrap();
+    let (state_file, flow_file) = (dir.path().join("state.json"), dir.path().join("flow.json"));
+    std::fs::write(&state_file, state.to_string()).unwrap();
+    std::fs::write(&flow_file, flow.to_string()).unwrap();
+    let report = dir.path().join("report.xml");
+    let (code, out) = tokio::task::spawn_blocking(move || {
+        let (mut child, base) =
+            crate::fixtures::serve(&["--fixture", state_file.to_str().unwrap()]);
+        let output = crate::cli::binary()
+            .arg("replay")
+            .arg(&flow_file)
+            .args(["--url", &base, "--cert-dir"])
+            .arg(crate::helpers::fixture_dir("aisp-pisp"))
+            .arg("--junit")
+            .arg(&report)
+            .output()
+            .unwrap();
+        let _ = child.kill();
+        let _ = child.wait();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        )
+    })
+    .await
+    .unwrap();
+    assert_eq!(code, Some(0), "{out}");
+    let xml = std::fs::read_to_string(dir.path().join("report.xml")).unwrap();
+    assert!(xml.contains("failures=\"0\""), "{xml}");
+}

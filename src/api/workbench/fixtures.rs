@@ -126,6 +126,16 @@ pub async fn download(
     ))
 }
 
+/// `GET /snapshots/{name}/flow`: 200 every exchange served since the snapshot was taken, as a flow file.
+pub async fn flow_since(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> ApiResult<Response> {
+    let file = format!("{name}.flow.json");
+    let flow = blocking(move || Ok(snapshots::flow_since(&state, &name)?)).await?;
+    Ok(attachment(flow.to_bytes(), &file))
+}
+
 /// `POST /snapshots/{name}/restore`: 200 `{applied: true, preview}`, the state as the snapshot holds it.
 pub async fn restore(
     State(state): State<AppState>,
