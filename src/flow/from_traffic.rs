@@ -31,6 +31,16 @@ fn page_authorisation(path: &str) -> Option<&str> {
     rest.split('/').next().filter(|id| !id.is_empty())
 }
 
+/// The `psu-id` a redirect back to the TPP carries.
+fn psu_id_of_redirect(location: &str) -> Option<String> {
+    let (_, query) = location.split_once('?')?;
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).ok()?;
+    pairs
+        .into_iter()
+        .find(|(k, _)| k == "psu-id")
+        .map(|(_, v)| v)
+}
+
 /// Adds what one SCA page request tells about the PSU's choices to `drive`.
 fn note_form(drive: &mut Map<String, Value>, path: &str, body: Option<&str>) {
     if path.ends_with("/cancel") {
@@ -77,6 +87,8 @@ pub struct Recorded {
     pub response_body: Option<String>,
     /// The PSU the SCA page identified (traffic log only).
     pub psu_id: Option<String>,
+    /// The answer's Location (an SCA page's redirect back to the TPP carries the psu-id).
+    pub location: Option<String>,
 }
 
 impl From<&Logged> for Recorded {
@@ -90,6 +102,12 @@ impl From<&Logged> for Recorded {
             status: e.summary.status,
             response_body: e.response.body.clone(),
             psu_id: e.summary.psu_id.clone(),
+            location: e
+                .response
+                .headers
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case("location"))
+                .map(|(_, v)| v.clone()),
         }
     }
 }
@@ -119,7 +137,9 @@ pub fn steps_of(exchanges: impl IntoIterator<Item = Recorded>) -> Vec<Step> {
                 if let Value::Object(drive) = &mut sca.drive {
                     note_form(drive, &exchange.path, exchange.body.as_deref());
                 }
-                if exchange.psu_id.is_some() {
+                if let Some(psu) = exchange.location.as_deref().and_then(psu_id_of_redirect) {
+                    sca.psu_id = Some(psu);
+                } else if exchange.psu_id.is_some() && sca.psu_id.is_none() {
                     sca.psu_id = exchange.psu_id.clone();
                 }
             }

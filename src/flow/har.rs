@@ -145,6 +145,11 @@ pub fn read(bytes: &[u8]) -> Result<FlowFile, String> {
                 text(entry, "/response/content/text")
             },
             psu_id: None,
+            location: entry
+                .pointer("/response/redirectURL")
+                .and_then(Value::as_str)
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned),
         });
     }
     steps.extend(steps_of(pending));

@@ -413,3 +413,74 @@ fn the_curl_script_of_a_flow_signs_and_sends_each_request() {
     let check = Command::new("sh").arg("-n").arg(&script).status().unwrap();
     assert!(check.success(), "the script is not valid sh");
 }
+
+/// A journey whose PSU went through the bank's pages (as in a browser): the pages become one `sca` step
+/// with the PSU's choices read from the forms, and replay does it through the automation endpoint.
+#[tokio::test]
+async fn sca_done_on_the_pages_is_recorded_as_an_sca_step_and_replays() {
+    use crate::sca_pages::{
+        browser, inputs, param, start_sca, submit, through_context, tpp_params, TPP_REDIRECT,
+    };
+    let app = spawn_app().await;
+    let traffic = &app.state.traffic;
+    let after = traffic.last_given();
+    let client = browser();
+    let started = start_sca(&app, "/v1/accounts", TPP_REDIRECT, &[]).await;
+    let consent = through_context(&app, &client, &started, "PRIVATE").await;
+    let first = inputs(&consent.html, "account")
+        .into_iter()
+        .next()
+        .unwrap()
+        .0;
+    let location = submit(
+        &app,
+        &client,
+        &consent.html,
+        "consent",
+        &[("account", first.as_str())],
+    )
+    .await;
+    let psu = param(&tpp_params(&location, TPP_REDIRECT), "psu-id")
+        .unwrap()
+        .to_owned();
+    let accounts = app
+        .get("/v1/accounts")
+        .header("TPP-Redirect-URI", TPP_REDIRECT)
+        .header("TPP-Session-ID", "s-1")
+        .header("PSU-IP-Address", "192.0.2.1")
+        .header("PSU-ID", &psu)
+        .send()
+        .await;
+    accounts.assert_ok();
+    assert!(traffic.settle(traffic.last_given(), Duration::from_secs(10)));
+    let flow = xs2a_sandbox::flow::from_traffic::since(traffic, after).unwrap();
+    let sca: Vec<_> = flow
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            xs2a_sandbox::flow::Step::Sca(sca) => Some(sca.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sca.len(), 1, "{flow:?}");
+    assert_eq!(sca[0].drive["nationalId"], KARI, "{:?}", sca[0]);
+    assert_eq!(sca[0].drive["context"], "PRIVATE");
+    assert_eq!(sca[0].drive["accounts"], json!([first]));
+    assert_eq!(sca[0].psu_id.as_deref(), Some(psu.as_str()));
+
+    let root = tempfile::tempdir().unwrap();
+    let file = root.path().join("pages.json");
+    std::fs::write(&file, flow.to_bytes()).unwrap();
+    let junit = root.path().join("r.xml");
+    let (code, out) = tokio::task::spawn_blocking(move || {
+        let (mut child, base) = serve(&["--fixture", initial_state().to_str().unwrap()]);
+        let outcome = replay(&file, &base, &junit);
+        let _ = child.kill();
+        let _ = child.wait();
+        outcome
+    })
+    .await
+    .unwrap();
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("SCA of authorisation"), "{out}");
+}
