@@ -16,6 +16,7 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
+    super::init_tracing();
     let dir = args.data.unwrap_or_else(super::serve::default_data_dir);
     if !dir.is_dir() {
         return Err(format!("{} is not a data directory", dir.display()));

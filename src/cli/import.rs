@@ -64,6 +64,7 @@ pub fn describe(preview: &Preview) -> String {
 }
 
 pub fn run(args: ImportArgs) -> Result<ExitCode, String> {
+    super::init_tracing();
     let bytes = std::fs::read(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
     let dir = args.data.unwrap_or_else(super::serve::default_data_dir);

@@ -51,13 +51,18 @@ pub struct Carried {
 
 /// Decodes a record of type `R` found at `at` (a JSON pointer), naming the exact place of any mismatch.
 fn typed<R: Record>(value: &Value, at: &str) -> Result<(R, String, Vec<u8>), FileError> {
-    let record: R = serde_path_to_error::deserialize(value).map_err(|error| {
-        let inner = pointer_of(error.path());
-        FileError::schema(
-            format!("{at}{inner}"),
-            format!("not a valid {} record: {}", R::TREE, error.inner()),
-        )
-    })?;
+    // Decoded without tracking the path first (the common case, and much faster); a record that fails
+    // is decoded again with the path tracked, to name the field.
+    let record: R = match R::deserialize(value) {
+        Ok(record) => record,
+        Err(_) => serde_path_to_error::deserialize(value).map_err(|error| {
+            let inner = pointer_of(error.path());
+            FileError::schema(
+                format!("{at}{inner}"),
+                format!("not a valid {} record: {}", R::TREE, error.inner()),
+            )
+        })?,
+    };
     let bytes = serde_json::to_vec(&record)
         .map_err(|e| FileError::schema(at.to_owned(), format!("cannot be encoded: {e}")))?;
     let key = record.key();

@@ -198,6 +198,7 @@ impl Store {
             });
         }
         use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
+        let started = std::time::Instant::now();
         let outcome = trees.as_slice().transaction(|views| {
             for (i, view) in views.iter().enumerate() {
                 for key in &checks[i] {
@@ -213,6 +214,7 @@ impl Store {
             }
             Ok(())
         });
+        tracing::trace!(elapsed = ?started.elapsed(), trees = names.len(), "transaction");
         match outcome {
             Ok(()) => {
                 self.note_write();
