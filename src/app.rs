@@ -51,6 +51,8 @@ pub struct AppConfig {
     pub operator_token: Option<String>,
     /// Changes to the traffic log's switch and caps; what is not given stays as stored (or the default).
     pub traffic: crate::traffic::store::TrafficOverrides,
+    /// A state file (docs/fixtures.md) that replaces the stored state before anything else reads it.
+    pub fixture: Option<PathBuf>,
 }
 
 impl Default for AppConfig {
@@ -65,6 +67,7 @@ impl Default for AppConfig {
             limits: Limits::default(),
             operator_token: None,
             traffic: Default::default(),
+            fixture: None,
         }
     }
 }
@@ -96,6 +99,9 @@ impl App {
                 ?unknown,
                 "the data directory holds trees this version does not know; they are left alone"
             );
+        }
+        if let Some(path) = &config.fixture {
+            load_fixture(&store, path)?;
         }
         let clock = Arc::new(Clock::real());
         match config.clock {
@@ -224,6 +230,15 @@ impl App {
         }
         self.state.store.close().map_err(|e| e.to_string())
     }
+}
+
+/// Replaces the state of `store` with the state file at `path`, all or nothing.
+fn load_fixture(store: &Store, path: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| format!("cannot read the fixture {}: {e}", path.display()))?;
+    crate::state_file::import(store, &bytes, crate::state_file::Mode::Replace)
+        .map_err(|e| format!("the fixture {} was refused: {e}", path.display()))?;
+    Ok(())
 }
 
 /// The message for a data directory another process holds.

@@ -11,6 +11,11 @@ fn main() -> ExitCode {
         Command::Cert(args) => xs2a_sandbox::cli::cert::run(args),
         Command::Sign(args) => xs2a_sandbox::cli::sign::run(args),
         Command::Verify(args) => xs2a_sandbox::cli::verify::run(args),
+        Command::Export(args) => xs2a_sandbox::cli::export::run(args),
+        Command::Import(args) => xs2a_sandbox::cli::import::run(args),
+        Command::Replay(args) => xs2a_sandbox::cli::replay::run(args),
+        Command::Har(args) => xs2a_sandbox::cli::har::run_har(args),
+        Command::Curl(args) => xs2a_sandbox::cli::har::run_curl(args),
     };
     match outcome {
         Ok(code) => code,

@@ -82,7 +82,16 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// `GET /health`: unsigned readiness probe for scripts and CI (not part of the bank's interface).
-async fn health() -> axum::Json<serde_json::Value> {
-    axum::Json(serde_json::json!({"status": "UP"}))
+/// `GET /health`: unsigned readiness probe for scripts and CI (not part of the bank's interface). It also
+/// tells the sandbox clock's time, so that a client (`replay`) can sign with it when the clock was moved or
+/// frozen (the gate's Date window follows the sandbox clock).
+async fn health(
+    axum::extract::State(state): axum::extract::State<AppState>,
+) -> axum::Json<serde_json::Value> {
+    let now = state
+        .clock
+        .now()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default();
+    axum::Json(serde_json::json!({"status": "UP", "now": now}))
 }

@@ -1,6 +1,12 @@
 //! The command line: argument definitions, one module per subcommand.
 
 pub mod cert;
+pub mod export;
+pub mod har;
+pub mod http_client;
+pub mod import;
+pub mod replay;
+pub mod replay_run;
 pub mod serve;
 pub mod sign;
 pub mod verify;
@@ -25,6 +31,16 @@ pub enum Command {
     Sign(sign::SignArgs),
     /// Check a raw HTTP request file the way the sandbox's gate does, step by step.
     Verify(verify::VerifyArgs),
+    /// Write the state of a data directory as a state file (docs/fixtures.md).
+    Export(export::ExportArgs),
+    /// Load a state file into a data directory: replace the state, or merge into it (with --preview first).
+    Import(import::ImportArgs),
+    /// Play a recorded flow (or a HAR file) against a running sandbox and report every difference.
+    Replay(replay::ReplayArgs),
+    /// Write a flow as a HAR 1.2 file.
+    Har(har::HarArgs),
+    /// Write a flow as a shell script that signs and sends each request with curl.
+    Curl(har::CurlArgs),
 }
 
 /// Logs to stderr at the level XS2A_LOG asks (warn by default), with colours only on a terminal.

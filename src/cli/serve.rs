@@ -80,6 +80,13 @@ pub struct ServeArgs {
     /// The most bytes the traffic log keeps, oldest pruned first (default 268435456 = 256 MiB).
     #[arg(long)]
     pub traffic_max_bytes: Option<u64>,
+    /// Start from this state file (docs/fixtures.md), replacing the stored state; without --data, in a
+    /// temporary data directory.
+    #[arg(long, value_name = "FILE")]
+    pub fixture: Option<PathBuf>,
+    /// At shutdown, write the exchanges served meanwhile to FILE as a recorded flow (for `replay`).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// Seconds an idle keep-alive connection stays open.
     #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs())]
     pub idle_timeout: u64,
@@ -127,7 +134,7 @@ impl ServeArgs {
             );
         }
         Ok(AppConfig {
-            data: if self.ephemeral {
+            data: if self.ephemeral || (self.fixture.is_some() && self.data.is_none()) {
                 DataDir::Ephemeral
             } else {
                 DataDir::At(self.data.clone().unwrap_or_else(default_data_dir))
@@ -154,6 +161,7 @@ impl ServeArgs {
                 max_entries: self.traffic_max_entries,
                 max_bytes: self.traffic_max_bytes,
             },
+            fixture: self.fixture.clone(),
         })
     }
 }
@@ -203,6 +211,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let _ = std::io::stdout().flush();
     app.announce(&base);
 
+    let record_after = app.state().traffic.last_given();
     let app = std::sync::Arc::new(app);
     let mut tasks = tokio::task::JoinSet::new();
     if let Some(tls_listener) = tls_listener {
@@ -240,5 +249,27 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?;
     }
+    if let Some(path) = &args.record {
+        write_recording(&app, record_after, path)?;
+    }
     app.close()
+}
+
+/// Writes the exchanges served since `after` as a flow file (`--record`).
+fn write_recording(app: &App, after: u64, path: &std::path::Path) -> Result<(), String> {
+    let traffic = &app.state().traffic;
+    if !traffic.settle(traffic.last_given(), Duration::from_secs(5)) {
+        eprintln!(
+            "xs2a-sandbox: the traffic log is behind; the recording may miss the last exchanges"
+        );
+    }
+    let flow = crate::flow::from_traffic::since(traffic, after).map_err(|e| e.text)?;
+    std::fs::write(path, flow.to_bytes())
+        .map_err(|e| format!("cannot write the recording {}: {e}", path.display()))?;
+    eprintln!(
+        "xs2a-sandbox: recorded {} steps to {}",
+        flow.steps.len(),
+        path.display()
+    );
+    Ok(())
 }

@@ -34,8 +34,9 @@ impl Default for PaymentSettings {
     }
 }
 
+/// The stored switches, under one key (crate-visible for the state file, `crate::state_file`).
 #[derive(Serialize, Deserialize)]
-struct Stored(PaymentSettings);
+pub(crate) struct Stored(pub(crate) PaymentSettings);
 
 impl Record for Stored {
     const TREE: &'static str = "settings";

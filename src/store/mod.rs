@@ -11,9 +11,11 @@
 mod flusher;
 pub mod locks;
 mod overlay;
+mod raw;
 pub mod registry;
 mod table;
 
+pub use raw::RawRecords;
 pub use table::{Record, Table};
 
 use flusher::{Counters, Flusher};
@@ -196,6 +198,7 @@ impl Store {
             });
         }
         use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
+        let started = std::time::Instant::now();
         let outcome = trees.as_slice().transaction(|views| {
             for (i, view) in views.iter().enumerate() {
                 for key in &checks[i] {
@@ -211,6 +214,7 @@ impl Store {
             }
             Ok(())
         });
+        tracing::trace!(elapsed = ?started.elapsed(), trees = names.len(), "transaction");
         match outcome {
             Ok(()) => {
                 self.note_write();

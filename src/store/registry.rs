@@ -63,6 +63,8 @@ pub const TREES: &[TreeInfo] = &[
     tree("traffic-exchanges", Kind::Log, "the traffic log's exchanges, whole"),
     tree("traffic-totals", Kind::Log, "how much the traffic log holds"),
     tree("traffic-settings", Kind::Configuration, "the traffic log's switches and caps"),
+    // Snapshots are whole states: kept across resets and outside state files, as the logs are.
+    tree("workbench-snapshots", Kind::Log, "named snapshots of the whole state (state files)"),
 ];
 
 /// The registered tree called `name`, if any.

@@ -153,6 +153,34 @@ impl TrafficLog {
         self.inner.next_id.fetch_add(1, Ordering::SeqCst)
     }
 
+    /// The last entry number given out so far (0 when none): entries after it are newer.
+    pub fn last_given(&self) -> u64 {
+        self.inner.next_id.load(Ordering::SeqCst).saturating_sub(1)
+    }
+
+    /// Waits (up to `limit`) until the writer has stored every entry numbered up to `id`, for readers
+    /// that need all of them (`serve --record` at shutdown). False when it gave up.
+    pub fn settle(&self, id: u64, limit: std::time::Duration) -> bool {
+        let until = std::time::Instant::now() + limit;
+        loop {
+            let stored = self
+                .inner
+                .store
+                .table::<StoredEntry>()
+                .and_then(|t| t.last_n(1))
+                .ok()
+                .and_then(|last| last.first().map(|e| e.entry.id()))
+                .unwrap_or(0);
+            if stored >= id {
+                return true;
+            }
+            if std::time::Instant::now() >= until {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     /// Hands a captured exchange to the writer; never blocks the request.
     pub fn record_exchange(&self, capture: Capture) {
         self.send(Pending::Exchange(capture));

@@ -1,7 +1,8 @@
 //! The workbench's own state, beside the bank's: the TPP personas the composer signs with, the composer's
-//! history, and the SCA redirects captured at the workbench's callback. Transport-free; `api::workbench`
+//! history, the SCA redirects captured at the workbench's callback, and named snapshots of the state. Transport-free; `api::workbench`
 //! serves it to the UI.
 
 pub mod callbacks;
 pub mod history;
 pub mod personas;
+pub mod snapshots;

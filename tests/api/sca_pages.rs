@@ -155,7 +155,7 @@ pub fn action(html: &str, step: &str) -> String {
 }
 
 /// The values of inputs named `name` with whether each is checked.
-fn inputs(html: &str, name: &str) -> Vec<(String, bool)> {
+pub(crate) fn inputs(html: &str, name: &str) -> Vec<(String, bool)> {
     html.split("<input ")
         .skip(1)
         .map(|rest| rest.split('>').next().unwrap())
@@ -174,7 +174,7 @@ fn inputs(html: &str, name: &str) -> Vec<(String, bool)> {
 }
 
 /// Posts a form and asserts the 303 that follows; returns where it points.
-async fn submit(
+pub(crate) async fn submit(
     app: &TestApp,
     client: &reqwest::Client,
     html: &str,
@@ -212,7 +212,7 @@ fn assert_uuid(value: Option<&str>) {
 }
 
 /// Walks identify (Kari), method (HA2) and context (`context`), returning the consent page.
-async fn through_context(
+pub(crate) async fn through_context(
     app: &TestApp,
     client: &reqwest::Client,
     started: &Started,

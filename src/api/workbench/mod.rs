@@ -6,6 +6,7 @@
 pub mod access;
 mod callback;
 pub mod composer;
+mod fixtures;
 mod personas;
 mod session;
 mod ui;
@@ -35,6 +36,17 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/compose/history/{id}", get(composer::history_entry))
         .route("/compose/export", post(composer::export))
         .route("/sca/callbacks", get(callback::list))
+        .route("/state", get(fixtures::export).post(fixtures::import))
+        .route("/journeys/{id}/flow", get(fixtures::journey_flow))
+        .route("/snapshots", get(fixtures::snapshots))
+        .route(
+            "/snapshots/{name}",
+            get(fixtures::download)
+                .put(fixtures::take)
+                .delete(fixtures::delete),
+        )
+        .route("/snapshots/{name}/restore", post(fixtures::restore))
+        .route("/snapshots/{name}/flow", get(fixtures::flow_since))
         .merge(crate::api::traffic::router())
         .fallback(crate::api::layers::no_such_path)
         .layer(from_fn_with_state(state, access::operator_api));

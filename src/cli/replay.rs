@@ -1,0 +1,128 @@
+//! `xs2a-sandbox replay FLOW --url URL --cert-dir DIR [--junit FILE]`: plays a recorded flow (or a HAR
+//! file) against a running sandbox and reports every difference from the recording, one line per step
+//! and the differences under it, each at its JSON pointer. Exit code 0 when all steps match, 1 when any
+//! differs, 2 when the flow cannot be read.
+
+use super::replay_run::{Runner, StepOutcome};
+use crate::flow::junit::{self, CaseResult};
+use crate::flow::FlowFile;
+use crate::signing::signer::SigningCredentials;
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The flow file (docs/fixtures.md), or a HAR 1.2 file.
+    pub flow: PathBuf,
+    /// The sandbox's base URL (plain http).
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+    /// The TPP certificate and key to sign with (cert.pem, key.pem), e.g. fixtures/certs/aisp-pisp.
+    #[arg(long, value_name = "DIR")]
+    pub cert_dir: PathBuf,
+    /// Also write a JUnit XML report (one test case per step) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+}
+
+/// Reads a flow file, or a HAR file as a flow.
+pub fn read_flow(path: &std::path::Path) -> Result<FlowFile, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let looks_like_har = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .is_some_and(|v| v.get("log").is_some());
+    if looks_like_har {
+        return crate::flow::har::read(&bytes)
+            .map_err(|e| format!("{} is not a usable HAR file: {e}", path.display()));
+    }
+    FlowFile::parse(&bytes).map_err(|e| format!("{} is not a flow file: {e}", path.display()))
+}
+
+/// The text report of a replay.
+pub fn describe(outcomes: &[StepOutcome]) -> String {
+    let mut text = String::new();
+    for (i, o) in outcomes.iter().enumerate() {
+        let verdict = if o.passed() { "ok  " } else { "FAIL" };
+        text.push_str(&format!(
+            "{verdict} {:02} {} ({} ms)\n",
+            i + 1,
+            o.label,
+            o.elapsed.as_millis()
+        ));
+        if let Some(error) = &o.error {
+            text.push_str(&format!("       could not play it: {error}\n"));
+        }
+        for d in &o.differences {
+            text.push_str(&format!("       - {d}\n"));
+        }
+    }
+    let failed = outcomes.iter().filter(|o| !o.passed()).count();
+    text.push_str(&format!(
+        "{} steps, {} passed, {failed} failed\n",
+        outcomes.len(),
+        outcomes.len() - failed
+    ));
+    text
+}
+
+fn cases(outcomes: &[StepOutcome]) -> Vec<CaseResult> {
+    outcomes
+        .iter()
+        .map(|o| CaseResult {
+            name: o.label.clone(),
+            seconds: o.elapsed.as_secs_f64(),
+            failure: (!o.passed()).then(|| {
+                let message = match &o.error {
+                    Some(e) => format!("could not play the step: {e}"),
+                    None => format!("{} difference(s) from the recording", o.differences.len()),
+                };
+                let details = o
+                    .differences
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                (message, details)
+            }),
+        })
+        .collect()
+}
+
+pub fn run(args: ReplayArgs) -> Result<ExitCode, String> {
+    let flow = read_flow(&args.flow)?;
+    let credentials = SigningCredentials::from_dir(&args.cert_dir)
+        .map_err(|e| format!("--cert-dir {}: {e}", args.cert_dir.display()))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let mut runner = Runner::new(&args.url, credentials)?;
+    let started = std::time::Instant::now();
+    let outcomes = runtime.block_on(runner.run(&flow));
+    let total = started.elapsed();
+    let mut report = describe(&outcomes);
+    if !outcomes.is_empty() {
+        let waited: std::time::Duration = outcomes.iter().map(|o| o.waiting).sum();
+        let overhead = total.saturating_sub(waited).as_secs_f64() * 1000.0 / outcomes.len() as f64;
+        report.push_str(&format!(
+            "replay overhead: {overhead:.2} ms per step (signing, ids, comparison; the sandbox's own time excluded)\n"
+        ));
+    }
+    let _ = std::io::stdout().lock().write_all(report.as_bytes());
+    if let Some(path) = &args.junit {
+        let suite = args
+            .flow
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "flow".into());
+        std::fs::write(path, junit::report(&suite, &cases(&outcomes)))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(if outcomes.iter().all(StepOutcome::passed) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

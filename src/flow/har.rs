@@ -1,0 +1,159 @@
+//! Flows as HAR 1.2 (`xs2a-sandbox har`), and HAR files (from a browser, Postman or a TPP's own tooling)
+//! as flows for `replay`. An SCA step has no HTTP form of its own: it is written as the automation call
+//! it becomes on replay, marked with the custom field `_xs2aSca` (HAR allows `_` fields) so that it reads
+//! back as the same step.
+
+use super::from_traffic::{steps_of, Recorded};
+use super::model::{FlowFile, Step};
+use serde_json::{json, Value};
+
+fn pairs(headers: &[(String, String)]) -> Value {
+    Value::Array(
+        headers
+            .iter()
+            .map(|(n, v)| json!({"name": n, "value": v}))
+            .collect(),
+    )
+}
+
+fn content_type(headers: &[(String, String)]) -> String {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content-type"))
+        .map(|(_, v)| v.clone())
+        .unwrap_or_else(|| "application/json".into())
+}
+
+fn entry(
+    method: &str,
+    url: String,
+    headers: &[(String, String)],
+    body: Option<&str>,
+    status: u16,
+    response: Option<&str>,
+) -> Value {
+    let mut request = json!({
+        "method": method, "url": url, "httpVersion": "HTTP/1.1",
+        "headers": pairs(headers), "queryString": [], "cookies": [],
+        "headersSize": -1, "bodySize": body.map_or(0, str::len),
+    });
+    if let Some(body) = body {
+        request["postData"] = json!({"mimeType": content_type(headers), "text": body});
+    }
+    json!({
+        "startedDateTime": "1970-01-01T00:00:00.000Z", "time": 0,
+        "request": request,
+        "response": {
+            "status": status, "statusText": "", "httpVersion": "HTTP/1.1", "headers": [], "cookies": [],
+            "content": {"size": response.map_or(0, str::len), "mimeType": "application/json", "text": response.unwrap_or("")},
+            "redirectURL": "", "headersSize": -1, "bodySize": response.map_or(0, str::len),
+        },
+        "cache": {}, "timings": {"send": 0, "wait": 0, "receive": 0},
+    })
+}
+
+/// The flow as a HAR 1.2 log, its URLs under `base` (e.g. `http://127.0.0.1:8080`).
+pub fn write(flow: &FlowFile, base: &str) -> Value {
+    let entries: Vec<Value> = flow
+        .steps
+        .iter()
+        .map(|step| match step {
+            Step::Exchange(e) => entry(
+                &e.request.method,
+                format!("{base}{}", e.request.path),
+                &e.request.headers,
+                e.request.body.as_deref(),
+                e.response.status,
+                e.response.body.as_deref(),
+            ),
+            Step::Sca(s) => {
+                let mut entry = entry(
+                    "POST",
+                    format!("{base}/v1/sandbox/sca/{}", s.authorisation_id),
+                    &[("Content-Type".into(), "application/json".into())],
+                    Some(&s.drive.to_string()),
+                    200,
+                    None,
+                );
+                entry["_xs2aSca"] = serde_json::to_value(s).unwrap_or_default();
+                entry
+            }
+        })
+        .collect();
+    json!({"log": {
+        "version": "1.2",
+        "creator": {"name": "xs2a-sandbox", "version": env!("CARGO_PKG_VERSION")},
+        "entries": entries,
+    }})
+}
+
+fn text(value: &Value, pointer: &str) -> Option<String> {
+    value
+        .pointer(pointer)
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
+/// A HAR log as a flow: each entry's path and query, headers, body, status and answer.
+pub fn read(bytes: &[u8]) -> Result<FlowFile, String> {
+    let har: Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
+    let entries = har
+        .pointer("/log/entries")
+        .and_then(Value::as_array)
+        .ok_or("no /log/entries")?;
+    let mut steps = Vec::new();
+    let mut pending = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        if let Some(sca) = entry.get("_xs2aSca") {
+            steps.extend(steps_of(std::mem::take(&mut pending)));
+            steps.push(Step::Sca(
+                serde_json::from_value(sca.clone())
+                    .map_err(|e| format!("/log/entries/{i}/_xs2aSca: {e}"))?,
+            ));
+            continue;
+        }
+        let url = text(entry, "/request/url")
+            .ok_or(format!("/log/entries/{i}/request/url is missing"))?;
+        let uri: axum::http::Uri = url
+            .parse()
+            .map_err(|_| format!("/log/entries/{i}/request/url: '{url}' is not a URL"))?;
+        let headers = entry
+            .pointer("/request/headers")
+            .and_then(Value::as_array)
+            .map(|list| {
+                list.iter()
+                    .filter_map(|h| Some((text(h, "/name")?, text(h, "/value")?)))
+                    // HTTP/2 pseudo-headers (browsers record them) are not headers to send.
+                    .filter(|(n, _)| !n.starts_with(':'))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let base64 = text(entry, "/response/content/encoding").as_deref() == Some("base64");
+        pending.push(Recorded {
+            method: text(entry, "/request/method").unwrap_or_else(|| "GET".into()),
+            path: uri.path().to_owned(),
+            query: uri.query().map(str::to_owned),
+            headers,
+            body: text(entry, "/request/postData/text"),
+            status: entry
+                .pointer("/response/status")
+                .and_then(Value::as_u64)
+                .unwrap_or(0) as u16,
+            response_body: if base64 {
+                None
+            } else {
+                text(entry, "/response/content/text")
+            },
+            psu_id: None,
+            location: entry
+                .pointer("/response/redirectURL")
+                .and_then(Value::as_str)
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned),
+        });
+    }
+    steps.extend(steps_of(pending));
+    let mut flow = FlowFile::new(steps);
+    flow.description = Some("read from a HAR file".into());
+    Ok(flow)
+}

@@ -1,0 +1,131 @@
+//! The flow file: `{"format": "xs2a-sandbox/flow", "version": 1, "state": ..., "steps": [...]}`. A step
+//! is an exchange (a request to send again and the answer it got) or an SCA (the PSU's part, done on
+//! replay through the automation endpoint `POST /v1/sandbox/sca/{id}`).
+
+use crate::state_file::error::{pointer_of, FaultKind, FileError};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub const FORMAT: &str = "xs2a-sandbox/flow";
+pub const VERSION: u64 = 1;
+
+/// A recorded flow.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FlowFile {
+    pub format: String,
+    pub version: u64,
+    /// The state the flow starts from: a state file's path (relative to the flow file) or a note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub steps: Vec<Step>,
+}
+
+/// One step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Step {
+    Exchange(Exchange),
+    Sca(Sca),
+}
+
+/// A request and the answer it got when recorded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Exchange {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub request: Request,
+    pub response: Response,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Request {
+    pub method: String,
+    /// Path and query, e.g. `/v1/accounts?withBalance=true`.
+    pub path: String,
+    /// Headers to send besides those signing adds (Date, Digest, X-Request-ID, Signature,
+    /// TPP-Signature-Certificate are made afresh on replay).
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Response {
+    pub status: u16,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+}
+
+/// The PSU's SCA of one authorisation, done through the automation endpoint on replay.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Sca {
+    /// The recorded authorisation id (mapped to the live one on replay).
+    pub authorisation_id: String,
+    /// The automation endpoint's body: nationalId, context, agreementId, accounts, method, outcome.
+    #[serde(default)]
+    pub drive: Value,
+    /// The psu-id the recorded SCA gave, so later requests' PSU-ID can follow the live one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub psu_id: Option<String>,
+}
+
+impl FlowFile {
+    pub fn new(steps: Vec<Step>) -> Self {
+        FlowFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            state: None,
+            description: None,
+            steps,
+        }
+    }
+
+    /// Parses a flow file, refusing with the JSON pointer at fault.
+    pub fn parse(bytes: &[u8]) -> Result<FlowFile, FileError> {
+        let value: Value = serde_json::from_slice(bytes)
+            .map_err(|e| FileError::new(FaultKind::Syntax, "", format!("not JSON: {e}")))?;
+        if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
+            return Err(FileError::new(
+                FaultKind::Format,
+                "/format",
+                format!("not a flow file: expected \"format\": \"{FORMAT}\""),
+            ));
+        }
+        if value.get("version").and_then(Value::as_u64) != Some(VERSION) {
+            return Err(FileError::new(
+                FaultKind::Version,
+                "/version",
+                format!("unknown flow version: this sandbox reads version {VERSION}"),
+            ));
+        }
+        serde_path_to_error::deserialize(&value)
+            .map_err(|e| FileError::schema(pointer_of(e.path()), e.inner().to_string()))
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = serde_json::to_vec_pretty(self).expect("a flow serialises");
+        bytes.push(b'\n');
+        bytes
+    }
+}
+
+impl Step {
+    /// A short label for reports: `POST /v1/payments/...` or `SCA <id>`.
+    pub fn label(&self) -> String {
+        match self {
+            Step::Exchange(e) => match &e.name {
+                Some(name) => format!("{name} ({} {})", e.request.method, e.request.path),
+                None => format!("{} {}", e.request.method, e.request.path),
+            },
+            Step::Sca(s) => format!("SCA of authorisation {}", s.authorisation_id),
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! Reading a state file into the store, never half: the whole file is parsed and checked first (syntax,
+//! format and version, every record against its type, ids unique, references resolved), then written in
+//! one commit. A refusal names the place in the file (a JSON pointer) and leaves the data untouched; a
+//! crash during the commit leaves either the old state or the new one (sled recovers a transaction whole
+//! or not at all).
+
+use super::error::{pointer_of, token, FaultKind, FileError};
+use super::trees::{carried, kind, Decoded, Target, CARRIED};
+use super::{FORMAT, VERSION};
+use crate::store::registry::Kind;
+use crate::store::{RawRecords, Store};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Top-level members a state file may have besides `trees`.
+const ALLOWED: &[&str] = &["format", "version", "trees", "$schema", "description"];
+
+/// How an import treats the data already there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The file becomes the whole state (logs excepted).
+    Replace,
+    /// The file's records are added; one whose id is taken by a different record is a collision, except
+    /// in configuration trees (clock, settings), where the file's record wins.
+    Merge,
+}
+
+/// A checked file: per carried tree present in it, its records in file order.
+pub struct Parsed {
+    trees: Vec<(&'static str, Vec<Decoded>)>,
+}
+
+/// What an import changes in one tree.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
+pub struct TreeChange {
+    pub added: usize,
+    pub changed: usize,
+    pub unchanged: usize,
+    pub removed: usize,
+}
+
+/// What an import changes (or, as a preview, would change).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Preview {
+    pub mode: Mode,
+    /// Trees with any change, by name.
+    pub trees: BTreeMap<&'static str, TreeChange>,
+    pub records: usize,
+}
+
+/// The refusal of a file that is not JSON, at the place parsing stopped.
+fn syntax_error(bytes: &[u8]) -> FileError {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let parsed: Result<Value, _> = serde_path_to_error::deserialize(&mut deserializer);
+    match parsed {
+        Err(error) => {
+            let what = if error.inner().is_eof() {
+                "the file ends too soon (truncated?)"
+            } else {
+                "not JSON"
+            };
+            FileError::new(
+                FaultKind::Syntax,
+                pointer_of(error.path()),
+                format!("{what}: {}", error.inner()),
+            )
+        }
+        Ok(_) => match deserializer.end() {
+            Err(e) => FileError::new(
+                FaultKind::Syntax,
+                "",
+                format!("text after the JSON value: {e}"),
+            ),
+            Ok(()) => FileError::new(FaultKind::Syntax, "", "not JSON"),
+        },
+    }
+}
+
+/// Parses and checks a whole file; nothing is written.
+pub fn parse(bytes: &[u8]) -> Result<Parsed, FileError> {
+    // The fast path parses without tracking where it is; only a file that fails is parsed again with
+    // the path tracked, to name the place.
+    let value: Value = match serde_json::from_slice(bytes) {
+        Ok(value) => value,
+        Err(_) => return Err(syntax_error(bytes)),
+    };
+    let Value::Object(top) = value else {
+        return Err(FileError::schema("", "a state file is a JSON object"));
+    };
+    match top.get("format") {
+        Some(Value::String(f)) if f == FORMAT => {}
+        Some(other) => {
+            return Err(FileError::new(
+                FaultKind::Format,
+                "/format",
+                format!("{other} is not a state file's format; expected \"{FORMAT}\""),
+            ))
+        }
+        None => {
+            return Err(FileError::new(
+                FaultKind::Format,
+                "/format",
+                format!("missing: a state file says \"format\": \"{FORMAT}\""),
+            ))
+        }
+    }
+    match top.get("version") {
+        Some(Value::Number(n)) if n.as_u64() == Some(VERSION) => {}
+        Some(Value::Number(n)) => {
+            return Err(FileError::new(
+                FaultKind::Version,
+                "/version",
+                format!("format version {n} is unknown: this sandbox reads version {VERSION} (written by a newer sandbox?)"),
+            ))
+        }
+        _ => {
+            return Err(FileError::schema(
+                "/version",
+                format!("missing or not a number: expected {VERSION}"),
+            ))
+        }
+    }
+    if let Some(extra) = top.keys().find(|k| !ALLOWED.contains(&k.as_str())) {
+        return Err(FileError::schema(
+            format!("/{}", token(extra)),
+            format!("unknown member; a state file has {}", ALLOWED.join(", ")),
+        ));
+    }
+    let Some(Value::Object(trees)) = top.get("trees") else {
+        return Err(FileError::schema(
+            "/trees",
+            "missing or not an object of trees",
+        ));
+    };
+    for name in trees.keys() {
+        if carried(name).is_none() {
+            let why = match kind(name) {
+                Some(Kind::Log) => "is a log, which state files do not carry".to_owned(),
+                _ => format!(
+                    "is not a tree of the sandbox's state; known trees: {}",
+                    CARRIED
+                        .iter()
+                        .map(|c| c.tree)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            return Err(FileError::schema(format!("/trees/{}", token(name)), why));
+        }
+    }
+    let mut parsed = Vec::new();
+    // In registry order, so that a file's faults are reported in a stable order.
+    for c in CARRIED {
+        let Some(list) = trees.get(c.tree) else {
+            continue;
+        };
+        let at = format!("/trees/{}", c.tree);
+        let Value::Array(items) = list else {
+            return Err(FileError::schema(at, "a tree is a list of records"));
+        };
+        let mut records = Vec::with_capacity(items.len());
+        let mut seen: HashMap<String, usize> = HashMap::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let here = format!("{at}/{i}");
+            let decoded = (c.decode)(item, &here)?;
+            if let Some(first) = seen.insert(decoded.key.clone(), i) {
+                return Err(FileError::new(
+                    FaultKind::Collision,
+                    here,
+                    format!(
+                        "has the same id (\"{}\") as {at}/{first}; ids are unique within a tree",
+                        decoded.key
+                    ),
+                ));
+            }
+            records.push(decoded);
+        }
+        parsed.push((c.tree, records));
+    }
+    Ok(Parsed { trees: parsed })
+}
+
+impl Parsed {
+    /// The number of records in the file.
+    pub fn len(&self) -> usize {
+        self.trees.iter().map(|(_, r)| r.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The ids the data already holds, which a merged file may point at.
+fn stored_ids(store: &Store) -> Result<HashSet<(Target, String)>, FileError> {
+    use crate::sandbox::model::{Account, Agreement, CardAccount, Customer};
+    let mut ids = HashSet::new();
+    for c in store.table::<Customer>()?.list()? {
+        ids.insert((Target::Customer, c.id));
+    }
+    for a in store.table::<Account>()?.list()? {
+        ids.insert((Target::Account, a.id));
+    }
+    for a in store.table::<CardAccount>()?.list()? {
+        ids.insert((Target::CardAccount, a.id));
+    }
+    for a in store.table::<Agreement>()?.list()? {
+        ids.insert((Target::Agreement, a.id));
+    }
+    Ok(ids)
+}
+
+/// Every reference resolves, in the file or (merging) in the data.
+fn check_references(parsed: &Parsed, mut ids: HashSet<(Target, String)>) -> Result<(), FileError> {
+    for (_, records) in &parsed.trees {
+        for r in records {
+            ids.extend(r.provides.iter().cloned());
+        }
+    }
+    let has = |target: Target, id: &str| match target {
+        Target::AnyAccount => {
+            ids.contains(&(Target::Account, id.to_owned()))
+                || ids.contains(&(Target::CardAccount, id.to_owned()))
+        }
+        t => ids.contains(&(t, id.to_owned())),
+    };
+    for (tree, records) in &parsed.trees {
+        for (i, r) in records.iter().enumerate() {
+            for (field, target, id) in &r.refers {
+                if !has(*target, id) {
+                    return Err(FileError::new(
+                        FaultKind::MissingReference,
+                        format!("/trees/{tree}/{i}{field}"),
+                        format!(
+                            "names the {} \"{id}\", which is neither in the file nor in the sandbox",
+                            target.noun()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The writes of an import and what they change.
+struct Plan {
+    cleared: Vec<&'static str>,
+    writes: Vec<(&'static str, RawRecords)>,
+    preview: Preview,
+}
+
+fn plan(store: &Store, parsed: Parsed, mode: Mode) -> Result<Plan, FileError> {
+    let known = match mode {
+        Mode::Replace => HashSet::new(),
+        Mode::Merge => stored_ids(store)?,
+    };
+    check_references(&parsed, known)?;
+    let mut by_tree: HashMap<&'static str, Vec<Decoded>> = parsed.trees.into_iter().collect();
+    let mut trees = BTreeMap::new();
+    let mut writes = Vec::new();
+    let mut records = 0;
+    for c in CARRIED {
+        let incoming = by_tree.remove(c.tree).unwrap_or_default();
+        let stored: HashMap<Vec<u8>, Vec<u8>> = store.raw_records(c.tree)?.into_iter().collect();
+        let mut change = TreeChange::default();
+        let mut seen = HashSet::with_capacity(incoming.len());
+        let configuration = kind(c.tree) == Some(Kind::Configuration);
+        for (i, r) in incoming.iter().enumerate() {
+            seen.insert(r.key.as_bytes().to_vec());
+            match stored.get(r.key.as_bytes()) {
+                None => change.added += 1,
+                Some(old) if *old == r.bytes => change.unchanged += 1,
+                Some(_) if mode == Mode::Merge && !configuration => {
+                    return Err(FileError::new(
+                        FaultKind::Collision,
+                        format!("/trees/{}/{i}", c.tree),
+                        format!(
+                            "the sandbox already holds a different record under the id \"{}\"; \
+                             merge adds records, it does not overwrite them (import without merge \
+                             to replace the state)",
+                            r.key
+                        ),
+                    ));
+                }
+                Some(_) => change.changed += 1,
+            }
+        }
+        if mode == Mode::Replace {
+            change.removed = stored.keys().filter(|k| !seen.contains(*k)).count();
+        }
+        records += incoming.len();
+        if change != TreeChange::default() {
+            trees.insert(c.tree, change);
+        }
+        writes.push((
+            c.tree,
+            incoming
+                .into_iter()
+                .map(|r| (r.key.into_bytes(), r.bytes))
+                .collect(),
+        ));
+    }
+    let cleared = match mode {
+        Mode::Replace => CARRIED.iter().map(|c| c.tree).collect(),
+        Mode::Merge => Vec::new(),
+    };
+    Ok(Plan {
+        cleared,
+        writes,
+        preview: Preview {
+            mode,
+            trees,
+            records,
+        },
+    })
+}
+
+/// Checks `bytes` and says what importing them would change, writing nothing.
+pub fn preview(store: &Store, bytes: &[u8], mode: Mode) -> Result<Preview, FileError> {
+    let parsed = parse(bytes)?;
+    Ok(plan(store, parsed, mode)?.preview)
+}
+
+/// Imports a state file: all of it in one commit, or (refused) nothing. Batch runs and mock-data writes
+/// wait meanwhile, so none decides against a state being replaced. The clock held in memory by a running
+/// service is not moved here: see [`super::live::import`].
+pub fn import(store: &Store, bytes: &[u8], mode: Mode) -> Result<Preview, FileError> {
+    let started = std::time::Instant::now();
+    let parsed = parse(bytes)?;
+    let checked = started.elapsed();
+    let _runs = store.locks().runs();
+    let _mock_data = store.locks().mock_data();
+    let plan = plan(store, parsed, mode)?;
+    let planned = started.elapsed();
+    store.write_raw(&plan.cleared, plan.writes)?;
+    tracing::debug!(?checked, ?planned, committed = ?started.elapsed(), "state file imported");
+    Ok(plan.preview)
+}
