@@ -185,11 +185,6 @@ impl App {
         self.data_dir.as_deref()
     }
 
-    /// The whole service as an axum router, with the request limits (for in-process tests).
-    pub fn router(&self) -> axum::Router {
-        crate::api::limits::apply(crate::api::router(self.state.clone()), self.limits)
-    }
-
     /// Notes in the data directory that this process serves it at `url`, so that a second `serve` on the
     /// same directory can say where the running one is.
     pub fn announce(&self, url: &str) {

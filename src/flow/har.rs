@@ -114,9 +114,8 @@ pub fn read(bytes: &[u8]) -> Result<FlowFile, String> {
         }
         let url = text(entry, "/request/url")
             .ok_or(format!("/log/entries/{i}/request/url is missing"))?;
-        let uri: axum::http::Uri = url
-            .parse()
-            .map_err(|_| format!("/log/entries/{i}/request/url: '{url}' is not a URL"))?;
+        let (path, query) = path_and_query(&url)
+            .ok_or_else(|| format!("/log/entries/{i}/request/url: '{url}' is not a URL"))?;
         let headers = entry
             .pointer("/request/headers")
             .and_then(Value::as_array)
@@ -131,8 +130,8 @@ pub fn read(bytes: &[u8]) -> Result<FlowFile, String> {
         let base64 = text(entry, "/response/content/encoding").as_deref() == Some("base64");
         pending.push(Recorded {
             method: text(entry, "/request/method").unwrap_or_else(|| "GET".into()),
-            path: uri.path().to_owned(),
-            query: uri.query().map(str::to_owned),
+            path,
+            query,
             headers,
             body: text(entry, "/request/postData/text"),
             status: entry
@@ -156,4 +155,50 @@ pub fn read(bytes: &[u8]) -> Result<FlowFile, String> {
     let mut flow = FlowFile::new(steps);
     flow.description = Some("read from a HAR file".into());
     Ok(flow)
+}
+
+/// The path and query of an absolute http(s) URL as a HAR file records it (`http://host:port/path?query`);
+/// a fragment is not part of a request.
+fn path_and_query(url: &str) -> Option<(String, Option<String>)> {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))?;
+    let rest = rest.split('#').next().unwrap_or_default();
+    let end_of_authority = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, target) = rest.split_at(end_of_authority);
+    if authority.is_empty() || authority.contains(char::is_whitespace) {
+        return None;
+    }
+    let (path, query) = match target.split_once('?') {
+        Some((path, query)) => (path, Some(query.to_owned())),
+        None => (target, None),
+    };
+    let path = if path.is_empty() { "/" } else { path };
+    Some((path.to_owned(), query))
+}
+
+#[cfg(test)]
+mod url_tests {
+    use super::path_and_query;
+
+    #[test]
+    fn a_recorded_url_gives_its_path_and_query() {
+        let pq = |u: &str| path_and_query(u);
+        assert_eq!(
+            pq("http://127.0.0.1:8080/v1/accounts?withBalance=true"),
+            Some(("/v1/accounts".into(), Some("withBalance=true".into())))
+        );
+        assert_eq!(
+            pq("https://bank.example/v1/consents"),
+            Some(("/v1/consents".into(), None))
+        );
+        assert_eq!(pq("http://h:1"), Some(("/".into(), None)));
+        assert_eq!(
+            pq("http://h:1?x=1#frag"),
+            Some(("/".into(), Some("x=1".into())))
+        );
+        assert_eq!(pq("http://h/p#frag"), Some(("/p".into(), None)));
+        assert_eq!(pq("/relative"), None);
+        assert_eq!(pq("http:///nohost"), None);
+    }
 }
