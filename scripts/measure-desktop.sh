@@ -8,22 +8,29 @@
 # own start. Each run gets a fresh HOME (a first start: the store is created and seeded). The first run warms
 # the disk cache; all runs are printed.
 #
-#   scripts/measure-desktop.sh [--runs N] [--settle SECONDS]
+#   scripts/measure-desktop.sh [--runs N] [--settle SECONDS] [--requests N]
+#
+# --requests N: once the window is live, N signed GET /v1/sandbox/customers (the bundled aisp-pisp
+# certificate, 32 at a time, with curl) go to the app's port, so each one lands in the traffic log and the
+# inspector's live list; PSS is read after them (and the settle time). Needs target/release/xs2a-sandbox
+# (or XS2A_SANDBOX_BIN) for the `sign` command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs=3
 settle=5
+requests=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
     --settle) settle="$2"; shift 2 ;;
+    --requests) requests="$2"; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
 
 if [ -z "${DISPLAY:-}" ]; then
-  exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" --runs "$runs" --settle "$settle"
+  exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" --runs "$runs" --settle "$settle" --requests "$requests"
 fi
 
 app="${XS2A_DESKTOP_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/release/xs2a-desktop}"
@@ -60,6 +67,18 @@ for run in $(seq 1 "$runs"); do
   ready_ms=$(( ($(date +%s%N) - start) / 1000000 ))
   own_ms=$(sed -n 's/.*ready after \([0-9]*\) ms.*/\1/p' "$log")
   service_ms=$(sed -n 's/.*service up after \([0-9]*\) ms.*/\1/p' "$log")
+  if [ "$requests" -gt 0 ]; then
+    sandbox="${XS2A_SANDBOX_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/release/xs2a-sandbox}"
+    base=$(sed -n 's/.*sandbox listening on \(http[^ ]*\).*/\1/p' "$log" | head -1)
+    url="$base/v1/sandbox/customers"
+    "$sandbox" sign --cert-dir fixtures/certs/aisp-pisp --url "$url" >"$home/headers.txt"
+    sent_at=$(date +%s%N)
+    # One curl, many transfers: the signed headers stay valid for the 60 s the Date allows.
+    awk -v url="$url" -v n="$requests" \
+      'BEGIN { for (i = 0; i < n; i++) { print "url = " url; print "output = /dev/null" } }' >"$home/urls.txt"
+    curl -s --no-progress-meter --parallel --parallel-max 32 -H @"$home/headers.txt" -K "$home/urls.txt"
+    printf '  %d signed requests sent in %d ms\n' "$requests" $(( ($(date +%s%N) - sent_at) / 1000000 ))
+  fi
   sleep "$settle"
   total=0
   detail=""
