@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the desktop app needs, those not installed yet: the build set (WebKitGTK 4.1,
 # GTK 3 and friends, for `cargo build -p xs2a-desktop`) and, unless --build-only, the test set (Xvfb,
-# WebKitWebDriver, chromium, ImageMagick for screenshots). Lists from ../shared/NOTES-desktop.md.
+# WebKitWebDriver, chromium, ImageMagick for screenshots), as a trial Tauri build on these machines listed them.
 set -euo pipefail
 
 BUILD=(build-essential pkg-config libssl-dev file curl ca-certificates
