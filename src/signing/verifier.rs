@@ -376,16 +376,20 @@ impl Verifier {
         }
         run.pass(Step::Algorithm, || params.algorithm.clone());
 
-        // Signed headers and the signing string.
-        if let Err(error) = check_signed_headers(&params, headers, has_body, run) {
-            return run.fail(Step::SignedHeaders, error);
-        }
-        let signing_string = match signing_string::build(
+        // Signed headers and the signing string. The string is computed first where the listed headers
+        // allow it, so that a refusal of the list itself (say Digest left out) still shows what the
+        // sandbox would have verified, beside the string the client signed.
+        let computable = signing_string::build(
             &params.headers,
             request.method,
             request.path_and_query,
             headers,
-        ) {
+        );
+        if let Err(error) = check_signed_headers(&params, headers, has_body, run) {
+            run.signing_string = computable.ok();
+            return run.fail(Step::SignedHeaders, error);
+        }
+        let signing_string = match computable {
             Ok(text) => text,
             Err(reason) => {
                 return run.fail(

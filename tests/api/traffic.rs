@@ -123,6 +123,14 @@ async fn a_wrong_digest_and_an_unsigned_date_name_their_step_and_likely_cause() 
         .as_str()
         .unwrap()
         .contains("signed list"));
+    // The list is refused, yet the string the sandbox would have verified is there to compare with.
+    assert!(
+        unsigned["gate"]["signingString"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("x-request-id: ")),
+        "{}",
+        unsigned["gate"]
+    );
     let skipped = unsigned["gate"]["steps"]
         .as_array()
         .unwrap()
