@@ -421,3 +421,41 @@ pub async fn complete_sca_as(
     response.assert_ok();
     response.body
 }
+
+/// A call to the workbench API (`/workbench/api{path}`) with the operator credential and a JSON body as
+/// bytes, exactly as given (refused files are sent as they are); the answer's status and its JSON (or its
+/// text as a JSON string).
+pub async fn workbench_api_raw(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    body: Option<Vec<u8>>,
+) -> (reqwest::StatusCode, Value) {
+    let mut request = app
+        .client
+        .request(method, format!("{}/workbench/api{path}", app.base))
+        .bearer_auth(app.app.operator_token());
+    if let Some(body) = body {
+        request = request
+            .header("content-type", "application/json")
+            .body(body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    let text = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// [`workbench_api_raw`] with a JSON value for the body.
+pub async fn workbench_api(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+) -> (reqwest::StatusCode, Value) {
+    let body = body.map(|b| serde_json::to_vec(&b).expect("JSON serialises"));
+    workbench_api_raw(app, method, path, body).await
+}

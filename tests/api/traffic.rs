@@ -3,34 +3,12 @@
 //! cause; journeys gather a payment's exchanges, its SCA pages and batch events; filters; the stream
 //! resumes after the last entry seen; retention keeps the newest; the workbench's own calls are not logged.
 
-use crate::helpers::{complete_sca, sca_redirect, spawn_app, TestApp};
+use crate::helpers::{complete_sca, sca_redirect, spawn_app, workbench_api as call, TestApp};
 use crate::pis_support::{kari, pay, transfer, OLA_CURRENT, STRAKS};
-use reqwest::{Method, StatusCode};
+use reqwest::Method;
 use serde_json::{json, Value};
 use std::time::Duration;
 use xs2a_sandbox::signing::signer::SignOptions;
-
-async fn call(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut request = app
-        .client
-        .request(method, format!("{}/workbench/api{path}", app.base))
-        .bearer_auth(app.app.operator_token());
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    let text = response.text().await.unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
 
 /// The newest entries for `query` once the writer has stored at least `count` of them.
 async fn entries(app: &TestApp, query: &str, count: usize) -> Vec<Value> {

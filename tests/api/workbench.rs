@@ -2,32 +2,9 @@
 //! from the workbench's own origins; personas; the composer signing and sending over the real port; the
 //! SCA callback giving the persona its PSU-ID; copy as curl and script.
 
-use crate::helpers::{spawn_app, TestApp};
-use reqwest::{Method, StatusCode};
+use crate::helpers::{spawn_app, workbench_api as call};
+use reqwest::Method;
 use serde_json::{json, Value};
-
-/// A call to the workbench API with the operator credential.
-async fn call(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut request = app
-        .client
-        .request(method, format!("{}/workbench/api{path}", app.base))
-        .bearer_auth(app.app.operator_token());
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    let text = response.text().await.unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
 
 fn draft(persona: &str, method: &str, path: &str, headers: Value, body: Option<&str>) -> Value {
     json!({"personaId": persona, "method": method, "path": path, "headers": headers, "body": body})

@@ -2,35 +2,10 @@
 //! every refused file answered with its status, code and JSON pointer and nothing written, a journey's
 //! flow, and named snapshots taken and restored in one call each.
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{spawn_app, workbench_api_raw as call, TestApp};
 use crate::pis_support::{created, kari, pay, transfer, OLA_CURRENT, STRAKS};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-
-/// A call to the workbench API with the operator credential and a raw body.
-async fn call(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    body: Option<Vec<u8>>,
-) -> (StatusCode, Value) {
-    let mut request = app
-        .client
-        .request(method, format!("{}/workbench/api{path}", app.base))
-        .bearer_auth(app.app.operator_token());
-    if let Some(body) = body {
-        request = request
-            .header("content-type", "application/json")
-            .body(body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    let text = response.text().await.unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
 
 async fn state(app: &TestApp) -> Value {
     let (status, body) = call(app, Method::GET, "/state", None).await;
