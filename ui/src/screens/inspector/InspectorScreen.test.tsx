@@ -84,6 +84,13 @@ function routes(extra = {}) {
 }
 
 describe("InspectorScreen", () => {
+  it("says what to do first while the log is empty", async () => {
+    renderWorkbench(() => <InspectorScreen />, { routes: { "GET /traffic": json({ entries: [], nextBefore: null }) } });
+    const empty = await screen.findByRole("region", { name: "No exchanges here yet" });
+    expect(empty).toHaveTextContent("send one from the Composer");
+    expect(screen.queryByRole("list", { name: "Exchanges" })).not.toBeInTheDocument();
+  });
+
   it("lists the page oldest first with method, path, status, TPP and PSU", async () => {
     renderWorkbench(() => <InspectorScreen />, { routes: routes() });
     const list = await screen.findByRole("list", { name: "Exchanges" });

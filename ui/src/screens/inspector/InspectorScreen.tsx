@@ -12,6 +12,7 @@ import { createDebounced } from "../../lib/debounce";
 import { ExchangeView } from "./ExchangeView";
 import { createFeed } from "./feed";
 import { TrafficList } from "./TrafficList";
+import { EmptyState } from "../../components/EmptyState";
 
 const PAGE = 500;
 /** Older pages as the user scrolls up: the API's largest. */
@@ -170,7 +171,20 @@ export function InspectorScreen() {
           </span>
         </div>
         <ErrorMessages error={error()} title="The traffic log could not be read." />
-        <TrafficList feed={feed} height={height()} onOpen={(entry) => setSelected(entry.id)} onNearStart={() => void older()} />
+        <Show
+          when={(feed.version(), feed.items.length > 0) || loading()}
+          fallback={
+            <EmptyState title="No exchanges here yet">
+              <p>
+                Every request that reaches the sandbox's port appears here as it happens: send one from the Composer
+                (Alt+2), or point your own TPP app at the base URL in the header. With filters set, clear them to see
+                everything.
+              </p>
+            </EmptyState>
+          }
+        >
+          <TrafficList feed={feed} height={height()} onOpen={(entry) => setSelected(entry.id)} onNearStart={() => void older()} />
+        </Show>
         <p class="hint">
           ↑ ↓ move, Enter opens. The list follows new traffic while it is scrolled to the end; scrolling to the top
           reads older entries.
