@@ -258,7 +258,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
 /// Writes the exchanges served since `after` as a flow file (`--record`).
 fn write_recording(app: &App, after: u64, path: &std::path::Path) -> Result<(), String> {
     let traffic = &app.state().traffic;
-    if !traffic.settle(traffic.last_given(), Duration::from_secs(5)) {
+    if !traffic.settle(Duration::from_secs(5)) {
         eprintln!(
             "xs2a-sandbox: the traffic log is behind; the recording may miss the last exchanges"
         );

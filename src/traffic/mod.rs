@@ -41,7 +41,7 @@ pub struct Captured {
     pub bytes: u64,
 }
 
-type Waiter = tokio::sync::oneshot::Sender<()>;
+type Waiter = std::sync::mpsc::SyncSender<()>;
 
 enum Pending {
     Exchange(Capture),
@@ -158,27 +158,16 @@ impl TrafficLog {
         self.inner.next_id.load(Ordering::SeqCst).saturating_sub(1)
     }
 
-    /// Waits (up to `limit`) until the writer has stored every entry numbered up to `id`, for readers
-    /// that need all of them (`serve --record` at shutdown). False when it gave up.
-    pub fn settle(&self, id: u64, limit: std::time::Duration) -> bool {
-        let until = std::time::Instant::now() + limit;
-        loop {
-            let stored = self
-                .inner
-                .store
-                .table::<StoredEntry>()
-                .and_then(|t| t.last_n(1))
-                .ok()
-                .and_then(|last| last.first().map(|e| e.entry.id()))
-                .unwrap_or(0);
-            if stored >= id {
-                return true;
-            }
-            if std::time::Instant::now() >= until {
-                return false;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
+    /// Waits (up to `limit`) until everything handed to the writer so far is stored, for readers that need
+    /// all of it (`serve --record` at shutdown, snapshots, tests). Entries are numbered when a request
+    /// arrives and stored when its answer is complete, so "the newest stored number" says nothing about
+    /// older ones still pending: a barrier through the writer's queue does. False when it gave up.
+    pub fn settle(&self, limit: Duration) -> bool {
+        let (done, wait) = std::sync::mpsc::sync_channel(1);
+        if self.inner.queue.send(Pending::Barrier(done)).is_err() {
+            return false;
         }
+        wait.recv_timeout(limit).is_ok()
     }
 
     /// Hands a captured exchange to the writer; never blocks the request.
@@ -205,16 +194,9 @@ impl TrafficLog {
     /// Waits (at most two seconds) until every exchange and event handed over so far is stored: an
     /// answer that named its exchange's number can be followed at once by a read of that exchange.
     pub async fn settled(&self) {
-        let (done, wait) = tokio::sync::oneshot::channel();
-        let queue = self.inner.queue.clone();
-        // The queue may be full: waiting for room happens off the runtime's threads.
-        let queued =
-            tokio::task::spawn_blocking(move || queue.send(Pending::Barrier(done)).is_ok())
-                .await
-                .unwrap_or(false);
-        if queued {
-            let _ = tokio::time::timeout(Duration::from_secs(2), wait).await;
-        }
+        let log = self.clone();
+        // The queue may be full and the barrier waits for the writer: both off the runtime's threads.
+        let _ = tokio::task::spawn_blocking(move || log.settle(Duration::from_secs(2))).await;
     }
 
     /// Whether the entry number `id` was handed out (it may not be stored yet).

@@ -115,7 +115,7 @@ pub fn get(state: &AppState, name: &str) -> CoreResult<Snapshot> {
 pub fn flow_since(state: &AppState, name: &str) -> CoreResult<crate::flow::FlowFile> {
     let snapshot = get(state, name)?;
     let traffic = &state.traffic;
-    traffic.settle(traffic.last_given(), std::time::Duration::from_secs(2));
+    traffic.settle(std::time::Duration::from_secs(2));
     let mut flow = crate::flow::from_traffic::since(traffic, snapshot.traffic_after)?;
     flow.state = Some(format!("{name}.json"));
     flow.description = Some(format!("everything served since the snapshot '{name}'"));
