@@ -29,7 +29,7 @@ pub const EARLIEST: OffsetDateTime = time::macros::datetime!(2000-01-01 0:00 UTC
 pub const LATEST: OffsetDateTime = time::macros::datetime!(2100-12-31 23:59:59 UTC);
 
 /// A serialisable description of the clock for the API and the UI.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ClockReading {
     #[serde(with = "time::serde::rfc3339")]
@@ -142,7 +142,9 @@ impl Clock {
 }
 
 /// How the clock runs, in a form that can be stored so that a restart keeps simulated time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
 #[serde(tag = "mode", rename_all = "camelCase")]
 pub enum ClockState {
     Real,

@@ -16,7 +16,7 @@ pub const SCA_RENEWAL: Duration = Duration::days(180);
 pub const UNATTENDED_HISTORY: Duration = Duration::days(90);
 
 /// The accounts one PSU granted one TPP in one context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Consent {
     pub tpp_id: String,
@@ -179,7 +179,7 @@ fn revoke_in(
 
 /// The last time a TPP read an account (or card account) with the PSU present and SCA done, and the
 /// unattended calls of the last 24 hours per endpoint (SPEC.md, Limits).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountAccessLog {
     pub tpp_id: String,

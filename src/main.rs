@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => xs2a_sandbox::cli::replay::run(args),
         Command::Har(args) => xs2a_sandbox::cli::har::run_har(args),
         Command::Curl(args) => xs2a_sandbox::cli::har::run_curl(args),
+        Command::Openapi(args) => xs2a_sandbox::cli::openapi::run(args),
     };
     match outcome {
         Ok(code) => code,

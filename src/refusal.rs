@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The message codes SPEC.md names (Errors > Message structure, plus REFERENCE_MIX_INVALID).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Code {
     SystemError,
@@ -69,7 +69,7 @@ impl Code {
 }
 
 /// ERROR refuses the request; WARNING accompanies a request that was accepted anyway.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Category {
     Error,
@@ -80,7 +80,7 @@ pub enum Category {
 pub const MAX_TEXT_CHARS: usize = 512;
 
 /// One entry of `tppMessages`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TppMessage {
     pub category: Category,
     pub code: Code,

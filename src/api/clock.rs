@@ -18,7 +18,7 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/sandbox/clock", get(read).put(change))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ClockChangeBody {
     #[serde(default, with = "time::serde::rfc3339::option")]
@@ -108,6 +108,25 @@ pub fn parse_iso_duration(text: &str) -> Result<Duration, String> {
         return Err(hint());
     }
     Ok(if negative { -total } else { total })
+}
+
+/// These routes in the OpenAPI document.
+pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
+    use crate::api::openapi::headers::SIGNED;
+    doc.op("GET", "/v1/sandbox/clock", "Control", "The sandbox clock")
+        .params(SIGNED)
+        .operator()
+        .answers::<ClockReading>(200, "The reading")
+        .refusals(&[400, 401])
+        .finish();
+    doc.op("PUT", "/v1/sandbox/clock", "Control", "Set, advance, freeze or release the clock")
+        .describe("Exactly one of `now` (RFC 3339), `advance` (ISO 8601 duration, e.g. PT1H) or `mode` (real, frozen).")
+        .params(SIGNED)
+        .operator()
+        .body::<ClockChangeBody>(true)
+        .answers::<ClockReading>(200, "The new reading")
+        .refusals(&[400, 401, 413, 415])
+        .finish();
 }
 
 #[cfg(test)]

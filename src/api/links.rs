@@ -4,7 +4,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// One link.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Link {
     pub href: String,
     pub verbs: Vec<&'static str>,
@@ -43,5 +43,27 @@ impl Links {
 
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+}
+
+/// `_links` in the OpenAPI document: a map from link name (`self`, `status`, `scaRedirect`, ...) to a Link.
+impl utoipa::PartialSchema for Links {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .additional_properties(Some(utoipa::openapi::Ref::from_schema_name("Link")))
+            .description(Some("Links by name, each {href, verbs}"))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Links {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::PartialSchema;
+        schemas.push(("Link".into(), Link::schema()));
     }
 }

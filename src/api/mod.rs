@@ -12,6 +12,7 @@ pub mod json;
 pub mod layers;
 pub mod limits;
 pub mod links;
+pub mod openapi;
 pub mod operator;
 pub mod path;
 pub mod pis;
@@ -64,6 +65,7 @@ pub fn router(state: AppState) -> Router {
         .nest(PLATFORM_PREFIX, v1.clone())
         .nest("/v1", v1)
         .route("/health", axum::routing::get(health))
+        .route("/openapi.json", axum::routing::get(openapi_document))
         .merge(sca_pages::router())
         .merge(workbench::router(state.clone()))
         .fallback(layers::no_such_path)
@@ -85,13 +87,56 @@ pub fn router(state: AppState) -> Router {
 /// `GET /health`: unsigned readiness probe for scripts and CI (not part of the bank's interface). It also
 /// tells the sandbox clock's time, so that a client (`replay`) can sign with it when the clock was moved or
 /// frozen (the gate's Date window follows the sandbox clock).
-async fn health(
-    axum::extract::State(state): axum::extract::State<AppState>,
-) -> axum::Json<serde_json::Value> {
+async fn health(axum::extract::State(state): axum::extract::State<AppState>) -> axum::Json<Health> {
     let now = state
         .clock
         .now()
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default();
-    axum::Json(serde_json::json!({"status": "UP", "now": now}))
+    axum::Json(Health { status: "UP", now })
+}
+
+/// `GET /openapi.json`: the OpenAPI 3.1 document of the whole service (unsigned, like /health).
+async fn openapi_document() -> axum::Json<&'static serde_json::Value> {
+    axum::Json(openapi::document())
+}
+
+/// Every route of the service in the OpenAPI document (see `openapi`).
+pub fn describe(doc: &mut openapi::builder::Document) {
+    ais::describe(doc);
+    pis::describe(doc);
+    sandbox::openapi::describe_mock_data(doc);
+    sandbox::openapi::describe_controls(doc);
+    clock::describe(doc);
+    tpp_dialogue::describe(doc);
+    sca_automation::describe(doc);
+    workbench::openapi::describe(doc);
+    describe_service(doc);
+}
+
+#[derive(serde::Serialize, utoipa::ToSchema)]
+struct Health {
+    /// Always `UP` while the service answers.
+    status: &'static str,
+    /// The sandbox clock's time (RFC 3339): sign with it when the clock was moved or frozen.
+    now: String,
+}
+
+fn describe_service(doc: &mut openapi::builder::Document) {
+    doc.op(
+        "GET",
+        "/health",
+        "Service",
+        "Readiness, and the sandbox clock's time",
+    )
+    .answers::<Health>(200, "Up")
+    .finish();
+    doc.op("GET", "/openapi.json", "Service", "This document")
+        .answers_with(
+            200,
+            "The OpenAPI 3.1 document",
+            "application/json",
+            serde_json::json!({"type": "object"}),
+        )
+        .finish();
 }

@@ -7,7 +7,7 @@
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json;
 use crate::api::sca_trigger::base_url;
-use crate::sca::authorisation::{AuthMethod, Authorisation, Outcome, Step, LIFETIME};
+use crate::sca::authorisation::{AuthMethod, Authorisation, Outcome, Purpose, Step, LIFETIME};
 use crate::sca::flow::{self, FlowError};
 use crate::sca::Context;
 use crate::signing::verifier::VerifiedTpp;
@@ -20,7 +20,6 @@ use axum::routing::get;
 use axum::{Json, Router};
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use time::format_description::well_known::Rfc3339;
 
 /// The routes (relative to /v1).
@@ -30,7 +29,7 @@ pub fn router() -> Router<AppState> {
 
 /// What the PSU would do on the pages. Every field is optional: steps already taken or preset by the
 /// triggering request are skipped.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DriveRequest {
     /// Needed at the identify step (else the X-PSU-IDENTITY preset is used).
@@ -47,7 +46,7 @@ pub struct DriveRequest {
 }
 
 /// How the authorisation ended and where the PSU's browser would have been sent.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DriveResponse {
     pub authorisation_id: String,
@@ -283,41 +282,100 @@ fn response(auth: &Authorisation) -> ApiResult<DriveResponse> {
     })
 }
 
+/// What the authorisation was started with (the TPP's headers).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Presets {
+    national_id: Option<String>,
+    customer_id: Option<String>,
+    agreement_id: Option<String>,
+    auth_method: Option<AuthMethod>,
+    biometric_in_app: bool,
+}
+
+/// An authorisation as the workbench and scripts see it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorisationView {
+    authorisation_id: String,
+    step: Step,
+    purpose: Purpose,
+    tpp_id: String,
+    tpp_name: String,
+    tpp_session_id: String,
+    redirect_uri: String,
+    /// The bank's page for the PSU.
+    sca_redirect: String,
+    created_at: String,
+    expires_at: String,
+    expired: bool,
+    presets: Presets,
+    customer_id: Option<String>,
+    method: Option<AuthMethod>,
+    context: Option<Context>,
+    agreement_id: Option<String>,
+    outcome: Option<Outcome>,
+    /// Where the PSU was sent back (the TPP-Redirect-URI with the result), once finished.
+    redirect: Option<String>,
+}
+
 /// `GET /v1/sandbox/sca/{authorisationId}`: the authorisation as the workbench shows it.
 pub async fn show(
     State(state): State<AppState>,
     Extension(tpp): Extension<VerifiedTpp>,
     Path(id): Path<String>,
     parts: Parts,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<AuthorisationView>> {
     let auth = own(&state, &tpp, &id)?;
     let time = |t: time::OffsetDateTime| t.format(&Rfc3339).unwrap_or_default();
-    Ok(Json(json!({
-        "authorisationId": auth.id,
-        "step": auth.step(),
-        "purpose": auth.purpose,
-        "tppId": auth.tpp_id,
-        "tppName": auth.tpp_name,
-        "tppSessionId": auth.tpp_session_id,
-        "redirectUri": auth.redirect_uri,
-        "scaRedirect": format!("{}{}", base_url(&parts), auth.page_path()),
-        "createdAt": time(auth.created_at),
-        "expiresAt": time(auth.created_at + LIFETIME),
-        "expired": auth.is_expired(state.clock.now()),
-        "presets": {
-            "nationalId": auth.preset_identity,
-            "customerId": auth.preset_customer_id,
-            "agreementId": auth.preset_agreement_id,
-            "authMethod": auth.preferred_method,
-            "biometricInApp": auth.biometric_in_app,
+    Ok(Json(AuthorisationView {
+        step: auth.step(),
+        sca_redirect: format!("{}{}", base_url(&parts), auth.page_path()),
+        created_at: time(auth.created_at),
+        expires_at: time(auth.created_at + LIFETIME),
+        expired: auth.is_expired(state.clock.now()),
+        presets: Presets {
+            national_id: auth.preset_identity,
+            customer_id: auth.preset_customer_id,
+            agreement_id: auth.preset_agreement_id,
+            auth_method: auth.preferred_method,
+            biometric_in_app: auth.biometric_in_app,
         },
-        "customerId": auth.customer_id,
-        "method": auth.method,
-        "context": auth.context,
-        "agreementId": auth.agreement_id,
-        "outcome": auth.outcome,
-        "redirect": auth.redirect,
-    })))
+        authorisation_id: auth.id,
+        purpose: auth.purpose,
+        tpp_id: auth.tpp_id,
+        tpp_name: auth.tpp_name,
+        tpp_session_id: auth.tpp_session_id,
+        redirect_uri: auth.redirect_uri,
+        customer_id: auth.customer_id,
+        method: auth.method,
+        context: auth.context,
+        agreement_id: auth.agreement_id,
+        outcome: auth.outcome,
+        redirect: auth.redirect,
+    }))
+}
+
+/// These routes in the OpenAPI document.
+pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
+    use crate::api::openapi::headers::SIGNED;
+    doc.op(
+        "GET",
+        "/v1/sandbox/sca/{authorisationId}",
+        "Control",
+        "An authorisation of the calling TPP",
+    )
+    .params(SIGNED)
+    .answers::<AuthorisationView>(200, "The authorisation, its step and presets")
+    .refusals(&[400, 403, 404])
+    .finish();
+    doc.op("POST", "/v1/sandbox/sca/{authorisationId}", "Control", "Complete an SCA as the PSU would")
+        .describe("Takes the remaining steps of the bank's pages (identify, method, context, consent, confirm) with the given choices; an empty body takes the defaults.")
+        .params(SIGNED)
+        .body::<DriveRequest>(false)
+        .answers::<DriveResponse>(200, "How it ended and where the PSU was sent")
+        .refusals(&[400, 401, 403, 404, 409, 415])
+        .finish();
 }
 
 #[cfg(test)]

@@ -19,13 +19,13 @@ pub fn router() -> Router<AppState> {
     )
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ContactRequest {
     email: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ContactResponse {
     #[serde(flatten)]
@@ -60,4 +60,36 @@ async fn remove(
 ) -> ApiResult<StatusCode> {
     tpp_dialogue::remove(&state.store, &tpp.tpp_id())?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// These routes in the OpenAPI document.
+pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
+    use crate::api::openapi::headers::SIGNED;
+    const PATH: &str = "/v1/tpp-dialogue/contact";
+    doc.op(
+        "PUT",
+        PATH,
+        "Control",
+        "Register the calling TPP's contact e-mail address",
+    )
+    .params(SIGNED)
+    .body::<ContactRequest>(true)
+    .answers::<ContactResponse>(200, "Registered")
+    .refusals(&[400, 413, 415])
+    .finish();
+    doc.op("GET", PATH, "Control", "The calling TPP's contact address")
+        .params(SIGNED)
+        .answers::<TppContact>(200, "The contact")
+        .refusals(&[400, 404])
+        .finish();
+    doc.op(
+        "DELETE",
+        PATH,
+        "Control",
+        "Remove the calling TPP's contact address",
+    )
+    .params(SIGNED)
+    .empty(204, "Removed")
+    .refusals(&[400, 404])
+    .finish();
 }

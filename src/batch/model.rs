@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 /// What started a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum Trigger {
     /// One of the five daily runs (by the ticker, or caught up after the clock was moved).
     Scheduled,
@@ -16,7 +16,8 @@ pub enum Trigger {
 }
 
 /// What a run did to one payment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = RunOutcome)]
 #[serde(rename_all = "camelCase")]
 pub struct Outcome {
     pub payment_id: String,
@@ -29,7 +30,7 @@ pub struct Outcome {
 }
 
 /// One batch run, stored in tree "batch-runs" so the workbench can show past runs after a restart.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchRun {
     /// `run-<number>`, zero-padded so that key order is the order the runs happened in.

@@ -36,7 +36,7 @@ pub struct CurlArgs {
     pub cert_dir: PathBuf,
 }
 
-fn write_out(out: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn write_out(out: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     if out.as_os_str() == "-" {
         use std::io::Write;
         std::io::stdout()

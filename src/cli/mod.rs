@@ -5,6 +5,7 @@ pub mod export;
 pub mod har;
 pub mod http_client;
 pub mod import;
+pub mod openapi;
 pub mod replay;
 pub mod replay_run;
 pub mod serve;
@@ -41,6 +42,8 @@ pub enum Command {
     Har(har::HarArgs),
     /// Write a flow as a shell script that signs and sends each request with curl.
     Curl(har::CurlArgs),
+    /// Write the OpenAPI 3.1 document of the whole service (also served at /openapi.json).
+    Openapi(openapi::OpenApiArgs),
 }
 
 /// Logs to stderr at the level XS2A_LOG asks (warn by default), with colours only on a terminal.

@@ -80,6 +80,19 @@ impl fmt::Debug for Currency {
     }
 }
 
+/// In the OpenAPI document: an ISO 4217 code from SPEC.md's list.
+impl utoipa::PartialSchema for Currency {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(Currency::all().map(|c| c.code().to_owned())))
+            .description(Some("ISO 4217 currency code"))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Currency {}
+
 impl Serialize for Currency {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.code())

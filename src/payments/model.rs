@@ -195,7 +195,7 @@ pub struct PaymentOrder {
 }
 
 /// How often a periodic payment runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum Frequency {
     Daily,
     Weekly,

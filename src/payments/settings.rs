@@ -8,7 +8,7 @@ use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
 
 /// The switches.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PaymentSettings {
     /// SPEC.md's known issue: the details and status of a domestic Norwegian credit transfer cannot be

@@ -8,7 +8,7 @@ use crate::store::Store;
 use serde::Serialize;
 use time::OffsetDateTime;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentSummary {
     pub payment_id: String,

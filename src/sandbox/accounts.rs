@@ -15,7 +15,7 @@ pub const MAX_NAME: usize = 70;
 pub const MAX_PRODUCT: usize = 35;
 
 /// `POST /v1/sandbox/accounts`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateAccount {
     pub customer_number: Option<String>,
@@ -187,7 +187,7 @@ pub fn of_customer(store: &Store, customer_id: &str) -> Result<Vec<Account>, Ref
 }
 
 /// A mock account as the sandbox answers it: Berlin Group `accountDetails` plus the sandbox's ids.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountView {
     /// The `mockAccountId`.

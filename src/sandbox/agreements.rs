@@ -20,7 +20,7 @@ use std::collections::HashSet;
 const MAX_NAME: usize = 70;
 
 /// `POST /v1/sandbox/agreements`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 pub struct CreateAgreement {
     pub owner: Option<String>,
     pub name: Option<String>,
@@ -28,7 +28,7 @@ pub struct CreateAgreement {
 }
 
 /// One person's engagement in a request.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 pub struct EngagementInput {
     /// The person's national identity number.
     pub customer: Option<String>,
@@ -208,7 +208,7 @@ pub fn by_id(store: &Store, id: &str) -> Result<Option<Agreement>, Refusal> {
 }
 
 /// An engagement as the sandbox answers it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EngagementView {
     pub customer: String,
@@ -218,7 +218,7 @@ pub struct EngagementView {
 }
 
 /// `{id, iban, bban}` of an engaged account.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountRefView {
     pub id: String,
@@ -227,7 +227,7 @@ pub struct AccountRefView {
 }
 
 /// An agreement as `POST` and `GET /v1/sandbox/agreements` answer it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AgreementView {
     pub id: String,

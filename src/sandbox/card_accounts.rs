@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 pub const MAX_MASKED_PAN: usize = 35;
 
 /// `POST /v1/sandbox/card-accounts`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateCardAccount {
     pub customer_number: Option<String>,
@@ -184,7 +184,7 @@ pub fn by_id(store: &Store, path: &str, id: &str) -> Result<CardAccount, Refusal
 }
 
 /// A card account as the sandbox answers it: Berlin Group `cardAccountDetails` plus the sandbox's ids.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CardAccountView {
     /// The `mockCardAccountId`.

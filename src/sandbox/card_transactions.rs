@@ -36,14 +36,14 @@ pub const DEFAULT_MERCHANT_CATEGORY_CODE: &str = "5999";
 const MAX_ID: usize = 35;
 
 /// An amount object whose `amount` may be integer minor units or a decimal string.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 pub struct CardAmountInput {
     pub currency: Option<String>,
     pub amount: Option<Value>,
 }
 
 /// One item of `POST /v1/sandbox/card-accounts/{mockCardAccountId}/transactions`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CardTransactionInput {
     pub card_transaction_id: Option<String>,
@@ -264,7 +264,7 @@ impl BookingStatus {
 }
 
 /// `{currency, amount}` with the amount in integer minor units (SPEC.md: amount int32).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct MinorAmount {
     pub currency: Currency,
     pub amount: i64,
@@ -280,7 +280,7 @@ impl From<&Money> for MinorAmount {
 }
 
 /// A booked item of SPEC.md's "Sandbox card account transactions": every field required and present.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BookedCardTransaction {
     pub card_transaction_id: String,
@@ -292,14 +292,14 @@ pub struct BookedCardTransaction {
 }
 
 /// `cardAccount` of the listing.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MaskedPanRef {
     pub masked_pan: String,
 }
 
 /// `cardTransactions` of the listing.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct CardTransactionGroups {
     pub booked: Vec<BookedCardTransaction>,
     /// The `cardTransactionId`s of the pending transactions.
@@ -307,7 +307,7 @@ pub struct CardTransactionGroups {
 }
 
 /// The body of SPEC.md operation 5.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CardTransactionList {
     pub card_account: MaskedPanRef,
@@ -315,7 +315,8 @@ pub struct CardTransactionList {
 }
 
 /// A stored card transaction as the POST answers it (with its status, which the listing shows by group).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = SandboxCardTransaction)]
 #[serde(rename_all = "camelCase")]
 pub struct CardTransactionView {
     pub card_transaction_id: String,

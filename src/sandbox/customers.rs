@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 pub const MAX_NAME: usize = 70;
 
 /// `POST /v1/sandbox/customers`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateCustomer {
     pub customer_number: Option<String>,
@@ -120,7 +120,7 @@ pub fn by_id(store: &Store, id: &str) -> Result<Option<Customer>, Refusal> {
 }
 
 /// A customer as the sandbox answers it (see the module documentation for the two sets of names).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerAnswer {
     pub customer_id: String,
@@ -151,7 +151,7 @@ impl From<Customer> for CustomerAnswer {
 }
 
 /// A customer as `GET /v1/sandbox/customers` shows it: the answer plus the ids of the accounts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerView {
     #[serde(flatten)]
@@ -161,7 +161,7 @@ pub struct CustomerView {
 }
 
 /// Enough of an account to name it in later requests.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountSummary {
     pub id: String,
@@ -173,7 +173,7 @@ pub struct AccountSummary {
 }
 
 /// Enough of a card account to name it in later requests.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CardAccountSummary {
     pub id: String,

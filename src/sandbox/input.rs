@@ -87,7 +87,7 @@ pub fn date(path: &str, value: &str) -> Result<Date, Refusal> {
 /// An `{amount, currency}` object as requests write it (Berlin Group `amount`). `amount` is a decimal
 /// string in major units (`"-125.50"`) or, as the bank platform's developer kit writes it, a JSON number
 /// in major units (`10000`).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 pub struct AmountInput {
     pub amount: Option<Value>,
     pub currency: Option<String>,
@@ -134,7 +134,7 @@ pub fn balance_type(text: &str) -> Option<BalanceType> {
 }
 
 /// One element of `balances` in a request.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BalanceInput {
     pub balance_type: Option<String>,

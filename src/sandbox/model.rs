@@ -40,7 +40,7 @@ pub fn format_date(date: Date) -> String {
 }
 
 /// Whether a customer is a person or an organisation; decides the form of the customer number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum CustomerType {
     /// A person; the customer number is an 11-digit national identity number.
@@ -70,7 +70,7 @@ impl Record for Customer {
 }
 
 /// An amount with its currency, as stored: the decimal carries exactly the currency's minor units.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Money {
     /// Serialised as a string (`"-125.50"`), like every amount of the regular API.
     pub amount: Decimal,
@@ -105,7 +105,7 @@ impl Money {
 }
 
 /// The Berlin Group 1.3 balance types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum BalanceType {
     ClosingBooked,
@@ -147,7 +147,7 @@ impl BalanceType {
 
 /// One balance of an account or card account (Berlin Group 1.3 `balance`). Its currency always equals
 /// the account's (SPEC.md: balance-type currencies always equal the account currency).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Balance {
     pub balance_type: BalanceType,
@@ -163,7 +163,7 @@ pub struct Balance {
 }
 
 /// Berlin Group 1.3 `accountStatus`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum AccountStatus {
     Enabled,
@@ -253,7 +253,7 @@ impl Record for CardAccount {
 }
 
 /// An account reference of a transaction party: both forms are always filled.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountRef {
     pub iban: String,
@@ -329,7 +329,7 @@ impl Record for PendingTransaction {
 }
 
 /// Booked or not yet booked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum CardTransactionStatus {
     Booked,
@@ -382,7 +382,19 @@ impl Record for CardTransaction {
 }
 
 /// What a person may do with an account under a corporate agreement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Role {
     /// See the account, its balances and transactions.

@@ -205,7 +205,7 @@ fn card_transaction(
 }
 
 /// What initialisation created.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InitSummary {
     pub customers: usize,

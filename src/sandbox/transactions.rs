@@ -188,14 +188,15 @@ pub(crate) fn append_locked(
 }
 
 /// A link in SPEC.md's Link shape.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = SandboxLink)]
 pub struct Link {
     pub href: String,
     pub verbs: Vec<&'static str>,
 }
 
 /// `_links` of a listed transaction: only `self`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct SelfLinks {
     #[serde(rename = "self")]
     pub self_link: Link,
@@ -203,7 +204,7 @@ pub struct SelfLinks {
 
 /// One item of SPEC.md operation 4's answer ("Sandbox account transaction"): every field present, plus
 /// `status` (booked or pending). A pending one's `bookingDate` is the date it is expected to book.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TransactionView {
     pub id: String,

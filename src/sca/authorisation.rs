@@ -11,7 +11,7 @@ use time::{Duration, OffsetDateTime};
 pub const LIFETIME: Duration = Duration::minutes(30);
 
 /// What the SCA is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Purpose {
     /// GET /v1/users: identify the PSU to obtain a psu-id (a PISP that is not an AISP).
@@ -25,7 +25,7 @@ pub enum Purpose {
 
 /// Authentication methods offered on the method page (SPEC.md names ENGANGSKODEAPP_BIOMETRI and HA2; the
 /// two brand-named ones are given neutral names here).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum AuthMethod {
     EngangskodeappBiometri,
@@ -59,7 +59,7 @@ impl AuthMethod {
 }
 
 /// How an authorisation ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Outcome {
     Succeeded,
@@ -68,7 +68,7 @@ pub enum Outcome {
 }
 
 /// The page the PSU is on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum Step {
     Identify,

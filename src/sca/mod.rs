@@ -13,7 +13,7 @@ pub mod session;
 use serde::{Deserialize, Serialize};
 
 /// Whether the PSU acts as a private person or for a corporation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Context {
     Private,

@@ -21,7 +21,19 @@ const PSD2_STATEMENT: &str = "0.4.0.19495.2";
 const PSD2_STATEMENT_ARCS: &[u64] = &[0, 4, 0, 19495, 2];
 
 /// A PSD2 role of a payment service provider, as named in ETSI TS 119 495.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 pub enum Psd2Role {
     /// Account servicing (the bank itself).
     #[serde(rename = "PSP_AS")]

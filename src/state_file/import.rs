@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 const ALLOWED: &[&str] = &["format", "version", "trees", "$schema", "description"];
 
 /// How an import treats the data already there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// The file becomes the whole state (logs excepted).
@@ -33,7 +33,7 @@ pub struct Parsed {
 }
 
 /// What an import changes in one tree.
-#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct TreeChange {
     pub added: usize,
     pub changed: usize,
@@ -42,7 +42,7 @@ pub struct TreeChange {
 }
 
 /// What an import changes (or, as a preview, would change).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Preview {
     pub mode: Mode,
     /// Trees with any change, by name.

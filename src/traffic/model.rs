@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 /// A resource an entry touched or created.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema,
+)]
 pub struct Resource {
     /// consent, payment, basket, authorisation, session, batch-run, account, customer.
     pub kind: String,
@@ -23,7 +25,7 @@ impl Resource {
 }
 
 /// The TPP a request came from, as its certificate names it (even when the request was refused).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TppRef {
     pub organisation_id: String,
@@ -32,7 +34,7 @@ pub struct TppRef {
 }
 
 /// One line of the list: what the inspector shows without opening the exchange.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExchangeSummary {
     pub id: u64,
@@ -60,7 +62,7 @@ pub struct ExchangeSummary {
 
 /// A request or a response as recorded: headers in order, the body as text (or base64 when it is not
 /// UTF-8), whole — views cut long bodies, storage does not.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Message {
     pub headers: Vec<(String, String)>,
@@ -70,7 +72,7 @@ pub struct Message {
 }
 
 /// One step of the request gate as the inspector's checklist shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GateStep {
     pub step: String,
@@ -82,7 +84,7 @@ pub struct GateStep {
 }
 
 /// The gate's verdict on a signed request, step by step.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GateVerdict {
     pub steps: Vec<GateStep>,
@@ -92,7 +94,7 @@ pub struct GateVerdict {
 }
 
 /// A whole exchange.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Exchange {
     #[serde(flatten)]
@@ -105,7 +107,7 @@ pub struct Exchange {
 }
 
 /// An event on the timeline.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventEntry {
     pub id: u64,
@@ -119,7 +121,7 @@ pub struct EventEntry {
 
 /// A timeline entry as the list shows it. (Exchange summaries are most entries, so they are not boxed.)
 #[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Entry {
     Exchange(ExchangeSummary),
@@ -164,7 +166,7 @@ impl Entry {
 }
 
 /// One journey: the entries of one consent, payment, basket or user lookup and its SCA.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Journey {
     pub id: String,

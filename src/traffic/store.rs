@@ -56,7 +56,7 @@ impl Record for Totals {
 }
 
 /// The log's switches and caps (settable through the workbench API).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TrafficSettings {
     pub enabled: bool,

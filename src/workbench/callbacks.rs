@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 pub const KEPT: usize = 200;
 
 /// One captured redirect.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Callback {
     pub id: String,

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 
 /// Where a persona's certificate came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     Bundled,
@@ -44,7 +44,7 @@ impl Record for StoredPersona {
 }
 
 /// A persona as the UI sees it: the certificate's facts and whether the sandbox would accept it now.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Persona {
     pub id: String,
@@ -68,7 +68,7 @@ pub struct Persona {
 }
 
 /// What `POST /workbench/api/personas` asks for.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct IssueRequest {
     pub name: String,
@@ -84,7 +84,7 @@ pub struct IssueRequest {
 }
 
 /// A change to what a persona sends next; `Some(None)` clears a field.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PersonaPatch {
     pub name: Option<String>,

@@ -36,7 +36,7 @@ impl Record for Snapshot {
 }
 
 /// What the list shows of a snapshot.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub name: String,

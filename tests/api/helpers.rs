@@ -217,6 +217,7 @@ impl<'a> TestRequest<'a> {
         if let Some(change) = self.tamper {
             change(&mut headers);
         }
+        let method = self.method.clone();
         let response = self
             .app
             .client
@@ -226,7 +227,9 @@ impl<'a> TestRequest<'a> {
             .send()
             .await
             .expect("the request reaches the server");
-        TestResponse::read(response).await
+        let response = TestResponse::read(response).await;
+        response.check_documented(method.as_str(), &self.path);
+        response
     }
 }
 
@@ -250,6 +253,23 @@ impl TestResponse {
             body,
             bytes,
         }
+    }
+
+    /// Checks the answer against the OpenAPI document (every answer the helpers read goes through this).
+    pub fn check_documented(&self, method: &str, path: &str) {
+        let content_type = self
+            .headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok());
+        let encoded = self.headers.contains_key("content-encoding");
+        crate::openapi_check::check_encoded(
+            method,
+            path,
+            self.status,
+            content_type,
+            &self.bytes,
+            encoded,
+        );
     }
 
     /// The first tppMessage's code.
@@ -431,6 +451,7 @@ pub async fn workbench_api_raw(
     path: &str,
     body: Option<Vec<u8>>,
 ) -> (reqwest::StatusCode, Value) {
+    let method_name = method.clone();
     let mut request = app
         .client
         .request(method, format!("{}/workbench/api{path}", app.base))
@@ -442,7 +463,19 @@ pub async fn workbench_api_raw(
     }
     let response = request.send().await.unwrap();
     let status = response.status();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
     let text = response.text().await.unwrap();
+    crate::openapi_check::check(
+        method_name.as_str(),
+        &format!("/workbench/api{path}"),
+        status.as_u16(),
+        content_type.as_deref(),
+        text.as_bytes(),
+    );
     (
         status,
         serde_json::from_str(&text).unwrap_or(Value::String(text)),

@@ -18,6 +18,8 @@ mod gate_refuses;
 mod helpers;
 mod kit_proxy;
 mod kit_rules;
+mod openapi;
+mod openapi_check;
 mod operator;
 mod pis;
 mod pis_rules;

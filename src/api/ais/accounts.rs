@@ -11,6 +11,8 @@ use super::fixes::{AcceptedFixes, RequestFixes};
 use super::views::{AccountReference, BalanceView};
 use crate::api::error::{ApiError, ApiResult, Code, TppMessage};
 use crate::api::links::Links;
+use crate::api::openapi::builder::{Document, Param};
+use crate::api::openapi::headers::{AIS, SIGNED};
 use crate::sandbox::accounts::usage;
 use crate::sandbox::customers;
 use crate::sandbox::model::{Account, AccountStatus};
@@ -29,7 +31,7 @@ pub fn router() -> Router<AppState> {
 }
 
 /// Berlin Group `accountDetails`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountDetails {
     pub resource_id: String,
@@ -115,7 +117,7 @@ pub(super) fn consented_account(
         .ok_or_else(|| not_granted(id))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct AccountList {
     accounts: Vec<AccountDetails>,
@@ -149,7 +151,7 @@ async fn list(
     }))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct AccountBody {
     account: AccountDetails,
@@ -171,7 +173,7 @@ async fn details(
     }))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BalancesBody {
     account: AccountReference,
@@ -199,3 +201,56 @@ async fn balances(
         tpp_messages: warnings,
     }))
 }
+
+/// These routes in the OpenAPI document.
+pub(super) fn describe(doc: &mut Document) {
+    doc.op(
+        "GET",
+        "/v1/accounts",
+        "AIS",
+        "The accounts the PSU granted this TPP",
+    )
+    .describe(
+        "In the request's context: private, or the corporate agreement PSU-Corporate-ID names.",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .answers::<AccountList>(200, "The granted accounts")
+    .refusals(&[400, 401, 403, 429])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/accounts/{accountId}",
+        "AIS",
+        "One granted account",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .answers::<AccountBody>(200, "The account")
+    .refusals(&[400, 401, 403, 404, 429])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/accounts/{accountId}/balances",
+        "AIS",
+        "Balances of a granted account",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .answers::<BalancesBody>(200, "The balances")
+    .refusals(&[400, 401, 403, 404, 429])
+    .finish();
+}
+
+/// The listing parameters shared by account and card account transactions.
+pub(super) const LISTING: &[Param] = &[
+    Param::query(
+        "bookingStatus",
+        "enum:booked|pending|both|all",
+        "Which transactions; required.",
+    ),
+    Param::query("dateFrom", "date", "First booking date (ISO 8601)."),
+    Param::query("dateTo", "date", "Last booking date (ISO 8601)."),
+    Param::query("limit", "integer", "Page size (default 200, at least 1)."),
+    Param::query("offset", "integer", "Transactions to skip before the page."),
+];

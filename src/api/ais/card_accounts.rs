@@ -14,6 +14,8 @@ use super::paging::{TransactionListing, TransactionQuery};
 use super::views::{query, AmountView, BalanceView, CardAccountReference};
 use crate::api::error::{ApiError, ApiResult, Code, TppMessage};
 use crate::api::links::Links;
+use crate::api::openapi::builder::Document;
+use crate::api::openapi::headers::{AIS, SIGNED};
 use crate::sandbox::accounts::usage;
 use crate::sandbox::card_transactions::of_card_account;
 use crate::sandbox::customers;
@@ -41,7 +43,7 @@ fn card_path(id: &str) -> String {
 }
 
 /// Berlin Group `cardAccountDetails`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CardAccountDetails {
     pub resource_id: String,
@@ -125,7 +127,7 @@ fn consented_card(
         .ok_or_else(|| not_granted(id))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CardAccountList {
     card_accounts: Vec<CardAccountDetails>,
@@ -159,7 +161,7 @@ async fn list(
     }))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CardAccountBody {
     card_account: CardAccountDetails,
@@ -181,7 +183,7 @@ async fn details(
     }))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CardBalancesBody {
     card_account: CardAccountReference,
@@ -210,7 +212,7 @@ async fn balances(
 }
 
 /// Berlin Group `cardTransaction`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CardTransactionView {
     pub card_transaction_id: String,
@@ -241,7 +243,7 @@ impl CardTransactionView {
 }
 
 /// Berlin Group `cardAccountReport`.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 struct CardAccountReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     booked: Option<Vec<CardTransactionView>>,
@@ -251,7 +253,7 @@ struct CardAccountReport {
     links: Links,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CardTransactionsBody {
     card_account: CardAccountReference,
@@ -301,4 +303,53 @@ async fn transactions(
         },
         tpp_messages: warnings,
     }))
+}
+
+/// These routes in the OpenAPI document.
+pub(super) fn describe(doc: &mut Document) {
+    doc.op(
+        "GET",
+        "/v1/card-accounts",
+        "AIS",
+        "The card accounts the PSU granted this TPP",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .answers::<CardAccountList>(200, "The granted card accounts")
+    .refusals(&[400, 401, 403, 429])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/card-accounts/{accountId}",
+        "AIS",
+        "One granted card account",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .answers::<CardAccountBody>(200, "The card account")
+    .refusals(&[400, 401, 403, 404, 429])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/card-accounts/{accountId}/balances",
+        "AIS",
+        "Balances of a granted card account",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .answers::<CardBalancesBody>(200, "The balances")
+    .refusals(&[400, 401, 403, 404, 429])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/card-accounts/{accountId}/transactions",
+        "AIS",
+        "Card transactions of a granted card account",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .params(super::accounts::LISTING)
+    .answers::<CardTransactionsBody>(200, "A page of card transactions")
+    .refusals(&[400, 401, 403, 404, 429])
+    .finish();
 }

@@ -6,8 +6,11 @@
 use super::access::{require_aisp, AisAccess};
 use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::links::Links;
+use crate::api::openapi::builder::Document;
+use crate::api::openapi::headers::{AIS, SCA, SIGNED};
 use crate::api::sca_trigger::{header, sca_required, ScaNeed};
 use crate::consent::SCA_RENEWAL;
+use crate::domain::currency::Currency;
 use crate::sandbox::{accounts, card_accounts};
 use crate::sca::authorisation::Purpose;
 use crate::sca::psu;
@@ -19,7 +22,7 @@ use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -82,34 +85,121 @@ async fn deprecated_consents(State(state): State<AppState>, parts: Parts) -> Res
     response
 }
 
+/// An account the consent grants.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct GrantedAccount {
+    resource_id: String,
+    iban: String,
+    bban: String,
+    currency: Currency,
+}
+
+/// A card account the consent grants.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct GrantedCardAccount {
+    resource_id: String,
+    masked_pan: String,
+    currency: Currency,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ConsentAccess {
+    accounts: Vec<GrantedAccount>,
+    card_accounts: Vec<GrantedCardAccount>,
+}
+
+/// `GET /v1/bank-offered-consents`.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ConsentBody {
+    access: ConsentAccess,
+    /// Always `valid`: an expired or missing consent is refused instead.
+    consent_status: &'static str,
+    /// PRIVATE or CORPORATE.
+    context: &'static str,
+    valid_until: String,
+    last_action_date: String,
+    #[serde(rename = "_links")]
+    links: Links,
+}
+
 /// What the PSU granted this TPP in the request's context.
 async fn current_consent(
     State(state): State<AppState>,
     access: AisAccess,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<ConsentBody>> {
     let store = &state.store;
-    let mut granted_accounts = Vec::new();
+    let mut accounts = Vec::new();
     for id in &access.consent.accounts {
         if let Ok(account) = accounts::by_id(store, "account", id) {
-            granted_accounts.push(json!({"resourceId": account.id, "iban": account.iban, "bban": account.bban, "currency": account.currency}));
+            accounts.push(GrantedAccount {
+                resource_id: account.id,
+                iban: account.iban,
+                bban: account.bban,
+                currency: account.currency,
+            });
         }
     }
-    let mut granted_cards = Vec::new();
+    let mut card_accounts = Vec::new();
     for id in &access.consent.card_accounts {
         if let Ok(card) = card_accounts::by_id(store, "cardAccount", id) {
-            granted_cards.push(json!({"resourceId": card.id, "maskedPan": card.masked_pan, "currency": card.currency}));
+            card_accounts.push(GrantedCardAccount {
+                resource_id: card.id,
+                masked_pan: card.masked_pan,
+                currency: card.currency,
+            });
         }
     }
     let valid_until = (access.consent.sca_at + SCA_RENEWAL).date();
     let links = Links::new()
         .get("accounts", "/v1/accounts")
         .get("cardAccounts", "/v1/card-accounts");
-    Ok(Json(json!({
-        "access": {"accounts": granted_accounts, "cardAccounts": granted_cards},
-        "consentStatus": "valid",
-        "context": access.context.as_str(),
-        "validUntil": crate::sandbox::model::format_date(valid_until),
-        "lastActionDate": crate::sandbox::model::format_date(access.consent.sca_at.date()),
-        "_links": links,
-    })))
+    Ok(Json(ConsentBody {
+        access: ConsentAccess {
+            accounts,
+            card_accounts,
+        },
+        consent_status: "valid",
+        context: access.context.as_str(),
+        valid_until: crate::sandbox::model::format_date(valid_until),
+        last_action_date: crate::sandbox::model::format_date(access.consent.sca_at.date()),
+        links,
+    }))
+}
+
+/// These routes in the OpenAPI document.
+pub(super) fn describe(doc: &mut Document) {
+    doc.op("POST", "/v1/bank-offered-consents", "AIS", "Start consent: the PSU picks accounts at the bank")
+        .describe("Any body is ignored. Always 401 CONSENT_UNKNOWN with `_links.scaRedirect` to the bank's consent screen.")
+        .params(SIGNED)
+        .params(SCA)
+        .refusals(&[400, 401, 403])
+        .finish();
+    doc.op(
+        "GET",
+        "/v1/bank-offered-consents",
+        "AIS",
+        "What the PSU granted in this context",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .answers::<ConsentBody>(200, "The consent")
+    .refusals(&[400, 401, 403, 429])
+    .finish();
+    doc.op(
+        "POST",
+        "/v1/consents",
+        "AIS",
+        "Deprecated: as POST /v1/bank-offered-consents",
+    )
+    .describe(
+        "Answers as its successor, with `Deprecation` and `Link: rel=successor-version` headers.",
+    )
+    .params(SIGNED)
+    .params(SCA)
+    .refusals(&[400, 401, 403])
+    .finish();
 }

@@ -23,3 +23,12 @@ pub fn router() -> Router<AppState> {
         .merge(psu::router())
         .merge(consents::router())
 }
+
+/// The account information routes in the OpenAPI document.
+pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
+    accounts::describe(doc);
+    transactions::describe(doc);
+    card_accounts::describe(doc);
+    psu::describe(doc);
+    consents::describe(doc);
+}

@@ -26,6 +26,8 @@ use super::paging::{TransactionListing, TransactionQuery};
 use super::views::{query, AccountReference, AmountView, BookingStatus};
 use crate::api::error::{ApiError, ApiResult, Code, TppMessage};
 use crate::api::links::Links;
+use crate::api::openapi::builder::Document;
+use crate::api::openapi::headers::{AIS, SIGNED};
 use crate::consent::UNATTENDED_HISTORY;
 use crate::payments::settings;
 use crate::sandbox::model::{format_date, AccountRef, Transaction, TransactionSource};
@@ -48,7 +50,7 @@ pub fn router() -> Router<AppState> {
 }
 
 /// One item of the slim list.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TransactionItem {
     pub transaction_id: String,
@@ -84,7 +86,7 @@ impl TransactionItem {
 }
 
 /// Berlin Group `accountReport`.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 struct AccountReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     booked: Option<Vec<TransactionItem>>,
@@ -94,7 +96,7 @@ struct AccountReport {
     links: Links,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct TransactionsBody {
     account: AccountReference,
@@ -199,7 +201,7 @@ fn pending_issue_warning(count: usize) -> TppMessage {
 }
 
 /// Berlin Group `transactions`, the full record.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TransactionDetails {
     pub transaction_id: String,
@@ -255,7 +257,7 @@ impl TransactionDetails {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DetailsBody {
     transactions_details: TransactionDetails,
@@ -325,4 +327,34 @@ async fn details(
         transactions_details: TransactionDetails::new(transaction, is_pending, fixes),
         tpp_messages: warnings,
     }))
+}
+
+/// These routes in the OpenAPI document.
+pub(super) fn describe(doc: &mut Document) {
+    doc.op(
+        "GET",
+        "/v1/accounts/{accountId}/transactions",
+        "AIS",
+        "Transactions of a granted account",
+    )
+    .describe(
+        "Paged: `_links` carry first/next/previous/last with the page size stated explicitly.",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .params(super::accounts::LISTING)
+    .answers::<TransactionsBody>(200, "A page of transactions")
+    .refusals(&[400, 401, 403, 404, 429])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/accounts/{accountId}/transactions/{transactionId}",
+        "AIS",
+        "One transaction with its details",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .answers::<DetailsBody>(200, "The transaction")
+    .refusals(&[400, 401, 403, 404, 429])
+    .finish();
 }

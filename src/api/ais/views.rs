@@ -18,8 +18,21 @@ pub enum AmountValue {
     Number(serde_json::Number),
 }
 
+/// In the OpenAPI document: a string, or a number for clients without the `amount-as-string` fix.
+impl utoipa::PartialSchema for AmountValue {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        OneOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::String))
+            .item(ObjectBuilder::new().schema_type(Type::Number))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for AmountValue {}
+
 /// Berlin Group `amount`: `{currency, amount}`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct AmountView {
     pub currency: String,
     pub amount: AmountValue,
@@ -53,7 +66,7 @@ impl AmountView {
 }
 
 /// Berlin Group `balance`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BalanceView {
     pub balance_type: &'static str,
@@ -76,7 +89,7 @@ impl BalanceView {
 }
 
 /// Berlin Group `accountReference` of an ordinary account: `{iban, bban, currency}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct AccountReference {
     pub iban: String,
     pub bban: String,
@@ -84,7 +97,7 @@ pub struct AccountReference {
 }
 
 /// Berlin Group `accountReference` of a card account: `{maskedPan, currency}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CardAccountReference {
     pub masked_pan: String,

@@ -3,10 +3,12 @@
 //! SCA approves every payment in the basket.
 
 use super::caller::{caller, require_headers, REQUIRED};
-use super::payments::start_payment_sca;
+use super::payments::{start_payment_sca, StartedAuthorisation};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::links::Links;
+use crate::api::openapi::builder::Document;
+use crate::api::openapi::headers::{SCA, SIGNED};
 use crate::api::path::ApiPath;
 use crate::payments::model::Basket;
 use crate::payments::{baskets, service};
@@ -16,8 +18,7 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -30,10 +31,42 @@ pub fn router() -> Router<AppState> {
         )
 }
 
-#[derive(Deserialize)]
+/// SPEC.md's basket request: the payments to approve with one SCA.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CreateBasket {
+    /// At most 10 payment ids, none bulk or periodic.
     payment_ids: Vec<String>,
+}
+
+/// The basket created (SPEC.md operation 1).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CreatedBasket {
+    basket_id: String,
+    /// RCVD, ACTC, PATC or RJCT.
+    transaction_status: &'static str,
+    #[serde(rename = "_links")]
+    links: Links,
+}
+
+/// A basket (SPEC.md operation 2).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct BasketDetails {
+    /// The payment ids.
+    payments: Vec<String>,
+    /// RCVD, ACTC, PATC or RJCT.
+    transaction_status: &'static str,
+    #[serde(rename = "_links")]
+    links: Links,
+}
+
+/// The status of a basket.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct BasketStatusBody {
+    transaction_status: &'static str,
 }
 
 fn links(basket: &Basket, sca_redirect: Option<String>) -> Links {
@@ -44,7 +77,7 @@ async fn create(
     State(state): State<AppState>,
     parts: Parts,
     JsonBody(body): JsonBody<CreateBasket>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<CreatedBasket>)> {
     require_headers(&parts, &REQUIRED)?;
     let caller = caller(&state, &parts, false)?;
     let now = state.clock.now();
@@ -66,11 +99,11 @@ async fn create(
     let status = baskets::status(&state.store, &basket)?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({
-            "basketId": basket.id,
-            "transactionStatus": status.as_str(),
-            "_links": links(&basket, Some(href)),
-        })),
+        Json(CreatedBasket {
+            links: links(&basket, Some(href)),
+            basket_id: basket.id,
+            transaction_status: status.as_str(),
+        }),
     ))
 }
 
@@ -89,25 +122,25 @@ async fn details(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
     parts: Parts,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<BasketDetails>> {
     let (_, basket) = load(&state, &parts, &id)?;
     let status = baskets::status(&state.store, &basket)?;
-    Ok(Json(json!({
-        "payments": basket.payment_ids,
-        "transactionStatus": status.as_str(),
-        "_links": links(&basket, None),
-    })))
+    Ok(Json(BasketDetails {
+        links: links(&basket, None),
+        payments: basket.payment_ids,
+        transaction_status: status.as_str(),
+    }))
 }
 
 async fn status(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
     parts: Parts,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<BasketStatusBody>> {
     let (_, basket) = load(&state, &parts, &id)?;
-    Ok(Json(
-        json!({"transactionStatus": baskets::status(&state.store, &basket)?.as_str()}),
-    ))
+    Ok(Json(BasketStatusBody {
+        transaction_status: baskets::status(&state.store, &basket)?.as_str(),
+    }))
 }
 
 async fn delete(
@@ -124,7 +157,7 @@ async fn start_authorisation(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
     parts: Parts,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<StartedAuthorisation>)> {
     let (caller, basket) = load(&state, &parts, &id)?;
     let (authorisation_id, href) = start_payment_sca(
         &state,
@@ -136,10 +169,66 @@ async fn start_authorisation(
     )?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({
-            "scaStatus": "received",
-            "authorisationId": authorisation_id,
-            "_links": Links::new().get("scaRedirect", href),
-        })),
+        Json(StartedAuthorisation {
+            sca_status: "received",
+            authorisation_id,
+            links: Links::new().get("scaRedirect", href),
+        }),
     ))
+}
+
+/// These routes in the OpenAPI document.
+pub(super) fn describe(doc: &mut Document) {
+    doc.op("POST", "/v1/signing-baskets", "Signing baskets", "Create a signing basket")
+        .describe("Bulk or periodic payments in paymentIds are 400 REFERENCE_MIX_INVALID. Answers with `scaRedirect`: one SCA approves every payment.")
+        .params(SIGNED)
+        .params(SCA)
+        .body::<CreateBasket>(true)
+        .answers::<CreatedBasket>(201, "The basket was created")
+        .refusals(&[400, 401, 403, 404, 409, 413, 415])
+        .finish();
+    doc.op(
+        "GET",
+        "/v1/signing-baskets/{basketId}",
+        "Signing baskets",
+        "A basket",
+    )
+    .params(SIGNED)
+    .params(SCA)
+    .answers::<BasketDetails>(200, "The basket")
+    .refusals(&[400, 403, 404])
+    .finish();
+    doc.op(
+        "DELETE",
+        "/v1/signing-baskets/{basketId}",
+        "Signing baskets",
+        "Delete a basket not yet authorised",
+    )
+    .params(SIGNED)
+    .params(SCA)
+    .empty(204, "Deleted")
+    .refusals(&[400, 403, 404, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/signing-baskets/{basketId}/status",
+        "Signing baskets",
+        "The status of a basket",
+    )
+    .params(SIGNED)
+    .params(SCA)
+    .answers::<BasketStatusBody>(200, "The status")
+    .refusals(&[400, 403, 404])
+    .finish();
+    doc.op(
+        "POST",
+        "/v1/signing-baskets/{basketId}/authorisations",
+        "Signing baskets",
+        "Start an authorisation of a basket",
+    )
+    .params(SIGNED)
+    .params(SCA)
+    .answers::<StartedAuthorisation>(201, "Started: send the PSU to scaRedirect")
+    .refusals(&[400, 403, 404, 409])
+    .finish();
 }

@@ -15,3 +15,9 @@ pub fn router() -> Router<AppState> {
         .merge(payments::router())
         .merge(baskets::router())
 }
+
+/// The payment routes in the OpenAPI document.
+pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
+    payments::describe(doc);
+    baskets::describe(doc);
+}

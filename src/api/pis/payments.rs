@@ -6,6 +6,8 @@ use super::caller::{creator, pisp, require_headers, REQUIRED};
 use super::views;
 use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::json::JsonBody;
+use crate::api::openapi::builder::{Document, Param};
+use crate::api::openapi::headers::{PAYMENT, SCA, SIGNED};
 use crate::api::path::ApiPath;
 use crate::api::sca_trigger::{base_url, header};
 use crate::payments::model::{Payment, PaymentProduct, PaymentService};
@@ -20,6 +22,7 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 pub fn router() -> Router<AppState> {
@@ -137,12 +140,31 @@ pub fn start_payment_sca(
     ))
 }
 
+/// SPEC.md's payment creation response.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CreatedPayment {
+    payment_id: String,
+    /// RCVD on creation.
+    transaction_status: &'static str,
+    transaction_fee_indicator: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transaction_fees: Option<views::AmountBody>,
+    psu_message: &'static str,
+    /// `scaRedirect` to the bank's page, `self`, `status`, `startAuthorisation`.
+    #[serde(rename = "_links")]
+    links: crate::api::links::Links,
+    /// Warnings: what production might refuse, unknown x-accept-fix names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tpp_messages: Vec<crate::api::error::TppMessage>,
+}
+
 async fn create(
     State(state): State<AppState>,
     ApiPath((service, product)): ApiPath<(String, String)>,
     parts: Parts,
     JsonBody(body): JsonBody<Value>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<CreatedPayment>)> {
     let (service, product) = service_and_product(&service, &product, &parts)?;
     pisp(&parts)?;
     require_headers(&parts, &REQUIRED)?;
@@ -179,19 +201,15 @@ async fn create(
         now,
         json!({"paymentId": created.id, "transactionStatus": "RCVD"}),
     );
-    let mut body = json!({
-        "paymentId": created.id,
-        "transactionStatus": created.status.as_str(),
-        "transactionFeeIndicator": created.fee.as_ref().is_some_and(|f| !f.amount.is_zero()),
-        "psuMessage": "Approve the payment on the bank's page (scaRedirect).",
-        "_links": views::links(&created, Some(sca_redirect)),
-    });
-    if let Some(fee) = &created.fee {
-        body["transactionFees"] = views::money(fee);
-    }
-    if !warnings.is_empty() {
-        body["tppMessages"] = serde_json::to_value(&warnings).expect("messages serialise");
-    }
+    let body = CreatedPayment {
+        transaction_status: created.status.as_str(),
+        transaction_fee_indicator: created.fee.as_ref().is_some_and(|f| !f.amount.is_zero()),
+        transaction_fees: created.fee.as_ref().map(views::money),
+        psu_message: "Approve the payment on the bank's page (scaRedirect).",
+        links: views::links(&created, Some(sca_redirect)),
+        tpp_messages: warnings,
+        payment_id: created.id,
+    };
     Ok((StatusCode::CREATED, Json(body)))
 }
 
@@ -218,7 +236,7 @@ async fn details(
     State(state): State<AppState>,
     ApiPath((service, product, id)): ApiPath<(String, String, String)>,
     parts: Parts,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<views::PaymentDetails>> {
     let payment = readable_payment(&state, &parts, &service, &product, &id)?;
     Ok(Json(views::details(&payment)))
 }
@@ -227,7 +245,7 @@ async fn status(
     State(state): State<AppState>,
     ApiPath((service, product, id)): ApiPath<(String, String, String)>,
     parts: Parts,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<views::PaymentStatusBody>> {
     let payment = readable_payment(&state, &parts, &service, &product, &id)?;
     Ok(Json(views::status(&payment)))
 }
@@ -250,11 +268,30 @@ async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// An authorisation started: where the PSU goes (`scaRedirect`) and where to follow its status.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StartedAuthorisation {
+    /// `received` when started.
+    pub sca_status: &'static str,
+    pub authorisation_id: String,
+    #[serde(rename = "_links")]
+    pub links: crate::api::links::Links,
+}
+
+/// The status of an authorisation.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct AuthorisationStatus {
+    /// received, psuIdentified, finalised or failed.
+    sca_status: &'static str,
+}
+
 async fn start_authorisation(
     State(state): State<AppState>,
     ApiPath((service, product, id)): ApiPath<(String, String, String)>,
     parts: Parts,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<StartedAuthorisation>)> {
     let (service, product) = service_and_product(&service, &product, &parts)?;
     let tpp = pisp(&parts)?;
     let payment = service::get(&state.store, &tpp.tpp_id(), service, product, &id)?;
@@ -278,13 +315,16 @@ async fn start_authorisation(
     let path = views::payment_path(&payment);
     Ok((
         StatusCode::CREATED,
-        Json(json!({
-            "scaStatus": "received",
-            "authorisationId": authorisation_id,
-            "_links": crate::api::links::Links::new()
+        Json(StartedAuthorisation {
+            sca_status: "received",
+            links: crate::api::links::Links::new()
                 .get("scaRedirect", href)
-                .get("scaStatus", format!("{path}/authorisations/{authorisation_id}")),
-        })),
+                .get(
+                    "scaStatus",
+                    format!("{path}/authorisations/{authorisation_id}"),
+                ),
+            authorisation_id,
+        }),
     ))
 }
 
@@ -292,7 +332,7 @@ async fn authorisation_status(
     State(state): State<AppState>,
     ApiPath((service, product, id, authorisation_id)): ApiPath<(String, String, String, String)>,
     parts: Parts,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<AuthorisationStatus>> {
     let found = service_and_product(&service, &product, &parts);
     if let Err(error) = &found {
         if error.code() == Code::NotFound {
@@ -315,9 +355,9 @@ async fn authorisation_status(
                 "No such authorisation of this payment.",
             )
         })?;
-    Ok(Json(
-        json!({"scaStatus": sca_status(&auth, state.clock.now())}),
-    ))
+    Ok(Json(AuthorisationStatus {
+        sca_status: sca_status(&auth, state.clock.now()),
+    }))
 }
 
 /// Berlin Group's scaStatus for an authorisation.
@@ -339,10 +379,114 @@ async fn fee_information(
     State(state): State<AppState>,
     parts: Parts,
     JsonBody(body): JsonBody<Value>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<validation::fees::FeeInformation>> {
     pisp(&parts)?;
     Ok(Json(validation::fees::fee_information(
         &body,
         state.clock.now(),
     )?))
+}
+
+const SERVICE: Param = Param::path(
+    "service",
+    "enum:payments|periodic-payments|bulk-payments",
+    "The payment service.",
+);
+const PRODUCT: Param = Param::path(
+    "product",
+    "enum:norwegian-domestic-credit-transfers|instant-norwegian-domestic-credit-transfers-straks|sepa-credit-transfers|cross-border-credit-transfers",
+    "The payment product.",
+);
+const ALLOW_DUPLICATE: Param = Param::query(
+    "allowLogicalDuplicate",
+    "boolean",
+    "Whether a logical duplicate of an earlier payment is allowed.",
+);
+
+/// These routes in the OpenAPI document.
+pub(super) fn describe(doc: &mut Document) {
+    doc.op("POST", "/v1/{service}/{product}", "PIS", "Create a payment")
+        .describe("The body is one order (single, periodic with its schedule fields) or, for bulk, `debtorAccount` and `payments`. Answers 201 with `scaRedirect`: the PSU approves on the bank's page.")
+        .params(&[SERVICE, PRODUCT, ALLOW_DUPLICATE])
+        .params(SIGNED)
+        .params(SCA)
+        .params(PAYMENT)
+        .body::<views::PaymentOrderBody>(true)
+        .answers::<CreatedPayment>(201, "The payment was created (RCVD)")
+        .refusals(&[400, 401, 403, 404, 409, 413, 415])
+        .finish();
+    doc.op(
+        "GET",
+        "/v1/{service}/{product}/{paymentId}",
+        "PIS",
+        "A payment as requested, with its status",
+    )
+    .params(&[SERVICE, PRODUCT])
+    .params(SIGNED)
+    .answers::<views::PaymentDetails>(200, "The payment")
+    .refusals(&[400, 403, 404])
+    .finish();
+    doc.op(
+        "DELETE",
+        "/v1/{service}/{product}/{paymentId}",
+        "PIS",
+        "Cancel a payment",
+    )
+    .describe("Only before it is executed (see States and transitions).")
+    .params(&[SERVICE, PRODUCT])
+    .params(SIGNED)
+    .empty(204, "Cancelled (CANC)")
+    .refusals(&[400, 403, 404, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/{service}/{product}/{paymentId}/status",
+        "PIS",
+        "The status of a payment",
+    )
+    .params(&[SERVICE, PRODUCT])
+    .params(SIGNED)
+    .answers::<views::PaymentStatusBody>(200, "The status")
+    .refusals(&[400, 403, 404])
+    .finish();
+    doc.op(
+        "POST",
+        "/v1/{service}/{product}/{paymentId}/authorisations",
+        "PIS",
+        "Start an authorisation of a payment",
+    )
+    .params(&[SERVICE, PRODUCT])
+    .params(SIGNED)
+    .params(SCA)
+    .answers::<StartedAuthorisation>(201, "Started: send the PSU to scaRedirect")
+    .refusals(&[400, 403, 404, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/{service}/{product}/{paymentId}/authorisations/{authorisationId}",
+        "PIS",
+        "The status of an authorisation",
+    )
+    .params(&[SERVICE, PRODUCT])
+    .params(SIGNED)
+    .answers::<AuthorisationStatus>(200, "The SCA status")
+    .refusals(&[400, 403, 404])
+    .finish();
+    for path in [
+        "/v1/payments/instant-norwegian-credit-transfers-straks/fee-information",
+        "/v1/payments/instant-norwegian-domestic-credit-transfers-straks/fee-information",
+    ] {
+        doc.op(
+            "POST",
+            path,
+            "PIS",
+            "The fee an instant payment would carry",
+        )
+        .describe("The body is the payment's instructedAmount, debtorAccount and creditorAccount.")
+        .params(SIGNED)
+        .body::<views::PaymentOrderBody>(true)
+        .answers::<validation::fees::FeeInformation>(200, "The fee")
+        .refusals(&[400, 403, 413, 415])
+        .finish();
+    }
 }

@@ -2,10 +2,12 @@
 //! shapes where SPEC.md leaves them open; amounts as strings; `_links` entries `{href, verbs}`).
 
 use crate::api::links::Links;
+use crate::domain::currency::Currency;
+use crate::payments::model::Frequency;
 use crate::payments::model::{
     Address, CreditorAccount, DebtorAccount, Money, Payment, PaymentOrder, Remittance, Schedule,
 };
-use serde_json::{json, Map, Value};
+use serde::Serialize;
 
 /// `/v1/{service}/{product}/{id}`.
 pub fn payment_path(payment: &Payment) -> String {
@@ -39,188 +41,299 @@ pub fn resource_links(path: &str, sca_redirect: Option<String>) -> Links {
     links
 }
 
-pub fn money(money: &Money) -> Value {
+/// Berlin Group `amount`: the value as a string with exactly the currency's minor units.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct AmountBody {
+    /// E.g. `125.50` (NOK has two minor units, JPY none).
+    pub amount: String,
+    pub currency: Currency,
+}
+
+pub fn money(money: &Money) -> AmountBody {
     let mut amount = money.amount.round_dp(money.currency.minor_units());
     amount.rescale(money.currency.minor_units());
-    json!({"amount": amount.to_string(), "currency": money.currency.code()})
+    AmountBody {
+        amount: amount.to_string(),
+        currency: money.currency,
+    }
 }
 
-fn creditor_account(account: &CreditorAccount) -> Value {
-    let mut out = Map::new();
-    if let Some(bban) = &account.bban {
-        out.insert("bban".into(), json!(bban));
-    }
-    if let Some(iban) = &account.iban {
-        out.insert("iban".into(), json!(iban));
-    }
-    out.insert("currency".into(), json!(account.currency.code()));
-    Value::Object(out)
+/// The creditor's account: a BBAN (domestic) or an IBAN, and its currency.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct CreditorAccountBody {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bban: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iban: Option<String>,
+    pub currency: Currency,
 }
 
-fn debtor_account(account: &DebtorAccount) -> Value {
+fn creditor_account(account: &CreditorAccount) -> CreditorAccountBody {
+    CreditorAccountBody {
+        bban: account.bban.clone(),
+        iban: account.iban.clone(),
+        currency: account.currency,
+    }
+}
+
+/// A card account named by `other.identification` (credit card payments).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OtherAccountId {
+    pub identification: String,
+    /// Always `creditCardAccount`.
+    pub scheme_name_proprietary: &'static str,
+}
+
+/// The debtor's account: a BBAN, or a card account in `other`.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct DebtorAccountBody {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bban: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other: Option<OtherAccountId>,
+    pub currency: Currency,
+}
+
+fn debtor_account(account: &DebtorAccount) -> DebtorAccountBody {
     match account {
-        DebtorAccount::Bban { bban, currency } => {
-            json!({"bban": bban, "currency": currency.code()})
-        }
+        DebtorAccount::Bban { bban, currency } => DebtorAccountBody {
+            bban: Some(bban.clone()),
+            other: None,
+            currency: *currency,
+        },
         DebtorAccount::Card {
             identification,
             currency,
-        } => json!({
-            "other": {"identification": identification, "schemeNameProprietary": "creditCardAccount"},
-            "currency": currency.code()
-        }),
+        } => DebtorAccountBody {
+            bban: None,
+            other: Some(OtherAccountId {
+                identification: identification.clone(),
+                scheme_name_proprietary: "creditCardAccount",
+            }),
+            currency: *currency,
+        },
     }
 }
 
-fn address(address: &Address) -> Value {
-    let mut out = Map::new();
-    for (name, value) in [
-        ("street", &address.street),
-        ("buildingNumber", &address.building_number),
-        ("postalCode", &address.postal_code),
-        ("townName", &address.town_name),
-    ] {
-        if let Some(value) = value {
-            out.insert(name.into(), json!(value));
-        }
+/// The creditor's postal address.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AddressBody {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub street: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub building_number: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub postal_code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub town_name: Option<String>,
+    /// ISO 3166 alpha-2 country code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+}
+
+fn address(address: &Address) -> AddressBody {
+    AddressBody {
+        street: address.street.clone(),
+        building_number: address.building_number.clone(),
+        postal_code: address.postal_code.clone(),
+        town_name: address.town_name.clone(),
+        country: address.country.as_ref().map(|c| c.code().to_owned()),
     }
-    if let Some(country) = &address.country {
-        out.insert("country".into(), json!(country.code()));
-    }
-    Value::Object(out)
+}
+
+/// A structured remittance reference (KID, invoice number).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StructuredReferenceBody {
+    pub reference: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_issuer: Option<String>,
+}
+
+/// One payment order in the request's own shape (also the request body of a single payment).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentOrderBody {
+    pub instructed_amount: AmountBody,
+    pub creditor_name: String,
+    pub creditor_account: CreditorAccountBody,
+    pub creditor_address: AddressBody,
+    /// In a bulk payment the debtor account is given once, beside `payments`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub debtor_account: Option<DebtorAccountBody>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub creditor_agent: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ultimate_debtor: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub purpose_code: Option<String>,
+    /// ISO 8601 date.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requested_execution_date: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub service_level: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remittance_information_unstructured: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remittance_information_structured: Option<StructuredReferenceBody>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remittance_information_structured_array: Option<Vec<StructuredReferenceBody>>,
 }
 
 /// One order in the request's own shape.
-pub fn order(order: &PaymentOrder, with_debtor: bool) -> Map<String, Value> {
-    let mut out = Map::new();
-    out.insert("instructedAmount".into(), money(&order.instructed_amount));
-    out.insert("creditorName".into(), json!(order.creditor_name));
-    out.insert(
-        "creditorAccount".into(),
-        creditor_account(&order.creditor_account),
-    );
-    out.insert("creditorAddress".into(), address(&order.creditor_address));
-    if with_debtor {
-        out.insert(
-            "debtorAccount".into(),
-            debtor_account(&order.debtor_account),
-        );
-    }
-    if let Some(agent) = &order.creditor_agent {
-        out.insert("creditorAgent".into(), json!(agent));
-    }
-    if let Some(value) = &order.ultimate_debtor {
-        out.insert("ultimateDebtor".into(), json!(value));
-    }
-    if let Some(value) = &order.purpose_code {
-        out.insert("purposeCode".into(), json!(value));
-    }
-    if let Some(date) = order.requested_execution_date {
-        out.insert("requestedExecutionDate".into(), json!(date.to_string()));
-    }
-    if let Some(level) = &order.service_level {
-        out.insert("serviceLevel".into(), json!(level));
-    }
+pub fn order(order: &PaymentOrder, with_debtor: bool) -> PaymentOrderBody {
+    let mut body = PaymentOrderBody {
+        instructed_amount: money(&order.instructed_amount),
+        creditor_name: order.creditor_name.clone(),
+        creditor_account: creditor_account(&order.creditor_account),
+        creditor_address: address(&order.creditor_address),
+        debtor_account: with_debtor.then(|| debtor_account(&order.debtor_account)),
+        creditor_agent: order.creditor_agent.clone(),
+        ultimate_debtor: order.ultimate_debtor.clone(),
+        purpose_code: order.purpose_code.clone(),
+        requested_execution_date: order.requested_execution_date.map(|d| d.to_string()),
+        service_level: order.service_level.clone(),
+        remittance_information_unstructured: None,
+        remittance_information_structured: None,
+        remittance_information_structured_array: None,
+    };
     match &order.remittance {
         Some(Remittance::Unstructured { text }) => {
-            out.insert("remittanceInformationUnstructured".into(), json!(text));
+            body.remittance_information_unstructured = Some(text.clone());
         }
         Some(Remittance::Structured {
             references,
             as_array,
         }) => {
-            let items: Vec<Value> = references
+            let items: Vec<StructuredReferenceBody> = references
                 .iter()
-                .map(|r| {
-                    let mut item = Map::new();
-                    item.insert("reference".into(), json!(r.reference));
-                    if let Some(kind) = &r.reference_type {
-                        item.insert("referenceType".into(), json!(kind));
-                    }
-                    if let Some(issuer) = &r.reference_issuer {
-                        item.insert("referenceIssuer".into(), json!(issuer));
-                    }
-                    Value::Object(item)
+                .map(|r| StructuredReferenceBody {
+                    reference: r.reference.clone(),
+                    reference_type: r.reference_type.clone(),
+                    reference_issuer: r.reference_issuer.clone(),
                 })
                 .collect();
             if *as_array {
-                out.insert(
-                    "remittanceInformationStructuredArray".into(),
-                    Value::Array(items),
-                );
-            } else if let Some(first) = items.into_iter().next() {
-                out.insert("remittanceInformationStructured".into(), first);
+                body.remittance_information_structured_array = Some(items);
+            } else {
+                body.remittance_information_structured = items.into_iter().next();
             }
         }
         None => {}
     }
-    out
+    body
 }
 
-fn schedule(schedule: &Schedule, out: &mut Map<String, Value>) {
-    out.insert("startDate".into(), json!(schedule.start_date.to_string()));
-    if let Some(end) = schedule.end_date {
-        out.insert("endDate".into(), json!(end.to_string()));
-    }
-    out.insert(
-        "frequency".into(),
-        serde_json::to_value(schedule.frequency).unwrap_or(Value::Null),
-    );
-    if let Some(day) = schedule.day_of_execution {
-        out.insert("dayOfExecution".into(), json!(day.to_string()));
+/// The orders of a bulk payment (or a single one with several orders): the debtor once, then `payments`.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkOrders {
+    pub debtor_account: DebtorAccountBody,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch_booking_preferred: Option<bool>,
+    pub payments: Vec<PaymentOrderBody>,
+}
+
+/// The orders of a payment: one order's fields, or a bulk's. (Built once per answer, so not boxed.)
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum Orders {
+    Single(PaymentOrderBody),
+    Bulk(BulkOrders),
+}
+
+/// The standing order of a periodic payment; every field is absent for other payments.
+#[derive(Debug, Clone, Default, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ScheduleBody {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_date: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_date: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frequency: Option<Frequency>,
+    /// 1..31, as a string (Berlin Group's `dayOfExecution`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub day_of_execution: Option<String>,
+}
+
+fn schedule(schedule: &Schedule) -> ScheduleBody {
+    ScheduleBody {
+        start_date: Some(schedule.start_date.to_string()),
+        end_date: schedule.end_date.map(|d| d.to_string()),
+        frequency: Some(schedule.frequency),
+        day_of_execution: schedule.day_of_execution.map(|d| d.to_string()),
     }
 }
 
-/// `GET /v1/{service}/{product}/{id}`.
-pub fn details(payment: &Payment) -> Value {
-    let mut out = if payment.payment.orders.len() > 1
-        || payment.payment.service == crate::payments::model::PaymentService::BulkPayments
-    {
-        let mut out = Map::new();
-        out.insert(
-            "debtorAccount".into(),
-            debtor_account(&payment.payment.orders[0].debtor_account),
-        );
-        if let Some(preferred) = payment.payment.batch_booking_preferred {
-            out.insert("batchBookingPreferred".into(), json!(preferred));
-        }
-        let orders: Vec<Value> = payment
-            .payment
-            .orders
-            .iter()
-            .map(|o| Value::Object(self::order(o, false)))
-            .collect();
-        out.insert("payments".into(), Value::Array(orders));
-        out
+/// `GET /v1/{service}/{product}/{id}`: the orders as requested, the schedule, the status and links.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentDetails {
+    #[serde(flatten)]
+    pub orders: Orders,
+    /// The standing order of a periodic payment (its fields are absent for other payments).
+    #[serde(flatten)]
+    pub schedule: ScheduleBody,
+    pub transaction_status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub funds_available: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_execution_date: Option<String>,
+    #[serde(rename = "_links")]
+    pub links: Links,
+}
+
+pub fn details(payment: &Payment) -> PaymentDetails {
+    let orders = &payment.payment.orders;
+    let bulk = orders.len() > 1
+        || payment.payment.service == crate::payments::model::PaymentService::BulkPayments;
+    let orders = if bulk {
+        Orders::Bulk(BulkOrders {
+            debtor_account: debtor_account(&orders[0].debtor_account),
+            batch_booking_preferred: payment.payment.batch_booking_preferred,
+            payments: orders.iter().map(|o| order(o, false)).collect(),
+        })
     } else {
-        order(&payment.payment.orders[0], true)
+        Orders::Single(order(&orders[0], true))
     };
-    if let Some(s) = &payment.payment.schedule {
-        schedule(s, &mut out);
+    PaymentDetails {
+        orders,
+        schedule: payment
+            .payment
+            .schedule
+            .as_ref()
+            .map(schedule)
+            .unwrap_or_default(),
+        transaction_status: payment.status.as_str(),
+        funds_available: payment.funds_available,
+        next_execution_date: payment.next_execution_date.map(|d| d.to_string()),
+        links: links(payment, None),
     }
-    out.insert("transactionStatus".into(), json!(payment.status.as_str()));
-    if let Some(funds) = payment.funds_available {
-        out.insert("fundsAvailable".into(), json!(funds));
-    }
-    if let Some(next) = payment.next_execution_date {
-        out.insert("nextExecutionDate".into(), json!(next.to_string()));
-    }
-    out.insert(
-        "_links".into(),
-        serde_json::to_value(links(payment, None)).expect("links serialise"),
-    );
-    Value::Object(out)
 }
 
 /// `GET /v1/{service}/{product}/{id}/status`.
-pub fn status(payment: &Payment) -> Value {
-    let mut out = Map::new();
-    out.insert("transactionStatus".into(), json!(payment.status.as_str()));
-    if let Some(funds) = payment.funds_available {
-        out.insert("fundsAvailable".into(), json!(funds));
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentStatusBody {
+    /// ISO 20022 status: RCVD, ACTC, ACCP, ACSC, RJCT, CANC, PATC, ...
+    pub transaction_status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub funds_available: Option<bool>,
+    /// Why the payment last changed status (e.g. the reason it was rejected).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub psu_message: Option<String>,
+}
+
+pub fn status(payment: &Payment) -> PaymentStatusBody {
+    PaymentStatusBody {
+        transaction_status: payment.status.as_str(),
+        funds_available: payment.funds_available,
+        psu_message: payment.history.last().and_then(|c| c.reason.clone()),
     }
-    if let Some(change) = payment.history.last().filter(|c| c.reason.is_some()) {
-        out.insert("psuMessage".into(), json!(change.reason));
-    }
-    Value::Object(out)
 }

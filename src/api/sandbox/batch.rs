@@ -25,7 +25,7 @@ pub struct RunsQuery {
     limit: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct RunsView {
     runs: Vec<BatchRun>,
     #[serde(with = "rfc3339_list")]

@@ -11,20 +11,31 @@ use crate::sandbox::{accounts, customers};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::Json;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+
+/// One consent with the customer number it belongs to.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsentEntry {
+    /// The PSU's national identity number (absent if the customer was removed).
+    customer_number: Option<String>,
+    consent: Consent,
+}
 
 /// `GET /v1/sandbox/consents`: every consent, with the customer number it belongs to.
-pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Value>> {
+pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<ConsentEntry>>> {
     let mut out = Vec::new();
     for c in consent::all(&state.store)? {
         let number = customers::by_id(&state.store, &c.customer_id)?.map(|c| c.customer_number);
-        out.push(json!({"customerNumber": number, "consent": c}));
+        out.push(ConsentEntry {
+            customer_number: number,
+            consent: c,
+        });
     }
-    Ok(Json(Value::Array(out)))
+    Ok(Json(out))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Revocation {
     /// The PSU's national identity number.
@@ -35,11 +46,19 @@ pub struct Revocation {
     accounts: Option<Vec<String>>,
 }
 
+/// What a revocation changed, and the customer's consents after it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RevocationResult {
+    changed_consents: usize,
+    remaining_consents: Vec<Consent>,
+}
+
 /// `POST /v1/sandbox/consents/revoke`: the PSU revokes at the bank.
 pub async fn revoke(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<Revocation>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<RevocationResult>> {
     let customer = customers::by_number(&state.store, "customerNumber", &body.customer_number)?;
     let changed = consent::revoke(
         &state.store,
@@ -48,15 +67,25 @@ pub async fn revoke(
         body.accounts.as_deref(),
     )?;
     let remaining: Vec<Consent> = consent::of_customer(&state.store, &customer.id)?;
-    Ok(Json(
-        json!({"changedConsents": changed, "remainingConsents": remaining}),
-    ))
+    Ok(Json(RevocationResult {
+        changed_consents: changed,
+        remaining_consents: remaining,
+    }))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PaymentPermission {
     allowed: bool,
+}
+
+/// The account's payment permission after the change.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionResult {
+    resource_id: String,
+    bban: String,
+    payments_allowed: bool,
 }
 
 /// `PUT /v1/sandbox/accounts/{mockAccountId}/payment-permission`: the bank allows or removes payments
@@ -65,7 +94,7 @@ pub async fn set_payment_permission(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
     JsonBody(body): JsonBody<PaymentPermission>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<PermissionResult>> {
     let mut account = accounts::by_id(&state.store, "mockAccountId", &id)?;
     account.payments_allowed = body.allowed;
     state
@@ -73,7 +102,9 @@ pub async fn set_payment_permission(
         .table::<Account>()?
         .insert(&account)
         .map_err(ApiError::from)?;
-    Ok(Json(
-        json!({"resourceId": account.id, "bban": account.bban, "paymentsAllowed": account.payments_allowed}),
-    ))
+    Ok(Json(PermissionResult {
+        resource_id: account.id,
+        bban: account.bban,
+        payments_allowed: account.payments_allowed,
+    }))
 }

@@ -9,10 +9,9 @@ use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GenerateRequest {
     count: usize,
@@ -25,14 +24,25 @@ fn date(path: &str, text: &str) -> ApiResult<time::Date> {
         .map_err(|_| ApiError::format(path, format!("{path} '{text}' is not a date (YYYY-MM-DD)")))
 }
 
+/// How many transactions were made.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Generated {
+    created: usize,
+}
+
 /// 201: how many were made.
 pub async fn account_transactions(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
     JsonBody(request): JsonBody<GenerateRequest>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<Generated>)> {
     let from = date("fromDate", &request.from_date)?;
     let to = date("toDate", &request.to_date)?;
     let made = generate::transactions(&state.store, &id, request.count, from, to)?;
-    Ok((StatusCode::CREATED, Json(json!({ "created": made.len() }))))
+    Ok((
+        StatusCode::CREATED,
+        Json(Generated {
+            created: made.len(),
+        }),
+    ))
 }

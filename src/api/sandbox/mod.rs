@@ -14,6 +14,7 @@ mod customers;
 mod events;
 mod generate;
 mod initialize;
+pub mod openapi;
 mod payment_controls;
 mod payments;
 #[cfg(test)]

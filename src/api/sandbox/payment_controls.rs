@@ -10,8 +10,7 @@ use crate::payments::settings::{self, PaymentSettings};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::Json;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 /// `GET /v1/sandbox/settings`.
 pub async fn get_settings(State(state): State<AppState>) -> ApiResult<Json<PaymentSettings>> {
@@ -26,11 +25,21 @@ pub async fn put_settings(
     Ok(Json(settings::put(&state.store, body)?))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Forcing {
     /// RJCT, ACCP, PDNG, PART, or null to clear.
     outcome: Option<String>,
+}
+
+/// The outcome the next batch run will give the payment.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ForcedResult {
+    payment_id: String,
+    /// RJCT, ACCP, PDNG, PART, or null when cleared.
+    forced_outcome: Option<String>,
+    transaction_status: &'static str,
 }
 
 /// `PUT /v1/sandbox/payments/{paymentId}/forced-outcome` (any TPP's payment: this is the bank's side).
@@ -38,7 +47,7 @@ pub async fn force_outcome(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
     JsonBody(body): JsonBody<Forcing>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<ForcedResult>> {
     let forced = match body.outcome.as_deref() {
         None => None,
         Some("RJCT") => Some(ForcedOutcome::Rejected),
@@ -59,7 +68,9 @@ pub async fn force_outcome(
         .ok_or_else(|| ApiError::unknown("paymentId", "payment", &id))?;
     payment.forced = forced;
     table.insert(&payment)?;
-    Ok(Json(
-        json!({"paymentId": payment.id, "forcedOutcome": body.outcome, "transactionStatus": payment.status.as_str()}),
-    ))
+    Ok(Json(ForcedResult {
+        payment_id: payment.id,
+        forced_outcome: body.outcome,
+        transaction_status: payment.status.as_str(),
+    }))
 }

@@ -5,7 +5,7 @@ use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::state::AppState;
-use crate::traffic::model::Entry;
+use crate::traffic::model::{Entry, EventEntry, Exchange, Journey};
 use crate::traffic::store::TrafficSettings;
 use axum::body::Bytes;
 use axum::extract::{Query, RawQuery, State};
@@ -13,8 +13,8 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
 
@@ -134,11 +134,37 @@ impl Filters {
     }
 }
 
+/// A page of the timeline.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Page {
+    /// Newest first.
+    entries: Vec<Entry>,
+    /// The `before` of the next (older) page; null on the last page.
+    next_before: Option<u64>,
+}
+
+/// One entry whole: an exchange with its headers, bodies and gate verdict, or an event.
+#[allow(clippy::large_enum_variant)]
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum WholeEntry {
+    Exchange(Exchange),
+    Event(EventEntry),
+}
+
+/// One journey and its entries in time order.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct JourneyEntries {
+    journey: Journey,
+    entries: Vec<Entry>,
+}
+
 /// 200 `{entries, nextBefore}`: a page of the timeline, newest first.
 pub async fn page(
     State(state): State<AppState>,
     Query(filters): Query<Filters>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Page>> {
     filters.check()?;
     let limit = filters.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
     let traffic = state.traffic.clone();
@@ -150,7 +176,10 @@ pub async fn page(
     let next = (entries.len() == limit)
         .then(|| entries.last().map(Entry::id))
         .flatten();
-    Ok(Json(json!({"entries": entries, "nextBefore": next})))
+    Ok(Json(Page {
+        entries,
+        next_before: next,
+    }))
 }
 
 /// One entry whole; a number already handed out but not yet stored is waited for, so that the composer's
@@ -173,17 +202,10 @@ async fn entry(
 pub async fn one(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<u64>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<WholeEntry>> {
     match entry(&state, id).await? {
-        Some(Ok(exchange)) => {
-            let mut whole = serde_json::to_value(exchange).map_err(ApiError::internal)?;
-            // The summary's own serialisation leaves the tag out when flattened; the contract has it.
-            whole["kind"] = json!("exchange");
-            Ok(Json(whole))
-        }
-        Some(Err(event)) => Ok(Json(
-            json!({"kind": "event", "id": event.id, "at": event.at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default(), "event": event.event, "data": event.data, "resources": event.resources, "journeys": event.journeys}),
-        )),
+        Some(Ok(exchange)) => Ok(Json(WholeEntry::Exchange(exchange))),
+        Some(Err(event)) => Ok(Json(WholeEntry::Event(event))),
         None => Err(ApiError::unknown("id", "traffic entry", &id.to_string())),
     }
 }
@@ -267,16 +289,16 @@ pub async fn stream(
 pub async fn journeys(
     State(state): State<AppState>,
     Query(filters): Query<Filters>,
-) -> Json<Value> {
+) -> Json<Vec<Journey>> {
     let limit = filters.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
-    Json(json!(state.traffic.journeys(limit)))
+    Json(state.traffic.journeys(limit))
 }
 
 /// 200 `{journey, entries}`: one journey's entries in time order.
 pub async fn journey(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<JourneyEntries>> {
     let journey = state
         .traffic
         .journey(&id)
@@ -289,7 +311,7 @@ pub async fn journey(
     .await
     .map_err(ApiError::internal)??;
     entries.reverse();
-    Ok(Json(json!({"journey": journey, "entries": entries})))
+    Ok(Json(JourneyEntries { journey, entries }))
 }
 
 /// 200: the log's switches and caps.

@@ -5,7 +5,7 @@
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::state::AppState;
-use crate::state_file::{self, Mode};
+use crate::state_file::{self, Mode, Preview};
 use crate::workbench::snapshots;
 use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
@@ -13,8 +13,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bytes::Bytes;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 /// Runs blocking store work off the async threads.
 async fn blocking<T: Send + 'static>(
@@ -49,13 +48,20 @@ pub async fn export(State(state): State<AppState>) -> ApiResult<Response> {
     Ok(attachment(bytes, "state.json"))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportQuery {
     /// `replace` (default) or `merge`.
     mode: Option<String>,
     /// `true`: only say what would change.
     preview: Option<bool>,
+}
+
+/// What an import changed (`applied`), or would change (a preview).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ImportOutcome {
+    applied: bool,
+    preview: Preview,
 }
 
 /// `POST /state?mode=replace|merge&preview=true` with a state file as the body: 200 `Preview` (what
@@ -65,7 +71,7 @@ pub async fn import(
     State(state): State<AppState>,
     Query(query): Query<ImportQuery>,
     body: Bytes,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<ImportOutcome>> {
     let mode = match query.mode.as_deref() {
         None | Some("replace") => Mode::Replace,
         Some("merge") => Mode::Merge,
@@ -86,7 +92,10 @@ pub async fn import(
         outcome.map_err(|e| crate::refusal::Refusal::from(e).into())
     })
     .await?;
-    Ok(Json(json!({"applied": !preview, "preview": outcome})))
+    Ok(Json(ImportOutcome {
+        applied: !preview,
+        preview: outcome,
+    }))
 }
 
 /// `GET /journeys/{id}/flow`: 200 the journey as a flow file (404 for a journey the log does not hold).
@@ -101,17 +110,17 @@ pub async fn journey_flow(
 }
 
 /// `GET /snapshots`: 200 `[{name, takenAt, bytes}]`.
-pub async fn snapshots(State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    Ok(Json(json!(snapshots::list(&state)?)))
+pub async fn snapshots(State(state): State<AppState>) -> ApiResult<Json<Vec<snapshots::Summary>>> {
+    Ok(Json(snapshots::list(&state)?))
 }
 
 /// `PUT /snapshots/{name}`: 201 the snapshot taken now (an existing one of that name is replaced).
 pub async fn take(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<snapshots::Summary>)> {
     let summary = blocking(move || Ok(snapshots::take(&state, &name)?)).await?;
-    Ok((StatusCode::CREATED, Json(json!(summary))))
+    Ok((StatusCode::CREATED, Json(summary)))
 }
 
 /// `GET /snapshots/{name}`: 200 its state file.
@@ -140,9 +149,12 @@ pub async fn flow_since(
 pub async fn restore(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<ImportOutcome>> {
     let preview = blocking(move || Ok(snapshots::restore(&state, &name)?)).await?;
-    Ok(Json(json!({"applied": true, "preview": preview})))
+    Ok(Json(ImportOutcome {
+        applied: true,
+        preview,
+    }))
 }
 
 /// `DELETE /snapshots/{name}`: 204.

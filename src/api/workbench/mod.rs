@@ -7,8 +7,9 @@ pub mod access;
 mod callback;
 pub mod composer;
 mod fixtures;
+pub mod openapi;
 mod personas;
-mod session;
+pub mod session;
 mod ui;
 
 use crate::state::AppState;

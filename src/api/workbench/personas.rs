@@ -51,7 +51,7 @@ pub async fn issue(
     Ok((StatusCode::CREATED, Json(view(&state, &stored)?)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ImportRequest {
     name: String,

@@ -9,7 +9,7 @@ use axum::response::Response;
 use axum::Json;
 use serde::Serialize;
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Session {
     version: &'static str,

@@ -28,7 +28,7 @@ use crate::domain::Currency;
 use crate::payments::model::{Money, PaymentOrder, PaymentProduct};
 use crate::refusal::Refusal;
 use rust_decimal::Decimal;
-use serde_json::{json, Value};
+use serde_json::Value;
 use time::OffsetDateTime;
 
 /// Instant payments from this amount (NOK) on cost [`INSTANT_FEE_NOK`].
@@ -92,7 +92,24 @@ pub fn api_amount(money: &Money) -> String {
 ///
 /// `now` is taken so that dated tariff changes can be simulated like every other dated rule; the
 /// current tariff has none.
-pub fn fee_information(body: &Value, now: OffsetDateTime) -> Result<Value, Refusal> {
+/// The answer to a fee-information request.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FeeInformation {
+    /// Whether the payment would carry a fee.
+    pub transaction_fee_indicator: bool,
+    /// The fee (zero when there is none).
+    pub transaction_fees: FeeAmount,
+}
+
+/// An amount as the interface writes it: a string with the currency's minor units.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct FeeAmount {
+    pub amount: String,
+    pub currency: Currency,
+}
+
+pub fn fee_information(body: &Value, now: OffsetDateTime) -> Result<FeeInformation, Refusal> {
     let _ = now;
     let product = PaymentProduct::InstantNorwegianDomesticCreditTransfersStraks;
     let object = as_object(body, "(body)")?;
@@ -104,8 +121,11 @@ pub fn fee_information(body: &Value, now: OffsetDateTime) -> Result<Value, Refus
         amount: Decimal::ZERO,
         currency: Currency::NOK,
     });
-    Ok(json!({
-        "transactionFeeIndicator": fee.is_some(),
-        "transactionFees": {"amount": api_amount(&shown), "currency": shown.currency.code()},
-    }))
+    Ok(FeeInformation {
+        transaction_fee_indicator: fee.is_some(),
+        transaction_fees: FeeAmount {
+            amount: api_amount(&shown),
+            currency: shown.currency,
+        },
+    })
 }

@@ -19,14 +19,14 @@ const MAX_REMITTANCE: usize = 140;
 const MAX_PURPOSE_CODE: usize = 35;
 
 /// An account reference in a transaction: `iban`, `bban` or both.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 pub struct AccountRefInput {
     pub iban: Option<String>,
     pub bban: Option<String>,
 }
 
 /// One item of `POST /v1/sandbox/accounts/{mockAccountId}/transactions`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TransactionInput {
     /// Integer minor units, or a decimal string in major units; see the module documentation.

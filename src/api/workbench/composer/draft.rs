@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use serde::{Deserialize, Serialize};
 
 /// What the composer edits (docs/workbench-api.md, "Composer").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Draft {
     pub persona_id: String,
@@ -28,7 +28,7 @@ pub struct Draft {
 }
 
 /// The signed request, ready to preview or send.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Prepared {
     pub method: String,

@@ -15,7 +15,7 @@ use axum::extract::State;
 use axum::Json;
 use draft::{prepare, Draft, Prepared};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// 200: every form.
 pub async fn operations() -> Json<Vec<operations::Operation>> {
@@ -31,18 +31,42 @@ pub async fn preview(
 }
 
 /// A sent request as the history keeps it and the UI shows it.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Sent<'a> {
+pub struct Sent<'a> {
     id: &'a str,
     #[serde(with = "time::serde::rfc3339")]
     at: time::OffsetDateTime,
     draft: &'a Draft,
-    request: Value,
+    request: SentRequest<'a>,
     signing_string: &'a str,
-    response: Value,
+    response: SentResponse,
     duration_ms: u64,
     exchange_id: Option<String>,
+}
+
+/// The request as it went over the port.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct SentRequest<'a> {
+    method: &'a str,
+    url: &'a str,
+    /// `[name, value]` pairs in the order sent.
+    headers: &'a [(String, String)],
+    body: Option<String>,
+}
+
+/// The answer as it came back.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct SentResponse {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+/// A draft as a command (`curl` or a script).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ExportText {
+    text: String,
 }
 
 /// 200: the request signed now, sent over the real port, with its answer.
@@ -69,17 +93,8 @@ pub async fn send(
     let exchange_id = state.traffic.composer_exchange(&request_id);
     let at = state.clock.now();
     let body_text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-    let request = json!({
-        "method": prepared.method,
-        "url": prepared.url,
-        "headers": prepared.headers,
-        "body": (!prepared.body.is_empty()).then(|| body_text(&prepared.body)),
-    });
-    let response = json!({
-        "status": answer.status,
-        "headers": answer.headers,
-        "body": body_text(&answer.body),
-    });
+    let request_body = (!prepared.body.is_empty()).then(|| body_text(&prepared.body));
+    let response_body = body_text(&answer.body);
     let duration_ms = answer.duration.as_millis() as u64;
     let store = state.store.clone();
     let id = history::record(&store, |id| {
@@ -87,9 +102,18 @@ pub async fn send(
             id,
             at,
             draft: &draft,
-            request: request.clone(),
+            request: SentRequest {
+                method: &prepared.method,
+                url: &prepared.url,
+                headers: &prepared.headers,
+                body: request_body.clone(),
+            },
             signing_string: &prepared.signing_string,
-            response: response.clone(),
+            response: SentResponse {
+                status: answer.status,
+                headers: answer.headers.clone(),
+                body: response_body.clone(),
+            },
             duration_ms,
             exchange_id: exchange_id.map(|id| id.to_string()),
         })
@@ -102,7 +126,7 @@ pub async fn send(
 }
 
 /// One line of the history list.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HistoryLine {
     id: String,
@@ -142,7 +166,7 @@ pub async fn history_entry(
         .ok_or_else(|| ApiError::unknown("id", "sent request", &id))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ExportRequest {
     draft: Draft,
@@ -153,7 +177,7 @@ pub struct ExportRequest {
 pub async fn export(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<ExportRequest>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<ExportText>> {
     let persona = personas::get(&state.store, &request.draft.persona_id)?;
     let query = request
         .draft
@@ -173,5 +197,5 @@ pub async fn export(
             ))
         }
     };
-    Ok(Json(json!({ "text": text })))
+    Ok(Json(ExportText { text }))
 }

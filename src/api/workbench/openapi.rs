@@ -1,0 +1,477 @@
+//! The workbench API (`/workbench/api`, operator credential) and the workbench's own pages in the OpenAPI
+//! document. The mock-data and control endpoints are served there too, under `/workbench/api/sandbox/...`
+//! with the operator credential in place of a signature (documented once, under `/v1/sandbox`).
+
+use super::composer::{self, draft, operations};
+use super::fixtures::ImportOutcome;
+use super::session::Session;
+use crate::api::openapi::builder::{Document, Param};
+use crate::api::traffic::routes::{JourneyEntries, Page, WholeEntry};
+use crate::traffic::model::Journey;
+use crate::traffic::store::TrafficSettings;
+use crate::workbench::callbacks::Callback;
+use crate::workbench::personas::{IssueRequest, Persona, PersonaPatch};
+use crate::workbench::snapshots::Summary;
+use serde_json::json;
+
+const API: &str = "/workbench/api";
+
+fn file(description: &str) -> serde_json::Value {
+    json!({"type": "object", "description": description})
+}
+
+/// Every workbench route.
+pub fn describe(doc: &mut Document) {
+    describe_session_and_personas(doc);
+    describe_composer(doc);
+    describe_fixtures(doc);
+    describe_traffic(doc);
+    describe_pages(doc);
+}
+
+fn op<'d>(
+    doc: &'d mut Document,
+    method: &str,
+    path: &str,
+    summary: &str,
+) -> crate::api::openapi::builder::Operation<'d> {
+    doc.op(method, &format!("{API}{path}"), "Workbench", summary)
+        .operator()
+        .refusals(&[401])
+}
+
+fn describe_session_and_personas(doc: &mut Document) {
+    op(
+        doc,
+        "GET",
+        "/session",
+        "The service's base URL, mode and data directory",
+    )
+    .answers::<Session>(200, "The session")
+    .finish();
+    op(
+        doc,
+        "GET",
+        "/events",
+        "The sandbox's events as Server-Sent Events (resumable)",
+    )
+    .answers_with(
+        200,
+        "An event stream",
+        "text/event-stream",
+        json!({"type": "string"}),
+    )
+    .finish();
+    op(
+        doc,
+        "GET",
+        "/personas",
+        "The TPP personas (certificates the workbench signs with)",
+    )
+    .answers_list::<Persona>(200, "The personas")
+    .finish();
+    op(doc, "POST", "/personas", "Issue a persona from the test CA")
+        .body::<IssueRequest>(true)
+        .answers::<Persona>(201, "Issued")
+        .refusals(&[400, 409, 413, 415])
+        .finish();
+    op(
+        doc,
+        "POST",
+        "/personas/import",
+        "Import a persona from a certificate and key",
+    )
+    .body::<super::personas::ImportRequest>(true)
+    .answers::<Persona>(201, "Imported")
+    .refusals(&[400, 409, 413, 415])
+    .finish();
+    op(
+        doc,
+        "PATCH",
+        "/personas/{id}",
+        "Rename or re-colour a persona",
+    )
+    .body::<PersonaPatch>(true)
+    .answers::<Persona>(200, "Changed")
+    .refusals(&[400, 404, 413, 415])
+    .finish();
+    op(doc, "DELETE", "/personas/{id}", "Remove a persona")
+        .empty(204, "Removed")
+        .refusals(&[404, 409])
+        .finish();
+    op(
+        doc,
+        "GET",
+        "/personas/{id}/certificate",
+        "A persona's certificate (never its key)",
+    )
+    .answers_with(
+        200,
+        "PEM",
+        "application/x-pem-file",
+        json!({"type": "string"}),
+    )
+    .refusals(&[404])
+    .finish();
+    op(
+        doc,
+        "GET",
+        "/sca/callbacks",
+        "The SCA redirects the workbench's callback caught",
+    )
+    .answers_list::<Callback>(200, "Newest first")
+    .finish();
+}
+
+fn describe_composer(doc: &mut Document) {
+    op(
+        doc,
+        "GET",
+        "/operations",
+        "Every request form the composer offers",
+    )
+    .answers_list::<operations::Operation>(200, "The catalogue")
+    .finish();
+    op(
+        doc,
+        "POST",
+        "/compose/preview",
+        "A draft as it would be sent now: headers, signing string",
+    )
+    .body::<draft::Draft>(true)
+    .answers::<draft::Prepared>(200, "The prepared request")
+    .refusals(&[400, 404, 413, 415])
+    .finish();
+    op(
+        doc,
+        "POST",
+        "/compose/send",
+        "Sign a draft now, send it over the port, keep it in the history",
+    )
+    .body::<draft::Draft>(true)
+    .answers::<composer::Sent<'static>>(200, "The request sent and its answer")
+    .refusals(&[400, 404, 413, 415])
+    .finish();
+    op(
+        doc,
+        "GET",
+        "/compose/history",
+        "The sent requests, newest first",
+    )
+    .answers_list::<composer::HistoryLine>(200, "The history")
+    .finish();
+    op(
+        doc,
+        "GET",
+        "/compose/history/{id}",
+        "One sent request whole",
+    )
+    .answers::<composer::Sent<'static>>(200, "The request sent and its answer")
+    .refusals(&[404])
+    .finish();
+    op(
+        doc,
+        "POST",
+        "/compose/export",
+        "A draft as a curl command or a script that signs at run time",
+    )
+    .body::<composer::ExportRequest>(true)
+    .answers::<composer::ExportText>(200, "The text")
+    .refusals(&[400, 404, 413, 415])
+    .finish();
+}
+
+fn describe_fixtures(doc: &mut Document) {
+    op(
+        doc,
+        "GET",
+        "/state",
+        "The whole state as a state file (docs/fixtures.md)",
+    )
+    .answers_with(
+        200,
+        "A state file",
+        "application/json",
+        file("fixtures/schema/state.schema.json"),
+    )
+    .finish();
+    op(
+        doc,
+        "POST",
+        "/state",
+        "Import a state file: replace or merge, or preview the change",
+    )
+    .params(&[
+        Param::query("mode", "enum:replace|merge", "replace (default) or merge."),
+        Param::query("preview", "boolean", "Only say what would change."),
+    ])
+    .raw_body(
+        "application/json",
+        file("fixtures/schema/state.schema.json"),
+    )
+    .answers::<ImportOutcome>(200, "What changed (or would)")
+    .refusals(&[400, 409, 413, 415])
+    .finish();
+    op(
+        doc,
+        "GET",
+        "/journeys/{id}/flow",
+        "A journey of the traffic log as a flow file",
+    )
+    .answers_with(
+        200,
+        "A flow file",
+        "application/json",
+        file("fixtures/schema/flow.schema.json"),
+    )
+    .refusals(&[404])
+    .finish();
+    op(doc, "GET", "/snapshots", "The named snapshots")
+        .answers_list::<Summary>(200, "The snapshots")
+        .finish();
+    op(
+        doc,
+        "PUT",
+        "/snapshots/{name}",
+        "Take a snapshot of the whole state now",
+    )
+    .answers::<Summary>(201, "Taken (one of the same name is replaced)")
+    .refusals(&[400, 409])
+    .finish();
+    op(doc, "GET", "/snapshots/{name}", "A snapshot's state file")
+        .answers_with(
+            200,
+            "A state file",
+            "application/json",
+            file("fixtures/schema/state.schema.json"),
+        )
+        .refusals(&[404])
+        .finish();
+    op(doc, "DELETE", "/snapshots/{name}", "Delete a snapshot")
+        .empty(204, "Deleted")
+        .refusals(&[404])
+        .finish();
+    op(
+        doc,
+        "POST",
+        "/snapshots/{name}/restore",
+        "Restore the state a snapshot holds",
+    )
+    .answers::<ImportOutcome>(200, "Restored")
+    .refusals(&[404])
+    .finish();
+    op(
+        doc,
+        "GET",
+        "/snapshots/{name}/flow",
+        "Every exchange since the snapshot, as a flow file",
+    )
+    .answers_with(
+        200,
+        "A flow file",
+        "application/json",
+        file("fixtures/schema/flow.schema.json"),
+    )
+    .refusals(&[404])
+    .finish();
+}
+
+fn describe_traffic(doc: &mut Document) {
+    const FILTERS: &[Param] = &[
+        Param::query("before", "integer", "Entries older than this id (paging)."),
+        Param::query("limit", "integer", "Page size (default 200, at most 1000)."),
+        Param::query(
+            "tpp",
+            "string",
+            "Only this TPP (organisation id or subject text).",
+        ),
+        Param::query("psu", "string", "Only this PSU-ID."),
+        Param::query("status", "enum:2xx|3xx|4xx|5xx", "Only this status class."),
+        Param::query("failed", "boolean", "Only refused exchanges."),
+        Param::query("resource", "string", "Only entries touching <kind>:<id>."),
+        Param::query("journey", "string", "Only this journey."),
+        Param::query("q", "string", "Text in the path, headers or bodies."),
+        Param::query(
+            "kind",
+            "enum:exchange|event",
+            "Only exchanges or only events.",
+        ),
+    ];
+    doc.op(
+        "GET",
+        &format!("{API}/traffic"),
+        "Traffic",
+        "A page of the timeline, newest first",
+    )
+    .operator()
+    .params(FILTERS)
+    .answers::<Page>(200, "The page")
+    .refusals(&[400, 401])
+    .finish();
+    doc.op(
+        "GET",
+        &format!("{API}/traffic/stream"),
+        "Traffic",
+        "New entries as Server-Sent Events",
+    )
+    .describe("After the kept entries since Last-Event-ID (or ?lastEventId=) when resuming.")
+    .operator()
+    .answers_with(
+        200,
+        "An event stream",
+        "text/event-stream",
+        json!({"type": "string"}),
+    )
+    .refusals(&[401])
+    .finish();
+    for method in ["GET", "PUT"] {
+        let op = doc
+            .op(
+                method,
+                &format!("{API}/traffic/settings"),
+                "Traffic",
+                "The log's switch and caps",
+            )
+            .operator();
+        let op = if method == "PUT" {
+            op.body::<TrafficSettings>(true).refusals(&[400, 413, 415])
+        } else {
+            op
+        };
+        op.answers::<TrafficSettings>(200, "The settings")
+            .refusals(&[401])
+            .finish();
+    }
+    doc.op(
+        "GET",
+        &format!("{API}/traffic/{{id}}"),
+        "Traffic",
+        "One entry whole",
+    )
+    .operator()
+    .answers::<WholeEntry>(200, "The exchange (headers, bodies, gate verdict) or event")
+    .refusals(&[400, 401, 404])
+    .finish();
+    doc.op(
+        "GET",
+        &format!("{API}/traffic/{{id}}/har"),
+        "Traffic",
+        "An exchange as a HAR 1.2 entry",
+    )
+    .operator()
+    .answers_with(
+        200,
+        "A HAR entry",
+        "application/json",
+        json!({"type": "object"}),
+    )
+    .refusals(&[400, 401, 404])
+    .finish();
+    doc.op(
+        "GET",
+        &format!("{API}/journeys"),
+        "Traffic",
+        "The journeys, most recently active first",
+    )
+    .operator()
+    .params(&[Param::query("limit", "integer", "At most this many.")])
+    .answers_list::<Journey>(200, "The journeys")
+    .refusals(&[401])
+    .finish();
+    doc.op(
+        "GET",
+        &format!("{API}/journeys/{{id}}"),
+        "Traffic",
+        "One journey's entries in time order",
+    )
+    .operator()
+    .answers::<JourneyEntries>(200, "The journey")
+    .refusals(&[401, 404])
+    .finish();
+}
+
+/// The workbench's pages and the bank's SCA pages (HTML for people, not for TPP code).
+fn describe_pages(doc: &mut Document) {
+    let html = json!({"type": "string"});
+    doc.op("GET", "/workbench", "Workbench", "Redirects to /workbench/")
+        .empty(308, "To /workbench/ (the query kept)")
+        .finish();
+    doc.op("GET", "/workbench/", "Workbench", "The workbench UI")
+        .answers_with(200, "The page", "text/html", html.clone())
+        .finish();
+    doc.op(
+        "GET",
+        "/workbench/{file}",
+        "Workbench",
+        "The workbench UI's files",
+    )
+    .answers_with(200, "A file", "application/octet-stream", json!({}))
+    .refusals(&[404])
+    .finish();
+    doc.op(
+        "GET",
+        "/workbench/callback",
+        "Workbench",
+        "Catches the bank's redirect after SCA",
+    )
+    .answers_with(
+        200,
+        "A page saying what came back",
+        "text/html",
+        html.clone(),
+    )
+    .finish();
+    doc.op(
+        "GET",
+        "/sca/{id}",
+        "SCA pages",
+        "The bank's SCA page at the authorisation's step",
+    )
+    .params(&[Param::query("lang", "enum:nb|en", "Page language.")])
+    .answers_with(200, "The page", "text/html", html.clone())
+    .answers_with(404, "No such authorisation", "text/html", html.clone())
+    .answers_with(410, "Expired or finished", "text/html", html.clone())
+    .finish();
+    for step in [
+        "identify", "method", "context", "consent", "confirm", "cancel",
+    ] {
+        doc.op(
+            "POST",
+            &format!("/sca/{{id}}/{step}"),
+            "SCA pages",
+            &format!("The PSU's {step} step (form post)"),
+        )
+        .raw_body(
+            "application/x-www-form-urlencoded",
+            json!({"type": "object"}),
+        )
+        .empty(
+            303,
+            "To the next page, or back to the TPP-Redirect-URI when finished",
+        )
+        .answers_with(
+            200,
+            "The page again with what to correct",
+            "text/html",
+            html.clone(),
+        )
+        .answers_with(
+            400,
+            "The page again with what to correct",
+            "text/html",
+            html.clone(),
+        )
+        .answers_with(404, "No such authorisation", "text/html", html.clone())
+        .answers_with(409, "Not at this step", "text/html", html.clone())
+        .answers_with(410, "Expired or finished", "text/html", html.clone())
+        .finish();
+        doc.op(
+            "GET",
+            &format!("/sca/{{id}}/{step}"),
+            "SCA pages",
+            "Back to the page (after a reload)",
+        )
+        .empty(303, "To /sca/{id}")
+        .finish();
+    }
+}
