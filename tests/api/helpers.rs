@@ -218,6 +218,10 @@ impl<'a> TestRequest<'a> {
             change(&mut headers);
         }
         let method = self.method.clone();
+        let sent = self
+            .body_after_signing
+            .clone()
+            .unwrap_or_else(|| self.body.clone());
         let response = self
             .app
             .client
@@ -229,6 +233,12 @@ impl<'a> TestRequest<'a> {
             .expect("the request reaches the server");
         let response = TestResponse::read(response).await;
         response.check_documented(method.as_str(), &self.path);
+        crate::openapi_check::check_accepted_request(
+            method.as_str(),
+            &self.path,
+            response.status,
+            &sent,
+        );
         response
     }
 }

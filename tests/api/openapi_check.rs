@@ -183,3 +183,35 @@ fn validator(
         })
         .clone()
 }
+
+/// Checks a request body that the service accepted (2xx) against the operation's documented request
+/// body: a client generated from the document must be able to send what the service takes.
+pub fn check_accepted_request(method: &str, path: &str, status: u16, body: &[u8]) {
+    if !(200..300).contains(&status) || body.iter().all(u8::is_ascii_whitespace) {
+        return;
+    }
+    let method = method.to_ascii_lowercase();
+    let Some(template) = template_for(path) else {
+        return;
+    };
+    let Some(schema) = document()["paths"][template][&method]
+        .pointer("/requestBody/content/application~1json/schema")
+    else {
+        return;
+    };
+    let Ok(instance) = serde_json::from_slice::<Value>(body) else {
+        return;
+    };
+    let validator = validator(template, &method, 0, "request", schema);
+    let errors: Vec<String> = validator
+        .iter_errors(&instance)
+        .map(|e| format!("at {}: {}", e.instance_path(), e))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "OpenAPI: {} {path} ({template}) accepted a request body the document does not allow:\n  {}\nbody: {}",
+        method.to_uppercase(),
+        errors.join("\n  "),
+        serde_json::to_string_pretty(&instance).unwrap_or_default()
+    );
+}

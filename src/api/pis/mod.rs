@@ -4,6 +4,7 @@
 pub mod baskets;
 pub mod caller;
 pub mod payments;
+pub mod request_schema;
 pub mod views;
 
 use crate::state::AppState;

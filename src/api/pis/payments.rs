@@ -411,7 +411,7 @@ pub(super) fn describe(doc: &mut Document) {
         .params(SIGNED)
         .params(SCA)
         .params(PAYMENT)
-        .body::<views::PaymentOrderBody>(true)
+        .body::<super::request_schema::PaymentRequest>(true)
         .answers::<CreatedPayment>(201, "The payment was created (RCVD)")
         .refusals(&[400, 401, 403, 404, 409, 413, 415])
         .finish();
@@ -484,7 +484,7 @@ pub(super) fn describe(doc: &mut Document) {
         )
         .describe("The body is the payment's instructedAmount, debtorAccount and creditorAccount.")
         .params(SIGNED)
-        .body::<views::PaymentOrderBody>(true)
+        .body::<super::request_schema::FeeRequest>(true)
         .answers::<validation::fees::FeeInformation>(200, "The fee")
         .refusals(&[400, 403, 413, 415])
         .finish();
