@@ -129,5 +129,24 @@ pub const SCA: &[Param] = &[
     X_ACCEPT_FIX,
 ];
 
+/// SPEC.md's sets B and P (baskets, payment creation and their authorisation): what `SCA` lists, with
+/// the headers the sandbox requires marked so (PSU-ID may be replaced by X-PSU-IDENTITY on a payment).
+pub const SET_B_P: &[Param] = &[
+    PSU_ID,
+    X_PSU_IDENTITY,
+    PSU_CONTEXT,
+    PSU_CORPORATE_ID,
+    PSU_IP_ADDRESS.required(),
+    PSU_IP_PORT,
+    PSU_USER_AGENT,
+    PSU_HTTP_METHOD,
+    PSU_DEVICE_ID,
+    TPP_SESSION_ID.required(),
+    TPP_REDIRECT_URI.required(),
+    TPP_REDIRECT_PREFERRED,
+    AUTH_METHOD,
+    X_ACCEPT_FIX.required(),
+];
+
 /// Payment creation adds the brand to set P.
 pub const PAYMENT: &[Param] = &[TPP_BRAND];

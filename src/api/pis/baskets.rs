@@ -8,7 +8,7 @@ use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::links::Links;
 use crate::api::openapi::builder::Document;
-use crate::api::openapi::headers::{SCA, SIGNED};
+use crate::api::openapi::headers::{SET_B_P, SIGNED};
 use crate::api::path::ApiPath;
 use crate::payments::model::Basket;
 use crate::payments::{baskets, service};
@@ -182,7 +182,7 @@ pub(super) fn describe(doc: &mut Document) {
     doc.op("POST", "/v1/signing-baskets", "Signing baskets", "Create a signing basket")
         .describe("Bulk or periodic payments in paymentIds are 400 REFERENCE_MIX_INVALID. Answers with `scaRedirect`: one SCA approves every payment.")
         .params(SIGNED)
-        .params(SCA)
+        .params(SET_B_P)
         .body::<CreateBasket>(true)
         .answers::<CreatedBasket>(201, "The basket was created")
         .refusals(&[400, 401, 403, 404, 409, 413, 415])
@@ -194,7 +194,7 @@ pub(super) fn describe(doc: &mut Document) {
         "A basket",
     )
     .params(SIGNED)
-    .params(SCA)
+    .params(SET_B_P)
     .answers::<BasketDetails>(200, "The basket")
     .refusals(&[400, 403, 404])
     .finish();
@@ -205,7 +205,7 @@ pub(super) fn describe(doc: &mut Document) {
         "Delete a basket not yet authorised",
     )
     .params(SIGNED)
-    .params(SCA)
+    .params(SET_B_P)
     .empty(204, "Deleted")
     .refusals(&[400, 403, 404, 409])
     .finish();
@@ -216,7 +216,7 @@ pub(super) fn describe(doc: &mut Document) {
         "The status of a basket",
     )
     .params(SIGNED)
-    .params(SCA)
+    .params(SET_B_P)
     .answers::<BasketStatusBody>(200, "The status")
     .refusals(&[400, 403, 404])
     .finish();
@@ -227,7 +227,7 @@ pub(super) fn describe(doc: &mut Document) {
         "Start an authorisation of a basket",
     )
     .params(SIGNED)
-    .params(SCA)
+    .params(SET_B_P)
     .answers::<StartedAuthorisation>(201, "Started: send the PSU to scaRedirect")
     .refusals(&[400, 403, 404, 409])
     .finish();

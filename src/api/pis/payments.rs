@@ -7,7 +7,7 @@ use super::views;
 use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::json::JsonBody;
 use crate::api::openapi::builder::{Document, Param};
-use crate::api::openapi::headers::{PAYMENT, SCA, SIGNED};
+use crate::api::openapi::headers::{PAYMENT, SCA, SET_B_P, SIGNED};
 use crate::api::path::ApiPath;
 use crate::api::sca_trigger::{base_url, header};
 use crate::payments::model::{Payment, PaymentProduct, PaymentService};
@@ -409,7 +409,7 @@ pub(super) fn describe(doc: &mut Document) {
         .describe("The body is one order (single, periodic with its schedule fields) or, for bulk, `debtorAccount` and `payments`. Answers 201 with `scaRedirect`: the PSU approves on the bank's page.")
         .params(&[SERVICE, PRODUCT, ALLOW_DUPLICATE])
         .params(SIGNED)
-        .params(SCA)
+        .params(SET_B_P)
         .params(PAYMENT)
         .body::<super::request_schema::PaymentRequest>(true)
         .answers::<CreatedPayment>(201, "The payment was created (RCVD)")
