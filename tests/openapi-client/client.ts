@@ -13,6 +13,16 @@ const signed = {
   "TPP-Signature-Certificate": "MIIB...",
 };
 
+// SPEC.md's sets B and P add what the sandbox requires of basket and payment requests.
+const setBP = {
+  ...signed,
+  "PSU-ID": "8f4a2c1e-3b5d-4e6f-9a0b-1c2d3e4f5a6b",
+  "PSU-IP-Address": "192.0.2.10",
+  "TPP-Session-ID": "session-1",
+  "TPP-Redirect-URI": "https://tpp.example/callback",
+  "x-accept-fix": "",
+};
+
 export async function tour(): Promise<void> {
   const accounts = await client.GET("/v1/accounts", { params: { header: { ...signed, "PSU-ID": "x" } } });
   const names: string[] = (accounts.data?.accounts ?? []).map((a) => a.name);
@@ -20,7 +30,7 @@ export async function tour(): Promise<void> {
   const created = await client.POST("/v1/{service}/{product}", {
     params: {
       path: { service: "payments", product: "instant-norwegian-domestic-credit-transfers-straks" },
-      header: signed,
+      header: setBP,
     },
     body: {
       instructedAmount: { amount: "100.00", currency: "NOK" },
@@ -34,7 +44,7 @@ export async function tour(): Promise<void> {
   const refused: components["schemas"]["TppMessage"][] | undefined = created.error?.tppMessages;
 
   const basket = await client.POST("/v1/signing-baskets", {
-    params: { header: signed },
+    params: { header: setBP },
     body: { paymentIds: [paymentId ?? ""] },
   });
   const basketStatus: string | undefined = basket.data?.transactionStatus;
