@@ -462,6 +462,7 @@ pub async fn workbench_api_raw(
     body: Option<Vec<u8>>,
 ) -> (reqwest::StatusCode, Value) {
     let method_name = method.clone();
+    let sent = body.clone().unwrap_or_default();
     let mut request = app
         .client
         .request(method, format!("{}/workbench/api{path}", app.base))
@@ -485,6 +486,12 @@ pub async fn workbench_api_raw(
         status.as_u16(),
         content_type.as_deref(),
         text.as_bytes(),
+    );
+    crate::openapi_check::check_accepted_request(
+        method_name.as_str(),
+        &format!("/workbench/api{path}"),
+        status.as_u16(),
+        &sent,
     );
     (
         status,
