@@ -1,4 +1,4 @@
-//! Nothing grows without limit: 30,000 requests that each start an SCA nobody finishes (401 with a
+//! Nothing grows without limit: 64,000 requests that each start an SCA nobody finishes (401 with a
 //! scaRedirect, the largest TPP-Redirect-URI accepted) against the real binary, `xs2a-sandbox serve
 //! --data DIR`, leave its data directory under 10 MB and its resident memory flat.
 //!
@@ -19,7 +19,7 @@ use xs2a_sandbox::sca::authorisation::Authorisation;
 use xs2a_sandbox::sca::retention::MAX_PER_TPP;
 use xs2a_sandbox::store::Store;
 
-const REQUESTS: usize = 30_000;
+const REQUESTS: usize = 64_000;
 const WARM_UP: usize = 2_000;
 const CLIENTS: usize = 8;
 
@@ -101,7 +101,7 @@ async fn send_401s(base: &str, count: usize, redirect: &str) {
 }
 
 #[tokio::test]
-async fn thirty_thousand_unanswered_401s_leave_the_data_directory_small_and_memory_flat() {
+async fn unanswered_401s_leave_the_data_directory_small_and_memory_bounded() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     // What the bank keeps is measured here: the traffic log, which records every request for the
@@ -113,20 +113,22 @@ async fn thirty_thousand_unanswered_401s_leave_the_data_directory_small_and_memo
     assert_eq!(redirect.len(), 2048);
 
     send_401s(&base, WARM_UP, &redirect).await;
-    // Resident memory rises by about 2 KB per request and falls back in bulk every 7,000 to 10,000
-    // (by its shape, the storage engine's deferred reclamation; not investigated further), so one
-    // reading against another says little. Flat means: no
-    // trend (memory comes back, in the second half, below the highest reading of the first) and no
-    // reading far above the warm-up.
+    // Resident memory is a sawtooth: it rises by about 0.5-2 KB a request and falls back in bulk (by its
+    // shape, the storage engine's deferred reclamation; not investigated further) every 7,000 to 35,000
+    // requests depending on the machine's load, so one reading against another says little. Bounded
+    // means: memory comes back at least once (a reading 10 MB below the highest before it: 64,000
+    // requests span the longest period seen twice over) and no reading is far above the warm-up.
     let warm = rss_kib(pid);
     let mut readings = Vec::new();
     for _ in 0..(REQUESTS - WARM_UP) / 1000 {
         send_401s(&base, 1000, &redirect).await;
         readings.push(rss_kib(pid));
     }
-    let (first, second) = readings.split_at(readings.len() / 2);
-    let first_peak = *first.iter().max().unwrap();
-    let second_low = *second.iter().min().unwrap();
+    let came_back = readings
+        .iter()
+        .enumerate()
+        .skip(1)
+        .any(|(i, r)| r + 10 * 1024 < *readings[..i].iter().max().unwrap());
     let peak = *readings.iter().max().unwrap();
 
     server.kill().unwrap();
@@ -147,10 +149,7 @@ async fn thirty_thousand_unanswered_401s_leave_the_data_directory_small_and_memo
     );
     assert!(stored <= MAX_PER_TPP, "{stored} authorisations kept");
     assert!(size < 10_000_000, "the data directory takes {size} bytes");
-    assert!(
-        second_low < first_peak,
-        "resident memory only grew: {readings:?} KiB"
-    );
+    assert!(came_back, "resident memory only grew: {readings:?} KiB");
     assert!(
         peak < warm + 48 * 1024,
         "resident memory rose from {warm} KiB to {peak} KiB"
