@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI for the desktop part, after the main build in .ci/run: the desktop's system packages, the UI build if
 # .ci/run has not made it, the release app built once (--all-targets, so the test binary comes with it),
-# its unit tests, and the real-window test under Xvfb (under a minute). Time goes to the two compiles of the
+# its unit tests, and the real-window tests under Xvfb (about a minute). Time goes to the two compiles of the
 # Tauri tree: the release build (about 5 min on an idle 2-core machine per the trial build; 29 min here while
 # other builds shared the cores) and clippy's check of it; XS2A_DESKTOP_LINT=0 skips the latter.
 set -euo pipefail

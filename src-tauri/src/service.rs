@@ -26,9 +26,14 @@ impl Service {
             std::fs::create_dir_all(dir)
                 .map_err(|e| format!("cannot create the data directory {}: {e}", dir.display()))?;
         }
-        let app = App::build(AppConfig {
-            data,
-            ..AppConfig::default()
+        // Built inside Tauri's runtime (setup runs on the GUI thread, outside it): the traffic log follows
+        // the sandbox's events (payment statuses, batch runs, SCA steps, the clock) with a task on the
+        // current runtime, and without one the inspector and the flow view would show exchanges only.
+        let app = tauri::async_runtime::block_on(async move {
+            App::build(AppConfig {
+                data,
+                ..AppConfig::default()
+            })
         })?;
         // Bound here, before the window exists, so the page is handed the real address.
         let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port.unwrap_or(0)));
