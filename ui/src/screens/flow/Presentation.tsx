@@ -1,7 +1,7 @@
 // Presentation mode for trainers: large type for a projector, one message at a time (→ / ← or Page Down /
 // Page Up; Home, End; F follows live; Escape leaves), the diagram up to that message, the message's body
 // with headers and base64 folded away, and — where the PSU acts — the bank's SCA page as the PSU saw it
-// (the recorded page, drawn in a sandboxed frame, so nothing is requested again).
+// (the recorded page, drawn inert in a shadow root, so nothing is requested again).
 import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import type { Exchange } from "../../api/traffic";
 import { useWorkbench } from "../../app/context";
@@ -9,6 +9,7 @@ import { Button } from "../../components/Button";
 import { HeadersTable } from "../../components/HeadersTable";
 import { valueOf } from "../../lib/resource";
 import { foldBase64, presentBody } from "./fold";
+import { PagePreview } from "./PagePreview";
 import type { Layout, PlacedMessage } from "./layout";
 import { LANES } from "./layout";
 import { SequenceDiagram } from "./SequenceDiagram";
@@ -180,7 +181,7 @@ export function Presentation(props: PresentationProps) {
               when={pageHtml()}
               fallback={<p class="hint">The page {page()?.pageUrl} (not recorded as HTML).</p>}
             >
-              {(html) => <iframe title="SCA page" sandbox="" srcdoc={html()} />}
+              {(html) => <PagePreview title="SCA page" html={html()} />}
             </Show>
           </section>
         </Show>
