@@ -19,7 +19,13 @@ pub struct Index {
     by_authorisation: HashMap<String, String>,
     by_payment: HashMap<String, Vec<String>>,
     by_session: HashMap<(String, String), String>,
+    /// Entries counted into a payment journey before the exchange that opens it was recorded: the
+    /// creation's RCVD event is published while the request is still being answered. Bounded.
+    early: HashMap<String, usize>,
 }
+
+/// The most journeys [`Index::early`] remembers (one per payment being created at that moment).
+const EARLY_KEPT: usize = 1024;
 
 /// The resources an exchange names in its path.
 pub fn path_resources(path: &str) -> Vec<Resource> {
@@ -135,6 +141,11 @@ fn payment_title(path: &str, request: Option<&serde_json::Value>) -> String {
 
 impl Index {
     fn open(&mut self, id: &str, kind: &str, title: String, entry: &ExchangeSummary) {
+        let early = if self.journeys.contains_key(id) {
+            0
+        } else {
+            self.early.remove(id).unwrap_or(0)
+        };
         self.journeys
             .entry(id.to_owned())
             .or_insert_with(|| Journey {
@@ -146,7 +157,7 @@ impl Index {
                 status: None,
                 started_at: entry.at,
                 last_at: entry.at,
-                entries: 0,
+                entries: early,
             });
     }
 
@@ -290,7 +301,10 @@ impl Index {
         if let Some(id) = data["paymentId"].as_str() {
             resources.push(Resource::new("payment", id));
             let own = format!("payment:{id}");
-            if self.journeys.contains_key(&own) {
+            // The creation's RCVD event comes before the exchange that opens the journey is recorded
+            // (it is published while the request is being answered); it belongs to it all the same.
+            let creation = event == "payment.status" && data["transactionStatus"] == "RCVD";
+            if self.journeys.contains_key(&own) || creation {
                 journeys.push(own);
             }
             journeys.extend(self.by_payment.get(id).cloned().unwrap_or_default());
@@ -322,6 +336,11 @@ impl Index {
             if let Some(journey) = self.journeys.get_mut(j) {
                 journey.entries += 1;
                 journey.last_at = journey.last_at.max(entry.at());
+            } else if j.starts_with("payment:") {
+                if self.early.len() >= EARLY_KEPT {
+                    self.early.clear();
+                }
+                *self.early.entry(j.clone()).or_default() += 1;
             }
         }
     }
@@ -371,6 +390,41 @@ mod tests {
             "/v1/payments/instant-norwegian-credit-transfers-straks/fee-information"
         )
         .is_empty());
+    }
+
+    #[test]
+    fn the_creation_event_published_before_its_exchange_is_recorded_joins_the_payment_journey() {
+        let mut index = Index::default();
+        let data = serde_json::json!({"paymentId": "p7", "transactionStatus": "RCVD"});
+        let (_, journeys) = index.classify_event("payment.status", &data);
+        assert_eq!(journeys, ["payment:p7"]);
+        let at = time::OffsetDateTime::UNIX_EPOCH;
+        let event = Entry::Event(crate::traffic::model::EventEntry {
+            id: 1,
+            at,
+            event: "payment.status".into(),
+            data,
+            resources: vec![Resource::new("payment", "p7")],
+            journeys,
+        });
+        index.count(&event);
+        let mut created: ExchangeSummary = serde_json::from_value(serde_json::json!({
+            "id": 2, "at": "1970-01-01T00:00:00Z", "durationMs": 1, "method": "POST",
+            "path": "/v1/payments/instant-norwegian-domestic-credit-transfers-straks",
+            "status": 201, "area": "bank", "source": "external", "resources": [], "journeys": []
+        }))
+        .unwrap();
+        let answer = serde_json::json!({"paymentId": "p7", "transactionStatus": "RCVD"});
+        index.classify_exchange(
+            &mut created,
+            Bodies {
+                request: None,
+                response: Some(&answer),
+            },
+        );
+        assert_eq!(created.journeys, ["payment:p7"]);
+        index.count(&Entry::Exchange(created));
+        assert_eq!(index.journeys["payment:p7"].entries, 2);
     }
 
     #[test]
