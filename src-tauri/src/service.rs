@@ -28,6 +28,7 @@ impl Service {
         }
         let app = App::build(AppConfig {
             data,
+            store_cache_bytes: Some(crate::memory::STORE_CACHE_BYTES),
             ..AppConfig::default()
         })?;
         // Bound here, before the window exists, so the page is handed the real address.
