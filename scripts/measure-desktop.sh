@@ -11,8 +11,8 @@
 #   scripts/measure-desktop.sh [--runs N] [--settle SECONDS] [--requests N]
 #
 # --requests N: once the window is live, N signed GET /v1/sandbox/customers (the bundled aisp-pisp
-# certificate, 32 at a time, with curl) go to the app's port, so each one lands in the traffic log and the
-# inspector's live list; PSS is read after them (and the settle time). Needs target/release/xs2a-sandbox
+# certificate, 32 at a time, with curl) go to the app's port, so each one lands in the traffic log (the
+# window stays on its first screen, so the inspector is not open); PSS is read after them (and the settle time). Needs target/release/xs2a-sandbox
 # (or XS2A_SANDBOX_BIN) for the `sign` command.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -9,7 +9,7 @@ use crate::signing::signer::SigningCredentials;
 use crate::signing::trust::TrustStore;
 use crate::signing::verifier::Verifier;
 use crate::state::{AccessMode, AppState, Settings};
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, CACHE_BYTES};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -53,6 +53,9 @@ pub struct AppConfig {
     pub traffic: crate::traffic::store::TrafficOverrides,
     /// A state file (docs/fixtures.md) that replaces the stored state before anything else reads it.
     pub fixture: Option<PathBuf>,
+    /// The most memory the store's page cache takes; `None`: [`crate::store::CACHE_BYTES`]. A smaller one
+    /// keeps an embedding process (the desktop app) smaller at the price of more disk reads.
+    pub store_cache_bytes: Option<u64>,
 }
 
 impl Default for AppConfig {
@@ -68,6 +71,7 @@ impl Default for AppConfig {
             operator_token: None,
             traffic: Default::default(),
             fixture: None,
+            store_cache_bytes: None,
         }
     }
 }
@@ -85,9 +89,10 @@ const INSTANCE_FILE: &str = "instance.json";
 impl App {
     /// Opens the store, restores or starts the clock, seeds a fresh sandbox and builds the gate.
     pub fn build(config: AppConfig) -> Result<App, String> {
+        let cache_bytes = config.store_cache_bytes.unwrap_or(CACHE_BYTES);
         let (store, data_dir) = match &config.data {
-            DataDir::Ephemeral => (Store::temporary(), None),
-            DataDir::At(dir) => (Store::open(dir), Some(dir.clone())),
+            DataDir::Ephemeral => (Store::temporary_with(cache_bytes), None),
+            DataDir::At(dir) => (Store::open_with(dir, cache_bytes), Some(dir.clone())),
         };
         let store = store.map_err(|error| match (error, &data_dir) {
             (StoreError::Locked(_), Some(dir)) => already_running(dir),

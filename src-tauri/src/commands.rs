@@ -37,11 +37,12 @@ pub async fn open_sca_window(app: AppHandle, url: String) -> Result<(), String> 
         let _ = window.set_focus();
         return Ok(());
     }
-    WebviewWindowBuilder::new(&app, SCA, WebviewUrl::External(url))
+    let window = WebviewWindowBuilder::new(&app, SCA, WebviewUrl::External(url))
         .title("Bank SCA — xs2a-sandbox")
         .inner_size(520.0, 760.0)
         .build()
         .map_err(|e| format!("cannot open the SCA window: {e}"))?;
+    crate::memory::tune_webview(&window);
     Ok(())
 }
 

@@ -7,6 +7,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
+mod memory;
 mod options;
 mod service;
 mod window;
@@ -16,6 +17,7 @@ use tauri::{Manager, RunEvent, WindowEvent};
 
 fn main() {
     let started = Instant::now();
+    memory::before_gtk();
     xs2a_sandbox::cli::init_tracing();
     let options =
         match options::Options::parse(std::env::args().skip(1), |name| std::env::var(name).ok()) {
@@ -46,6 +48,7 @@ fn main() {
                 }
             };
             service.announce();
+            memory::trim_periodically();
             // With the ready line (commands::ui_ready), splits the start-up time: service, then window and UI.
             println!(
                 "xs2a-desktop: service up after {} ms",

@@ -32,6 +32,7 @@ impl Service {
         let app = tauri::async_runtime::block_on(async move {
             App::build(AppConfig {
                 data,
+                store_cache_bytes: Some(crate::memory::STORE_CACHE_BYTES),
                 ..AppConfig::default()
             })
         })?;

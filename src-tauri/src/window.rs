@@ -48,7 +48,7 @@ pub fn init_script(base_url: &str, token: &str) -> String {
 }
 
 pub fn open_main(app: &AppHandle, base_url: &str, token: &str) -> tauri::Result<()> {
-    WebviewWindowBuilder::new(app, MAIN, WebviewUrl::App("index.html".into()))
+    let window = WebviewWindowBuilder::new(app, MAIN, WebviewUrl::App("index.html".into()))
         .title(format!("xs2a-sandbox workbench — {base_url}"))
         .inner_size(1280.0, 800.0)
         .min_inner_size(900.0, 600.0)
@@ -63,6 +63,7 @@ pub fn open_main(app: &AppHandle, base_url: &str, token: &str) -> tauri::Result<
             allowed
         })
         .build()?;
+    crate::memory::tune_webview(&window);
     Ok(())
 }
 

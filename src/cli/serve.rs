@@ -162,6 +162,7 @@ impl ServeArgs {
                 max_bytes: self.traffic_max_bytes,
             },
             fixture: self.fixture.clone(),
+            store_cache_bytes: None,
         })
     }
 }

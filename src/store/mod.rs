@@ -28,8 +28,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The most memory sled's page cache takes.
-const CACHE_BYTES: u64 = 64 * 1024 * 1024;
+/// The most memory sled's page cache takes, unless the opener asks for another bound ([`Store::open_with`]).
+pub const CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Decoded copies of whole tables, each tagged with the write count it was read at.
 type Snapshots = Mutex<HashMap<&'static str, (u64, Arc<dyn Any + Send + Sync>)>>;
@@ -77,6 +77,11 @@ pub struct Store {
 impl Store {
     /// Opens (or creates) the database in `dir`.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        Store::open_with(dir, CACHE_BYTES)
+    }
+
+    /// [`Store::open`] with a page cache of at most `cache_bytes`.
+    pub fn open_with(dir: &Path, cache_bytes: u64) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::Sled(sled::Error::Io(e)))?;
         let db = sled::Config::new()
             .path(dir)
@@ -84,7 +89,7 @@ impl Store {
             .flush_every_ms(None)
             // sled's page cache defaults to 1 GiB; a sandbox's working set is small, and a bounded cache
             // keeps the process's memory flat however much traffic passes through.
-            .cache_capacity(CACHE_BYTES)
+            .cache_capacity(cache_bytes)
             .open()
             .map_err(|error| match error {
                 sled::Error::Io(io) if io.to_string().contains("lock") => {
@@ -97,10 +102,15 @@ impl Store {
 
     /// A throw-away database deleted when dropped (tests, `serve --ephemeral`).
     pub fn temporary() -> Result<Store, StoreError> {
+        Store::temporary_with(CACHE_BYTES)
+    }
+
+    /// [`Store::temporary`] with a page cache of at most `cache_bytes`.
+    pub fn temporary_with(cache_bytes: u64) -> Result<Store, StoreError> {
         let db = sled::Config::new()
             .temporary(true)
             .flush_every_ms(None)
-            .cache_capacity(CACHE_BYTES)
+            .cache_capacity(cache_bytes)
             .open()?;
         Ok(Self::wrap(db))
     }
