@@ -9,9 +9,12 @@ use super::trees::{carried, kind, Decoded, Target, CARRIED};
 use super::{FORMAT, VERSION};
 use crate::store::registry::Kind;
 use crate::store::{RawRecords, Store};
+use serde::de::IgnoredAny;
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
 
 /// Top-level members a state file may have besides `trees`.
 const ALLOWED: &[&str] = &["format", "version", "trees", "$schema", "description"];
@@ -78,63 +81,54 @@ fn syntax_error(bytes: &[u8]) -> FileError {
     }
 }
 
-/// Parses and checks a whole file; nothing is written.
-pub fn parse(bytes: &[u8]) -> Result<Parsed, FileError> {
-    // The fast path parses without tracking where it is; only a file that fails is parsed again with
-    // the path tracked, to name the place.
-    let value: Value = match serde_json::from_slice(bytes) {
-        Ok(value) => value,
-        Err(_) => return Err(syntax_error(bytes)),
-    };
-    let Value::Object(top) = value else {
-        return Err(FileError::schema("", "a state file is a JSON object"));
-    };
-    match top.get("format") {
-        Some(Value::String(f)) if f == FORMAT => {}
-        Some(other) => {
-            return Err(FileError::new(
-                FaultKind::Format,
-                "/format",
-                format!("{other} is not a state file's format; expected \"{FORMAT}\""),
-            ))
-        }
-        None => {
-            return Err(FileError::new(
-                FaultKind::Format,
-                "/format",
-                format!("missing: a state file says \"format\": \"{FORMAT}\""),
-            ))
-        }
+/// The envelope of a well-formed state file, read in one pass over the text: each record stays a slice
+/// of the file, decoded straight into its type afterwards (no JSON tree of the whole file).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Envelope<'a> {
+    format: Option<Value>,
+    version: Option<Value>,
+    #[serde(borrow)]
+    trees: Option<BTreeMap<String, Vec<&'a RawValue>>>,
+    #[serde(rename = "$schema")]
+    _schema: Option<IgnoredAny>,
+    #[serde(rename = "description")]
+    _description: Option<IgnoredAny>,
+}
+
+fn check_format(format: Option<&Value>) -> Result<(), FileError> {
+    match format {
+        Some(Value::String(f)) if f == FORMAT => Ok(()),
+        Some(other) => Err(FileError::new(
+            FaultKind::Format,
+            "/format",
+            format!("{other} is not a state file's format; expected \"{FORMAT}\""),
+        )),
+        None => Err(FileError::new(
+            FaultKind::Format,
+            "/format",
+            format!("missing: a state file says \"format\": \"{FORMAT}\""),
+        )),
     }
-    match top.get("version") {
-        Some(Value::Number(n)) if n.as_u64() == Some(VERSION) => {}
-        Some(Value::Number(n)) => {
-            return Err(FileError::new(
-                FaultKind::Version,
-                "/version",
-                format!("format version {n} is unknown: this sandbox reads version {VERSION} (written by a newer sandbox?)"),
-            ))
-        }
-        _ => {
-            return Err(FileError::schema(
-                "/version",
-                format!("missing or not a number: expected {VERSION}"),
-            ))
-        }
+}
+
+fn check_version(version: Option<&Value>) -> Result<(), FileError> {
+    match version {
+        Some(Value::Number(n)) if n.as_u64() == Some(VERSION) => Ok(()),
+        Some(Value::Number(n)) => Err(FileError::new(
+            FaultKind::Version,
+            "/version",
+            format!("format version {n} is unknown: this sandbox reads version {VERSION} (written by a newer sandbox?)"),
+        )),
+        _ => Err(FileError::schema(
+            "/version",
+            format!("missing or not a number: expected {VERSION}"),
+        )),
     }
-    if let Some(extra) = top.keys().find(|k| !ALLOWED.contains(&k.as_str())) {
-        return Err(FileError::schema(
-            format!("/{}", token(extra)),
-            format!("unknown member; a state file has {}", ALLOWED.join(", ")),
-        ));
-    }
-    let Some(Value::Object(trees)) = top.get("trees") else {
-        return Err(FileError::schema(
-            "/trees",
-            "missing or not an object of trees",
-        ));
-    };
-    for name in trees.keys() {
+}
+
+fn check_tree_names<'n>(names: impl Iterator<Item = &'n String>) -> Result<(), FileError> {
+    for name in names {
         if carried(name).is_none() {
             let why = match kind(name) {
                 Some(Kind::Log) => "is a log, which state files do not carry".to_owned(),
@@ -150,21 +144,25 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, FileError> {
             return Err(FileError::schema(format!("/trees/{}", token(name)), why));
         }
     }
+    Ok(())
+}
+
+/// Decodes every record of the carried trees present in `trees` (each record's text), in registry order
+/// so that a file's faults are reported in a stable order, checking ids unique within each tree.
+fn decode_trees<S: AsRef<str>>(trees: &BTreeMap<String, Vec<S>>) -> Result<Parsed, FileError> {
     let mut parsed = Vec::new();
-    // In registry order, so that a file's faults are reported in a stable order.
     for c in CARRIED {
-        let Some(list) = trees.get(c.tree) else {
+        let Some(items) = trees.get(c.tree) else {
             continue;
         };
         let at = format!("/trees/{}", c.tree);
-        let Value::Array(items) = list else {
-            return Err(FileError::schema(at, "a tree is a list of records"));
-        };
         let mut records = Vec::with_capacity(items.len());
         let mut seen: HashMap<String, usize> = HashMap::with_capacity(items.len());
+        let mut here = String::with_capacity(at.len() + 8);
         for (i, item) in items.iter().enumerate() {
-            let here = format!("{at}/{i}");
-            let decoded = (c.decode)(item, &here)?;
+            here.clear();
+            let _ = write!(here, "{at}/{i}");
+            let decoded = (c.decode)(item.as_ref(), &here)?;
             if let Some(first) = seen.insert(decoded.key.clone(), i) {
                 return Err(FileError::new(
                     FaultKind::Collision,
@@ -180,6 +178,76 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, FileError> {
         parsed.push((c.tree, records));
     }
     Ok(Parsed { trees: parsed })
+}
+
+/// Parses and checks a whole file; nothing is written.
+pub fn parse(bytes: &[u8]) -> Result<Parsed, FileError> {
+    // The fast path reads the envelope in one pass and decodes each record from its own text. A file
+    // it does not take (any fault, or a member given twice) is read as before, through a JSON tree, to
+    // name the place at fault.
+    let Ok(envelope) = serde_json::from_slice::<Envelope>(bytes) else {
+        return parse_as_tree(bytes);
+    };
+    check_format(envelope.format.as_ref())?;
+    check_version(envelope.version.as_ref())?;
+    let Some(trees) = envelope.trees else {
+        return Err(FileError::schema(
+            "/trees",
+            "missing or not an object of trees",
+        ));
+    };
+    check_tree_names(trees.keys())?;
+    let trees: BTreeMap<String, Vec<&str>> = trees
+        .into_iter()
+        .map(|(name, items)| (name, items.into_iter().map(RawValue::get).collect()))
+        .collect();
+    decode_trees(&trees)
+}
+
+/// The slow path of [`parse`]: the whole file as a JSON tree, each fault named at its place.
+fn parse_as_tree(bytes: &[u8]) -> Result<Parsed, FileError> {
+    let value: Value = match serde_json::from_slice(bytes) {
+        Ok(value) => value,
+        Err(_) => return Err(syntax_error(bytes)),
+    };
+    let Value::Object(top) = value else {
+        return Err(FileError::schema("", "a state file is a JSON object"));
+    };
+    check_format(top.get("format"))?;
+    check_version(top.get("version"))?;
+    if let Some(extra) = top.keys().find(|k| !ALLOWED.contains(&k.as_str())) {
+        return Err(FileError::schema(
+            format!("/{}", token(extra)),
+            format!("unknown member; a state file has {}", ALLOWED.join(", ")),
+        ));
+    }
+    let Some(Value::Object(trees)) = top.get("trees") else {
+        return Err(FileError::schema(
+            "/trees",
+            "missing or not an object of trees",
+        ));
+    };
+    check_tree_names(trees.keys())?;
+    let mut texts: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    // In registry order, so that a file's faults are reported in a stable order.
+    for c in CARRIED {
+        let Some(list) = trees.get(c.tree) else {
+            continue;
+        };
+        let Value::Array(items) = list else {
+            // The trees before this one are checked first, as the fast path would.
+            decode_trees(&texts)?;
+            return Err(FileError::schema(
+                format!("/trees/{}", c.tree),
+                "a tree is a list of records",
+            ));
+        };
+        texts.insert(
+            c.tree.to_owned(),
+            items.iter().map(Value::to_string).collect(),
+        );
+    }
+    decode_trees(&texts)
 }
 
 impl Parsed {
@@ -213,18 +281,19 @@ fn stored_ids(store: &Store) -> Result<HashSet<(Target, String)>, FileError> {
 }
 
 /// Every reference resolves, in the file or (merging) in the data.
-fn check_references(parsed: &Parsed, mut ids: HashSet<(Target, String)>) -> Result<(), FileError> {
+fn check_references(parsed: &Parsed, known: &HashSet<(Target, String)>) -> Result<(), FileError> {
+    // Looked up without an allocation per reference: every id borrowed, from the data or the file.
+    let mut ids: HashSet<(Target, &str)> = known.iter().map(|(t, id)| (*t, id.as_str())).collect();
     for (_, records) in &parsed.trees {
         for r in records {
-            ids.extend(r.provides.iter().cloned());
+            ids.extend(r.provides.iter().map(|(t, id)| (*t, id.as_str())));
         }
     }
     let has = |target: Target, id: &str| match target {
         Target::AnyAccount => {
-            ids.contains(&(Target::Account, id.to_owned()))
-                || ids.contains(&(Target::CardAccount, id.to_owned()))
+            ids.contains(&(Target::Account, id)) || ids.contains(&(Target::CardAccount, id))
         }
-        t => ids.contains(&(t, id.to_owned())),
+        t => ids.contains(&(t, id)),
     };
     for (tree, records) in &parsed.trees {
         for (i, r) in records.iter().enumerate() {
@@ -257,39 +326,51 @@ fn plan(store: &Store, parsed: Parsed, mode: Mode) -> Result<Plan, FileError> {
         Mode::Replace => HashSet::new(),
         Mode::Merge => stored_ids(store)?,
     };
-    check_references(&parsed, known)?;
+    check_references(&parsed, &known)?;
     let mut by_tree: HashMap<&'static str, Vec<Decoded>> = parsed.trees.into_iter().collect();
     let mut trees = BTreeMap::new();
     let mut writes = Vec::new();
     let mut records = 0;
     for c in CARRIED {
         let incoming = by_tree.remove(c.tree).unwrap_or_default();
-        let stored: HashMap<Vec<u8>, Vec<u8>> = store.raw_records(c.tree)?.into_iter().collect();
-        let mut change = TreeChange::default();
-        let mut seen = HashSet::with_capacity(incoming.len());
         let configuration = kind(c.tree) == Some(Kind::Configuration);
-        for (i, r) in incoming.iter().enumerate() {
-            seen.insert(r.key.as_bytes().to_vec());
-            match stored.get(r.key.as_bytes()) {
-                None => change.added += 1,
-                Some(old) if *old == r.bytes => change.unchanged += 1,
-                Some(_) if mode == Mode::Merge && !configuration => {
-                    return Err(FileError::new(
-                        FaultKind::Collision,
-                        format!("/trees/{}/{i}", c.tree),
-                        format!(
-                            "the sandbox already holds a different record under the id \"{}\"; \
-                             merge adds records, it does not overwrite them (import without merge \
-                             to replace the state)",
-                            r.key
-                        ),
-                    ));
+        // One pass over the stored tree, looking each stored key up among the file's (ids are unique
+        // within a tree: checked by `parse`); nothing stored is copied.
+        let index: HashMap<&[u8], usize> = incoming
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.key.as_bytes(), i))
+            .collect();
+        let mut change = TreeChange::default();
+        let mut matched = 0;
+        let mut first_different: Option<usize> = None;
+        store.raw_for_each(c.tree, |key, value| match index.get(key) {
+            None => change.removed += 1,
+            Some(&i) => {
+                matched += 1;
+                if incoming[i].bytes == value {
+                    change.unchanged += 1;
+                } else {
+                    change.changed += 1;
+                    first_different = Some(first_different.map_or(i, |f| f.min(i)));
                 }
-                Some(_) => change.changed += 1,
             }
-        }
-        if mode == Mode::Replace {
-            change.removed = stored.keys().filter(|k| !seen.contains(*k)).count();
+        })?;
+        change.added = incoming.len() - matched;
+        if mode == Mode::Merge {
+            change.removed = 0;
+            if let (Some(i), false) = (first_different, configuration) {
+                return Err(FileError::new(
+                    FaultKind::Collision,
+                    format!("/trees/{}/{i}", c.tree),
+                    format!(
+                        "the sandbox already holds a different record under the id \"{}\"; \
+                         merge adds records, it does not overwrite them (import without merge \
+                         to replace the state)",
+                        incoming[i].key
+                    ),
+                ));
+            }
         }
         records += incoming.len();
         if change != TreeChange::default() {

@@ -41,7 +41,8 @@ pub struct Decoded {
     pub refers: Vec<(String, Target, String)>,
 }
 
-type Decode = fn(&Value, &str) -> Result<Decoded, FileError>;
+/// Decodes one record from its text in the file, found at a JSON pointer.
+type Decode = fn(&str, &str) -> Result<Decoded, FileError>;
 
 /// One carried tree.
 pub struct Carried {
@@ -49,19 +50,29 @@ pub struct Carried {
     pub decode: Decode,
 }
 
-/// Decodes a record of type `R` found at `at` (a JSON pointer), naming the exact place of any mismatch.
-fn typed<R: Record>(value: &Value, at: &str) -> Result<(R, String, Vec<u8>), FileError> {
-    // Decoded without tracking the path first (the common case, and much faster); a record that fails
-    // is decoded again with the path tracked, to name the field.
-    let record: R = match R::deserialize(value) {
+/// Decodes a record of type `R` from its text, found at `at` (a JSON pointer), naming the exact place of
+/// any mismatch.
+fn typed<R: Record>(text: &str, at: &str) -> Result<(R, String, Vec<u8>), FileError> {
+    // Decoded straight from the file's text, without a JSON tree and without tracking the path (the
+    // common case, and much faster). A record that fails is decoded again through a JSON tree, as a
+    // file was always read (a member given twice: the last one counts), and with the path tracked to
+    // name the field.
+    let record: R = match serde_json::from_str(text) {
         Ok(record) => record,
-        Err(_) => serde_path_to_error::deserialize(value).map_err(|error| {
-            let inner = pointer_of(error.path());
-            FileError::schema(
-                format!("{at}{inner}"),
-                format!("not a valid {} record: {}", R::TREE, error.inner()),
-            )
-        })?,
+        Err(_) => {
+            let value: Value = serde_json::from_str(text)
+                .map_err(|e| FileError::schema(at.to_owned(), format!("not JSON: {e}")))?;
+            match R::deserialize(&value) {
+                Ok(record) => record,
+                Err(_) => serde_path_to_error::deserialize(&value).map_err(|error| {
+                    let inner = pointer_of(error.path());
+                    FileError::schema(
+                        format!("{at}{inner}"),
+                        format!("not a valid {} record: {}", R::TREE, error.inner()),
+                    )
+                })?,
+            }
+        }
     };
     let bytes = serde_json::to_vec(&record)
         .map_err(|e| FileError::schema(at.to_owned(), format!("cannot be encoded: {e}")))?;
@@ -70,8 +81,8 @@ fn typed<R: Record>(value: &Value, at: &str) -> Result<(R, String, Vec<u8>), Fil
 }
 
 /// A record type with no ids or references the check needs.
-fn plain<R: Record>(value: &Value, at: &str) -> Result<Decoded, FileError> {
-    let (_, key, bytes) = typed::<R>(value, at)?;
+fn plain<R: Record>(text: &str, at: &str) -> Result<Decoded, FileError> {
+    let (_, key, bytes) = typed::<R>(text, at)?;
     Ok(Decoded {
         key,
         bytes,
@@ -82,8 +93,8 @@ fn plain<R: Record>(value: &Value, at: &str) -> Result<Decoded, FileError> {
 
 macro_rules! with_links {
     ($name:ident, $ty:ty, |$r:ident| provides: $provides:expr, refers: $refers:expr) => {
-        fn $name(value: &Value, at: &str) -> Result<Decoded, FileError> {
-            let ($r, key, bytes) = typed::<$ty>(value, at)?;
+        fn $name(text: &str, at: &str) -> Result<Decoded, FileError> {
+            let ($r, key, bytes) = typed::<$ty>(text, at)?;
             let provides: Vec<(Target, String)> = $provides;
             let refers: Vec<(String, Target, String)> = $refers;
             Ok(Decoded {

@@ -207,9 +207,21 @@ impl Store {
                 writes.must_be_new
             });
         }
+        self.apply_batches(&names, &trees, &batches, &checks)
+    }
+
+    /// Applies one batch per tree in one sled transaction over all of them (recovered whole or not at
+    /// all after a crash), refusing the whole of it if a key of `checks` (per tree) is already stored.
+    fn apply_batches(
+        &self,
+        names: &[&'static str],
+        trees: &[sled::Tree],
+        batches: &[sled::Batch],
+        checks: &[std::collections::BTreeSet<Vec<u8>>],
+    ) -> Result<(), StoreError> {
         use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
         let started = std::time::Instant::now();
-        let outcome = trees.as_slice().transaction(|views| {
+        let outcome = trees.transaction(|views| {
             for (i, view) in views.iter().enumerate() {
                 for key in &checks[i] {
                     if view.get(key)?.is_some() {
