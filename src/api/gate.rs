@@ -53,18 +53,9 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
     let verified = match &slot {
         Some(slot) => {
             let report = state.verifier.verify_explained(&request, &state.clock);
-            let warnings = match &report.outcome {
-                Ok(verified) => verified.warnings.clone(),
-                Err(refusal) => refusal
-                    .more
-                    .iter()
-                    .filter(|m| m.category == crate::refusal::Category::Warning)
-                    .cloned()
-                    .collect(),
-            };
-            *slot.0.lock().unwrap_or_else(|p| p.into_inner()) =
-                Some(crate::api::traffic::verdict::record(&report, &warnings));
-            report.outcome
+            let (outcome, findings) = crate::api::traffic::verdict::findings(report);
+            *slot.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(findings);
+            outcome
         }
         None => state.verifier.verify(&request, &state.clock),
     };

@@ -49,6 +49,8 @@ pub enum StoreError {
         tree: &'static str,
         source: serde_json::Error,
     },
+    #[error("stored record in {tree} could not be read: {reason}")]
+    Damaged { tree: &'static str, reason: String },
     #[error("record could not be encoded: {0}")]
     Encode(serde_json::Error),
     #[error("a storage transaction was aborted: {0}")]
@@ -67,8 +69,11 @@ pub struct Store {
     counters: Arc<Counters>,
     flusher: Flusher,
     /// Read-mostly tables are listed on hot paths; decoding every record from JSON on each read would
-    /// dominate their cost, so a decoded copy is kept until the next write anywhere in the store.
+    /// dominate their cost, so a decoded copy is kept until the next write to the state's trees.
     snapshots: Arc<Snapshots>,
+    /// Counts writes to every tree but the logs (see [`registry::Kind::Log`]): snapshots are tagged with
+    /// it, so that the traffic log, written on every request, does not throw them away each time.
+    generation: Arc<AtomicU64>,
     locks: Arc<Locks>,
     /// Set inside [`Store::atomically`]: writes go here and are committed together at its end.
     pending: Option<Arc<Mutex<WriteBuffer>>>,
@@ -125,6 +130,7 @@ impl Store {
             db,
             counters,
             snapshots: Arc::new(Mutex::new(HashMap::new())),
+            generation: Arc::new(AtomicU64::new(0)),
             locks: Arc::new(Locks::default()),
             pending: None,
         }
@@ -239,7 +245,7 @@ impl Store {
         tracing::trace!(elapsed = ?started.elapsed(), trees = names.len(), "transaction");
         match outcome {
             Ok(()) => {
-                self.note_write();
+                self.note_write(&names);
                 Ok(())
             }
             Err(TransactionError::Abort(reason)) => Err(StoreError::Aborted(reason)),
@@ -259,9 +265,10 @@ impl Store {
         Ok(self.db.generate_id()?)
     }
 
-    /// The number of writes so far; a snapshot taken at this count is current until it changes.
+    /// The number of writes to trees that are not logs so far; a snapshot taken at this count is current
+    /// until it changes. (Log trees are never snapshotted: see [`Table::list_shared`].)
     pub(crate) fn write_count(&self) -> u64 {
-        self.counters.written.load(Ordering::SeqCst)
+        self.generation.load(Ordering::SeqCst)
     }
 
     /// A snapshot of `tree` still current at write count `at`, if one is kept.
@@ -290,9 +297,13 @@ impl Store {
             .insert(tree, (at, snapshot));
     }
 
-    /// Records that a write reached sled: takes the next write number, and tells the request running on
-    /// this task (if any) that it now owes durability up to it.
-    pub(crate) fn note_write(&self) {
+    /// Records that a write to `trees` reached sled: takes the next write number, and tells the request
+    /// running on this task (if any) that it now owes durability up to it; a write to any tree but the
+    /// logs also ends the snapshots' validity.
+    pub(crate) fn note_write(&self, trees: &[&str]) {
+        if trees.iter().any(|name| !is_log(name)) {
+            self.generation.fetch_add(1, Ordering::SeqCst);
+        }
         let number = self.counters.written.fetch_add(1, Ordering::SeqCst) + 1;
         let _ = REQUEST_WRITES.try_with(|w| w.fetch_max(number, Ordering::SeqCst));
     }
@@ -357,6 +368,11 @@ impl Store {
             .filter(|n| self.db.open_tree(n).map(|t| !t.is_empty()).unwrap_or(false))
             .collect()
     }
+}
+
+/// Whether `tree` is a log (its writes leave the snapshots of other trees current).
+pub(crate) fn is_log(tree: &str) -> bool {
+    registry::find(tree).is_some_and(|info| info.kind == registry::Kind::Log)
 }
 
 /// Runs a request's future and returns, with its output, the number of the last write it made (0 when

@@ -14,6 +14,19 @@ pub trait Record: Serialize + DeserializeOwned {
     const TREE: &'static str;
     /// The record's key. Keys sort byte-wise, so composite keys (`owner/sequence`) list in order.
     fn key(&self) -> String;
+
+    /// The stored bytes: JSON, unless the type has a form of its own (and then reads its JSON too).
+    fn to_stored(&self) -> Result<Vec<u8>, StoreError> {
+        serde_json::to_vec(self).map_err(StoreError::Encode)
+    }
+
+    /// The record of stored bytes.
+    fn from_stored(bytes: &[u8]) -> Result<Self, StoreError> {
+        serde_json::from_slice(bytes).map_err(|source| StoreError::Decode {
+            tree: Self::TREE,
+            source,
+        })
+    }
 }
 
 /// The records of type `R`.
@@ -35,14 +48,11 @@ impl<R: Record> Table<R> {
     }
 
     fn decode(bytes: &[u8]) -> Result<R, StoreError> {
-        serde_json::from_slice(bytes).map_err(|source| StoreError::Decode {
-            tree: R::TREE,
-            source,
-        })
+        R::from_stored(bytes)
     }
 
     fn encode(record: &R) -> Result<Vec<u8>, StoreError> {
-        serde_json::to_vec(record).map_err(StoreError::Encode)
+        record.to_stored()
     }
 
     /// True when this handle belongs to an operation that has pending writes to this tree.
@@ -87,7 +97,7 @@ impl<R: Record> Table<R> {
             return Ok(());
         }
         self.tree.insert(record.key(), value)?;
-        self.store.note_write();
+        self.store.note_write(&[R::TREE]);
         Ok(())
     }
 
@@ -107,7 +117,7 @@ impl<R: Record> Table<R> {
             .tree
             .compare_and_swap(key, None as Option<&[u8]>, Some(value))?;
         if swapped.is_ok() {
-            self.store.note_write();
+            self.store.note_write(&[R::TREE]);
         }
         Ok(swapped.is_ok())
     }
@@ -124,9 +134,28 @@ impl<R: Record> Table<R> {
         }
         let old = self.tree.remove(key)?;
         if old.is_some() {
-            self.store.note_write();
+            self.store.note_write(&[R::TREE]);
         }
         old.map(|v| Self::decode(&v)).transpose()
+    }
+
+    /// Removes the records under `keys` without reading them (inside an operation: with its other writes).
+    pub fn delete_many(&self, keys: &[String]) -> Result<(), StoreError> {
+        if let Some(mut pending) = self.store.pending() {
+            for key in keys {
+                pending.remove(R::TREE, key.as_bytes().to_vec());
+            }
+            return Ok(());
+        }
+        let mut batch = sled::Batch::default();
+        for key in keys {
+            batch.remove(key.as_bytes());
+        }
+        self.tree.apply_batch(batch)?;
+        if !keys.is_empty() {
+            self.store.note_write(&[R::TREE]);
+        }
+        Ok(())
     }
 
     /// Every record, in key order.
@@ -134,13 +163,13 @@ impl<R: Record> Table<R> {
         self.scan_prefix("")
     }
 
-    /// Every record, in key order, shared: decoded once and reused until the next write to the store.
-    /// For read-mostly tables on hot paths.
+    /// Every record, in key order, shared: decoded once and reused until the next write to the store's
+    /// trees other than the logs. For read-mostly tables on hot paths (a log's table is read afresh).
     pub fn list_shared(&self) -> Result<Arc<Vec<R>>, StoreError>
     where
         R: Send + Sync + 'static,
     {
-        if self.touched() {
+        if self.touched() || super::is_log(R::TREE) {
             return Ok(Arc::new(self.list()?));
         }
         let at = self.store.write_count();
@@ -206,7 +235,7 @@ impl<R: Record> Table<R> {
             count += 1;
         }
         if count > 0 {
-            self.store.note_write();
+            self.store.note_write(&[R::TREE]);
         }
         Ok(count)
     }

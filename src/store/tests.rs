@@ -97,6 +97,38 @@ async fn prefix_scans_return_records_in_key_order() {
 }
 
 #[test]
+fn writes_to_a_log_leave_the_snapshots_of_other_trees_current() {
+    let store = Store::temporary().unwrap();
+    let notes = store.table::<Note>().unwrap();
+    notes.insert(&note("a")).unwrap();
+    let before = notes.list_shared().unwrap();
+    store
+        .write_raw(
+            &[],
+            vec![("traffic-totals", vec![(b"k".to_vec(), b"{}".to_vec())])],
+        )
+        .unwrap();
+    assert!(
+        Arc::ptr_eq(&before, &notes.list_shared().unwrap()),
+        "a log's write keeps the snapshot"
+    );
+    store
+        .table::<Tag>()
+        .unwrap()
+        .insert(&Tag { id: "t".into() })
+        .unwrap();
+    assert!(
+        !Arc::ptr_eq(&before, &notes.list_shared().unwrap()),
+        "any other write makes it stale"
+    );
+    assert_eq!(
+        store.last_write(),
+        3,
+        "every write still counts for durability"
+    );
+}
+
+#[test]
 fn an_operation_sees_its_own_writes_and_others_see_them_only_after_it_commits() {
     let store = Store::temporary().unwrap();
     store.table::<Note>().unwrap().insert(&note("a")).unwrap();

@@ -73,18 +73,26 @@ fn authorisation_of(href: &str) -> Option<&str> {
 }
 
 /// True when an answer may name something classification needs (so only those are parsed): a payment, a
-/// basket, an SCA link, a status, or messages.
+/// basket, an SCA link, a status, or messages. It runs on every logged answer, so it looks only after each
+/// `"` rather than comparing every marker at every position.
 pub fn worth_parsing(body: &[u8]) -> bool {
     const MARKERS: [&[u8]; 5] = [
-        b"\"paymentId\"",
-        b"\"basketId\"",
-        b"\"scaRedirect\"",
-        b"\"transactionStatus\"",
-        b"\"tppMessages\"",
+        b"paymentId\"",
+        b"basketId\"",
+        b"scaRedirect\"",
+        b"transactionStatus\"",
+        b"tppMessages\"",
     ];
-    MARKERS
-        .iter()
-        .any(|m| body.windows(m.len()).any(|w| w == *m))
+    let mut rest = body;
+    while let Some(quote) = rest.iter().position(|&b| b == b'"') {
+        rest = &rest[quote + 1..];
+        if matches!(rest.first(), Some(b'p' | b'b' | b's' | b't'))
+            && MARKERS.iter().any(|m| rest.starts_with(m))
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// The resources an answer names: a created payment or basket, the authorisation of its SCA link.
@@ -368,6 +376,23 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_answers_naming_a_marker_are_worth_parsing() {
+        assert!(worth_parsing(
+            br#"{"transactionStatus": "RCVD", "paymentId": "p1"}"#
+        ));
+        assert!(worth_parsing(br#"{"tppMessages": []}"#));
+        assert!(worth_parsing(
+            br#"{"_links": {"scaRedirect": {"href": "x"}}}"#
+        ));
+        assert!(!worth_parsing(
+            br#"{"customers": [{"paymentIdentifier": "x", "basketId ": 1}]}"#
+        ));
+        assert!(!worth_parsing(b"paymentId\" without a quote before it"));
+        assert!(!worth_parsing(b""));
+        assert!(!worth_parsing(b"\""));
+    }
 
     #[test]
     fn paths_name_payments_baskets_and_authorisations() {

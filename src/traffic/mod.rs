@@ -4,6 +4,7 @@
 //! thread numbers nothing twice, classifies entries into journeys, stores them in batches (durable across
 //! restarts, like every write), prunes the oldest beyond the caps, and announces each entry live.
 
+pub mod codec;
 pub mod har;
 pub mod journeys;
 pub mod model;
@@ -512,42 +513,58 @@ fn write_batch(inner: &Inner, batch: Vec<Pending>) -> CoreResult<()> {
     prune(inner)
 }
 
-/// Removes the oldest entries while the log is over either cap.
+/// The most entries one pruning step removes in one commit.
+const PRUNE_STEP: usize = 1024;
+
+/// Once the log is over either cap, removes the oldest entries until it is 1/64 of each cap below it,
+/// many in one commit: a full log then prunes once every ~1.5 % of its capacity instead of one commit per
+/// new entry.
 fn prune(inner: &Inner) -> CoreResult<()> {
     let settings = inner
         .settings
         .read()
         .unwrap_or_else(|p| p.into_inner())
         .clone();
+    let mut totals = inner
+        .store
+        .table::<Totals>()?
+        .get(Totals::KEY)?
+        .unwrap_or_default();
+    if totals.entries <= settings.max_entries && totals.bytes <= settings.max_bytes {
+        return Ok(());
+    }
+    let entries_goal = settings.max_entries - settings.max_entries / 64;
+    let bytes_goal = settings.max_bytes - settings.max_bytes / 64;
     let table = inner.store.table::<StoredEntry>()?;
-    loop {
-        let totals = inner
-            .store
-            .table::<Totals>()?
-            .get(Totals::KEY)?
-            .unwrap_or_default();
-        if totals.entries <= settings.max_entries && totals.bytes <= settings.max_bytes {
+    while totals.entries > entries_goal || totals.bytes > bytes_goal {
+        let wanted = (totals.entries.saturating_sub(entries_goal) as usize).clamp(64, PRUNE_STEP);
+        let oldest = table.first_n_with_prefix("", wanted)?;
+        if oldest.is_empty() {
             return Ok(());
         }
-        let Some(oldest) = table.first_key()? else {
-            return Ok(());
-        };
-        let Some(gone) = table.get(&oldest)? else {
-            return Ok(());
-        };
-        inner.store.atomically(|store| -> CoreResult<()> {
-            store.table::<StoredEntry>()?.remove(&oldest)?;
-            store.table::<StoredExchange>()?.remove(&oldest)?;
-            let mut totals = totals.clone();
-            totals.id = Totals::KEY.into();
+        let mut gone = Vec::with_capacity(oldest.len());
+        for stored in oldest {
+            if totals.entries <= entries_goal && totals.bytes <= bytes_goal {
+                break;
+            }
             totals.entries = totals.entries.saturating_sub(1);
-            totals.bytes = totals.bytes.saturating_sub(gone.bytes);
+            totals.bytes = totals.bytes.saturating_sub(stored.bytes);
+            gone.push(stored);
+        }
+        let keys: Vec<String> = gone.iter().map(|g| store::key(g.entry.id())).collect();
+        totals.id = Totals::KEY.into();
+        inner.store.atomically(|store| -> CoreResult<()> {
+            store.table::<StoredEntry>()?.delete_many(&keys)?;
+            store.table::<StoredExchange>()?.delete_many(&keys)?;
             store.table::<Totals>()?.insert(&totals)?;
             Ok(())
         })?;
         let mut index = inner.index.lock().unwrap_or_else(|p| p.into_inner());
-        for journey in gone.entry.journeys() {
-            index.forget(journey);
+        for stored in &gone {
+            for journey in stored.entry.journeys() {
+                index.forget(journey);
+            }
         }
     }
+    Ok(())
 }

@@ -3,6 +3,7 @@
 //! with the resources it touched and the journeys it belongs to.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use time::OffsetDateTime;
 
 /// A resource an entry touched or created.
@@ -71,15 +72,16 @@ pub struct Message {
     pub body_base64: bool,
 }
 
-/// One step of the request gate as the inspector's checklist shows it.
+/// One step of the request gate as the inspector's checklist shows it. The names and rules are fixed
+/// texts: the gate lends them (no copy per request); read back from storage they are owned.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GateStep {
-    pub step: String,
+    pub step: Cow<'static, str>,
     /// passed, failed, warning or skipped.
-    pub outcome: String,
-    pub header: Option<String>,
-    pub rule: String,
+    pub outcome: Cow<'static, str>,
+    pub header: Option<Cow<'static, str>>,
+    pub rule: Cow<'static, str>,
     pub detail: Option<String>,
 }
 

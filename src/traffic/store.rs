@@ -2,7 +2,7 @@
 //! exchange (what the detail view reads), keyed by the entry's number so key order is time order.
 
 use super::model::{Entry, Exchange};
-use crate::store::Record;
+use crate::store::{Record, StoreError};
 use serde::{Deserialize, Serialize};
 
 /// The key of entry `id`: fixed-width hex, so keys sort as numbers.
@@ -25,7 +25,7 @@ impl Record for StoredEntry {
     }
 }
 
-/// A whole exchange.
+/// A whole exchange, stored in the compact binary form of [`super::codec`] (one is written per request).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StoredExchange(pub Exchange);
 
@@ -33,6 +33,19 @@ impl Record for StoredExchange {
     const TREE: &'static str = "traffic-exchanges";
     fn key(&self) -> String {
         key(self.0.summary.id)
+    }
+
+    fn to_stored(&self) -> Result<Vec<u8>, StoreError> {
+        Ok(super::codec::encode(&self.0))
+    }
+
+    fn from_stored(bytes: &[u8]) -> Result<Self, StoreError> {
+        super::codec::decode(bytes)
+            .map(StoredExchange)
+            .map_err(|reason| StoreError::Damaged {
+                tree: Self::TREE,
+                reason,
+            })
     }
 }
 

@@ -32,10 +32,11 @@ fn area(path: &str) -> &'static str {
 fn headers_of(map: &HeaderMap) -> Vec<(String, String)> {
     map.iter()
         .map(|(n, v)| {
-            (
-                n.as_str().to_owned(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
+            let value = match std::str::from_utf8(v.as_bytes()) {
+                Ok(text) => text.to_owned(),
+                Err(_) => String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            };
+            (n.as_str().to_owned(), value)
         })
         .collect()
 }
@@ -131,12 +132,13 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
         (Body::from(bytes.clone()), Some(bytes))
     };
     let status = parts.status.as_u16();
-    let record = slot.0.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let findings = slot.0.lock().unwrap_or_else(|p| p.into_inner()).take();
     let response_headers = parts.headers.clone();
     let duration_ms = started.elapsed().as_millis() as u64;
     // Everything else — copying headers into strings, parsing the answer, reading a refused request's
     // certificate — happens on the log's writer thread.
     log.record_exchange(Box::new(move || {
+        let record = findings.map(super::verdict::record);
         let answer: Option<serde_json::Value> = response_body
             .as_ref()
             .filter(|b| crate::traffic::journeys::worth_parsing(b))

@@ -1,14 +1,45 @@
 //! The gate's verdict as the traffic log keeps it: each step with the rule it checks (in the interface's
 //! words), what was found, the signing string the sandbox computed, and — for a refusal — the likely cause
-//! said plainly. The gate fills a [`GateSlot`] the capture put on the request.
+//! said plainly. The gate leaves what it found in a [`GateSlot`] the capture put on the request (moving it,
+//! no copy); the verdict is written out from it on the log's writer thread.
 
-use crate::signing::verifier::{Report, Step};
+use crate::refusal::{Refusal, TppMessage};
+use crate::signing::verifier::{Report, Step, VerifiedTpp};
 use crate::traffic::model::{GateStep, GateVerdict, TppRef};
 use std::sync::{Arc, Mutex};
 
-/// Where the gate leaves its verdict for the capture.
+/// Where the gate leaves its findings for the capture.
 #[derive(Clone, Default)]
-pub struct GateSlot(pub Arc<Mutex<Option<GateRecord>>>);
+pub struct GateSlot(pub Arc<Mutex<Option<GateFindings>>>);
+
+/// What the gate found, as it found it: turned into a [`GateRecord`] off the request path.
+#[derive(Debug)]
+pub struct GateFindings {
+    steps: Vec<(Step, Result<String, String>)>,
+    signing_string: Option<String>,
+    warnings: Vec<TppMessage>,
+    tpp: Option<VerifiedTpp>,
+}
+
+/// Splits a report into the gate's outcome and the findings the traffic log keeps.
+pub fn findings(report: Report) -> (Result<VerifiedTpp, Refusal>, GateFindings) {
+    let warnings = match &report.outcome {
+        Ok(verified) => verified.warnings.clone(),
+        Err(refusal) => refusal
+            .more
+            .iter()
+            .filter(|m| m.category == crate::refusal::Category::Warning)
+            .cloned()
+            .collect(),
+    };
+    let findings = GateFindings {
+        steps: report.steps,
+        signing_string: report.signing_string,
+        warnings,
+        tpp: report.outcome.as_ref().ok().cloned(),
+    };
+    (report.outcome, findings)
+}
 
 /// What the gate found.
 #[derive(Debug, Clone)]
@@ -82,13 +113,19 @@ fn likely_cause(step: Step, detail: &str) -> String {
     }
 }
 
-/// The verdict of a report, with the warnings given.
-pub fn record(report: &Report, warnings: &[crate::refusal::TppMessage]) -> GateRecord {
+/// The verdict of what the gate found.
+pub fn record(findings: GateFindings) -> GateRecord {
+    let GateFindings {
+        steps: found_steps,
+        signing_string,
+        warnings,
+        tpp,
+    } = findings;
     let mut steps = Vec::with_capacity(Step::ALL.len() + warnings.len());
     let mut failed = None;
     for step in Step::ALL {
         let (rule, header) = rule(step);
-        let found = report.steps.iter().find(|(s, _)| *s == step);
+        let found = found_steps.iter().find(|(s, _)| *s == step);
         let (outcome, detail) = match found {
             Some((_, Ok(note))) => ("passed", Some(note.clone()).filter(|n| !n.is_empty())),
             Some((_, Err(reason))) => {
@@ -98,30 +135,29 @@ pub fn record(report: &Report, warnings: &[crate::refusal::TppMessage]) -> GateR
             None => ("skipped", None),
         };
         steps.push(GateStep {
-            step: step.name().to_owned(),
-            outcome: outcome.to_owned(),
-            header: header.map(str::to_owned),
-            rule: rule.to_owned(),
+            step: step.name().into(),
+            outcome: outcome.into(),
+            header: header.map(Into::into),
+            rule: rule.into(),
             detail,
         });
     }
     for warning in warnings {
         steps.push(GateStep {
-            step: "warning".to_owned(),
-            outcome: "warning".to_owned(),
-            header: warning.path.clone(),
-            rule: "Accepted, but production might refuse it.".to_owned(),
-            detail: warning.text.clone(),
+            step: "warning".into(),
+            outcome: "warning".into(),
+            header: warning.path.map(Into::into),
+            rule: "Accepted, but production might refuse it.".into(),
+            detail: warning.text,
         });
     }
-    let signed_headers = report
-        .signing_string
+    let signed_headers = signing_string
         .as_deref()
         .unwrap_or("")
         .lines()
         .filter_map(|l| l.split_once(':').map(|(n, _)| n.to_owned()))
         .collect();
-    let tpp = report.outcome.as_ref().ok().map(|verified| {
+    let tpp = tpp.map(|verified| {
         let certificate = verified.tpp();
         TppRef {
             organisation_id: verified.tpp_id(),
@@ -133,7 +169,7 @@ pub fn record(report: &Report, warnings: &[crate::refusal::TppMessage]) -> GateR
         failed_step: failed.as_ref().map(|(s, _)| s.name().to_owned()),
         verdict: GateVerdict {
             steps,
-            signing_string: report.signing_string.clone(),
+            signing_string,
             signed_headers,
             likely_cause: failed.map(|(step, reason)| likely_cause(step, &reason)),
         },
