@@ -157,6 +157,43 @@ export interface TrafficStream {
   lastId(): number | null;
 }
 
+/** The parts many summaries repeat (a TPP, a method, a path polled again and again), one copy each. */
+const SHARED_LIMIT = 4096;
+const sharedStrings = new Map<string, string>();
+const sharedTpps = new Map<string, TppRef>();
+const NO_RESOURCES: TrafficResource[] = Object.freeze([]) as unknown as TrafficResource[];
+const NO_JOURNEYS: string[] = Object.freeze([]) as unknown as string[];
+
+function shared<T>(map: Map<string, T>, key: string, value: T): T {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  // Bounded: a stream of unique paths must not make the table itself grow without end.
+  if (map.size >= SHARED_LIMIT) map.clear();
+  map.set(key, value);
+  return value;
+}
+
+/**
+ * A live entry made smaller for a list that holds up to 100,000 of them: repeated strings and TPPs become
+ * one shared copy, empty lists one shared frozen list. The entry reads the same; it is not to be mutated.
+ */
+export function compactEntry(entry: Entry): Entry {
+  if (entry.kind === "exchange") {
+    entry.method = shared(sharedStrings, entry.method, entry.method);
+    entry.path = shared(sharedStrings, entry.path, entry.path);
+    entry.area = shared(sharedStrings, entry.area, entry.area) as ExchangeSummary["area"];
+    entry.source = shared(sharedStrings, entry.source, entry.source) as ExchangeSummary["source"];
+    if (entry.psuId !== null) entry.psuId = shared(sharedStrings, entry.psuId, entry.psuId);
+    if (entry.tpp) {
+      const tpp = entry.tpp;
+      entry.tpp = shared(sharedTpps, `${tpp.organisationId}\n${tpp.name}\n${tpp.subject}`, tpp);
+    }
+  }
+  if (Array.isArray(entry.resources) && entry.resources.length === 0) entry.resources = NO_RESOURCES;
+  if (Array.isArray(entry.journeys) && entry.journeys.length === 0) entry.journeys = NO_JOURNEYS;
+  return entry;
+}
+
 const CLOSED = 2;
 /** How many ids the stream remembers to drop repeats (resumption re-sends up to the margin). */
 const SEEN_LIMIT = 20_000;
@@ -193,7 +230,7 @@ export function connectTraffic(options: TrafficStreamOptions): TrafficStream {
     order.push(entry.id);
     if (order.length > SEEN_LIMIT) seen.delete(order.shift() as number);
     if (maxId === null || entry.id > maxId) maxId = entry.id;
-    options.onEntry(entry);
+    options.onEntry(compactEntry(entry));
   };
 
   function open() {
