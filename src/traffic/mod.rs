@@ -9,6 +9,8 @@ pub mod har;
 pub mod journeys;
 pub mod model;
 pub mod store;
+#[cfg(test)]
+mod tests;
 
 use crate::events::Events;
 use crate::refusal::{CoreResult, Refusal};
@@ -119,28 +121,41 @@ impl TrafficLog {
     }
 
     /// Events of the broadcast become timeline entries.
-    /// The task holds the log weakly, so that it keeps nothing open once the service is gone.
+    /// The follower holds the log weakly, so that it keeps nothing open once the service is gone: a task on
+    /// the current runtime, or, when the log is built outside any (an embedding app's GUI thread), a thread
+    /// of its own, so that the timeline never silently shows exchanges only.
     fn follow(&self, events: &Events) {
         let mut receiver = events.subscribe();
         let log = Arc::downgrade(&self.inner);
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
-                loop {
-                    match receiver.recv().await {
-                        Ok(event)
-                            if matches!(
-                                event.kind,
-                                "batch.run" | "payment.status" | "sca.step" | "clock"
-                            ) =>
-                        {
-                            let Some(inner) = log.upgrade() else { return };
-                            TrafficLog { inner }.record_event(event.at, event.kind, event.data);
-                        }
-                        Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
-                        Err(broadcast::error::RecvError::Closed) => return,
+        // Whether to go on: false once the log is gone or the broadcast closed.
+        let handle =
+            move |received: Result<crate::events::Event, broadcast::error::RecvError>| -> bool {
+                match received {
+                    Ok(event)
+                        if matches!(
+                            event.kind,
+                            "batch.run" | "payment.status" | "sca.step" | "clock"
+                        ) =>
+                    {
+                        let Some(inner) = log.upgrade() else {
+                            return false;
+                        };
+                        TrafficLog { inner }.record_event(event.at, event.kind, event.data);
+                        true
                     }
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => true,
+                    Err(broadcast::error::RecvError::Closed) => false,
                 }
-            });
+            };
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move { while handle(receiver.recv().await) {} });
+        } else {
+            let spawned = std::thread::Builder::new()
+                .name("xs2a-traffic-events".into())
+                .spawn(move || while handle(receiver.blocking_recv()) {});
+            if let Err(error) = spawned {
+                tracing::error!(%error, "the traffic log cannot follow the sandbox's events");
+            }
         }
     }
 
