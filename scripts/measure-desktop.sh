@@ -8,29 +8,34 @@
 # own start. Each run gets a fresh HOME (a first start: the store is created and seeded). The first run warms
 # the disk cache; all runs are printed.
 #
-#   scripts/measure-desktop.sh [--runs N] [--settle SECONDS] [--requests N]
+#   scripts/measure-desktop.sh [--runs N] [--settle SECONDS] [--requests N] [--inspector]
 #
 # --requests N: once the window is live, N signed GET /v1/sandbox/customers (the bundled aisp-pisp
-# certificate, 32 at a time, with curl) go to the app's port, so each one lands in the traffic log (the
-# window stays on its first screen, so the inspector is not open); PSS is read after them (and the settle time). Needs target/release/xs2a-sandbox
-# (or XS2A_SANDBOX_BIN) for the `sign` command.
+# certificate, 32 at a time, with curl) go to the app's port, so each one lands in the traffic log; PSS is
+# read after them (and the settle time). Needs target/release/xs2a-sandbox (or XS2A_SANDBOX_BIN) for the
+# `sign` command. The window stays on its first screen unless --inspector: then the inspector is opened
+# (Alt+5, with xdotool) before the requests, so its list follows all of them live.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs=3
 settle=5
 requests=0
+inspector=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="$2"; shift 2 ;;
     --settle) settle="$2"; shift 2 ;;
     --requests) requests="$2"; shift 2 ;;
+    --inspector) inspector=1; shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
 
 if [ -z "${DISPLAY:-}" ]; then
-  exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" --runs "$runs" --settle "$settle" --requests "$requests"
+  extra=()
+  [ "$inspector" -eq 1 ] && extra=(--inspector)
+  exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" --runs "$runs" --settle "$settle" --requests "$requests" "${extra[@]}"
 fi
 
 app="${XS2A_DESKTOP_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/release/xs2a-desktop}"
@@ -67,6 +72,13 @@ for run in $(seq 1 "$runs"); do
   ready_ms=$(( ($(date +%s%N) - start) / 1000000 ))
   own_ms=$(sed -n 's/.*ready after \([0-9]*\) ms.*/\1/p' "$log")
   service_ms=$(sed -n 's/.*service up after \([0-9]*\) ms.*/\1/p' "$log")
+  if [ "$inspector" -eq 1 ]; then
+    command -v xdotool >/dev/null || { echo "--inspector needs xdotool (apt-get install xdotool)" >&2; exit 1; }
+    window=$(xdotool search --sync --onlyvisible --name "xs2a-sandbox workbench" | head -1)
+    xdotool windowfocus --sync "$window" 2>/dev/null || true
+    xdotool key --window "$window" alt+5
+    sleep 1
+  fi
   if [ "$requests" -gt 0 ]; then
     sandbox="${XS2A_SANDBOX_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/release/xs2a-sandbox}"
     base=$(sed -n 's/.*sandbox listening on \(http[^ ]*\).*/\1/p' "$log" | head -1)
@@ -87,6 +99,12 @@ for run in $(seq 1 "$runs"); do
     total=$((total + kb))
     detail="$detail $(cat "/proc/$p/comm" 2>/dev/null || echo "?"):$((kb / 1024))MB"
   done
+  if [ "$inspector" -eq 1 ]; then
+    # Evidence that the inspector was the screen measured (and that it followed the requests).
+    mkdir -p target/screenshots
+    command -v import >/dev/null && import -window root target/screenshots/measure-inspector.png 2>/dev/null || true
+    printf '  (inspector open: target/screenshots/measure-inspector.png)\n'
+  fi
   printf 'run %d: window live %d ms after launch (app: service up at %s ms, UI live at %s ms from its start); PSS %d MB after %ss:%s\n' \
     "$run" "$ready_ms" "$service_ms" "$own_ms" $((total / 1024)) "$settle" "$detail"
   kill -TERM "$pid"
