@@ -59,6 +59,23 @@ describe("VirtualList", () => {
     expect(within(list).getAllByRole("listitem").length).toBeLessThanOrEqual(40);
   });
 
+  it("opens a live list at its newest row and follows from there", () => {
+    const [rows, setRows] = createSignal(ROWS.slice(0, 1000));
+    render(() => <VirtualList items={rows()} rowHeight={20} height={400} label="Live" follow renderRow={(r) => <span>{r}</span>} />);
+    const list = screen.getByRole("list", { name: "Live" });
+    expect(list.scrollTop).toBe(1000 * 20 - 400);
+    expect(within(list).getByText("row 999")).toBeInTheDocument();
+    setRows(ROWS.slice(0, 1100));
+    expect(list.scrollTop).toBe(1100 * 20 - 400);
+  });
+
+  it("opens a list that does not follow at its first row", () => {
+    render(() => <VirtualList items={ROWS.slice(0, 1000)} rowHeight={20} height={400} label="Log" renderRow={(r) => <span>{r}</span>} />);
+    const list = screen.getByRole("list", { name: "Log" });
+    expect(list.scrollTop).toBe(0);
+    expect(within(list).getByText("row 0")).toBeInTheDocument();
+  });
+
   it("does not jump to the end while the reader is looking further up", () => {
     const [rows, setRows] = createSignal(ROWS.slice(0, 1000));
     render(() => <VirtualList items={rows()} rowHeight={20} height={400} label="Live" follow renderRow={(r) => <span>{r}</span>} />);

@@ -73,11 +73,12 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     }
   });
 
-  // Follow the end of a live list: when rows arrive and the view was at (or near) the end, stay there.
+  // Follow the end of a live list: it opens at its newest row, and when rows arrive while the view is at
+  // (or near) the end, it stays there.
   createEffect(
     on(count, (now, before) => {
-      if (!props.follow || before === undefined || now <= before) return;
-      const atEnd = scrollTop() + viewport() >= before * props.rowHeight - props.rowHeight * 2;
+      if (!props.follow || now <= (before ?? 0)) return;
+      const atEnd = before === undefined || scrollTop() + viewport() >= before * props.rowHeight - props.rowHeight * 2;
       if (atEnd) {
         const top = Math.max(0, now * props.rowHeight - viewport());
         viewportEl.scrollTop = top;
