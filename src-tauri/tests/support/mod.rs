@@ -502,6 +502,10 @@ pub fn start_driver_with(home: &Path, port: u16, log: &Path, env: &[(&str, Strin
         .env("XDG_CONFIG_HOME", home.join(".config"))
         .env("XDG_CACHE_HOME", home.join(".cache"))
         .env("XDG_RUNTIME_DIR", home.join("runtime"))
+        // WebKitWebDriver's screenshots never answer when the page renders without WebKit's DMA-BUF
+        // renderer, which the app turns off to save memory unless this is set (src-tauri/src/memory.rs);
+        // with it the page looks the same. A test may still override it through `env`.
+        .env("WEBKIT_DISABLE_DMABUF_RENDERER", "0")
         .envs(env.iter().map(|(name, value)| (name, value)))
         .stdout(log.try_clone().unwrap())
         .stderr(log)
