@@ -245,7 +245,7 @@ impl Store {
         tracing::trace!(elapsed = ?started.elapsed(), trees = names.len(), "transaction");
         match outcome {
             Ok(()) => {
-                self.note_write(&names);
+                self.note_write(names);
                 Ok(())
             }
             Err(TransactionError::Abort(reason)) => Err(StoreError::Aborted(reason)),
