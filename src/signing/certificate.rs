@@ -131,6 +131,8 @@ pub struct TppCertificate {
     /// Upper-case hex, no leading zeros: the form keyId's SN must take.
     pub serial_hex: String,
     pub subject: DistinguishedName,
+    /// The subject per RFC 2253, written once (the traffic log names it for every request).
+    pub subject_rfc2253: String,
     pub issuer: DistinguishedName,
     pub common_name: Option<String>,
     pub organization_identifier: Option<String>,
@@ -185,6 +187,7 @@ impl TppCertificate {
                 .first(&AttributeKind::OrganizationIdentifier)
                 .map(str::to_string),
             organization: subject.first(&AttributeKind::O).map(str::to_string),
+            subject_rfc2253: subject.to_rfc2253(),
             subject,
             issuer,
             not_before: cert.validity().not_before.to_datetime(),

@@ -16,6 +16,7 @@ use super::trust::{CachedCertificate, CertificateCache, ChainVerdict, TrustStore
 use super::{http_date, signing_string};
 use crate::clock::Clock;
 use crate::refusal::{Code, Refusal, TppMessage};
+use std::borrow::Cow;
 use std::sync::{Arc, RwLock};
 use time::{Duration, OffsetDateTime};
 
@@ -144,7 +145,7 @@ impl VerifiedTpp {
 #[derive(Debug)]
 pub struct Report {
     /// Each step reached: passed (`Ok`, with a note) or failed (`Err`, with the reason).
-    pub steps: Vec<(Step, Result<String, String>)>,
+    pub steps: Vec<(Step, Result<Cow<'static, str>, String>)>,
     /// The signing string the sandbox computed, once the signed-header list was understood.
     pub signing_string: Option<String>,
     pub outcome: Result<VerifiedTpp, Refusal>,
@@ -298,7 +299,7 @@ impl Verifier {
             );
         }
         run.pass(Step::RequiredHeaders, || {
-            "X-Request-ID, Date, TPP-Signature-Certificate and Signature are present".into()
+            "X-Request-ID, Date, TPP-Signature-Certificate and Signature are present"
         });
 
         // Date window.
@@ -366,9 +367,7 @@ impl Verifier {
         if let Err(error) = check_key_id(&params, tpp, run) {
             return run.fail(Step::KeyId, error);
         }
-        run.pass(Step::KeyId, || {
-            "serial and issuer match the certificate".into()
-        });
+        run.pass(Step::KeyId, || "serial and issuer match the certificate");
 
         // Algorithm.
         if let Err(error) = check_algorithm(&params, tpp, run) {
@@ -405,7 +404,7 @@ impl Verifier {
         if let Some(value) = headers.first("digest") {
             let value = visible_ascii(value).unwrap_or_default();
             match digest::verify(value, request.body) {
-                Ok(()) => run.pass(Step::Digest, || "matches the body".into()),
+                Ok(()) => run.pass(Step::Digest, || "matches the body"),
                 Err(DigestProblem::Malformed(reason)) => {
                     return run.fail(Step::Digest, Refusal::format("Digest", reason))
                 }
@@ -425,7 +424,7 @@ impl Verifier {
                 }
             }
         } else {
-            run.pass(Step::Digest, || "no body, no Digest".into());
+            run.pass(Step::Digest, || "no body, no Digest");
         }
 
         // The signature itself.
@@ -458,9 +457,7 @@ impl Verifier {
                 ),
             );
         }
-        run.pass(Step::Signature, || {
-            "RSA-SHA256 (PKCS#1 v1.5) verifies".into()
-        });
+        run.pass(Step::Signature, || "RSA-SHA256 (PKCS#1 v1.5) verifies");
 
         Ok(VerifiedTpp {
             certificate: cached,
@@ -679,15 +676,17 @@ fn check_signed_headers(
 /// Collects verdicts and warnings while the steps run.
 struct Run {
     explain: bool,
-    steps: Vec<(Step, Result<String, String>)>,
+    steps: Vec<(Step, Result<Cow<'static, str>, String>)>,
     warnings: Vec<TppMessage>,
     signing_string: Option<String>,
 }
 
 impl Run {
-    fn pass(&mut self, step: Step, note: impl FnOnce() -> String) {
+    /// A passed step's note: most are fixed texts, lent rather than copied (this runs for every logged
+    /// request).
+    fn pass<N: Into<Cow<'static, str>>>(&mut self, step: Step, note: impl FnOnce() -> N) {
         if self.explain {
-            self.steps.push((step, Ok(note())));
+            self.steps.push((step, Ok(note().into())));
         }
     }
 

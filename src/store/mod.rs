@@ -75,6 +75,8 @@ pub struct Store {
     /// it, so that the traffic log, written on every request, does not throw them away each time.
     generation: Arc<AtomicU64>,
     locks: Arc<Locks>,
+    /// The data directory (None for a temporary database).
+    dir: Option<Arc<Path>>,
     /// Set inside [`Store::atomically`]: writes go here and are committed together at its end.
     pending: Option<Arc<Mutex<WriteBuffer>>>,
 }
@@ -102,7 +104,7 @@ impl Store {
                 }
                 other => StoreError::Sled(other),
             })?;
-        Ok(Self::wrap(db))
+        Ok(Self::wrap(db, Some(dir)))
     }
 
     /// A throw-away database deleted when dropped (tests, `serve --ephemeral`).
@@ -117,10 +119,10 @@ impl Store {
             .flush_every_ms(None)
             .cache_capacity(cache_bytes)
             .open()?;
-        Ok(Self::wrap(db))
+        Ok(Self::wrap(db, None))
     }
 
-    fn wrap(db: sled::Db) -> Store {
+    fn wrap(db: sled::Db, dir: Option<&Path>) -> Store {
         let counters = Arc::new(Counters {
             written: AtomicU64::new(0),
             durable: AtomicU64::new(0),
@@ -132,6 +134,7 @@ impl Store {
             snapshots: Arc::new(Mutex::new(HashMap::new())),
             generation: Arc::new(AtomicU64::new(0)),
             locks: Arc::new(Locks::default()),
+            dir: dir.map(Arc::from),
             pending: None,
         }
     }
@@ -143,6 +146,12 @@ impl Store {
         }
         let tree = self.db.open_tree(R::TREE)?;
         Ok(Table::new(tree, self.clone()))
+    }
+
+    /// The data directory, where files that are not records live beside the database (the traffic log's
+    /// chunks); None for a temporary database.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
     }
 
     /// The locks of this store's read-modify-write operations.

@@ -59,9 +59,10 @@ pub const TREES: &[TreeInfo] = &[
     tree("workbench-personas", Kind::Configuration, "the workbench's TPP personas"),
     tree("workbench-history", Kind::Log, "the composer's sent requests"),
     tree("workbench-callbacks", Kind::Log, "SCA redirects captured by the workbench"),
-    tree("traffic-entries", Kind::Log, "the traffic log's timeline (summaries)"),
-    tree("traffic-exchanges", Kind::Log, "the traffic log's exchanges, whole"),
-    tree("traffic-totals", Kind::Log, "how much the traffic log holds"),
+    tree("traffic-segments", Kind::Log, "the traffic log's entries, many per record"),
+    tree("traffic-entries", Kind::Log, "an earlier version's traffic summaries (carried over at start)"),
+    tree("traffic-exchanges", Kind::Log, "an earlier version's traffic exchanges (carried over at start)"),
+    tree("traffic-totals", Kind::Log, "an earlier version's traffic totals (carried over at start)"),
     tree("traffic-settings", Kind::Configuration, "the traffic log's switches and caps"),
     // Snapshots are whole states: kept across resets and outside state files, as the logs are.
     tree("workbench-snapshots", Kind::Log, "named snapshots of the whole state (state files)"),

@@ -1,55 +1,157 @@
-//! The stored form of a whole exchange: a compact binary record, written once per request by the log's
-//! writer. Strings and bodies are length-prefixed bytes (no escaping, no field names), numbers are
-//! varints. The first byte is the format's version; records stored as JSON by earlier versions start
-//! with `{` and still read.
+//! The stored form of a whole exchange: a compact binary record, written by the log's writer into a
+//! segment ([`super::segment`]). Strings and bodies are length-prefixed bytes (no escaping, no field
+//! names), numbers are varints, and long header values (the TPP's certificate above all, the same in
+//! nearly every request) are kept once per segment in its dictionary and referred to by number. Records of
+//! the first version (one per sled record, read only to carry an earlier log over) had no dictionary, and
+//! earlier still they were JSON.
 
 use super::model::{Exchange, ExchangeSummary, GateStep, GateVerdict, Message, Resource, TppRef};
+use super::raw::RawMessage;
+use super::Captured;
+use base64::Engine;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use time::{OffsetDateTime, UtcOffset};
 
-/// The first byte of a binary exchange record (a JSON one starts with `{`).
+/// The first byte of a first-version record (a JSON one starts with `{`).
 pub const VERSION: u8 = 1;
 
-/// The record of `exchange`.
-pub fn encode(exchange: &Exchange) -> Vec<u8> {
-    let mut w = Writer(Vec::with_capacity(
-        1024 + exchange.request.body_bytes + exchange.response.body_bytes,
-    ));
-    w.0.push(VERSION);
-    summary(&mut w, &exchange.summary);
-    message(&mut w, &exchange.request);
-    message(&mut w, &exchange.response);
-    match &exchange.gate {
-        None => w.0.push(0),
-        Some(gate) => {
-            w.0.push(1);
-            w.uint(gate.steps.len() as u64);
-            for step in &gate.steps {
-                w.str(&step.step);
-                w.str(&step.outcome);
-                w.opt(step.header.as_deref());
-                w.str(&step.rule);
-                w.opt(step.detail.as_deref());
-            }
-            w.opt(gate.signing_string.as_deref());
-            w.strs(&gate.signed_headers);
-            w.opt(gate.likely_cause.as_deref());
-        }
-    }
-    w.uint(exchange.tpp_messages.len() as u64);
-    for message in &exchange.tpp_messages {
-        w.bytes(&serde_json::to_vec(message).unwrap_or_default());
-    }
-    w.opt(exchange.composer_signing_string.as_deref());
-    w.0
+/// Header values, gate rules and bodies at least this long go to the segment's dictionary.
+const DICTIONARY_FROM: usize = 64;
+
+/// A segment's long values, each kept once (borrowed from the entries being written): the TPP's
+/// certificate, the gate's rule texts, and answers that repeat (a TPP polling a status). Values are
+/// found by their CRC-32 and length (the CPU computes it at several bytes per cycle, so hashing an answer
+/// costs less than writing it) and compared whole before one is shared.
+#[derive(Default)]
+pub struct Dictionary<'a> {
+    numbers: HashMap<u64, Vec<u64>, BuildHasherDefault<Prehashed>>,
+    values: Vec<&'a [u8]>,
 }
 
-/// The exchange of a record, binary or (stored by an earlier version) JSON.
+impl<'a> Dictionary<'a> {
+    /// The values, in the order of their numbers.
+    pub fn values(&self) -> &[&'a [u8]] {
+        &self.values
+    }
+
+    fn number(&mut self, value: &'a [u8]) -> u64 {
+        let key = (u64::from(crc32fast::hash(value)) << 32) | (value.len() as u64 & 0xffff_ffff);
+        let values = &mut self.values;
+        let same_key = self.numbers.entry(key).or_default();
+        if let Some(&n) = same_key.iter().find(|&&n| values[n as usize] == value) {
+            return n;
+        }
+        let n = values.len() as u64;
+        values.push(value);
+        same_key.push(n);
+        n
+    }
+}
+
+/// The dictionary's keys are hashes already.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl std::hash::Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+/// Appends the record of a captured exchange to `out`, its long header values going to `dictionary`.
+pub fn encode_captured<'a>(
+    out: &mut Vec<u8>,
+    captured: &'a Captured,
+    dictionary: &mut Dictionary<'a>,
+) {
+    let mut w = Writer(std::mem::take(out));
+    summary(&mut w, &captured.summary);
+    raw_message(&mut w, &captured.request, dictionary);
+    raw_message(&mut w, &captured.response, dictionary);
+    tail(
+        &mut w,
+        captured.gate.as_ref(),
+        &captured.tpp_messages,
+        captured.composer_signing_string.as_deref(),
+        Some(dictionary),
+    );
+    *out = w.0;
+}
+
+/// Appends the record of an exchange read back (an earlier log carried over) to `out`.
+pub fn encode_exchange<'a>(
+    out: &mut Vec<u8>,
+    exchange: &'a Exchange,
+    dictionary: &mut Dictionary<'a>,
+) {
+    let mut w = Writer(std::mem::take(out));
+    summary(&mut w, &exchange.summary);
+    for message in [&exchange.request, &exchange.response] {
+        headers(
+            &mut w,
+            message.headers.len(),
+            message
+                .headers
+                .iter()
+                .map(|(n, v)| (n.as_str(), v.as_bytes())),
+            dictionary,
+        );
+        body(
+            &mut w,
+            message.body.as_deref(),
+            message.body_base64,
+            message.body_bytes,
+            dictionary,
+        );
+    }
+    tail(
+        &mut w,
+        exchange.gate.as_ref(),
+        &exchange.tpp_messages,
+        exchange.composer_signing_string.as_deref(),
+        Some(dictionary),
+    );
+    *out = w.0;
+}
+
+/// The exchange of a record written by [`encode_captured`] or [`encode_exchange`], with the segment's
+/// dictionary.
+pub fn decode_with(record: &[u8], dictionary: &[&[u8]]) -> Result<Exchange, String> {
+    let mut r = Reader(record);
+    let summary = read_summary(&mut r)?;
+    let request = read_message_with(&mut r, dictionary)?;
+    let response = read_message_with(&mut r, dictionary)?;
+    let exchange = read_tail(&mut r, summary, request, response, Some(dictionary))?;
+    if !r.0.is_empty() {
+        return Err("trailing bytes after the exchange".into());
+    }
+    Ok(exchange)
+}
+
+/// Only the summary of a record (what the list shows): the rest is not read.
+pub fn decode_summary(record: &[u8]) -> Result<ExchangeSummary, String> {
+    read_summary(&mut Reader(record))
+}
+
+/// The exchange of a first-version record, binary or JSON (an earlier log being carried over).
 pub fn decode(bytes: &[u8]) -> Result<Exchange, String> {
     match bytes.first() {
         Some(b'{') => serde_json::from_slice(bytes).map_err(|e| e.to_string()),
         Some(&VERSION) => {
             let mut r = Reader(&bytes[1..]);
-            let exchange = read_exchange(&mut r)?;
+            let summary = read_summary(&mut r)?;
+            let request = read_message(&mut r)?;
+            let response = read_message(&mut r)?;
+            let exchange = read_tail(&mut r, summary, request, response, None)?;
             if !r.0.is_empty() {
                 return Err("trailing bytes after the exchange".into());
             }
@@ -58,6 +160,157 @@ pub fn decode(bytes: &[u8]) -> Result<Exchange, String> {
         Some(other) => Err(format!("unknown exchange record version {other}")),
         None => Err("empty exchange record".into()),
     }
+}
+
+fn raw_message<'a>(w: &mut Writer, message: &'a RawMessage, dictionary: &mut Dictionary<'a>) {
+    headers(w, message.headers.len(), message.headers.iter(), dictionary);
+    match message.body.as_deref() {
+        None | Some([]) => body(w, None, false, message.body_bytes(), dictionary),
+        // Kept as it came: whether it is text is decided when it is read, not for every exchange written.
+        Some(bytes) => {
+            w.0.push(BODY_UNCHECKED);
+            long(w, bytes, dictionary);
+            w.uint(bytes.len() as u64);
+            w.0.push(0);
+        }
+    }
+}
+
+/// Header lines: the name, then a value given inline (0 and its bytes) or by its dictionary number + 1.
+fn headers<'a>(
+    w: &mut Writer,
+    count: usize,
+    lines: impl Iterator<Item = (&'a str, &'a [u8])>,
+    dictionary: &mut Dictionary<'a>,
+) {
+    w.uint(count as u64);
+    for (name, value) in lines {
+        w.str(name);
+        long(w, value, dictionary);
+    }
+}
+
+/// A value that may be long: 0 and its bytes, or its dictionary number + 1.
+fn long<'a>(w: &mut Writer, value: &'a [u8], dictionary: &mut Dictionary<'a>) {
+    if value.len() >= DICTIONARY_FROM {
+        w.uint(dictionary.number(value) + 1);
+    } else {
+        w.0.push(0);
+        w.bytes(value);
+    }
+}
+
+fn read_long<'o, 'r: 'o, 'd: 'o>(
+    r: &mut Reader<'r>,
+    dictionary: &[&'d [u8]],
+) -> Result<&'o [u8], String> {
+    match r.uint()? {
+        0 => r.bytes(),
+        n => dictionary
+            .get((n - 1) as usize)
+            .copied()
+            .ok_or_else(|| "a value names a dictionary entry the segment does not have".into()),
+    }
+}
+
+fn read_long_text(r: &mut Reader, dictionary: &[&[u8]]) -> Result<String, String> {
+    std::str::from_utf8(read_long(r, dictionary)?)
+        .map(str::to_owned)
+        .map_err(|e| e.to_string())
+}
+
+/// A body that is present and text, and one present as it came (text if it reads as UTF-8, otherwise
+/// shown as base64).
+const BODY_TEXT: u8 = 1;
+const BODY_UNCHECKED: u8 = 2;
+
+/// A body: absent (0), or present and then long.
+fn body<'a>(
+    w: &mut Writer,
+    text: Option<&'a str>,
+    base64: bool,
+    bytes: usize,
+    dictionary: &mut Dictionary<'a>,
+) {
+    match text {
+        None => w.0.push(0),
+        Some(text) => {
+            w.0.push(BODY_TEXT);
+            long(w, text.as_bytes(), dictionary);
+        }
+    }
+    w.uint(bytes as u64);
+    w.0.push(base64.into());
+}
+
+fn read_message_with(r: &mut Reader, dictionary: &[&[u8]]) -> Result<Message, String> {
+    let count = r.len()?;
+    let mut headers = Vec::with_capacity(count.min(256));
+    for _ in 0..count {
+        let name = r.str()?;
+        let value = read_long(r, dictionary)?;
+        headers.push((name, String::from_utf8_lossy(value).into_owned()));
+    }
+    let (body, unchecked) = match r.take(1)?[0] {
+        0 => (None, false),
+        BODY_TEXT => (Some(read_long_text(r, dictionary)?), false),
+        BODY_UNCHECKED => {
+            let bytes = read_long(r, dictionary)?;
+            match std::str::from_utf8(bytes) {
+                Ok(text) => (Some(text.to_owned()), false),
+                Err(_) => (
+                    Some(base64::engine::general_purpose::STANDARD.encode(bytes)),
+                    true,
+                ),
+            }
+        }
+        other => return Err(format!("a body in the exchange record is marked {other}")),
+    };
+    let body_bytes = usize::try_from(r.uint()?).map_err(|e| e.to_string())?;
+    let body_base64 = r.flag()? || unchecked;
+    Ok(Message {
+        headers,
+        body,
+        body_bytes,
+        body_base64,
+    })
+}
+
+/// What follows the messages in either version: the gate's verdict, the tppMessages, the composer's
+/// signing string.
+fn tail<'a>(
+    w: &mut Writer,
+    gate: Option<&'a GateVerdict>,
+    tpp_messages: &[serde_json::Value],
+    composer_signing_string: Option<&str>,
+    mut dictionary: Option<&mut Dictionary<'a>>,
+) {
+    match gate {
+        None => w.0.push(0),
+        Some(gate) => {
+            w.0.push(1);
+            w.uint(gate.steps.len() as u64);
+            for step in &gate.steps {
+                w.str(&step.step);
+                w.str(&step.outcome);
+                w.opt(step.header.as_deref());
+                // The rules are the same few texts in every exchange.
+                match dictionary.as_deref_mut() {
+                    Some(dictionary) => long(w, step.rule.as_bytes(), dictionary),
+                    None => w.str(&step.rule),
+                }
+                w.opt(step.detail.as_deref());
+            }
+            w.opt(gate.signing_string.as_deref());
+            w.strs(&gate.signed_headers);
+            w.opt(gate.likely_cause.as_deref());
+        }
+    }
+    w.uint(tpp_messages.len() as u64);
+    for message in tpp_messages {
+        w.bytes(&serde_json::to_vec(message).unwrap_or_default());
+    }
+    w.opt(composer_signing_string);
 }
 
 fn summary(w: &mut Writer, s: &ExchangeSummary) {
@@ -92,21 +345,13 @@ fn summary(w: &mut Writer, s: &ExchangeSummary) {
     w.strs(&s.journeys);
 }
 
-fn message(w: &mut Writer, m: &Message) {
-    w.uint(m.headers.len() as u64);
-    for (name, value) in &m.headers {
-        w.str(name);
-        w.str(value);
-    }
-    w.opt(m.body.as_deref());
-    w.uint(m.body_bytes as u64);
-    w.0.push(m.body_base64.into());
-}
-
-fn read_exchange(r: &mut Reader) -> Result<Exchange, String> {
-    let summary = read_summary(r)?;
-    let request = read_message(r)?;
-    let response = read_message(r)?;
+fn read_tail(
+    r: &mut Reader,
+    summary: ExchangeSummary,
+    request: Message,
+    response: Message,
+    dictionary: Option<&[&[u8]]>,
+) -> Result<Exchange, String> {
     let gate = if r.flag()? {
         let count = r.len()?;
         let mut steps = Vec::with_capacity(count.min(64));
@@ -115,8 +360,11 @@ fn read_exchange(r: &mut Reader) -> Result<Exchange, String> {
                 step: r.str()?.into(),
                 outcome: r.str()?.into(),
                 header: r.opt()?.map(Into::into),
-                rule: r.str()?.into(),
-                detail: r.opt()?,
+                rule: match dictionary {
+                    Some(dictionary) => read_long_text(r, dictionary)?.into(),
+                    None => r.str()?.into(),
+                },
+                detail: r.opt()?.map(Into::into),
             });
         }
         Some(GateVerdict {
@@ -202,11 +450,11 @@ fn read_message(r: &mut Reader) -> Result<Message, String> {
     })
 }
 
-struct Writer(Vec<u8>);
+pub(super) struct Writer(pub(super) Vec<u8>);
 
 impl Writer {
     /// LEB128.
-    fn uint(&mut self, mut value: u64) {
+    pub(super) fn uint(&mut self, mut value: u64) {
         while value >= 0x80 {
             self.0.push((value as u8) | 0x80);
             value >>= 7;
@@ -219,7 +467,7 @@ impl Writer {
         self.uint(((value << 1) ^ (value >> 63)) as u64);
     }
 
-    fn bytes(&mut self, bytes: &[u8]) {
+    pub(super) fn bytes(&mut self, bytes: &[u8]) {
         self.uint(bytes.len() as u64);
         self.0.extend_from_slice(bytes);
     }
@@ -246,10 +494,10 @@ impl Writer {
     }
 }
 
-struct Reader<'a>(&'a [u8]);
+pub(super) struct Reader<'a>(pub(super) &'a [u8]);
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+    pub(super) fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
         if self.0.len() < n {
             return Err("the exchange record ends early".into());
         }
@@ -258,7 +506,7 @@ impl<'a> Reader<'a> {
         Ok(head)
     }
 
-    fn uint(&mut self) -> Result<u64, String> {
+    pub(super) fn uint(&mut self) -> Result<u64, String> {
         let mut value = 0u64;
         for shift in (0..64).step_by(7) {
             let byte = self.take(1)?[0];
@@ -291,7 +539,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn bytes(&mut self) -> Result<&'a [u8], String> {
+    pub(super) fn bytes(&mut self) -> Result<&'a [u8], String> {
         let n = self.len()?;
         self.take(n)
     }
@@ -379,31 +627,127 @@ mod tests {
         }
     }
 
+    /// A first-version record, as earlier versions wrote them one per sled record.
+    fn encode_v1(exchange: &Exchange) -> Vec<u8> {
+        let mut w = Writer(vec![VERSION]);
+        summary(&mut w, &exchange.summary);
+        message(&mut w, &exchange.request);
+        message(&mut w, &exchange.response);
+        tail(
+            &mut w,
+            exchange.gate.as_ref(),
+            &exchange.tpp_messages,
+            exchange.composer_signing_string.as_deref(),
+            None,
+        );
+        w.0
+    }
+
+    fn message(w: &mut Writer, m: &Message) {
+        w.uint(m.headers.len() as u64);
+        for (name, value) in &m.headers {
+            w.str(name);
+            w.str(value);
+        }
+        w.opt(m.body.as_deref());
+        w.uint(m.body_bytes as u64);
+        w.0.push(m.body_base64.into());
+    }
+
+    fn round_trip(exchange: &Exchange) -> (Exchange, usize) {
+        let mut dictionary = Dictionary::default();
+        let mut record = Vec::new();
+        encode_exchange(&mut record, exchange, &mut dictionary);
+        let values = dictionary.values().to_vec();
+        assert_eq!(decode_summary(&record).unwrap(), exchange.summary);
+        (decode_with(&record, &values).unwrap(), values.len())
+    }
+
     #[test]
     fn an_exchange_reads_back_as_it_was_written() {
         let whole = exchange();
-        let record = encode(&whole);
-        assert_eq!(record[0], VERSION);
-        assert_eq!(decode(&record).unwrap(), whole);
+        assert_eq!(round_trip(&whole).0, whole);
         let mut bare = whole.clone();
         bare.gate = None;
         bare.summary.tpp = None;
         bare.request.body = None;
         bare.tpp_messages.clear();
-        assert_eq!(decode(&encode(&bare)).unwrap(), bare);
+        assert_eq!(round_trip(&bare).0, bare);
     }
 
     #[test]
-    fn records_stored_as_json_by_earlier_versions_still_read() {
+    fn a_long_header_value_is_kept_once_in_the_dictionary() {
+        let certificate = "MII".to_owned() + &"A".repeat(1500);
+        let mut whole = exchange();
+        whole
+            .request
+            .headers
+            .push(("tpp-signature-certificate".into(), certificate.clone()));
+        whole
+            .response
+            .headers
+            .push(("x-echo".into(), certificate.clone()));
+        let mut dictionary = Dictionary::default();
+        let mut record = Vec::new();
+        encode_exchange(&mut record, &whole, &mut dictionary);
+        assert_eq!(dictionary.values(), [certificate.as_bytes()]);
+        assert!(record.len() < 1000, "the value is not in the record itself");
+        let values = dictionary.values().to_vec();
+        assert_eq!(decode_with(&record, &values).unwrap(), whole);
+        assert!(
+            decode_with(&record, &[]).is_err(),
+            "a missing entry is an error"
+        );
+    }
+
+    #[test]
+    fn a_captured_body_that_is_not_text_is_kept_as_base64() {
+        let mut request = RawMessage::default();
+        request
+            .headers
+            .push("date", b"Sun, 22 Nov 2026 10:00:00 GMT");
+        request.body = Some(bytes::Bytes::from_static(b"{\"a\": 1}"));
+        let response = RawMessage {
+            headers: Default::default(),
+            body: Some(bytes::Bytes::from_static(&[0xff, 0xfe, 0])),
+        };
         let whole = exchange();
+        let captured = Captured {
+            summary: whole.summary.clone(),
+            request,
+            response,
+            gate: None,
+            tpp_messages: Vec::new(),
+            composer_signing_string: Some("date: x".into()),
+            answer: None,
+        };
+        let mut dictionary = Dictionary::default();
+        let mut record = Vec::new();
+        encode_captured(&mut record, &captured, &mut dictionary);
+        let read = decode_with(&record, &[]).unwrap();
+        assert_eq!(read.request.headers, whole.request.headers);
+        assert_eq!(read.request.body.as_deref(), Some("{\"a\": 1}"));
+        assert_eq!(read.response.body.as_deref(), Some("//4A"));
+        assert!(read.response.body_base64);
+        assert_eq!(read.response.body_bytes, 3);
+        assert_eq!(read.composer_signing_string.as_deref(), Some("date: x"));
+    }
+
+    #[test]
+    fn records_of_earlier_versions_still_read() {
+        let whole = exchange();
+        assert_eq!(decode(&encode_v1(&whole)).unwrap(), whole);
         assert_eq!(decode(&serde_json::to_vec(&whole).unwrap()).unwrap(), whole);
     }
 
     #[test]
     fn a_damaged_record_is_refused_not_misread() {
-        let record = encode(&exchange());
+        let record = encode_v1(&exchange());
         assert!(decode(&record[..record.len() - 1]).is_err());
         assert!(decode(&[9, 1, 2]).is_err());
         assert!(decode(&[]).is_err());
+        let (mut dictionary, mut record) = (Dictionary::default(), Vec::new());
+        encode_exchange(&mut record, &exchange(), &mut dictionary);
+        assert!(decode_with(&record[..record.len() - 1], &[]).is_err());
     }
 }

@@ -74,8 +74,12 @@ fn authorisation_of(href: &str) -> Option<&str> {
 
 /// True when an answer may name something classification needs (so only those are parsed): a payment, a
 /// basket, an SCA link, a status, or messages. It runs on every logged answer, so it looks only after each
-/// `"` rather than comparing every marker at every position.
+/// `"` rather than comparing every marker at every position; and all of those are keys of the answer's
+/// top-level object, so an answer that is a list (mock-data listings) needs no look at all.
 pub fn worth_parsing(body: &[u8]) -> bool {
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return false;
+    }
     const MARKERS: [&[u8]; 5] = [
         b"paymentId\"",
         b"basketId\"",
@@ -390,6 +394,11 @@ mod tests {
             br#"{"customers": [{"paymentIdentifier": "x", "basketId ": 1}]}"#
         ));
         assert!(!worth_parsing(b"paymentId\" without a quote before it"));
+        assert!(
+            !worth_parsing(br#"[{"paymentId": "p1"}]"#),
+            "a list names no top-level key"
+        );
+        assert!(worth_parsing(b" \n{\"paymentId\": \"p1\"}"));
         assert!(!worth_parsing(b""));
         assert!(!worth_parsing(b"\""));
     }

@@ -4,25 +4,35 @@
 //! thread numbers nothing twice, classifies entries into journeys, stores them in batches (durable across
 //! restarts, like every write), prunes the oldest beyond the caps, and announces each entry live.
 
+pub mod chunks;
 pub mod codec;
 pub mod har;
 pub mod journeys;
 pub mod model;
+pub mod raw;
+pub mod segment;
+pub mod shelf;
+#[cfg(test)]
+mod storage_tests;
 pub mod store;
 #[cfg(test)]
 mod tests;
 
 use crate::events::Events;
 use crate::refusal::{CoreResult, Refusal};
-use crate::store::Store;
+use crate::store::{Record, Store};
+use chunks::Chunks;
 use journeys::{Bodies, Index};
-use model::{Entry, EventEntry, Exchange, Journey};
+use model::{Entry, EventEntry, Exchange, ExchangeSummary, GateVerdict, Journey};
+use raw::RawMessage;
+use segment::{Item, Segment, SegmentInfo};
+use shelf::Shelf;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
-use store::{StoredEntry, StoredExchange, StoredSettings, Totals, TrafficSettings};
+use store::{StoredSettings, TrafficSettings};
 use time::OffsetDateTime;
 use tokio::sync::broadcast;
 
@@ -38,12 +48,24 @@ const GATHER: Duration = Duration::from_millis(2);
 /// thread, so that the request pays for no copying, parsing or encoding.
 pub type Capture = Box<dyn FnOnce() -> Captured + Send>;
 
-/// What a capture builds: the exchange, and its parsed answer when classifying it needs one.
+/// What a capture builds: the exchange's summary and parts as captured (encoded straight into a segment,
+/// never built into an [`Exchange`]), and its parsed answer when classifying it needs one.
 pub struct Captured {
-    pub exchange: Exchange,
+    pub summary: ExchangeSummary,
+    pub request: RawMessage,
+    pub response: RawMessage,
+    pub gate: Option<GateVerdict>,
+    pub tpp_messages: Vec<serde_json::Value>,
+    pub composer_signing_string: Option<String>,
     pub answer: Option<serde_json::Value>,
-    /// The bytes it takes, for the byte cap.
-    pub bytes: u64,
+}
+
+impl Captured {
+    /// What it takes for the byte cap: headers and bodies as captured, plus a fixed allowance for the
+    /// summary (weighing the encoded record instead would cost a second pass over it).
+    fn weight(&self) -> u64 {
+        self.request.weight() + self.response.weight() + 256
+    }
 }
 
 type Waiter = std::sync::mpsc::SyncSender<()>;
@@ -73,6 +95,13 @@ struct Inner {
     settings: RwLock<TrafficSettings>,
     queue: SyncSender<Pending>,
     index: Mutex<Index>,
+    /// Where the stored segments are (readers search it; the writer adds and prunes).
+    shelf: RwLock<Shelf>,
+    /// The segments' files (the writer's); readers read them by location, in `chunk_dir`.
+    chunks: Mutex<Chunks>,
+    chunk_dir: std::path::PathBuf,
+    /// The chunks' directory when the database is temporary: removed with the log.
+    _temporary: Option<tempfile::TempDir>,
     live: broadcast::Sender<Entry>,
     dropped: AtomicU64,
     composer: Mutex<HashMap<String, ComposerNote>>,
@@ -92,12 +121,20 @@ impl TrafficLog {
             .get("settings")?
             .map(|s| s.settings)
             .unwrap_or_default();
-        let last = store
-            .table::<StoredEntry>()?
-            .last_n(1)?
-            .first()
-            .map(|e| e.entry.id())
-            .unwrap_or(0);
+        let temporary = match store.dir() {
+            Some(_) => None,
+            None => Some(tempfile::tempdir().map_err(Refusal::internal)?),
+        };
+        let chunk_dir = match (&temporary, store.dir()) {
+            (Some(temporary), _) => temporary.path().to_owned(),
+            (None, Some(dir)) => dir.join("traffic-log"),
+            (None, None) => unreachable!("a temporary directory is made above"),
+        };
+        let mut shelf = Shelf::new(store.table::<SegmentInfo>()?.list()?);
+        let mut chunks = Chunks::open(&chunk_dir, shelf.segments().map(|s| s.info.location()))
+            .map_err(Refusal::internal)?;
+        store::carry_over_earlier_log(&store, &mut shelf, &mut chunks)?;
+        let last = shelf.last_id();
         let (queue, receiver) = sync_channel(QUEUE);
         let inner = Arc::new(Inner {
             store,
@@ -106,6 +143,10 @@ impl TrafficLog {
             settings: RwLock::new(settings),
             queue,
             index: Mutex::new(Index::default()),
+            shelf: RwLock::new(shelf),
+            chunks: Mutex::new(chunks),
+            chunk_dir,
+            _temporary: temporary,
             live: broadcast::channel(4096).0,
             dropped: AtomicU64::new(0),
             composer: Mutex::new(HashMap::new()),
@@ -275,14 +316,29 @@ impl TrafficLog {
 
     /// The kept entries after `id`, oldest first, at most `limit` (a reconnecting stream).
     pub fn after(&self, id: u64, limit: usize) -> CoreResult<Vec<Entry>> {
-        Ok(self
-            .inner
-            .store
-            .table::<StoredEntry>()?
-            .after(&store::key(id), limit)?
-            .into_iter()
-            .map(|s| s.entry)
-            .collect())
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let shelf = self.inner.shelf.read().unwrap_or_else(|p| p.into_inner());
+        let mut found: Vec<Entry> = Vec::new();
+        for (info, min_from_here) in shelf.after(id) {
+            if found.len() >= limit {
+                found.sort_unstable_by_key(Entry::id);
+                found.truncate(limit);
+                if found[limit - 1].id() < min_from_here {
+                    break;
+                }
+            }
+            self.read_segment(info, |view| {
+                for entry in view.entries.iter().filter(|e| e.id > id) {
+                    found.push(view.summary(entry)?);
+                }
+                Ok(())
+            })?;
+        }
+        found.sort_unstable_by_key(Entry::id);
+        found.truncate(limit);
+        Ok(found)
     }
 
     /// The newest entries before `before` that `keep` accepts, at most `limit`, newest first.
@@ -292,35 +348,65 @@ impl TrafficLog {
         limit: usize,
         keep: impl Fn(&Entry) -> bool,
     ) -> CoreResult<Vec<Entry>> {
-        let mut found = Vec::with_capacity(limit);
-        let before = before.map(store::key);
-        self.inner
-            .store
-            .table::<StoredEntry>()?
-            .scan_back(before.as_deref(), |stored| {
-                if keep(&stored.entry) {
-                    found.push(stored.entry);
+        let before = before.unwrap_or(u64::MAX);
+        let newest_first = |found: &mut Vec<Entry>| {
+            found.sort_unstable_by_key(|e| std::cmp::Reverse(e.id()));
+            found.truncate(limit);
+        };
+        let shelf = self.inner.shelf.read().unwrap_or_else(|p| p.into_inner());
+        let mut found: Vec<Entry> = Vec::with_capacity(limit);
+        for shelved in shelf.segments().rev() {
+            if limit == 0 {
+                break;
+            }
+            if shelved.info.min >= before {
+                continue;
+            }
+            if found.len() >= limit {
+                newest_first(&mut found);
+                if found[limit - 1].id() > shelved.max_so_far {
+                    break;
                 }
-                found.len() < limit
+            }
+            self.read_segment(shelved.info, |view| {
+                for entry in view.entries.iter().rev().filter(|e| e.id < before) {
+                    let summary = view.summary(entry)?;
+                    if keep(&summary) {
+                        found.push(summary);
+                    }
+                }
+                Ok(())
             })?;
+        }
+        newest_first(&mut found);
         Ok(found)
     }
 
     /// One entry whole: the exchange, or the event.
     pub fn get(&self, id: u64) -> CoreResult<Option<Result<Exchange, EventEntry>>> {
-        let key = store::key(id);
-        if let Some(exchange) = self.inner.store.table::<StoredExchange>()?.get(&key)? {
-            return Ok(Some(Ok(exchange.0)));
+        let shelf = self.inner.shelf.read().unwrap_or_else(|p| p.into_inner());
+        let mut whole = None;
+        for info in shelf.holding(id) {
+            self.read_segment(info, |view| {
+                if let Some(entry) = view.entries.iter().find(|e| e.id == id) {
+                    whole = Some(view.whole(entry)?);
+                }
+                Ok(())
+            })?;
+            if whole.is_some() {
+                break;
+            }
         }
-        Ok(self
-            .inner
-            .store
-            .table::<StoredEntry>()?
-            .get(&key)?
-            .and_then(|s| match s.entry {
-                Entry::Event(e) => Some(Err(e)),
-                Entry::Exchange(_) => None,
-            }))
+        Ok(whole)
+    }
+
+    /// Reads the segment `info` names and hands its live entries to `read`.
+    fn read_segment(
+        &self,
+        info: SegmentInfo,
+        read: impl FnOnce(&segment::SegmentView) -> Result<(), String>,
+    ) -> CoreResult<()> {
+        read_segment(&self.inner, info, read)
     }
 
     /// The journeys, the most recently active first.
@@ -416,41 +502,80 @@ fn write_loop(inner: std::sync::Weak<Inner>, receiver: Receiver<Pending>) {
     }
 }
 
-fn rebuild_index(inner: &Inner) -> CoreResult<()> {
-    let entries = inner.store.table::<StoredEntry>()?.list()?;
-    let mut index = inner.index.lock().unwrap_or_else(|p| p.into_inner());
-    let exchanges = inner.store.table::<StoredExchange>()?;
-    for stored in entries {
-        match &stored.entry {
-            Entry::Exchange(summary) => {
-                let Some(whole) = exchanges.get(&store::key(summary.id))? else {
-                    continue;
-                };
-                let mut summary = summary.clone();
-                let request = (summary.method == "POST")
-                    .then(|| json_of(&whole.0.request))
-                    .flatten();
-                let response = whole
-                    .0
-                    .response
-                    .body
-                    .as_deref()
-                    .filter(|b| journeys::worth_parsing(b.as_bytes()))
-                    .and_then(|_| json_of(&whole.0.response));
-                index.classify_exchange(
-                    &mut summary,
-                    Bodies {
-                        request: request.as_ref(),
-                        response: response.as_ref(),
-                    },
-                );
-                index.count(&Entry::Exchange(summary));
-            }
-            Entry::Event(event) => {
-                index.classify_event(&event.event, &event.data);
-                index.count(&stored.entry);
-            }
+/// Reads the segment `info` names and hands its live entries to `read` (those below `info.min` were
+/// pruned). A segment pruned since `info` was read is skipped; so is one whose bytes did not survive (a
+/// power cut can leave an index record whose chunk never reached the disk): the rest of the log stays
+/// readable, and the loss is logged.
+fn read_segment(
+    inner: &Inner,
+    info: SegmentInfo,
+    read: impl FnOnce(&segment::SegmentView) -> Result<(), String>,
+) -> CoreResult<()> {
+    let bytes = match chunks::read(&inner.chunk_dir, info.location()) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => {
+            tracing::warn!(%error, segment = info.seq, "a traffic log segment is unreadable; skipped");
+            return Ok(());
         }
+    };
+    let mut view = match segment::SegmentView::parse(&bytes) {
+        Ok(view) => view,
+        Err(error) => {
+            tracing::warn!(%error, segment = info.seq, "a traffic log segment is damaged; skipped");
+            return Ok(());
+        }
+    };
+    view.entries.retain(|e| e.id >= info.min);
+    read(&view).map_err(damaged)
+}
+
+fn damaged(reason: String) -> Refusal {
+    Refusal::internal(format!("a traffic log segment is damaged: {reason}"))
+}
+
+/// Rebuilds the journey index from every stored entry, oldest segment first.
+fn rebuild_index(inner: &Inner) -> CoreResult<()> {
+    let infos: Vec<SegmentInfo> = inner
+        .shelf
+        .read()
+        .unwrap_or_else(|p| p.into_inner())
+        .segments()
+        .map(|s| s.info)
+        .collect();
+    for info in infos {
+        read_segment(inner, info, |view| {
+            let mut index = inner.index.lock().unwrap_or_else(|p| p.into_inner());
+            for entry in &view.entries {
+                match view.whole(entry)? {
+                    Ok(whole) => {
+                        let mut summary = whole.summary.clone();
+                        let request = (summary.method == "POST")
+                            .then(|| json_of(&whole.request))
+                            .flatten();
+                        let response = whole
+                            .response
+                            .body
+                            .as_deref()
+                            .filter(|b| journeys::worth_parsing(b.as_bytes()))
+                            .and_then(|_| json_of(&whole.response));
+                        index.classify_exchange(
+                            &mut summary,
+                            Bodies {
+                                request: request.as_ref(),
+                                response: response.as_ref(),
+                            },
+                        );
+                        index.count(&Entry::Exchange(summary));
+                    }
+                    Err(event) => {
+                        index.classify_event(&event.event, &event.data);
+                        index.count(&Entry::Event(event));
+                    }
+                }
+            }
+            Ok(())
+        })?;
     }
     Ok(())
 }
@@ -460,24 +585,27 @@ fn json_of(message: &model::Message) -> Option<serde_json::Value> {
     serde_json::from_str(body).ok()
 }
 
+/// Stores one batch of the writer as segments, announces its entries, and prunes.
 fn write_batch(inner: &Inner, batch: Vec<Pending>) -> CoreResult<()> {
-    let mut entries = Vec::with_capacity(batch.len());
-    let mut exchanges = Vec::new();
-    let mut sizes: HashMap<u64, u64> = HashMap::new();
+    let mut captured = Vec::with_capacity(batch.len());
+    let mut events = Vec::new();
     {
         let mut index = inner.index.lock().unwrap_or_else(|p| p.into_inner());
         for pending in batch {
             match pending {
                 Pending::Exchange(capture) => {
-                    let Captured {
-                        mut exchange,
-                        answer,
-                        bytes,
-                    } = capture();
+                    let mut exchange = capture();
                     // The request's body is read only where it names what the journey is (a creation).
                     let request = (exchange.summary.method == "POST")
-                        .then(|| json_of(&exchange.request))
+                        .then(|| {
+                            exchange
+                                .request
+                                .body
+                                .as_deref()
+                                .and_then(|b| serde_json::from_slice(b).ok())
+                        })
                         .flatten();
+                    let answer = exchange.answer.take();
                     index.classify_exchange(
                         &mut exchange.summary,
                         Bodies {
@@ -485,106 +613,151 @@ fn write_batch(inner: &Inner, batch: Vec<Pending>) -> CoreResult<()> {
                             response: answer.as_ref(),
                         },
                     );
-                    let entry = Entry::Exchange(exchange.summary.clone());
+                    // Counted into its journeys without a copy.
+                    let entry = Entry::Exchange(exchange.summary);
                     index.count(&entry);
-                    sizes.insert(exchange.summary.id, bytes);
-                    entries.push(entry);
-                    exchanges.push(StoredExchange(exchange));
+                    let Entry::Exchange(summary) = entry else {
+                        unreachable!("made above")
+                    };
+                    exchange.summary = summary;
+                    captured.push(exchange);
                 }
                 Pending::Event { at, event, data } => {
                     let (resources, journeys) = index.classify_event(&event, &data);
-                    let entry = Entry::Event(EventEntry {
+                    let event = EventEntry {
                         id: inner.next_id.fetch_add(1, Ordering::SeqCst),
                         at,
                         event,
                         data,
                         resources,
                         journeys,
-                    });
+                    };
+                    let entry = Entry::Event(event);
                     index.count(&entry);
-                    entries.push(entry);
+                    let Entry::Event(event) = entry else {
+                        unreachable!("made above")
+                    };
+                    events.push(event);
                 }
                 Pending::Barrier(_) => unreachable!("the writer answers barriers itself"),
             }
         }
     }
-    // An entry's size for the byte cap is what it carries (bodies and headers, counted at capture) plus a
-    // fixed allowance for its summary: serialising every exchange once more only to weigh it cost as much
-    // as storing it.
-    let stored: Vec<StoredEntry> = entries
-        .iter()
-        .map(|entry| StoredEntry {
-            bytes: sizes.get(&entry.id()).copied().unwrap_or(0) + 256,
-            entry: entry.clone(),
-        })
-        .collect();
-    let added_bytes: u64 = stored.iter().map(|s| s.bytes).sum();
-    inner.store.atomically(|store| -> CoreResult<()> {
-        store.table::<StoredEntry>()?.insert_many(&stored)?;
-        store.table::<StoredExchange>()?.insert_many(&exchanges)?;
-        let totals = store.table::<Totals>()?;
-        let mut now = totals.get(Totals::KEY)?.unwrap_or_default();
-        now.id = Totals::KEY.into();
-        now.entries += stored.len() as u64;
-        now.bytes += added_bytes;
-        totals.insert(&now)?;
-        Ok(())
-    })?;
-    for entry in entries {
-        let _ = inner.live.send(entry);
+    let mut items: Vec<Item> = Vec::with_capacity(captured.len() + events.len());
+    items.extend(captured.iter().map(|c| Item::Captured(c, c.weight())));
+    // An event's weight is its data's size, roughly, plus the same allowance as an exchange's summary.
+    items.extend(
+        events
+            .iter()
+            .map(|e| Item::Event(e, e.data.to_string().len() as u64 + 256)),
+    );
+    let seq = inner
+        .shelf
+        .write()
+        .unwrap_or_else(|p| p.into_inner())
+        .next_seq();
+    let segment = Segment::build(seq, items);
+    // The bytes first, then the index record that points at them: a crash between leaves bytes nobody
+    // indexed, which the next start deletes.
+    let location = inner
+        .chunks
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .append(&segment.bytes)
+        .map_err(Refusal::internal)?;
+    let info = segment.info(location);
+    inner.store.table::<SegmentInfo>()?.insert(&info)?;
+    inner
+        .shelf
+        .write()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(info);
+    // Announced once stored, and copied only when someone listens: a listener that arrives later finds
+    // them stored (the stream reads what is stored before it follows what is announced).
+    if inner.live.receiver_count() > 0 {
+        let mut entries: Vec<Entry> = captured
+            .iter()
+            .map(|c| Entry::Exchange(c.summary.clone()))
+            .chain(events.iter().cloned().map(Entry::Event))
+            .collect();
+        entries.sort_by_key(Entry::id);
+        for entry in entries {
+            let _ = inner.live.send(entry);
+        }
     }
     prune(inner)
 }
 
-/// The most entries one pruning step removes in one commit.
-const PRUNE_STEP: usize = 1024;
-
-/// Once the log is over either cap, removes the oldest entries until it is 1/64 of each cap below it,
-/// many in one commit: a full log then prunes once every ~1.5 % of its capacity instead of one commit per
-/// new entry.
+/// Once the log is over either cap, removes the oldest entries until it is 1/64 of each cap below it:
+/// whole segments, oldest first, and the oldest entries of the last one touched. A full log then prunes
+/// once every ~1.5 % of its capacity instead of on every write.
 fn prune(inner: &Inner) -> CoreResult<()> {
     let settings = inner
         .settings
         .read()
         .unwrap_or_else(|p| p.into_inner())
         .clone();
-    let mut totals = inner
-        .store
-        .table::<Totals>()?
-        .get(Totals::KEY)?
-        .unwrap_or_default();
-    if totals.entries <= settings.max_entries && totals.bytes <= settings.max_bytes {
+    let over = |(entries, bytes): (u64, u64), entries_cap: u64, bytes_cap: u64| {
+        entries > entries_cap || bytes > bytes_cap
+    };
+    let shelf = || inner.shelf.read().unwrap_or_else(|p| p.into_inner());
+    if !over(shelf().totals(), settings.max_entries, settings.max_bytes) {
         return Ok(());
     }
     let entries_goal = settings.max_entries - settings.max_entries / 64;
     let bytes_goal = settings.max_bytes - settings.max_bytes / 64;
-    let table = inner.store.table::<StoredEntry>()?;
-    while totals.entries > entries_goal || totals.bytes > bytes_goal {
-        let wanted = (totals.entries.saturating_sub(entries_goal) as usize).clamp(64, PRUNE_STEP);
-        let oldest = table.first_n_with_prefix("", wanted)?;
-        if oldest.is_empty() {
+    let index_records = inner.store.table::<SegmentInfo>()?;
+    while over(shelf().totals(), entries_goal, bytes_goal) {
+        let Some(oldest) = shelf().oldest() else {
             return Ok(());
-        }
-        let mut gone = Vec::with_capacity(oldest.len());
-        for stored in oldest {
-            if totals.entries <= entries_goal && totals.bytes <= bytes_goal {
-                break;
+        };
+        // Which of its entries go: the oldest, until both totals are at their goals.
+        let (mut entries, mut bytes) = shelf().totals();
+        let mut gone = Vec::new();
+        let mut gone_weight = 0;
+        let mut gone_count = 0;
+        let mut rest = None;
+        read_segment(inner, oldest, |view| {
+            for entry in &view.entries {
+                if entries <= entries_goal && bytes <= bytes_goal {
+                    rest = Some(SegmentInfo {
+                        min: entry.id,
+                        count: oldest.count - gone_count,
+                        weight: oldest.weight.saturating_sub(gone_weight),
+                        ..oldest
+                    });
+                    break;
+                }
+                entries -= 1;
+                bytes = bytes.saturating_sub(entry.weight);
+                gone_weight += entry.weight;
+                gone_count += 1;
+                if entry.in_journey {
+                    gone.push(view.summary(entry)?);
+                }
             }
-            totals.entries = totals.entries.saturating_sub(1);
-            totals.bytes = totals.bytes.saturating_sub(stored.bytes);
-            gone.push(stored);
-        }
-        let keys: Vec<String> = gone.iter().map(|g| store::key(g.entry.id())).collect();
-        totals.id = Totals::KEY.into();
-        inner.store.atomically(|store| -> CoreResult<()> {
-            store.table::<StoredEntry>()?.delete_many(&keys)?;
-            store.table::<StoredExchange>()?.delete_many(&keys)?;
-            store.table::<Totals>()?.insert(&totals)?;
             Ok(())
         })?;
+        match rest {
+            Some(rest) => index_records.insert(&rest)?,
+            None => {
+                index_records.remove(&oldest.key())?;
+                inner
+                    .chunks
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .release(oldest.location())
+                    .map_err(Refusal::internal)?;
+            }
+        }
+        inner
+            .shelf
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .replace_oldest(rest);
         let mut index = inner.index.lock().unwrap_or_else(|p| p.into_inner());
-        for stored in &gone {
-            for journey in stored.entry.journeys() {
+        for entry in &gone {
+            for journey in entry.journeys() {
                 index.forget(journey);
             }
         }

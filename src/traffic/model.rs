@@ -82,7 +82,7 @@ pub struct GateStep {
     pub outcome: Cow<'static, str>,
     pub header: Option<Cow<'static, str>>,
     pub rule: Cow<'static, str>,
-    pub detail: Option<String>,
+    pub detail: Option<Cow<'static, str>>,
 }
 
 /// The gate's verdict on a signed request, step by step.

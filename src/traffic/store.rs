@@ -1,16 +1,21 @@
-//! The traffic log's records: one summary per entry (what the list reads) and, for exchanges, the whole
-//! exchange (what the detail view reads), keyed by the entry's number so key order is time order.
+//! The traffic log's records besides its segments ([`super::segment`]): its settings, and the records of
+//! earlier versions (a summary and a whole exchange per entry, and the totals), carried over into
+//! segments the first time this version opens the log.
 
+use super::chunks::Chunks;
 use super::model::{Entry, Exchange};
-use crate::store::{Record, StoreError};
+use super::segment::{Item, Segment, SegmentInfo};
+use super::shelf::Shelf;
+use crate::refusal::{CoreResult, Refusal};
+use crate::store::{Record, Store, StoreError};
 use serde::{Deserialize, Serialize};
 
-/// The key of entry `id`: fixed-width hex, so keys sort as numbers.
-pub fn key(id: u64) -> String {
+/// The key of entry `id` in the earlier trees: fixed-width hex, so keys sort as numbers.
+fn key(id: u64) -> String {
     format!("{id:016x}")
 }
 
-/// An entry's summary.
+/// An entry's summary, as earlier versions stored it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StoredEntry {
     pub entry: Entry,
@@ -25,7 +30,7 @@ impl Record for StoredEntry {
     }
 }
 
-/// A whole exchange, stored in the compact binary form of [`super::codec`] (one is written per request).
+/// A whole exchange as earlier versions stored it (binary, or earlier still JSON).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StoredExchange(pub Exchange);
 
@@ -36,7 +41,10 @@ impl Record for StoredExchange {
     }
 
     fn to_stored(&self) -> Result<Vec<u8>, StoreError> {
-        Ok(super::codec::encode(&self.0))
+        serde_json::to_vec(&self.0).map_err(|e| StoreError::Damaged {
+            tree: Self::TREE,
+            reason: e.to_string(),
+        })
     }
 
     fn from_stored(bytes: &[u8]) -> Result<Self, StoreError> {
@@ -49,7 +57,7 @@ impl Record for StoredExchange {
     }
 }
 
-/// How much the log holds, kept with it so that start-up needs no scan of the bodies.
+/// How much the log held, as earlier versions counted it (the segments' keys carry it now).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Totals {
     pub id: String,
@@ -57,15 +65,78 @@ pub struct Totals {
     pub bytes: u64,
 }
 
-impl Totals {
-    pub const KEY: &'static str = "totals";
-}
-
 impl Record for Totals {
     const TREE: &'static str = "traffic-totals";
     fn key(&self) -> String {
-        Self::KEY.to_owned()
+        "totals".to_owned()
     }
+}
+
+/// How many entries of an earlier log go into one segment.
+const CARRIED_PER_SEGMENT: usize = 256;
+
+/// Carries a log written by an earlier version (a record per entry) over into segments: their bytes go
+/// to `chunks`, then their index records and the emptying of the old trees in one commit, so that after
+/// a crash either the old trees or the segments hold it. Nothing to do on later starts.
+pub fn carry_over_earlier_log(
+    store: &Store,
+    shelf: &mut Shelf,
+    chunks: &mut Chunks,
+) -> CoreResult<()> {
+    let summaries = store.table::<StoredEntry>()?;
+    if summaries.is_empty() {
+        return Ok(());
+    }
+    let entries = summaries.list()?;
+    let exchanges = store.table::<StoredExchange>()?;
+    let mut wholes = Vec::with_capacity(entries.len());
+    for stored in &entries {
+        wholes.push(match &stored.entry {
+            Entry::Exchange(summary) => exchanges.get(&key(summary.id))?.map(|e| e.0),
+            Entry::Event(_) => None,
+        });
+    }
+    let mut infos = Vec::new();
+    for chunk in entries
+        .iter()
+        .zip(&wholes)
+        .collect::<Vec<_>>()
+        .chunks(CARRIED_PER_SEGMENT)
+    {
+        let items: Vec<Item> = chunk
+            .iter()
+            .filter_map(|(stored, whole)| match (&stored.entry, whole) {
+                (Entry::Exchange(_), Some(whole)) => Some(Item::Exchange(whole, stored.bytes)),
+                (Entry::Event(event), _) => Some(Item::Event(event, stored.bytes)),
+                // A summary without its exchange was half pruned: it goes.
+                (Entry::Exchange(_), None) => None,
+            })
+            .collect();
+        if items.is_empty() {
+            continue;
+        }
+        let segment = Segment::build(shelf.next_seq(), items);
+        let location = chunks.append(&segment.bytes).map_err(Refusal::internal)?;
+        infos.push(segment.info(location));
+    }
+    chunks.sync().map_err(Refusal::internal)?;
+    store.atomically(|store| -> CoreResult<()> {
+        let table = store.table::<SegmentInfo>()?;
+        for info in &infos {
+            table.insert(info)?;
+        }
+        store.clear_trees(&[StoredEntry::TREE, StoredExchange::TREE, Totals::TREE])?;
+        Ok(())
+    })?;
+    for info in &infos {
+        shelf.push(*info);
+    }
+    tracing::info!(
+        entries = entries.len(),
+        segments = infos.len(),
+        "the traffic log of an earlier version was carried over into segments"
+    );
+    Ok(())
 }
 
 /// The log's switches and caps (settable through the workbench API).

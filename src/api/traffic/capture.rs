@@ -6,14 +6,14 @@
 
 use super::verdict::GateSlot;
 use crate::state::AppState;
-use crate::traffic::model::{Exchange, ExchangeSummary, Message, TppRef};
+use crate::traffic::model::{ExchangeSummary, TppRef};
+use crate::traffic::raw::{HeaderBlock, RawMessage};
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::HeaderMap;
 use axum::middleware::Next;
 use axum::response::Response;
-use base64::Engine;
 use std::time::Instant;
 
 /// Which part of the service a path belongs to.
@@ -29,55 +29,27 @@ fn area(path: &str) -> &'static str {
     }
 }
 
-fn headers_of(map: &HeaderMap) -> Vec<(String, String)> {
-    map.iter()
-        .map(|(n, v)| {
-            let value = match std::str::from_utf8(v.as_bytes()) {
-                Ok(text) => text.to_owned(),
-                Err(_) => String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            };
-            (n.as_str().to_owned(), value)
-        })
-        .collect()
-}
-
-fn message(headers: &HeaderMap, body: Option<&Bytes>) -> Message {
-    let (text, base64) = match body {
-        None => (None, false),
-        Some(bytes) if bytes.is_empty() => (None, false),
-        Some(bytes) => match std::str::from_utf8(bytes) {
-            Ok(text) => (Some(text.to_owned()), false),
-            Err(_) => (
-                Some(base64::engine::general_purpose::STANDARD.encode(bytes)),
-                true,
-            ),
-        },
-    };
-    Message {
-        headers: headers_of(headers),
-        body: text,
-        body_bytes: body.map_or(0, Bytes::len),
-        body_base64: base64,
-    }
-}
-
-fn header_bytes(headers: &HeaderMap) -> u64 {
-    headers
+/// The header lines copied out of the request or answer, in one buffer: nothing of the server's read
+/// buffer stays borrowed until the writer runs.
+fn header_block(map: &HeaderMap) -> HeaderBlock {
+    let bytes: usize = map
         .iter()
-        .map(|(n, v)| (n.as_str().len() + v.len() + 4) as u64)
-        .sum()
+        .map(|(n, v)| n.as_str().len() + v.len() + 4)
+        .sum();
+    let mut block = HeaderBlock::with_capacity(bytes);
+    for (name, value) in map {
+        block.push(name.as_str(), value.as_bytes());
+    }
+    block
 }
 
-fn header(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
+fn header<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
 }
 
 /// The TPP a refused request's certificate names (a verified one comes from the gate).
-fn tpp_of_certificate(headers: &HeaderMap) -> Option<TppRef> {
-    let value = headers.get("tpp-signature-certificate")?.to_str().ok()?;
+fn tpp_of_certificate(headers: &HeaderBlock) -> Option<TppRef> {
+    let value = headers.text("tpp-signature-certificate")?;
     let decoded = crate::signing::certificate::decode_certificate_header(value).ok()?;
     let certificate = crate::signing::certificate::TppCertificate::from_der(&decoded.der).ok()?;
     Some(TppRef {
@@ -90,7 +62,7 @@ fn tpp_of_certificate(headers: &HeaderMap) -> Option<TppRef> {
             .clone()
             .or(certificate.common_name.clone())
             .unwrap_or_default(),
-        subject: certificate.subject.to_rfc2253(),
+        subject: certificate.subject_rfc2253.clone(),
     })
 }
 
@@ -108,16 +80,20 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
     let request_body = to_bytes(body, usize::MAX).await.unwrap_or_default();
     let slot = GateSlot::default();
     parts.extensions.insert(slot.clone());
-    let request_headers = parts.headers.clone();
+    let request_headers = header_block(&parts.headers);
     let (method, path, query) = (
         parts.method.to_string(),
         parts.uri.path().to_owned(),
         parts.uri.query().map(str::to_owned),
     );
-    let composer_signing_string = header(&request_headers, "x-request-id")
-        .and_then(|request_id| log.claim_composer_request(&request_id, id));
+    let composer_signing_string = header(&parts.headers, "x-request-id")
+        .and_then(|request_id| log.claim_composer_request(request_id, id));
+    // The handlers get the body as it came; the log keeps its own copy, so that it holds nothing of
+    // the server's buffers either.
+    let kept_request_body =
+        (!request_body.is_empty()).then(|| Bytes::copy_from_slice(&request_body));
     let response = next
-        .run(Request::from_parts(parts, Body::from(request_body.clone())))
+        .run(Request::from_parts(parts, Body::from(request_body)))
         .await;
     let (parts, body) = response.into_parts();
     let streaming = parts
@@ -133,9 +109,9 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
     };
     let status = parts.status.as_u16();
     let findings = slot.0.lock().unwrap_or_else(|p| p.into_inner()).take();
-    let response_headers = parts.headers.clone();
+    let response_headers = header_block(&parts.headers);
     let duration_ms = started.elapsed().as_millis() as u64;
-    // Everything else — copying headers into strings, parsing the answer, reading a refused request's
+    // Everything else — turning headers into text, parsing the answer, reading a refused request's
     // certificate — happens on the log's writer thread.
     log.record_exchange(Box::new(move || {
         let record = findings.map(super::verdict::record);
@@ -158,10 +134,8 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
             .as_ref()
             .and_then(|r| r.tpp.clone())
             .or_else(|| tpp_of_certificate(&request_headers));
-        let bytes = (request_body.len() + response_body.as_ref().map_or(0, Bytes::len)) as u64
-            + header_bytes(&request_headers)
-            + header_bytes(&response_headers);
-        let exchange = Exchange {
+        let text = |name: &str| request_headers.text(name).map(str::to_owned);
+        crate::traffic::Captured {
             summary: ExchangeSummary {
                 id,
                 at,
@@ -178,23 +152,25 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
                 }
                 .to_owned(),
                 tpp,
-                psu_id: header(&request_headers, "psu-id"),
-                tpp_session_id: header(&request_headers, "tpp-session-id"),
+                psu_id: text("psu-id"),
+                tpp_session_id: text("tpp-session-id"),
                 failed_step: record.as_ref().and_then(|r| r.failed_step.clone()),
                 code,
                 resources: Vec::new(),
                 journeys: Vec::new(),
             },
-            request: message(&request_headers, Some(&request_body)),
-            response: message(&response_headers, response_body.as_ref()),
+            request: RawMessage {
+                headers: request_headers,
+                body: kept_request_body,
+            },
+            response: RawMessage {
+                headers: response_headers,
+                body: response_body,
+            },
             gate: record.map(|r| r.verdict),
             tpp_messages,
             composer_signing_string,
-        };
-        crate::traffic::Captured {
-            exchange,
             answer,
-            bytes,
         }
     }));
     Response::from_parts(parts, body)

@@ -6,6 +6,7 @@
 use crate::refusal::{Refusal, TppMessage};
 use crate::signing::verifier::{Report, Step, VerifiedTpp};
 use crate::traffic::model::{GateStep, GateVerdict, TppRef};
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 /// Where the gate leaves its findings for the capture.
@@ -15,7 +16,7 @@ pub struct GateSlot(pub Arc<Mutex<Option<GateFindings>>>);
 /// What the gate found, as it found it: turned into a [`GateRecord`] off the request path.
 #[derive(Debug)]
 pub struct GateFindings {
-    steps: Vec<(Step, Result<String, String>)>,
+    steps: Vec<(Step, Result<Cow<'static, str>, String>)>,
     signing_string: Option<String>,
     warnings: Vec<TppMessage>,
     tpp: Option<VerifiedTpp>,
@@ -123,14 +124,18 @@ pub fn record(findings: GateFindings) -> GateRecord {
     } = findings;
     let mut steps = Vec::with_capacity(Step::ALL.len() + warnings.len());
     let mut failed = None;
+    let mut found_steps = found_steps;
     for step in Step::ALL {
         let (rule, header) = rule(step);
-        let found = found_steps.iter().find(|(s, _)| *s == step);
+        let found = found_steps
+            .iter_mut()
+            .find(|(s, _)| *s == step)
+            .map(|(_, verdict)| std::mem::replace(verdict, Ok(Cow::Borrowed(""))));
         let (outcome, detail) = match found {
-            Some((_, Ok(note))) => ("passed", Some(note.clone()).filter(|n| !n.is_empty())),
-            Some((_, Err(reason))) => {
+            Some(Ok(note)) => ("passed", Some(note).filter(|n| !n.is_empty())),
+            Some(Err(reason)) => {
                 failed = Some((step, reason.clone()));
-                ("failed", Some(reason.clone()))
+                ("failed", Some(Cow::Owned(reason)))
             }
             None => ("skipped", None),
         };
@@ -148,7 +153,7 @@ pub fn record(findings: GateFindings) -> GateRecord {
             outcome: "warning".into(),
             header: warning.path.map(Into::into),
             rule: "Accepted, but production might refuse it.".into(),
-            detail: warning.text,
+            detail: warning.text.map(Into::into),
         });
     }
     let signed_headers = signing_string
@@ -162,7 +167,7 @@ pub fn record(findings: GateFindings) -> GateRecord {
         TppRef {
             organisation_id: verified.tpp_id(),
             name: verified.tpp_name(),
-            subject: certificate.subject.to_rfc2253(),
+            subject: certificate.subject_rfc2253.clone(),
         }
     });
     GateRecord {
