@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# What the traffic log costs signed requests: runs the signed_requests benchmark with the log on and off,
+# alternately (so that a slow spell of a shared machine falls on both), and prints each pair's ratio and
+# the median of the ratios. Usage: bash scripts/measure-traffic-cost.sh [pairs] (default 5).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pairs="${1:-5}"
+cargo bench --bench signed_requests --no-run >/dev/null 2>&1
+rate() {
+  cargo bench --bench signed_requests -- "$@" 2>/dev/null |
+    awk '/^GET .*signed/ { gsub("/s", "", $NF); rate = $NF }
+         /^latency/ { p99 = $6 }
+         /^server CPU per request/ { cpu = $5 }
+         END { printf "%s %s %s\n", rate, p99, cpu }'
+}
+ratios=()
+for pair in $(seq 1 "$pairs"); do
+  read -r on_rate on_p99 on_cpu < <(rate)
+  read -r off_rate off_p99 off_cpu < <(rate --no-traffic)
+  ratio=$(awk -v a="$on_rate" -v b="$off_rate" 'BEGIN { printf "%.1f", 100 * a / b }')
+  ratios+=("$ratio")
+  printf 'pair %d: log on %s/s (p99 %s ms, %s µs CPU), off %s/s (%s µs CPU): %s %%\n' \
+    "$pair" "$on_rate" "$on_p99" "$on_cpu" "$off_rate" "$off_cpu" "$ratio"
+done
+printf '%s\n' "${ratios[@]}" | sort -n | awk '{ r[NR] = $1 } END {
+  printf "median of %d pairs: log on at %s %% of log off (range %s-%s %%)\n", NR, r[int((NR + 1) / 2)], r[1], r[NR] }'
