@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # What the traffic log costs signed requests: runs the signed_requests benchmark with the log on and off,
 # alternately (so that a slow spell of a shared machine falls on both), and prints each pair's ratio and
-# the median of the ratios. Usage: bash scripts/measure-traffic-cost.sh [pairs] (default 5).
+# the median of the ratios (after one uncounted warm-up run). Usage: bash scripts/measure-traffic-cost.sh [pairs] (default 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pairs="${1:-5}"
+# Seconds of load per run (the benchmark's default is 8); longer runs average out more of a shared
+# machine's slow spells.
+seconds="${SECONDS_PER_RUN:-8}"
 cargo bench --bench signed_requests --no-run >/dev/null 2>&1
 rate() {
-  cargo bench --bench signed_requests -- "$@" 2>/dev/null |
+  cargo bench --bench signed_requests -- --seconds "$seconds" "$@" 2>/dev/null |
     awk '/^GET .*signed/ { gsub("/s", "", $NF); rate = $NF }
          /^latency/ { p99 = $6 }
          /^server CPU per request/ { cpu = $5 }
          END { printf "%s %s %s\n", rate, p99, cpu }'
 }
+# One run first, not counted: the first run after a build is slower in every series seen (the kernel is
+# still writing the build's files back), and it would fall on one side of a pair only.
+rate >/dev/null
 ratios=()
 for pair in $(seq 1 "$pairs"); do
   read -r on_rate on_p99 on_cpu < <(rate)

@@ -121,9 +121,16 @@ impl TrafficLog {
             .get("settings")?
             .map(|s| s.settings)
             .unwrap_or_default();
+        // A temporary database (tests, `serve --ephemeral`) gets a temporary chunk directory, removed with
+        // the log; named so that one a killed process left behind says what it is.
         let temporary = match store.dir() {
             Some(_) => None,
-            None => Some(tempfile::tempdir().map_err(Refusal::internal)?),
+            None => Some(
+                tempfile::Builder::new()
+                    .prefix("xs2a-traffic-log-")
+                    .tempdir()
+                    .map_err(Refusal::internal)?,
+            ),
         };
         let chunk_dir = match (&temporary, store.dir()) {
             (Some(temporary), _) => temporary.path().to_owned(),
