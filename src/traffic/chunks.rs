@@ -133,10 +133,6 @@ impl Chunks {
             None => Ok(()),
         }
     }
-
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
 }
 
 /// Reads the segment at `location` in the chunks of `dir`, checking its length and CRC.
@@ -201,9 +197,9 @@ mod tests {
         assert!(!path_of(dir.path(), 1).exists(), "chunk 1 held only b");
         assert!(read(dir.path(), a).is_err());
         assert_eq!(read(dir.path(), c).unwrap(), b"third");
-        let orphan = Chunks::open(dir.path(), std::iter::empty()).unwrap();
+        Chunks::open(dir.path(), std::iter::empty()).unwrap();
         assert!(
-            !path_of(orphan.dir(), 2).exists(),
+            !path_of(dir.path(), 2).exists(),
             "unindexed chunks are removed"
         );
     }

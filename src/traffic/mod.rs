@@ -123,19 +123,15 @@ impl TrafficLog {
             .unwrap_or_default();
         // A temporary database (tests, `serve --ephemeral`) gets a temporary chunk directory, removed with
         // the log; named so that one a killed process left behind says what it is.
-        let temporary = match store.dir() {
-            Some(_) => None,
-            None => Some(
-                tempfile::Builder::new()
+        let (chunk_dir, temporary) = match store.dir() {
+            Some(dir) => (dir.join("traffic-log"), None),
+            None => {
+                let temporary = tempfile::Builder::new()
                     .prefix("xs2a-traffic-log-")
                     .tempdir()
-                    .map_err(Refusal::internal)?,
-            ),
-        };
-        let chunk_dir = match (&temporary, store.dir()) {
-            (Some(temporary), _) => temporary.path().to_owned(),
-            (None, Some(dir)) => dir.join("traffic-log"),
-            (None, None) => unreachable!("a temporary directory is made above"),
+                    .map_err(Refusal::internal)?;
+                (temporary.path().to_owned(), Some(temporary))
+            }
         };
         let mut shelf = Shelf::new(store.table::<SegmentInfo>()?.list()?);
         let mut chunks = Chunks::open(&chunk_dir, shelf.segments().map(|s| s.info.location()))
@@ -336,7 +332,7 @@ impl TrafficLog {
                     break;
                 }
             }
-            self.read_segment(info, |view| {
+            read_segment(&self.inner, info, |view| {
                 for entry in view.entries.iter().filter(|e| e.id > id) {
                     found.push(view.summary(entry)?);
                 }
@@ -375,7 +371,7 @@ impl TrafficLog {
                     break;
                 }
             }
-            self.read_segment(shelved.info, |view| {
+            read_segment(&self.inner, shelved.info, |view| {
                 for entry in view.entries.iter().rev().filter(|e| e.id < before) {
                     let summary = view.summary(entry)?;
                     if keep(&summary) {
@@ -394,7 +390,7 @@ impl TrafficLog {
         let shelf = self.inner.shelf.read().unwrap_or_else(|p| p.into_inner());
         let mut whole = None;
         for info in shelf.holding(id) {
-            self.read_segment(info, |view| {
+            read_segment(&self.inner, info, |view| {
                 if let Some(entry) = view.entries.iter().find(|e| e.id == id) {
                     whole = Some(view.whole(entry)?);
                 }
@@ -405,15 +401,6 @@ impl TrafficLog {
             }
         }
         Ok(whole)
-    }
-
-    /// Reads the segment `info` names and hands its live entries to `read`.
-    fn read_segment(
-        &self,
-        info: SegmentInfo,
-        read: impl FnOnce(&segment::SegmentView) -> Result<(), String>,
-    ) -> CoreResult<()> {
-        read_segment(&self.inner, info, read)
     }
 
     /// The journeys, the most recently active first.
