@@ -273,10 +273,15 @@ fn a_migration_killed_at_random_moments_is_finished_or_redone() {
         std::thread::sleep(delay);
         child.kill().unwrap();
         child.wait().unwrap();
-        let state = if dir.exists() {
-            format!("format {}", migrate::format_of(&dir).unwrap())
+        let copy = if dir.with_file_name("data.migrating").exists() {
+            ", a copy under way"
         } else {
-            "moved away".to_owned()
+            ""
+        };
+        let state = if dir.exists() {
+            format!("format {}{copy}", migrate::format_of(&dir).unwrap())
+        } else {
+            format!("moved away{copy}")
         };
         let trial = format!("killed after {delay:?} ({state})");
         check_recovered(&dir, &expected, &trial);

@@ -467,7 +467,11 @@ async fn an_older_build_refuses_a_newer_directory_and_writes_nothing() {
             .env("HOME", root.path())
             .output()
             .unwrap();
-        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: the CLI's exit code for a failure"
+        );
         wants(&String::from_utf8_lossy(&output.stderr));
         assert_eq!(fixture::contents(&dir), before, "{args:?} wrote nothing");
     }

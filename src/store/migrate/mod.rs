@@ -8,7 +8,7 @@ pub mod files;
 pub mod fixture;
 pub mod upgrade;
 
-use super::{Record, StoreError};
+use super::{RawRecords, Record, StoreError};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -102,7 +102,7 @@ impl<'a> Migrating<'a> {
     }
 
     /// Every `(key, value)` of `tree`, in key order (an empty list for a tree that does not exist).
-    pub fn records(&self, tree: &str) -> Result<Vec<(Vec<u8>, Vec<u8>)>, MigrationError> {
+    pub fn records(&self, tree: &str) -> Result<RawRecords, MigrationError> {
         let mut records = Vec::new();
         for pair in self.db.open_tree(tree)?.iter() {
             let (key, value) = pair?;

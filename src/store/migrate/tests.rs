@@ -69,7 +69,7 @@ fn the_listed_migrations_make_formats_2_3_and_so_on_in_order() {
 #[test]
 fn a_new_directory_gets_the_format_file_of_this_version() {
     let root = tempfile::tempdir().unwrap();
-    let dir = root.path().join("new");
+    let dir = root.path().join("not/yet/there");
     let store = Store::open(&dir).unwrap();
     let report = store.data_format();
     assert_eq!(

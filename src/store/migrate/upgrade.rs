@@ -111,7 +111,10 @@ pub(crate) fn prepare_with(dir: &Path, list: &[Migration]) -> Result<DataFormat,
         }
         _ => {}
     }
-    let _lock = MigrationLock::take(dir).map_err(|e| io_error(dir, "lock", e))?;
+    // The lock is on the parent, which a new data directory may not have yet (~/.local/share on a fresh
+    // system, `--data a/b/c`).
+    std::fs::create_dir_all(files::parent(dir)).map_err(|e| io_error(dir, "create", e))?;
+    let _lock = MigrationLock::take(dir).map_err(|e| io_error(dir, "lock the parent of", e))?;
     if let Found::Interrupted = inspect(dir)? {
         finish_swap(dir)?;
     }
@@ -162,7 +165,10 @@ fn migrate(
     let migrated = Migrated {
         from,
         from_app: file.map(|f| f.app),
-        at: crate::clock::Clock::real().now(),
+        at: crate::clock::Clock::real()
+            .now()
+            .replace_nanosecond(0)
+            .expect("0 is a valid nanosecond"),
         backup: files::backup_dir(dir, APP_VERSION).display().to_string(),
     };
     let new_file = FormatFile {
