@@ -114,18 +114,8 @@ fn served_ids(dir: &Path, with_test_migration: bool) -> (Vec<String>, Vec<String
             .json()
             .unwrap()
     };
-    let ids = |list: Value, key: &str| -> Vec<String> {
-        let mut ids: Vec<String> = list
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|item| item[key].as_str().unwrap().to_owned())
-            .collect();
-        ids.sort();
-        ids
-    };
-    let customers = ids(get("/sandbox/customers"), "id");
-    let payments = ids(get("/sandbox/payments?limit=1000"), "paymentId");
+    let customers = sorted_ids(&get("/sandbox/customers"), "id");
+    let payments = sorted_ids(&get("/sandbox/payments?limit=1000"), "paymentId");
     let session = get("/session");
     assert_eq!(
         session["dataFormat"]["version"],
@@ -150,20 +140,22 @@ fn expected_ids(version: &str) -> (Vec<String>, Vec<String>) {
         &std::fs::read(fixture::root().join(version).join("expected.json")).unwrap(),
     )
     .unwrap();
-    let ids = |list: &Value, key: &str| -> Vec<String> {
-        let mut ids: Vec<String> = list
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|item| item[key].as_str().unwrap().to_owned())
-            .collect();
-        ids.sort();
-        ids
-    };
     (
-        ids(&expected["customers"], "id"),
-        ids(&expected["payments"], "paymentId"),
+        sorted_ids(&expected["customers"], "id"),
+        sorted_ids(&expected["payments"], "paymentId"),
     )
+}
+
+/// The string member `key` of every item of `list`, sorted.
+fn sorted_ids(list: &Value, key: &str) -> Vec<String> {
+    let mut ids: Vec<String> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item[key].as_str().unwrap().to_owned())
+        .collect();
+    ids.sort();
+    ids
 }
 
 /// After a kill: the build with the test migration serves the migrated directory with everything in it,

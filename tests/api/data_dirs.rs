@@ -208,19 +208,7 @@ async fn check_workbench_views(app: &TestApp, expected: &Value, version: &str) {
 async fn check_signed_views(app: &TestApp, expected: &Value) {
     for account in expected["accounts"].as_array().unwrap() {
         let id = account["id"].as_str().unwrap();
-        let read = app.get(&format!("/v1/sandbox/accounts/{id}")).send().await;
-        read.assert_ok();
-        let balances: Vec<Value> = read.body["balances"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| json!({"balanceType": b["balanceType"], "amount": b["balanceAmount"]["amount"], "currency": b["balanceAmount"]["currency"]}))
-            .collect();
-        holds(
-            &format!("balances of {id}"),
-            &account["balances"],
-            &Value::Array(balances),
-        );
+        check_balances(app, &format!("/v1/sandbox/accounts/{id}"), account).await;
         let listed = app
             .get(&format!(
                 "/v1/sandbox/accounts/{id}/transactions?limit=100000"
@@ -238,22 +226,7 @@ async fn check_signed_views(app: &TestApp, expected: &Value) {
     }
     for card in expected["cardAccounts"].as_array().unwrap() {
         let id = card["id"].as_str().unwrap();
-        let read = app
-            .get(&format!("/v1/sandbox/card-accounts/{id}"))
-            .send()
-            .await;
-        read.assert_ok();
-        let balances: Vec<Value> = read.body["balances"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| json!({"balanceType": b["balanceType"], "amount": b["balanceAmount"]["amount"], "currency": b["balanceAmount"]["currency"]}))
-            .collect();
-        holds(
-            &format!("balances of card {id}"),
-            &card["balances"],
-            &Value::Array(balances),
-        );
+        check_balances(app, &format!("/v1/sandbox/card-accounts/{id}"), card).await;
         let listed = app
             .get(&format!(
                 "/v1/sandbox/card-accounts/{id}/transactions?bookingStatus=both&limit=100000"
@@ -304,6 +277,23 @@ async fn check_signed_views(app: &TestApp, expected: &Value) {
             &json!({"psuId": check["psuId"], "accountId": check["accountId"], "status": read.status, "code": code}),
         );
     }
+}
+
+/// The balances the sandbox answers at `path` (an account or a card account) against `expected`'s.
+async fn check_balances(app: &TestApp, path: &str, expected: &Value) {
+    let read = app.get(path).send().await;
+    read.assert_ok();
+    let balances: Vec<Value> = read.body["balances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| json!({"balanceType": b["balanceType"], "amount": b["balanceAmount"]["amount"], "currency": b["balanceAmount"]["currency"]}))
+        .collect();
+    holds(
+        &format!("balances at {path}"),
+        &expected["balances"],
+        &Value::Array(balances),
+    );
 }
 
 /// Kari at the script's TPP session, with the psu-id the script was given.
