@@ -7,8 +7,9 @@ use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// Files of a data directory that are not copied: the note of the process serving it.
-const NOT_COPIED: &[&str] = &["instance.json"];
+/// Files of a data directory that are not copied: the note of the process serving it, and the format
+/// file, which the copy gets only once it is complete (its presence is what says so).
+const NOT_COPIED: &[&str] = &["instance.json", "format.json", "format.json.partial"];
 
 /// `DIR<suffix>` beside `dir` (`/data` and `.migrating` give `/data.migrating`).
 pub fn beside(dir: &Path, suffix: &str) -> PathBuf {
@@ -105,7 +106,8 @@ impl Drop for MigrationLock {
 }
 
 /// The lock sled takes on its `db` file, taken by a migration so that no sandbox serves the directory
-/// while it is copied. `Ok(None)`: another process holds it.
+/// while it is copied. `Ok(None)`: someone else holds it, still after two seconds (a database closed
+/// a moment ago may hold it that long: sled's last writes finish on its own threads).
 pub fn lock_database(dir: &Path) -> io::Result<Option<File>> {
     let file = match File::options().read(true).write(true).open(dir.join("db")) {
         Ok(file) => file,
@@ -115,10 +117,14 @@ pub fn lock_database(dir: &Path) -> io::Result<Option<File>> {
         }
         Err(error) => return Err(error),
     };
-    match file.try_lock_exclusive() {
-        Ok(()) => Ok(Some(file)),
-        Err(error) if error.kind() == fs2::lock_contended_error().kind() => Ok(None),
-        Err(error) => Err(error),
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    loop {
+        match file.try_lock_exclusive() {
+            Ok(()) => return Ok(Some(file)),
+            Err(error) if error.kind() != fs2::lock_contended_error().kind() => return Err(error),
+            Err(_) if std::time::Instant::now() >= deadline => return Ok(None),
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
     }
 }
 
@@ -143,13 +149,14 @@ mod tests {
     }
 
     #[test]
-    fn a_copy_holds_every_file_but_the_instance_note() {
+    fn a_copy_holds_every_file_but_the_instance_note_and_the_format_file() {
         let dir = tempfile::tempdir().unwrap();
         let from = dir.path().join("from");
         std::fs::create_dir_all(from.join("traffic-log")).unwrap();
         std::fs::write(from.join("db"), b"records").unwrap();
         std::fs::write(from.join("traffic-log/00000001.chunk"), b"log").unwrap();
         std::fs::write(from.join("instance.json"), b"{}").unwrap();
+        std::fs::write(from.join("format.json"), b"{}").unwrap();
         let to = dir.path().join("to");
         copy_dir(&from, &to).unwrap();
         sync_tree(&to).unwrap();
@@ -159,6 +166,7 @@ mod tests {
             b"log"
         );
         assert!(!to.join("instance.json").exists());
+        assert!(!to.join("format.json").exists());
     }
 
     #[test]

@@ -154,6 +154,19 @@ fn a_half_made_copy_is_thrown_away_and_the_migration_done_again() {
 }
 
 #[test]
+fn a_copy_without_its_format_file_never_becomes_the_data() {
+    let (root, dir) = format_1_dir();
+    // A copy stopped before its format file was written, with no DIR beside it: not complete, not used.
+    let work = root.path().join("data.migrating");
+    std::fs::rename(&dir, &work).unwrap();
+    std::fs::remove_file(work.join(format::FILE)).unwrap();
+    let report = prepare_with(&dir, &[TO_2]).unwrap();
+    assert_eq!((report.version, report.migrated_from), (2, None));
+    assert!(!work.exists());
+    assert!(!dir.join("db").exists(), "a new, empty directory");
+}
+
+#[test]
 fn a_swap_stopped_half_way_is_finished_at_the_next_start() {
     let (root, dir) = format_1_dir();
     prepare_with(&dir, &[TO_2]).unwrap();
