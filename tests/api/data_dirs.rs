@@ -347,14 +347,16 @@ async fn check_it_works_on(app: &TestApp, expected: &Value) {
     );
     assert_eq!(payments[waiting]["status"], "ACSC", "booked by the run");
 
-    let (status, restored) = workbench_api(
-        app,
-        Method::POST,
-        "/snapshots/before-payments/restore",
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{restored}");
+    // A snapshot of the state now (an export of every record as this build stores it), the stored one
+    // restored, and the new one restored again.
+    let (status, taken) = workbench_api(app, Method::PUT, "/snapshots/after-upgrade", None).await;
+    assert_eq!(status, 201, "{taken}");
+    let restore = |name: &'static str| async move {
+        let path = format!("/snapshots/{name}/restore");
+        let (status, restored) = workbench_api(app, Method::POST, &path, None).await;
+        assert_eq!(status, 200, "{restored}");
+    };
+    restore("before-payments").await;
     assert_eq!(
         operator(app, "/sandbox/payments?limit=1000").await,
         json!([])
@@ -366,6 +368,14 @@ async fn check_it_works_on(app: &TestApp, expected: &Value) {
             .as_u64()
             .unwrap()
     );
+    restore("after-upgrade").await;
+    let after = by(
+        "paymentId",
+        &operator(app, "/sandbox/payments?limit=1000").await,
+    );
+    assert_eq!(after.len(), payments.len());
+    assert_eq!(after[waiting]["status"], "ACSC");
+    assert_eq!(after[id]["status"], "ACSC");
 }
 
 #[tokio::test]
