@@ -124,7 +124,7 @@ async fn the_sca_screen_lists_the_unfinished_authorisations_newest_first() {
     assert_eq!(list.len(), 2, "{list:?}");
     assert_eq!(list[0]["kind"], "payment");
     assert_eq!(list[0]["paymentIds"], json!([payment_id]));
-    assert_eq!(list[0]["tppName"].as_str().unwrap().is_empty(), false);
+    assert!(!list[0]["tppName"].as_str().unwrap().is_empty());
     assert_eq!(list[1]["kind"], "consent");
     assert_eq!(list[1]["scaRedirect"], consent_href.as_str());
     assert_eq!(list[1]["step"], "identify");
@@ -316,4 +316,72 @@ async fn a_restore_and_an_import_tell_every_screen_that_all_changed() {
 /// The number of the last event published so far.
 async fn last_event(app: &TestApp) -> u64 {
     app.state.events.resume(0).0.last().map_or(0, |e| e.id)
+}
+
+/// The live events the workbench receives, as the OpenAPI document's `WorkbenchEvent` describes them: a
+/// client generated from the document reads each kind's data with the right type.
+#[tokio::test]
+async fn every_live_event_matches_the_documents_workbench_event() {
+    let app = spawn_app().await;
+    let tpp = kari(&app).await;
+    let id = created(
+        &pay(
+            &app,
+            &tpp,
+            STRAKS,
+            &transfer("7.00", OLA_CURRENT, json!({})),
+        )
+        .send()
+        .await,
+    );
+    call(&app, Method::POST, "/sandbox/batch-runs", None).await;
+    app.put("/v1/sandbox/clock", &json!({"advance": "PT1H"}))
+        .send()
+        .await
+        .assert_ok();
+    call(
+        &app,
+        Method::PATCH,
+        "/personas/bundled-aisp-pisp",
+        Some(json!({"psuId": "5b1e0c7d-1111-4c1f-9a71-2c9e4f3b1d21"})),
+    )
+    .await;
+    let (_, generated) = call(&app, Method::GET, "/sandbox/generate/org-number", None).await;
+    call(
+        &app,
+        Method::POST,
+        "/sandbox/customers",
+        Some(json!({"customerNumber": generated["value"], "name": "Event AS"})),
+    )
+    .await;
+    let document = xs2a_sandbox::api::openapi::document();
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "components": document["components"],
+        "$ref": "#/components/schemas/WorkbenchEvent",
+    });
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let events = app.state.events.resume(0).0;
+    let mut kinds = std::collections::BTreeSet::new();
+    for event in &events {
+        let value = serde_json::to_value(event).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{value}: {errors:?}");
+        kinds.insert(event.kind);
+    }
+    for kind in [
+        "payment.status",
+        "batch.run",
+        "clock",
+        "persona.changed",
+        "sandbox.changed",
+    ] {
+        assert!(
+            kinds.contains(kind),
+            "no {kind} among {kinds:?} (payment {id})"
+        );
+    }
 }
