@@ -61,7 +61,7 @@ pub fn describe(outcomes: &[StepOutcome]) -> String {
     let failed = outcomes.iter().filter(|o| !o.passed()).count();
     text.push_str(&format!(
         "{}, {} passed, {failed} failed\n",
-        junit::plural(outcomes.len(), "step"),
+        crate::domain::error::count(outcomes.len(), "step"),
         outcomes.len() - failed
     ));
     text

@@ -4,6 +4,7 @@
 
 use super::compare::Difference;
 use super::Step;
+use crate::domain::error::count;
 use std::fmt::Write;
 
 /// How many differences the failure message shows (the details hold them all).
@@ -34,46 +35,9 @@ pub fn path_template(path_and_query: &str) -> String {
         Some(rest) => format!("/v1{rest}"),
         None => path.to_owned(),
     };
-    let wanted: Vec<&str> = path.split('/').collect();
-    let mut best: Option<(&str, usize)> = None;
-    let document = crate::api::openapi::document();
-    for template in document["paths"]
-        .as_object()
-        .into_iter()
-        .flatten()
-        .map(|(t, _)| t)
-    {
-        let parts: Vec<&str> = template.split('/').collect();
-        if parts.len() != wanted.len() {
-            continue;
-        }
-        let mut literal = 0;
-        let fits = parts.iter().zip(&wanted).all(|(t, w)| {
-            if t.starts_with('{') {
-                !w.is_empty()
-            } else if t == w {
-                literal += 1;
-                true
-            } else {
-                false
-            }
-        });
-        if fits && best.is_none_or(|(_, l)| literal > l) {
-            best = Some((template, literal));
-        }
-    }
-    match best {
-        Some((template, _)) => template.to_owned(),
+    match crate::api::openapi::template_for(&path) {
+        Some(template) => template.to_owned(),
         None => super::compare::redact_uuids(&path).replace("<id>", "{id}"),
-    }
-}
-
-/// `count` of `one`, pluralised with an s: "1 difference", "2 differences".
-pub fn plural(count: usize, one: &str) -> String {
-    if count == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{count} {one}s")
     }
 }
 
@@ -100,7 +64,7 @@ pub fn failure_message(differences: &[Difference]) -> String {
         .collect();
     let mut message = format!(
         "{} from the recording: {}",
-        plural(differences.len(), "difference"),
+        count(differences.len(), "difference"),
         shown.join("; ")
     );
     if differences.len() > SHOWN_DIFFERENCES {

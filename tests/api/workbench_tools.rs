@@ -205,6 +205,7 @@ async fn the_gate_is_served_from_the_verifiers_definitions_and_matches_its_refus
         })
         .send()
         .await;
+    app.state.traffic.settle(std::time::Duration::from_secs(2));
     let (_, page) = call(
         &app,
         Method::GET,
@@ -235,6 +236,25 @@ async fn the_gate_is_served_from_the_verifiers_definitions_and_matches_its_refus
     assert!(seen.len() >= 5, "{seen:?}");
 }
 
+/// The id of the newest payment creation of the status class, once the log has stored what was served.
+async fn newest(app: &TestApp, class: &str) -> Value {
+    app.state.traffic.settle(std::time::Duration::from_secs(2));
+    let (_, page) = call(
+        app,
+        Method::GET,
+        &format!("/traffic?status={class}&kind=exchange"),
+        None,
+    )
+    .await;
+    page["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["path"] == STRAKS)
+        .unwrap_or_else(|| panic!("no {class} payment in {page}"))["id"]
+        .clone()
+}
+
 #[tokio::test]
 async fn an_answer_refused_by_the_handler_says_so_in_the_gates_verdict() {
     let app = spawn_app().await;
@@ -248,8 +268,7 @@ async fn an_answer_refused_by_the_handler_says_so_in_the_gates_verdict() {
     .send()
     .await;
     assert_eq!(refused.status, 400, "{}", refused.body);
-    let (_, page) = call(&app, Method::GET, "/traffic?status=4xx&kind=exchange", None).await;
-    let id = &page["entries"][0]["id"];
+    let id = newest(&app, "4xx").await;
     let (_, entry) = call(&app, Method::GET, &format!("/traffic/{id}"), None).await;
     assert_eq!(entry["failedStep"], Value::Null);
     let cause = entry["gate"]["likelyCause"].as_str().unwrap();
@@ -272,8 +291,7 @@ async fn an_answer_refused_by_the_handler_says_so_in_the_gates_verdict() {
         .send()
         .await,
     );
-    let (_, page) = call(&app, Method::GET, "/traffic?status=2xx&kind=exchange", None).await;
-    let id = &page["entries"][0]["id"];
+    let id = newest(&app, "2xx").await;
     let (_, entry) = call(&app, Method::GET, &format!("/traffic/{id}"), None).await;
     assert_eq!(entry["gate"]["likelyCause"], Value::Null);
 }

@@ -205,7 +205,10 @@ mod tests {
         let curl = text.find("curl -sS").unwrap();
         assert!(sign < curl && !text.contains('|'), "{text}");
         // Dated by the sandbox's clock.
-        assert!(text.contains("now=$(curl -fsS 'http://127.0.0.1:1/health')\n"), "{text}");
+        assert!(
+            text.contains("now=$(curl -fsS 'http://127.0.0.1:1/health')\n"),
+            "{text}"
+        );
         assert!(text.contains("--at \"$now\""), "{text}");
         assert!(text.contains("--url 'http://127.0.0.1:1/v1/x'"), "{text}");
     }
