@@ -45,6 +45,7 @@ pub struct ExchangeSummary {
     pub duration_ms: u64,
     pub method: String,
     pub path: String,
+    #[schema(required = true)]
     pub query: Option<String>,
     pub status: u16,
     /// bank, sandbox, sca-page or other.
@@ -53,12 +54,17 @@ pub struct ExchangeSummary {
     /// composer or external.
     #[schema(schema_with = super::schema::source)]
     pub source: String,
+    #[schema(required = true)]
     pub tpp: Option<TppRef>,
+    #[schema(required = true)]
     pub psu_id: Option<String>,
+    #[schema(required = true)]
     pub tpp_session_id: Option<String>,
     /// The gate step that refused the request.
+    #[schema(required = true)]
     pub failed_step: Option<String>,
     /// The first code of an error answer.
+    #[schema(required = true)]
     pub code: Option<String>,
     pub resources: Vec<Resource>,
     pub journeys: Vec<String>,
@@ -70,6 +76,7 @@ pub struct ExchangeSummary {
 #[serde(rename_all = "camelCase")]
 pub struct Message {
     pub headers: Vec<(String, String)>,
+    #[schema(required = true)]
     pub body: Option<String>,
     pub body_bytes: usize,
     pub body_base64: bool,
@@ -84,8 +91,10 @@ pub struct GateStep {
     /// passed, failed, warning or skipped.
     #[schema(schema_with = super::schema::gate_outcome)]
     pub outcome: Cow<'static, str>,
+    #[schema(required = true)]
     pub header: Option<Cow<'static, str>>,
     pub rule: Cow<'static, str>,
+    #[schema(required = true)]
     pub detail: Option<Cow<'static, str>>,
 }
 
@@ -94,8 +103,10 @@ pub struct GateStep {
 #[serde(rename_all = "camelCase")]
 pub struct GateVerdict {
     pub steps: Vec<GateStep>,
+    #[schema(required = true)]
     pub signing_string: Option<String>,
     pub signed_headers: Vec<String>,
+    #[schema(required = true)]
     pub likely_cause: Option<String>,
 }
 
@@ -107,9 +118,11 @@ pub struct Exchange {
     pub summary: ExchangeSummary,
     pub request: Message,
     pub response: Message,
+    #[schema(required = true)]
     pub gate: Option<GateVerdict>,
     #[schema(schema_with = super::schema::tpp_messages)]
     pub tpp_messages: Vec<serde_json::Value>,
+    #[schema(required = true)]
     pub composer_signing_string: Option<String>,
 }
 
@@ -182,8 +195,11 @@ pub struct Journey {
     #[schema(schema_with = super::schema::journey_kind)]
     pub kind: String,
     pub title: String,
+    #[schema(required = true)]
     pub tpp: Option<String>,
+    #[schema(required = true)]
     pub tpp_session_id: Option<String>,
+    #[schema(required = true)]
     pub status: Option<String>,
     #[serde(with = "time::serde::rfc3339")]
     pub started_at: OffsetDateTime,

@@ -62,9 +62,13 @@ pub struct Persona {
     /// `valid`, `expired`, `not-yet-valid`, `untrusted` or `no-roles`.
     #[schema(schema_with = status_schema)]
     pub status: &'static str,
+    #[schema(required = true)]
     pub problem: Option<String>,
+    #[schema(required = true)]
     pub psu_id: Option<String>,
+    #[schema(required = true)]
     pub psu_corporate_id: Option<String>,
+    #[schema(required = true)]
     pub tpp_session_id: Option<String>,
 }
 

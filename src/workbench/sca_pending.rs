@@ -42,6 +42,7 @@ pub struct PendingSca {
     pub sca_redirect: String,
     /// The payments a payment or basket SCA approves.
     pub payment_ids: Vec<String>,
+    #[schema(required = true)]
     pub basket_id: Option<String>,
 }
 

@@ -21,6 +21,7 @@ pub struct GateStepDefinition {
     /// The rule, in the interface's words.
     pub checks: &'static str,
     /// The header the step reads, if one.
+    #[schema(required = true)]
     pub header: Option<&'static str>,
     /// The codes a refusal at this step carries (always with status 400).
     pub refusal_codes: &'static [Code],

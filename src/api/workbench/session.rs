@@ -17,6 +17,7 @@ pub struct Session {
     /// `loopback` (this machine only) or `shared` (the operator credential guards the controls).
     #[schema(schema_with = mode_schema)]
     mode: &'static str,
+    #[schema(required = true)]
     data_dir: Option<String>,
     callback_url: String,
     clock: ClockReading,

@@ -40,6 +40,7 @@ pub struct Prepared {
     pub headers: Vec<(String, String)>,
     pub signed_headers: Vec<String>,
     pub signing_string: String,
+    #[schema(required = true)]
     pub digest: Option<String>,
     #[serde(skip)]
     pub body: Vec<u8>,

@@ -28,10 +28,13 @@ pub struct PathParam {
     pub name: String,
     pub description: &'static str,
     /// The field of the earlier answer this usually comes from (e.g. `paymentId`).
+    #[schema(required = true)]
     pub source: Option<&'static str>,
     /// The kind of earlier resource that fills it.
+    #[schema(required = true)]
     pub follows: Option<Follows>,
     /// The values the document allows, when it enumerates them.
+    #[schema(required = true)]
     pub values: Option<Vec<String>>,
 }
 
@@ -43,6 +46,7 @@ pub struct QueryParam {
     pub value: &'static str,
     pub required: bool,
     /// The values the document allows, when it enumerates them.
+    #[schema(required = true)]
     pub values: Option<Vec<String>>,
 }
 
@@ -100,7 +104,9 @@ pub struct Operation {
     pub query: Vec<QueryParam>,
     /// `[name, value]`: the headers the operation requires and the usual ones, besides those signing adds.
     pub headers: Vec<(String, String)>,
+    #[schema(required = true)]
     pub body: Option<String>,
+    #[schema(required = true)]
     pub role: Option<RequiredRole>,
     pub description: &'static str,
     pub hints: Vec<HeaderHint>,
