@@ -23,5 +23,10 @@ fn main() {
 
     let manifest_dir = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    licences::generate(manifest_dir.parent().expect("src-tauri is in the workspace"), &out_dir);
+    licences::generate(
+        manifest_dir
+            .parent()
+            .expect("src-tauri is in the workspace"),
+        &out_dir,
+    );
 }

@@ -22,7 +22,10 @@ pub fn generate(workspace: &Path, out_dir: &Path) {
     });
     std::fs::write(out_dir.join("licences.json"), document.to_string())
         .expect("cannot write licences.json");
-    println!("cargo:rerun-if-changed={}", workspace.join("Cargo.lock").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        workspace.join("Cargo.lock").display()
+    );
     println!(
         "cargo:rerun-if-changed={}",
         workspace.join("ui/package-lock.json").display()
@@ -70,7 +73,12 @@ fn is_licence_file(path: &Path) -> bool {
         .to_ascii_uppercase();
     ["LICENSE", "LICENCE", "COPYING", "NOTICE", "COPYRIGHT"]
         .iter()
-        .any(|stem| name == *stem || name.starts_with(&format!("{stem}-")) || name.starts_with(&format!("{stem}.")) || name.starts_with(&format!("{stem}_")))
+        .any(|stem| {
+            name == *stem
+                || name.starts_with(&format!("{stem}-"))
+                || name.starts_with(&format!("{stem}."))
+                || name.starts_with(&format!("{stem}_"))
+        })
 }
 
 /// The crates the app links on the target platform, from `cargo metadata` over the locked workspace.
@@ -114,7 +122,12 @@ fn crates(workspace: &Path, texts: &mut Texts) -> Vec<Value> {
         if !seen.insert(id) {
             continue;
         }
-        for dep in nodes.get(id).and_then(|n| n["deps"].as_array()).into_iter().flatten() {
+        for dep in nodes
+            .get(id)
+            .and_then(|n| n["deps"].as_array())
+            .into_iter()
+            .flatten()
+        {
             let linked = dep["dep_kinds"]
                 .as_array()
                 .into_iter()
@@ -141,11 +154,7 @@ fn crates(workspace: &Path, texts: &mut Texts) -> Vec<Value> {
         let licence = package["license"]
             .as_str()
             .map(str::to_owned)
-            .or_else(|| {
-                package["license_file"]
-                    .as_str()
-                    .map(|f| format!("see {f}"))
-            })
+            .or_else(|| package["license_file"].as_str().map(|f| format!("see {f}")))
             .unwrap_or_else(|| "unstated".to_owned());
         let entry = json!({
             "name": &name,
@@ -170,7 +179,11 @@ fn npm_packages(workspace: &Path, texts: &mut Texts) -> Vec<Value> {
     .expect("ui/package-lock.json is JSON");
     let mut bundled = Vec::new();
     for (key, package) in lock["packages"].as_object().into_iter().flatten() {
-        let Some(name) = key.rsplit("node_modules/").next().filter(|_| key.contains("node_modules/")) else {
+        let Some(name) = key
+            .rsplit("node_modules/")
+            .next()
+            .filter(|_| key.contains("node_modules/"))
+        else {
             continue;
         };
         if package["dev"] == true || package["devOptional"] == true {

@@ -74,7 +74,9 @@ mod tests {
         assert!(name.len() <= 255);
         for element in name.split('.') {
             assert!(!element.is_empty() && !element.starts_with(|c: char| c.is_ascii_digit()));
-            assert!(element.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+            assert!(element
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
         }
     }
 

@@ -190,7 +190,10 @@ fn regex_escape(text: &str) -> String {
     text.chars()
         .flat_map(|c| {
             let special = ".^$*+?()[]{}|\\".contains(c);
-            special.then_some('\\').into_iter().chain(std::iter::once(c))
+            special
+                .then_some('\\')
+                .into_iter()
+                .chain(std::iter::once(c))
         })
         .collect()
 }
@@ -344,7 +347,10 @@ fn a_second_launch_brings_the_running_window_forward() {
     let started = Instant::now();
     let mut second = App::launch(&home, "second");
     let status = second.wait_exit(Duration::from_secs(30));
-    println!("the second launch ended after {:?}: {status}", started.elapsed());
+    println!(
+        "the second launch ended after {:?}: {status}",
+        started.elapsed()
+    );
     assert!(status.success(), "{}", second.output());
     assert!(
         !second.output().contains("sandbox listening"),
@@ -373,7 +379,10 @@ fn the_window_keeps_its_size_and_position_between_launches() {
     let window = main_window(&app.base_url());
     let before = geometry(&window);
     let wanted = (60, 40, 1000, 640);
-    assert_ne!(before, wanted, "the first window already has the wanted geometry");
+    assert_ne!(
+        before, wanted,
+        "the first window already has the wanted geometry"
+    );
     xdotool(&["windowsize", &window, "1000", "640"]);
     xdotool(&["windowmove", &window, "60", "40"]);
     let start = Instant::now();
@@ -389,7 +398,12 @@ fn the_window_keeps_its_size_and_position_between_launches() {
     std::thread::sleep(Duration::from_millis(500));
     app.terminate();
     let saved = std::fs::read_to_string(home.window_state()).expect("the window state was saved");
-    assert!(saved.contains("\"width\":1000"), "{saved}");
+    let saved: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    assert_eq!(
+        (&saved["main"]["width"], &saved["main"]["height"]),
+        (&serde_json::json!(1000), &serde_json::json!(640)),
+        "{saved}"
+    );
 
     let mut again = App::launch(&home, "second");
     again.wait_ready();

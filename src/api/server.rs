@@ -192,7 +192,11 @@ mod tests {
                 .await
                 .expect("the stream opens")
                 .unwrap();
-            assert!(n > 0, "closed before the stream opened: {}", String::from_utf8_lossy(&opened));
+            assert!(
+                n > 0,
+                "closed before the stream opened: {}",
+                String::from_utf8_lossy(&opened)
+            );
             opened.extend_from_slice(&buf[..n]);
         }
         assert!(String::from_utf8_lossy(&opened).starts_with("HTTP/1.1 200"));
@@ -212,6 +216,10 @@ mod tests {
         // The client sees the stream end (the chunked body's last chunk, then the connection closes).
         let mut rest = Vec::new();
         let _ = tokio::time::timeout(Duration::from_secs(2), stream.read_to_end(&mut rest)).await;
-        assert!(String::from_utf8_lossy(&rest).contains("0\r\n\r\n"), "{}", String::from_utf8_lossy(&rest));
+        assert!(
+            String::from_utf8_lossy(&rest).contains("0\r\n\r\n"),
+            "{}",
+            String::from_utf8_lossy(&rest)
+        );
     }
 }
