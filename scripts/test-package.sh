@@ -44,8 +44,14 @@ if [ -n "$rpm_file" ] && command -v rpm >/dev/null; then
   grep -qx /usr/bin/xs2a-desktop "$target/rpm-files.txt" || fail "the rpm has no /usr/bin/xs2a-desktop"
   grep -qx /usr/bin/xs2a-sandbox "$target/rpm-files.txt" || fail "the rpm has no /usr/bin/xs2a-sandbox"
   rpm -qpR "$rpm_file" | sed 's/^/  requires: /'
-  rpm -qpR "$rpm_file" | grep -q "libwebkit2gtk-4.1" || fail "the rpm does not require WebKitGTK 4.1"
-  check "the rpm holds both binaries and requires WebKitGTK"
+  # Every shared library the binaries link, by soname, as RPM requires them (glibc's own aside).
+  for binary in xs2a-desktop xs2a-sandbox; do
+    for soname in $(readelf -d "$target/release/$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+      case "$soname" in libc.so.* | libm.so.* | ld-linux* | libgcc_s.so.* | libpthread.so.* | libdl.so.*) continue ;; esac
+      rpm -qpR "$rpm_file" | grep -qxF "$soname()(64bit)" || fail "the rpm does not require $soname, which $binary links"
+    done
+  done
+  check "the rpm holds both binaries and requires every library they link"
 fi
 
 cleanup() {
