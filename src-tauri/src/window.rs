@@ -37,7 +37,8 @@ pub fn init_script(base_url: &str, token: &str) -> String {
     observer.disconnect();
     var ipc = window.__TAURI_INTERNALS__;
     var tab = document.querySelector('[role="tab"][aria-selected="true"]');
-    var screen = tab ? tab.textContent.trim() : null;
+    var title = tab && (tab.querySelector(".tab-title") || tab);
+    var screen = title ? title.textContent.trim() : null;
     if (ipc) ipc.invoke("ui_ready", {{ screen: screen }}).catch(function () {{}});
   }}
   document.addEventListener("DOMContentLoaded", function () {{

@@ -61,8 +61,8 @@ export function Header(props: { onHelp: () => void }) {
       <button type="button" class="btn secondary" onClick={() => props.onHelp()} aria-label="Keyboard shortcuts">
         ?
       </button>
-      <button type="button" class="btn secondary" onClick={() => setAbout(true)}>
-        About
+      <button type="button" class="btn secondary" onClick={() => setAbout(true)} aria-label="About" title="About">
+        ⓘ
       </button>
       <Show when={about()}>
         <AboutDialog onClose={() => setAbout(false)} />
