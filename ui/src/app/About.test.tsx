@@ -45,8 +45,9 @@ describe("About", () => {
       routes: { "GET /session": json({ ...SESSION, dataDir: "/home/u/.local/share/no.sandbox.xs2a.workbench" }) },
     });
     const dialog = screen.getByRole("dialog", { name: "About xs2a-sandbox workbench" });
-    expect(await within(dialog).findByText(/2 Rust crates and 1 npm packages/)).toBeInTheDocument();
+    expect(await within(dialog).findByText(/2 Rust crates and 1 npm package,/)).toBeInTheDocument();
     expect(dialog).toHaveTextContent("Cargo.lock and ui/package-lock.json");
+    expect(dialog).toHaveTextContent("Apache-2.0 OR MIT: 1 · MIT OR Apache-2.0: 1 · MIT: 1.");
     expect(within(dialog).getByText(/tauri 2\.12\.5 — Apache-2\.0 OR MIT/)).toBeInTheDocument();
 
     await userEvent.type(within(dialog).getByRole("searchbox", { name: "Find a component" }), "solid");

@@ -28,15 +28,17 @@ function invoke<T>(command: string): Promise<T> {
   return tauri.core.invoke<T>(command);
 }
 
-/** "MIT: 120 · Apache-2.0 OR MIT: 200 …", the most used first. */
+/** "MIT OR Apache-2.0: 187 · MIT: 129 · … and 20 other licence expressions", the most used first. */
 function licenceSummary(components: Component[]): string {
   const counts = new Map<string, number>();
   for (const c of components) counts.set(c.licence, (counts.get(c.licence) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .map(([licence, n]) => `${licence}: ${n}`)
-    .join(" · ");
+  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  const shown = ranked.slice(0, 5).map(([licence, n]) => `${licence}: ${n}`);
+  const rest = ranked.length - shown.length;
+  return rest > 0 ? `${shown.join(" · ")} and ${rest} other licence expressions` : shown.join(" · ");
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function Licences(props: { about: DesktopAbout }) {
   const [filter, setFilter] = createSignal("");
@@ -50,7 +52,8 @@ function Licences(props: { about: DesktopAbout }) {
     <section aria-labelledby="about-licences">
       <h3 id="about-licences">Licences of the bundled components</h3>
       <p>
-        {crates()} Rust crates and {components().length - crates()} npm packages, generated at build time from{" "}
+        {plural(crates(), "Rust crate")} and {plural(components().length - crates(), "npm package")}, generated at
+        build time from{" "}
         {props.about.licences.generatedFrom.join(" and ")}. {licenceSummary(components())}.
       </p>
       <label>
