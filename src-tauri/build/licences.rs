@@ -177,7 +177,7 @@ fn npm_packages(workspace: &Path, texts: &mut Texts) -> Vec<Value> {
         &std::fs::read(&lock_path).unwrap_or_else(|e| panic!("{}: {e}", lock_path.display())),
     )
     .expect("ui/package-lock.json is JSON");
-    let mut bundled = Vec::new();
+    let mut bundled = BTreeMap::new();
     for (key, package) in lock["packages"].as_object().into_iter().flatten() {
         let Some(name) = key
             .rsplit("node_modules/")
@@ -189,15 +189,15 @@ fn npm_packages(workspace: &Path, texts: &mut Texts) -> Vec<Value> {
         if package["dev"] == true || package["devOptional"] == true {
             continue;
         }
-        bundled.push(json!({
+        let entry = json!({
             "name": name,
             "version": package["version"],
             "kind": "npm",
             "licence": package["license"].as_str().unwrap_or("unstated"),
             "repository": Value::Null,
             "texts": texts.in_dir(&workspace.join("ui").join(key)),
-        }));
+        });
+        bundled.insert(name.to_owned(), entry);
     }
-    bundled.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
-    bundled
+    bundled.into_values().collect()
 }
