@@ -5,6 +5,7 @@ import { CopyButton } from "../components/CopyButton";
 import { useWorkbench } from "./context";
 import { applyPresentation, applyTheme, nextTheme, storedPresentation, storedTheme, type ThemeChoice } from "./theme";
 import { valueOf } from "../lib/resource";
+import { AboutDialog } from "./About";
 
 const CONNECTION_TEXT = {
   connecting: "Connecting…",
@@ -17,6 +18,7 @@ export function Header(props: { onHelp: () => void }) {
   const wb = useWorkbench();
   const [theme, setTheme] = createSignal<ThemeChoice>(storedTheme());
   const [presenting, setPresenting] = createSignal(storedPresentation());
+  const [about, setAbout] = createSignal(false);
   const baseUrl = () => valueOf(wb.session)?.baseUrl ?? wb.config.baseUrl;
   const cycleTheme = () => {
     const next = nextTheme(theme());
@@ -59,6 +61,12 @@ export function Header(props: { onHelp: () => void }) {
       <button type="button" class="btn secondary" onClick={() => props.onHelp()} aria-label="Keyboard shortcuts">
         ?
       </button>
+      <button type="button" class="btn secondary" onClick={() => setAbout(true)} aria-label="About" title="About">
+        ⓘ
+      </button>
+      <Show when={about()}>
+        <AboutDialog onClose={() => setAbout(false)} />
+      </Show>
     </header>
   );
 }
