@@ -3,7 +3,13 @@
 // are entries, not `{kind, at, data}` envelopes, and because the inspector batches them itself.
 import type { EventSourceFactory, EventSourceLike, ConnectionState } from "./events";
 import { withLastEventId } from "./events";
-import type { Header } from "./types";
+import type { components } from "./generated/schema";
+import type { TppMessage } from "./types";
+
+type S = components["schemas"];
+
+// The traffic log's wire types are the document's schemas. NARROWED (as in ./types.ts): the fields the
+// document types as plain strings or untyped values where the service sends one of a few values.
 
 export type ResourceKind =
   | "consent"
@@ -15,110 +21,55 @@ export type ResourceKind =
   | "account"
   | "customer";
 
-export interface TrafficResource {
-  kind: ResourceKind;
-  id: string;
-}
+/** Resource.kind: a string in the document. */
+export type TrafficResource = Omit<S["Resource"], "kind"> & { kind: ResourceKind };
 
-export interface TppRef {
-  organisationId: string;
-  name: string;
-  subject: string;
-}
+export type TppRef = S["TppRef"];
 
-export interface ExchangeSummary {
-  id: number;
+/** ExchangeSummary.area, source and resources: strings in the document. */
+export type ExchangeSummary = Omit<S["ExchangeSummary"], "area" | "source" | "resources"> & {
   kind: "exchange";
-  at: string;
-  durationMs: number;
-  method: string;
-  path: string;
-  query: string | null;
-  status: number;
   area: "bank" | "sandbox" | "sca-page" | "other";
   source: "composer" | "external";
-  tpp: TppRef | null;
-  psuId: string | null;
-  tppSessionId: string | null;
-  failedStep: string | null;
-  code: string | null;
   resources: TrafficResource[];
-  journeys: string[];
-}
+};
 
 export type TimelineEventKind = "batch.run" | "payment.status" | "sca.step" | "clock";
 
-export interface EventEntry {
-  id: number;
+/** EventEntry.event and data: a string and an untyped value in the document. */
+export type EventEntry = Omit<S["EventEntry"], "event" | "data" | "resources"> & {
   kind: "event";
-  at: string;
   event: TimelineEventKind;
   data: Record<string, unknown>;
   resources: TrafficResource[];
-  journeys: string[];
-}
+};
 
 export type Entry = ExchangeSummary | EventEntry;
 
-export interface TrafficPage {
-  entries: Entry[];
-  nextBefore: number | null;
-}
+export type TrafficPage = Omit<S["Page"], "entries"> & { entries: Entry[] };
 
-export interface RecordedMessage {
-  headers: Header[];
-  body: string | null;
-  bodyBytes: number;
-  bodyBase64: boolean;
-}
+export type RecordedMessage = S["Message"];
 
 export type StepOutcome = "passed" | "failed" | "warning" | "skipped";
 
-export interface GateStep {
-  step: string;
-  outcome: StepOutcome;
-  header: string | null;
-  rule: string;
-  detail: string | null;
-}
+/** GateStep.outcome: a string in the document. */
+export type GateStep = Omit<S["GateStep"], "outcome"> & { outcome: StepOutcome };
 
-export interface GateVerdict {
-  steps: GateStep[];
-  signingString: string | null;
-  signedHeaders: string[];
-  likelyCause: string | null;
-}
+export type GateVerdict = Omit<S["GateVerdict"], "steps"> & { steps: GateStep[] };
 
-export interface Exchange extends ExchangeSummary {
-  request: RecordedMessage;
-  response: RecordedMessage;
-  gate: GateVerdict | null;
-  tppMessages: { category: string; code: string; path?: string; text?: string }[];
-  composerSigningString: string | null;
-}
+/** Exchange.gate and tppMessages (untyped items in the document). */
+export type Exchange = ExchangeSummary &
+  Omit<S["Exchange"], keyof S["ExchangeSummary"] | "gate" | "tppMessages"> & {
+    gate?: GateVerdict | null;
+    tppMessages: TppMessage[];
+  };
 
-export interface Journey {
-  id: string;
-  kind: "consent" | "payment" | "basket" | "user-lookup";
-  title: string;
-  tpp: string | null;
-  tppSessionId: string | null;
-  status: string | null;
-  startedAt: string;
-  lastAt: string;
-  entries: number;
-}
+/** Journey.kind: a string in the document. */
+export type Journey = Omit<S["Journey"], "kind"> & { kind: "consent" | "payment" | "basket" | "user-lookup" };
 
-export interface JourneyEntries {
-  journey: Journey;
-  entries: Entry[];
-}
+export type JourneyEntries = Omit<S["JourneyEntries"], "entries" | "journey"> & { journey: Journey; entries: Entry[] };
 
-export interface TrafficSettings {
-  maxEntries: number;
-  maxBytes: number;
-  enabled: boolean;
-}
+export type TrafficSettings = S["TrafficSettings"];
 
 /** The list's filters, as the query of `GET /traffic` names them. */
 export interface TrafficFilter {
@@ -183,7 +134,7 @@ export function compactEntry(entry: Entry): Entry {
     entry.path = shared(sharedStrings, entry.path, entry.path);
     entry.area = shared(sharedStrings, entry.area, entry.area) as ExchangeSummary["area"];
     entry.source = shared(sharedStrings, entry.source, entry.source) as ExchangeSummary["source"];
-    if (entry.psuId !== null) entry.psuId = shared(sharedStrings, entry.psuId, entry.psuId);
+    if (entry.psuId) entry.psuId = shared(sharedStrings, entry.psuId, entry.psuId);
     if (entry.tpp) {
       const tpp = entry.tpp;
       entry.tpp = shared(sharedTpps, `${tpp.organisationId}\n${tpp.name}\n${tpp.subject}`, tpp);

@@ -65,7 +65,7 @@ export function fromDraft(draft: Draft): EditorState {
     template: null,
     params: {},
     query,
-    headers: draft.headers.map(([n, v]) => [n, v] as Header),
+    headers: (draft.headers ?? []).map(([n, v]) => [n, v] as Header),
     body: draft.body ?? "",
   };
 }

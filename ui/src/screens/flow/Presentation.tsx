@@ -82,7 +82,7 @@ export function Presentation(props: PresentationProps) {
     const message = m.kind === "request" ? ex.request : ex.response;
     if (message.bodyBase64) return `«binary, ${message.bodyBytes} bytes»`;
     if (ex.area === "sca-page" && m.kind === "response") return "";
-    return presentBody(message.body);
+    return presentBody(message.body ?? null);
   };
   const headers = () => {
     const ex = valueOf(exchange);

@@ -157,7 +157,7 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
             <VerdictChecklist verdict={gate()} />
             <Show when={showCompare() && gate().signingString}>
               {(computed) => (
-                <SigningCompare computed={computed()} composer={ex().composerSigningString} onClientString={setPasted} />
+                <SigningCompare computed={computed()} composer={ex().composerSigningString ?? null} onClientString={setPasted} />
               )}
             </Show>
           </section>

@@ -87,7 +87,7 @@ export function InspectorScreen() {
       const page = await wb.client.traffic.page(filter(), null, PAGE);
       if (mine !== generation) return;
       feed.reset(page.entries);
-      setNextBefore(page.nextBefore);
+      setNextBefore(page.nextBefore ?? null);
     } catch (e) {
       if (mine === generation) setError(e);
     } finally {
@@ -105,7 +105,7 @@ export function InspectorScreen() {
       const page = await wb.client.traffic.page(filter(), before, OLDER_PAGE);
       if (mine !== generation) return;
       feed.prepend(page.entries);
-      setNextBefore(page.nextBefore);
+      setNextBefore(page.nextBefore ?? null);
     } catch (e) {
       if (mine === generation) setError(e);
     } finally {

@@ -62,7 +62,7 @@ export function likelyCause(exchange: Exchange, client: string | null): string |
     if (lines.includes("digest")) return "Digest over a different body: the client signed a Digest other than the one sent.";
     if (lines.length > 0) return `The client signed a different signing string: the ${lines.join(", ")} line${lines.length > 1 ? "s" : ""} differ.`;
   }
-  return base;
+  return base ?? null;
 }
 
 /** Headers the composer adds itself when it signs (docs/workbench-api.md) or that the transport sets. */

@@ -29,7 +29,7 @@ export function CustomerForm(props: CustomerFormProps) {
     const existing = props.customer;
     const saved = await form.run(() =>
       existing
-        ? wb.client.sandbox.updateCustomer(existing.id, { name: name() })
+        ? wb.client.sandbox.updateCustomer(existing.id, { customerName: name() })
         : wb.client.sandbox.createCustomer({ customerNumber: customerNumber().trim(), name: name(), type: type() }),
     );
     if (saved) {
