@@ -1,5 +1,5 @@
-// Measures the inspector's frame time in Debian's headless chromium: the fake service (scripts/fake-service.mjs,
-// synthetic entries only) streams 100,000 entries at connect and then 2,000 per second; the script records
+// Measures the inspector's frame time in Debian's headless chromium: a synthetic traffic source
+// (scripts/fake-service.mjs, its answers checked against the service's OpenAPI document) streams 100,000 entries at connect and then 2,000 per second; the script records
 // animation-frame intervals (1) while the list follows that live tail and (2) while it scrolls through all
 // 100,000 entries top to bottom, and prints median, 95th percentile and worst frame for each.
 //

@@ -51,6 +51,8 @@ export function createClient(t: Transport) {
     transport: t,
 
     session: () => t.request<Session>("GET", "/session"),
+    /** The live event stream (EventSource, so the token goes in the URL). */
+    eventsUrl: () => t.url("/events", true),
 
     sandbox: {
       initialize: () => t.request<InitSummary>("POST", "/sandbox/initialize"),
@@ -79,8 +81,6 @@ export function createClient(t: Transport) {
         t.request<CardTransactionList>("GET", `/sandbox/card-accounts/${seg(id)}/transactions`, undefined, { query }),
       addCardTransactions: (id: string, items: CardTransactionInput[]) =>
         t.request<unknown>("POST", `/sandbox/card-accounts/${seg(id)}/transactions`, items),
-      generateCardTransactions: (id: string, body: GenerateTransactions) =>
-        t.request<Generated>("POST", `/sandbox/card-accounts/${seg(id)}/transactions/generate`, body),
 
       agreements: () => t.request<Agreement[]>("GET", "/sandbox/agreements"),
       createAgreement: (body: AgreementBody) => t.request<Agreement>("POST", "/sandbox/agreements", body),

@@ -89,9 +89,17 @@ describe("App shell", () => {
     await waitFor(() => expect(status).toHaveTextContent("Live"));
   });
 
-  it("explains a missing or wrong token", async () => {
+  // As the service answers: a wrong token 401, none at all 403, both FORBIDDEN at Authorization.
+  it.each([401, 403])("explains a missing or wrong token (%i)", async (status) => {
     renderWorkbench(() => <App />, {
-      routes: { ...EMPTY, "GET /session": refusal(401, { code: "UNAUTHORIZED", text: "no token" }) },
+      routes: {
+        ...EMPTY,
+        "GET /session": refusal(status, {
+          code: "FORBIDDEN",
+          path: "Authorization",
+          text: "The workbench API needs the operator credential: Authorization: Bearer <token>",
+        }),
+      },
     });
     expect(await screen.findByText(/Not authorised/)).toBeInTheDocument();
   });

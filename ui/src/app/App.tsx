@@ -34,7 +34,11 @@ function SessionProblem() {
   const sessionError = (): unknown => wb.session.error;
   const unauthorised = () => {
     const error = sessionError();
-    return error instanceof ApiError && error.status === 401;
+    // The service answers a wrong token 401 and a missing one 403, both FORBIDDEN at Authorization.
+    return (
+      error instanceof ApiError &&
+      (error.status === 401 || (error.status === 403 && error.messages.some((m) => m.path === "Authorization")))
+    );
   };
   return (
     <Show when={sessionError()}>

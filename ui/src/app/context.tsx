@@ -115,7 +115,7 @@ function createWorkbench(options: WorkbenchOptions): Workbench & { start(): () =
   const start = () => {
     if (options.eventSource === null) return () => undefined;
     const stream = connectEvents({
-      url: transport.url("/events", true),
+      url: client.eventsUrl(),
       onEvent: (event) => {
         hub.emit(event);
         if (event.kind === "clock" && !session.error && session()) {

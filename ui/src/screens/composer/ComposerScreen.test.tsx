@@ -171,6 +171,7 @@ describe("ComposerScreen", () => {
       routes: {
         ...BASE_ROUTES,
         "POST /compose/preview": json({
+          method: "POST",
           url: "http://127.0.0.1:8080/v1/payments/instant-norwegian-domestic-credit-transfers-straks",
           headers: [["Digest", "SHA-256=abc="], ["Signature", "keyId=..."]],
           signedHeaders: ["digest", "date"],

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Exchange, ExchangeSummary } from "../../api/traffic";
 import { renderWorkbench } from "../../test/harness";
 import { FakeEventSource } from "../../test/fakeEventSource";
+import { persona } from "../../test/fixtures";
 import { json } from "../../test/fetchMock";
 import { useWorkbench } from "../../app/context";
 import { InspectorScreen } from "./InspectorScreen";
@@ -157,7 +158,7 @@ function Probe() {
 
 describe("InspectorScreen actions", () => {
   it("opens the exchange in the composer with the persona of its TPP, and copies it as curl", async () => {
-    const persona = { id: "mine", name: "Mine", organisationId: "PSDNO-FSA-ABC123", status: "valid", roles: [] };
+    const mine = persona({ id: "mine", name: "Mine", organisationId: "PSDNO-FSA-ABC123", source: "issued" });
     const { calls } = renderWorkbench(
       () => (
         <>
@@ -167,7 +168,7 @@ describe("InspectorScreen actions", () => {
       ),
       {
         routes: routes({
-          "GET /personas": json([{ ...persona, id: "other", organisationId: "X" }, persona]),
+          "GET /personas": json([{ ...mine, id: "other", organisationId: "X" }, mine]),
           "POST /compose/export": json({ text: "curl …" }),
         }),
         screen: "inspector",

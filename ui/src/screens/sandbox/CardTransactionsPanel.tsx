@@ -7,6 +7,8 @@ import { ErrorMessages } from "../../components/ErrorMessages";
 import { Loading } from "../../components/Loading";
 import { CardTransactionForm } from "./CardTransactionForm";
 import { GenerateForm } from "./GenerateForm";
+import { cardTransactionBatch } from "./cardBatch";
+import { count } from "../../lib/format";
 import { createDebounced } from "../../lib/debounce";
 import { valueOf } from "../../lib/resource";
 
@@ -24,8 +26,8 @@ export function CardTransactionsPanel(props: { card: CardAccountSummary; today: 
   const pending = () => valueOf(list)?.cardTransactions.pending ?? [];
 
   const generate = async (body: GenerateTransactions) => {
-    const answer = await wb.client.sandbox.generateCardTransactions(props.card.id, body);
-    wb.notify(`${answer.created} card transactions generated`, "success");
+    await wb.client.sandbox.addCardTransactions(props.card.id, cardTransactionBatch(body, props.card.currency));
+    wb.notify(`${count(body.count, "card transaction")} generated`, "success");
     void refetch();
   };
 

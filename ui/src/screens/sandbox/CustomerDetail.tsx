@@ -15,6 +15,8 @@ import { CardTransactionsPanel } from "./CardTransactionsPanel";
 import { CustomerForm } from "./CustomerForm";
 import { GenerateForm } from "./GenerateForm";
 import { TransactionsPanel } from "./TransactionsPanel";
+import { cardTransactionBatch } from "./cardBatch";
+import { count } from "../../lib/format";
 
 type Editor =
   | { kind: "none" }
@@ -75,7 +77,10 @@ export function CustomerDetail(props: CustomerDetailProps) {
   const generateAll = async (body: { count: number; fromDate: string; toDate: string }) => {
     const targets = [
       ...props.customer.accounts.map((a) => () => wb.client.sandbox.generateTransactions(a.id, body)),
-      ...props.customer.cardAccounts.map((c) => () => wb.client.sandbox.generateCardTransactions(c.id, body)),
+      ...props.customer.cardAccounts.map((c) => async () => {
+        await wb.client.sandbox.addCardTransactions(c.id, cardTransactionBatch(body, c.currency));
+        return { created: body.count };
+      }),
     ];
     setProgress({ done: 0, total: targets.length });
     let created = 0;
@@ -84,7 +89,7 @@ export function CustomerDetail(props: CustomerDetailProps) {
         created += (await run()).created;
         setProgress({ done: i + 1, total: targets.length });
       }
-      wb.notify(`${created} transactions generated over ${targets.length} accounts`, "success");
+      wb.notify(`${count(created, "transaction")} generated over ${count(targets.length, "account")}`, "success");
     } finally {
       setProgress(null);
     }

@@ -6,18 +6,14 @@ import { describe, expect, it } from "vitest";
 import { SandboxScreen } from "./SandboxScreen";
 import { renderWorkbench } from "../../test/harness";
 import { json, refusal } from "../../test/fetchMock";
+import { customerView } from "../../test/fixtures";
 
-const KARI = {
-  id: "c-kari",
-  customerNumber: "14838510036",
-  name: "Kari Nordmann",
-  type: "private",
+const KARI = customerView("Kari Nordmann", "14838510036", {
   accounts: [
     { id: "a-1", bban: "12051000003", iban: "NO8312051000003", currency: "NOK", name: "Brukskonto", cashAccountType: "CACC" },
   ],
-  cardAccounts: [],
-};
-const OLA = { ...KARI, id: "c-ola", customerNumber: "02917910181", name: "Ola Nordmann", accounts: [] };
+});
+const OLA = customerView("Ola Nordmann", "02917910181");
 
 describe("SandboxScreen", () => {
   it("says what to do first when there are no customers", async () => {

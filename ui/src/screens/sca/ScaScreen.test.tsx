@@ -6,8 +6,9 @@ import { describe, expect, it, vi } from "vitest";
 import { ScaScreen } from "./ScaScreen";
 import { renderWorkbench } from "../../test/harness";
 import { json } from "../../test/fetchMock";
+import { persona } from "../../test/fixtures";
 
-const PERSONAS = [{ id: "bundled-aisp-pisp", name: "AISP + PISP (bundled)" }];
+const PERSONAS = [persona({ id: "bundled-aisp-pisp", name: "AISP + PISP (bundled)" })];
 
 describe("ScaScreen", () => {
   it("says how to get a callback when there is none", async () => {
