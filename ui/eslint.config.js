@@ -27,9 +27,9 @@ export default tseslint.config(
     ...solid,
     rules: {
       ...solid.rules,
-      // form.run(action) and load(key, action) call their action at once, outside any tracking; a promise's
-      // then-callback likewise. Reading signals there is intended.
-      "solid/reactivity": ["warn", { customReactiveFunctions: ["run", "load", "then"] }],
+      // form.run(action), load(key, action) and act(key, action) call their action at once, outside any
+      // tracking; a promise's then-callback likewise. Reading signals there is intended.
+      "solid/reactivity": ["warn", { customReactiveFunctions: ["run", "load", "act", "then"] }],
     },
   },
   {

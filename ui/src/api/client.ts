@@ -27,6 +27,7 @@ import type {
   GenerateTransactions,
   Generated,
   HistoryEntry,
+  ImportOutcome,
   ImportPersona,
   InitSummary,
   IssuePersona,
@@ -39,6 +40,8 @@ import type {
   Sent,
   Session,
   Settings,
+  Snapshot,
+  StateMode,
   Transaction,
   TransactionInput,
   UpdateCustomer,
@@ -123,6 +126,19 @@ export function createClient(t: Transport) {
 
     sca: {
       callbacks: () => t.request<Callback[]>("GET", "/sca/callbacks"),
+    },
+
+    fixtures: {
+      /** The whole state as a state file (docs/fixtures.md), as text to save unchanged. */
+      exportState: () => t.request<string>("GET", "/state", undefined, { text: true }),
+      /** What importing a state file would change (`preview`), or the import itself. */
+      importState: (file: string, mode: StateMode, preview: boolean) =>
+        t.request<ImportOutcome>("POST", "/state", file, { raw: true, query: { mode, preview: preview ? true : undefined } }),
+      snapshots: () => t.request<Snapshot[]>("GET", "/snapshots"),
+      takeSnapshot: (name: string) => t.request<Snapshot>("PUT", `/snapshots/${seg(name)}`),
+      snapshotFile: (name: string) => t.request<string>("GET", `/snapshots/${seg(name)}`, undefined, { text: true }),
+      restoreSnapshot: (name: string) => t.request<ImportOutcome>("POST", `/snapshots/${seg(name)}/restore`),
+      deleteSnapshot: (name: string) => t.request<void>("DELETE", `/snapshots/${seg(name)}`),
     },
 
     traffic: {

@@ -31,8 +31,12 @@ export type HistoryEntry = Narrow<
   S["HistoryLine"],
   { at: string; personaId: string; method: string; path: string; status: number; durationMs: number }
 >;
+/** The resource a path parameter's value comes from (the last one the composer saw). */
+export type ResourceFollowed = "payment" | "consent" | "basket" | "authorisation" | "account" | "cardAccount" | "transaction";
+/** PathParam.follows and values: not in the document yet (the contract of docs/workbench-api.md). */
+export type PathParam = S["PathParam"] & { follows?: ResourceFollowed | null; values?: string[] | null };
 /** Operation.group and role: strings in the document. */
-export type Operation = Narrow<S["Operation"], { group: OperationGroup; role?: Psd2Role | null }>;
+export type Operation = Narrow<S["Operation"], { group: OperationGroup; role?: Psd2Role | null; pathParams: PathParam[] }>;
 /** PaymentSummary.forcedOutcome, ForcedResult: strings in the document. */
 export type PaymentSummary = Narrow<S["PaymentSummary"], { forcedOutcome?: ForcedOutcome | null }>;
 export type ForcedOutcomeAnswer = Narrow<
@@ -126,13 +130,13 @@ export type Sent = S["Sent"];
 export type SentRequest = S["SentRequest"];
 export type SentResponse = S["SentResponse"];
 export type ExportAnswer = S["ExportText"];
-export type PathParam = S["PathParam"];
 export type QueryParam = S["QueryParam"];
 
 // ---------------------------------------------------------------------------------------------------
 // Fixtures: state files and snapshots
 
 export type StatePreview = S["Preview"];
+export type StateMode = S["Mode"];
 export type ImportOutcome = S["ImportOutcome"];
 export type Snapshot = S["Summary"];
 

@@ -10,6 +10,7 @@ import { PaymentsPanel } from "./PaymentsPanel";
 import { RunsPanel } from "./RunsPanel";
 import { createDebounced } from "../../lib/debounce";
 import { valueOf } from "../../lib/resource";
+import { count } from "../../lib/format";
 
 export function BatchScreen() {
   const wb = useWorkbench();
@@ -69,7 +70,7 @@ export function BatchScreen() {
     setRunError(null);
     try {
       const run = await wb.client.sandbox.runBatchNow();
-      wb.notify(`Batch run done: ${run.processed} payments processed`, "success");
+      wb.notify(`Batch run done: ${count(run.processed, "payment")} processed`, "success");
       refreshAll();
     } catch (e) {
       setRunError(e);

@@ -10,7 +10,7 @@ import { ErrorMessages } from "../../components/ErrorMessages";
 import { HeadersTable } from "../../components/HeadersTable";
 import { Loading } from "../../components/Loading";
 import { StatusBadge } from "../../components/StatusBadge";
-import { formatInstant } from "../../lib/format";
+import { duration, formatInstant } from "../../lib/format";
 import { valueOf } from "../../lib/resource";
 import { BodyView } from "./BodyView";
 import { draftFromExchange, likelyCause, personaFor, SIGNING_STEPS } from "./explain";
@@ -20,6 +20,13 @@ import { VerdictChecklist } from "./VerdictChecklist";
 export interface ExchangeViewProps {
   id: number;
   onFilterResource: (resource: TrafficResource) => void;
+}
+
+/** The verdict in a few words: where the gate refused, or that it let through what the handler then refused. */
+export function verdictTitle(ex: Exchange): string {
+  if (ex.failedStep) return `refused at “${ex.failedStep}”`;
+  if (ex.status >= 400) return `accepted, then refused by the handler (${ex.status}${ex.code ? ` ${ex.code}` : ""})`;
+  return "accepted";
 }
 
 /** An exchange whole has its request and response; the service leaves `kind` out of it (only events carry one). */
@@ -115,7 +122,7 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
           <StatusBadge value={ex().status} />
         </h3>
         <p class="hint">
-          #{ex().id} · {formatInstant(ex().at)} · {ex().durationMs} ms · {ex().source}
+          #{ex().id} · {formatInstant(ex().at)} · {duration(ex().durationMs)} · {ex().source}
           {ex().tpp ? ` · ${ex().tpp?.name} (${ex().tpp?.organisationId})` : ""}
           {ex().psuId ? ` · PSU ${ex().psuId}` : ""}
           {ex().code ? ` · ${ex().code}` : ""}
@@ -147,7 +154,7 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
       <Show when={ex().gate}>
         {(gate) => (
           <section aria-label="Verdict" class="panel">
-            <h4>Gate verdict{ex().failedStep ? `: refused at “${ex().failedStep}”` : ": accepted"}</h4>
+            <h4>Gate verdict: {verdictTitle(ex())}</h4>
             <Show when={cause()}>
               <p class="likely-cause" role="note">
                 <strong>Likely cause: </strong>

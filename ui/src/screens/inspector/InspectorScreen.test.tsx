@@ -89,22 +89,22 @@ describe("InspectorScreen", () => {
     renderWorkbench(() => <InspectorScreen />, { routes: { "GET /traffic": json({ entries: [], nextBefore: null }) } });
     const empty = await screen.findByRole("region", { name: "No exchanges here yet" });
     expect(empty).toHaveTextContent("send one from the Composer");
-    expect(screen.queryByRole("list", { name: "Exchanges" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("listbox", { name: "Exchanges" })).not.toBeInTheDocument();
   });
 
   it("lists the page oldest first with method, path, status, TPP and PSU", async () => {
     renderWorkbench(() => <InspectorScreen />, { routes: routes() });
-    const list = await screen.findByRole("list", { name: "Exchanges" });
-    await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(2));
-    const rows = within(list).getAllByRole("listitem");
+    const list = await screen.findByRole("listbox", { name: "Exchanges" });
+    await waitFor(() => expect(within(list).getAllByRole("option")).toHaveLength(2));
+    const rows = within(list).getAllByRole("option");
     expect(rows[0]).toHaveTextContent("/v1/accounts/a1");
     expect(rows[1]).toHaveTextContent("POST/v1/consents401 ✕Test TPP12345678901");
   });
 
   it("opens an exchange from the keyboard and shows the failing step, the difference and the cause", async () => {
     renderWorkbench(() => <InspectorScreen />, { routes: routes() });
-    const list = await screen.findByRole("list", { name: "Exchanges" });
-    await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(2));
+    const list = await screen.findByRole("listbox", { name: "Exchanges" });
+    await waitFor(() => expect(within(list).getAllByRole("option")).toHaveLength(2));
     list.focus();
     fireEvent.keyDown(list, { key: "ArrowDown" });
     fireEvent.keyDown(list, { key: "ArrowDown" });
@@ -121,7 +121,7 @@ describe("InspectorScreen", () => {
 
   it("sends the filters as the API's query", async () => {
     const { calls } = renderWorkbench(() => <InspectorScreen />, { routes: routes() });
-    await screen.findByRole("list", { name: "Exchanges" });
+    await screen.findByRole("listbox", { name: "Exchanges" });
     await userEvent.click(screen.getByRole("checkbox", { name: "Failed only" }));
     await userEvent.selectOptions(screen.getByRole("combobox", { name: "Status" }), "4xx");
     await waitFor(() => {
@@ -133,7 +133,7 @@ describe("InspectorScreen", () => {
 
   it("appends live entries that pass the filter, resuming a margin before the page's newest id", async () => {
     renderWorkbench(() => <InspectorScreen />, { routes: routes(), live: true });
-    const list = await screen.findByRole("list", { name: "Exchanges" });
+    const list = await screen.findByRole("listbox", { name: "Exchanges" });
     await waitFor(() => expect(FakeEventSource.find("/traffic/stream")).toBeDefined());
     const stream = FakeEventSource.find("/traffic/stream")!;
     // A margin before the newest id (2): entries numbered earlier but written later are not missed.
@@ -141,8 +141,8 @@ describe("InspectorScreen", () => {
     stream.open();
     stream.emitRaw("entry", summary(3, { path: "/v1/accounts/live" }), 3);
     stream.emitRaw("entry", summary(3, { path: "/v1/accounts/live" }), 3);
-    await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(3));
-    expect(within(list).getAllByRole("listitem")[2]).toHaveTextContent("/v1/accounts/live");
+    await waitFor(() => expect(within(list).getAllByRole("option")).toHaveLength(3));
+    expect(within(list).getAllByRole("option")[2]).toHaveTextContent("/v1/accounts/live");
   });
 });
 
@@ -174,9 +174,9 @@ describe("InspectorScreen actions", () => {
         screen: "inspector",
       },
     );
-    const list = await screen.findByRole("list", { name: "Exchanges" });
-    await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(2));
-    await userEvent.click(within(list).getAllByRole("listitem")[1]!);
+    const list = await screen.findByRole("listbox", { name: "Exchanges" });
+    await waitFor(() => expect(within(list).getAllByRole("option")).toHaveLength(2));
+    await userEvent.click(within(list).getAllByRole("option")[1]!);
     await userEvent.click(await screen.findByRole("button", { name: "Copy as curl" }));
     await waitFor(() => expect(calls.some((c) => c.path === "/compose/export")).toBe(true));
     const exported = calls.find((c) => c.path === "/compose/export")?.body as { draft: { personaId: string }; format: string };

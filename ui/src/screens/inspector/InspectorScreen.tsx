@@ -13,6 +13,7 @@ import { ExchangeView } from "./ExchangeView";
 import { createFeed } from "./feed";
 import { TrafficList } from "./TrafficList";
 import { EmptyState } from "../../components/EmptyState";
+import { count } from "../../lib/format";
 
 const PAGE = 500;
 /** Older pages as the user scrolls up: the API's largest. */
@@ -167,7 +168,7 @@ export function InspectorScreen() {
             Load older
           </Button>
           <span class="hint" role="status">
-            {(feed.version(), feed.items.length)} entries · live: {state()}
+            {(feed.version(), count(feed.items.length, "entry", "entries"))} · live: {state()}
           </span>
         </div>
         <ErrorMessages error={error()} title="The traffic log could not be read." />

@@ -45,8 +45,15 @@ export function differingHeaders(computed: string, client: string): string[] {
 export function likelyCause(exchange: Exchange, client: string | null): string | null {
   const gate = exchange.gate;
   const step = exchange.failedStep;
-  if (!gate || !step) return null;
+  if (!gate) return null;
   const base = gate.likelyCause;
+  if (!step) {
+    // Accepted by the gate and still refused: the handler's reason (the service says it; else its first
+    // tppMessage). A 2xx has no cause to give.
+    if (exchange.status < 400) return null;
+    const first = exchange.tppMessages.find((m) => m.category !== "WARNING");
+    return base ?? (first ? `The gate accepted the request; the handler refused it: ${first.text ?? first.code}` : null);
+  }
   if (step === "signed headers") {
     const missing = unsignedHeaders(exchange);
     if (missing.length > 0) {

@@ -58,7 +58,7 @@ export function CardTransactionsPanel(props: { card: CardAccountSummary; today: 
         </Show>
         <Show when={booked().length > 0} fallback={<p class="hint">No booked card transactions yet.</p>}>
           <table class="data">
-            <caption>{booked().length} booked card transactions (amounts in minor units)</caption>
+            <caption>{count(booked().length, "booked card transaction")} (amounts in minor units)</caption>
             <thead>
               <tr>
                 <th scope="col">Id</th>
