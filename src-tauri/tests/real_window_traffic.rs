@@ -530,7 +530,7 @@ async fn traffic(w: &Window, home: &Path, app_port: u16, started: Instant) {
     w.snap("flow").await;
 
     // 7. Presentation mode: from the first message forward with the arrow keys to the PSU's page, one back.
-    w.click(&panel, "button", "Present").await;
+    w.click(&panel, "button", "Present journey").await;
     let (show, _) = w.role(&page, "dialog", "Presentation").await;
     w.press(Key::Home).await;
     let first = w.expect_css(&show, "[role=status]", &["1 / "]).await;
