@@ -24,16 +24,20 @@ import type {
   ExportFormat,
   ForcedOutcome,
   ForcedOutcomeAnswer,
+  GateDefinition,
   GenerateTransactions,
   Generated,
+  GeneratedValue,
   HistoryEntry,
   ImportOutcome,
   ImportPersona,
   InitSummary,
+  NationalIdKind,
   IssuePersona,
   Operation,
   PaymentStatus,
   PaymentSummary,
+  PendingAuthorisation,
   Persona,
   PersonaPatch,
   Preview,
@@ -100,6 +104,14 @@ export function createClient(t: Transport) {
       forceOutcome: (paymentId: string, outcome: ForcedOutcome | null) =>
         t.request<ForcedOutcomeAnswer>("PUT", `/sandbox/payments/${seg(paymentId)}/forced-outcome`, { outcome }),
 
+      /** Valid identifiers, not used by any customer or account yet (the mock-data scripts' numbers). */
+      generate: {
+        nationalId: (kind: NationalIdKind) =>
+          t.request<GeneratedValue>("GET", "/sandbox/generate/national-id", undefined, { query: { kind } }),
+        orgNumber: () => t.request<GeneratedValue>("GET", "/sandbox/generate/org-number"),
+        bban: () => t.request<GeneratedValue>("GET", "/sandbox/generate/bban"),
+      },
+
       settings: () => t.request<Settings>("GET", "/sandbox/settings"),
       updateSettings: (body: Settings) => t.request<Settings>("PUT", "/sandbox/settings", body),
     },
@@ -126,7 +138,12 @@ export function createClient(t: Transport) {
 
     sca: {
       callbacks: () => t.request<Callback[]>("GET", "/sca/callbacks"),
+      /** The authorisations not finished yet, newest first. */
+      pending: () => t.request<PendingAuthorisation[]>("GET", "/sca/pending"),
     },
+
+    /** The signed-request gate's steps and the headers it signs and requires, as the verifier has them. */
+    gate: () => t.request<GateDefinition>("GET", "/gate"),
 
     fixtures: {
       /** The whole state as a state file (docs/fixtures.md), as text to save unchanged. */

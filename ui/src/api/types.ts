@@ -49,6 +49,32 @@ export type Callback = Narrow<S["Callback"], { outcome: "success" | "failure" }>
 export interface UpdateCustomer {
   customerName: string;
 }
+/** `GET .../sandbox/generate/...`: not in the document yet (docs/workbench-api.md). */
+export interface GeneratedValue {
+  value: string;
+}
+export type NationalIdKind = "fodselsnummer" | "d-number" | "synthetic";
+/** `GET .../sca/pending`: not in the document yet (docs/workbench-api.md). */
+export interface PendingAuthorisation {
+  id: string;
+  tppName: string;
+  kind: "consent" | "payment" | "basket" | "user";
+  startedAt: string;
+  scaRedirect: string;
+  expiresAt: string;
+}
+/** `GET .../gate`: not in the document yet (docs/workbench-api.md). */
+export interface GateStepDefinition {
+  id: string;
+  name: string;
+  checks: string;
+  refusalCodes: string[];
+}
+export interface GateDefinition {
+  steps: GateStepDefinition[];
+  signableHeaders: string[];
+  requiredHeaders: string[];
+}
 /** The export's format: a string in the document. */
 export type ExportRequest = Narrow<S["ExportRequest"], { format: ExportFormat }>;
 

@@ -56,9 +56,13 @@ export function operationOf(method: string, path: string): Operation | null {
   const m = method.toLowerCase();
   const candidates = [`${API_PREFIX}${path}`, ...(path.startsWith("/sandbox/") ? [`/v1${path}`] : [])];
   for (const concrete of candidates) {
-    // A literal path (`/personas/import`) wins over a template (`/personas/{id}`), as the router's does.
+    // Only templates of the same area: a workbench path is one of the workbench's, a mock-data path one of
+    // `/v1/sandbox`'s (not the bank's `/v1/{paymentService}/{paymentProduct}/{paymentId}`, which would fit
+    // `/v1/sandbox/generate/bban` too). A literal path (`/personas/import`) wins over a template
+    // (`/personas/{id}`), as the router's does.
+    const area = concrete.startsWith("/v1/sandbox/") ? "/v1/sandbox/" : API_PREFIX;
     const found = templates
-      .filter((t) => t.pattern.test(concrete) && doc.paths[t.template]?.[m] !== undefined)
+      .filter((t) => t.template.startsWith(area) && t.pattern.test(concrete) && doc.paths[t.template]?.[m] !== undefined)
       .sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0))[0];
     if (found) {
       return {

@@ -13,7 +13,20 @@ import { StatusBadge } from "../../components/StatusBadge";
 import { duration, formatInstant } from "../../lib/format";
 import { valueOf } from "../../lib/resource";
 import { BodyView } from "./BodyView";
-import { draftFromExchange, likelyCause, personaFor, SIGNING_STEPS } from "./explain";
+import { comparable, draftFromExchange, likelyCause, personaFor } from "./explain";
+import type { Client } from "../../api/client";
+import type { GateDefinition } from "../../api/types";
+
+/** The gate's definitions, read once per client (they do not change while the service runs). */
+const gates = new WeakMap<Client, Promise<GateDefinition | null>>();
+function gateOf(client: Client): Promise<GateDefinition | null> {
+  let gate = gates.get(client);
+  if (!gate) {
+    gate = client.gate().catch(() => null);
+    gates.set(client, gate);
+  }
+  return gate;
+}
 import { SigningCompare } from "./SigningCompare";
 import { VerdictChecklist } from "./VerdictChecklist";
 
@@ -70,12 +83,10 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
   const [error, setError] = createSignal<unknown>(null);
   const [pasted, setPasted] = createSignal<string | null>(null);
   const ex = () => props.exchange;
+  const [definition] = createResource(() => gateOf(wb.client));
   const client = () => ex().composerSigningString ?? pasted();
-  const cause = () => likelyCause(ex(), client());
-  const showCompare = () => {
-    const gate = ex().gate;
-    return !!gate?.signingString && (SIGNING_STEPS.has(ex().failedStep ?? "") || ex().composerSigningString !== null);
-  };
+  const cause = () => likelyCause(ex(), client(), valueOf(definition)?.signableHeaders ?? []);
+  const showCompare = () => comparable(ex());
 
   const withPersona = async () => {
     const personas = await wb.client.personas.list();

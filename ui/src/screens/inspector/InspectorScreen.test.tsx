@@ -189,12 +189,24 @@ describe("InspectorScreen actions", () => {
 describe("explain", () => {
   it("names a header missing from the signed list", () => {
     const ex = refused({ failedStep: "signed headers" });
-    expect(unsignedHeaders(ex)).toEqual(["psu-id"]);
-    expect(likelyCause(ex, null)).toContain("the request carries psu-id but the Signature's headers");
+    // The headers the gate signs, as the service serves them (GET /gate), not a list of the UI's own.
+    const signable = ["date", "digest", "x-request-id", "psu-id", "psu-corporate-id", "tpp-redirect-uri"];
+    expect(unsignedHeaders(ex, signable)).toEqual(["psu-id"]);
+    expect(unsignedHeaders(ex, ["date"])).toEqual([]);
+    expect(likelyCause(ex, null, signable)).toContain("the request carries psu-id but the Signature's headers");
   });
 
   it("says wrong key when both signed the same string", () => {
     expect(likelyCause(refused(), COMPUTED)).toMatch(/^Wrong key/);
+  });
+
+  it("gives the handler's reason for a request the gate accepted and the handler refused", () => {
+    const accepted = refused({ failedStep: null, status: 400, code: "FORMAT_ERROR", tppMessages: [{ category: "ERROR", code: "FORMAT_ERROR", path: "PSU-ID", text: "PSU-ID is required" }] });
+    expect(likelyCause({ ...accepted, gate: { ...accepted.gate!, likelyCause: null } }, null)).toBe(
+      "The gate accepted the request; the handler refused it: PSU-ID is required",
+    );
+    expect(likelyCause({ ...accepted, gate: { ...accepted.gate!, likelyCause: "the service's words" } }, null)).toBe("the service's words");
+    expect(likelyCause({ ...accepted, status: 200, tppMessages: [] }, null)).toBeNull();
   });
 
   it("falls back to the service's words", () => {
