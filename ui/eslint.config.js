@@ -28,8 +28,8 @@ export default tseslint.config(
     rules: {
       ...solid.rules,
       // form.run(action), load(key, action) and act(key, action) call their action at once, outside any
-      // tracking; a promise's then-callback likewise. Reading signals there is intended.
-      "solid/reactivity": ["warn", { customReactiveFunctions: ["run", "load", "act", "then"] }],
+      // tracking; a promise's then- and catch-callbacks likewise. Reading signals there is intended.
+      "solid/reactivity": ["warn", { customReactiveFunctions: ["run", "load", "act", "then", "catch"] }],
     },
   },
   {

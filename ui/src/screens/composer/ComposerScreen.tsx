@@ -105,7 +105,6 @@ export function ComposerScreen() {
       const psu = to.psuId ? "" : ` ${to.name} has no PSU-ID yet: the bank will ask the PSU who they are on its pages.`;
       const text = `Persona switched to ${to.name}: ${from.name} does not have ${op.role}, which “${op.name}” needs.${psu}`;
       setSwitched(text);
-      wb.notify(text, "info");
     }
   }
 

@@ -82,7 +82,7 @@ export interface RequestEditorProps {
   editor: EditorState;
   onEditor: (editor: EditorState) => void;
   operation: Operation | null;
-  /** The service's base URL, shown before the path. */
+  /** The service's base URL, which the path is relative to (said in the path's description). */
   baseUrl: string;
   /** Send and Preview, on the request line. */
   actions: JSX.Element;
@@ -107,9 +107,6 @@ export function RequestEditor(props: RequestEditorProps) {
           onValue={(v) => patch({ method: v })}
           options={METHODS}
         />
-        <span class="request-base" aria-hidden="true">
-          {props.baseUrl}
-        </span>
         <TextField
           label="Path"
           path="path"

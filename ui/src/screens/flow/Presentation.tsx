@@ -58,7 +58,11 @@ export function Presentation(props: PresentationProps) {
   const [index, setIndex] = createSignal(Math.min(start ?? 0, Math.max(0, untrack(count) - 1)));
   const [follow, setFollow] = createSignal(start === undefined);
   const [width, track] = createWidth(720);
-  const model = createMemo(() => layout(props.messages, geometryFor(width(), presentationFontSize(width()))));
+  // The lane titles are drawn above the scrolling diagram, so the diagram itself needs no header's room.
+  const model = createMemo(() => {
+    const g = geometryFor(width(), presentationFontSize(width()));
+    return layout(props.messages, { ...g, header: 0 });
+  });
   const current = (): PlacedMessage | null => model().messages[index()] ?? null;
 
   const go = (i: number, keepFollow = false) => {

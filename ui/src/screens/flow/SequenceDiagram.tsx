@@ -52,7 +52,16 @@ export function SequenceDiagram(props: SequenceDiagramProps) {
       <defs>
         <For each={["ok", "warn", "bad", "neutral"] as Tone[]}>
           {(tone) => (
-            <marker id={`${id}-${tone}`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+            <marker
+              id={`${id}-${tone}`}
+              viewBox="0 0 10 10"
+              refX="9"
+              refY="5"
+              markerUnits="userSpaceOnUse"
+              markerWidth={String(Math.round(fs() * 0.8))}
+              markerHeight={String(Math.round(fs() * 0.8))}
+              orient="auto-start-reverse"
+            >
               <path d="M0,0 L10,5 L0,10 z" style={{ fill: TONE_COLOURS[tone] }} />
             </marker>
           )}

@@ -14,7 +14,10 @@ const KIND: Record<PendingAuthorisation["kind"], string> = {
 };
 
 export function PendingList(props: { pending: readonly PendingAuthorisation[]; onError: (error: unknown) => void }) {
-  const open = (url: string) => openScaWindow(url).catch((e: unknown) => props.onError(e));
+  const open = (url: string) =>
+    openScaWindow(url).catch((e: unknown) => {
+      props.onError(e);
+    });
   return (
     <Show
       when={props.pending.length > 0}
