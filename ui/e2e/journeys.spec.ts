@@ -78,7 +78,6 @@ test.describe("journeys", () => {
     await expect(diagram.locator("g.message").filter({ hasText: /^payment status/ })).not.toHaveCount(0);
     const statuses = await diagram.locator("g.message").filter({ hasText: /ACSC/ }).count();
     expect(statuses).toBe(1);
-    await snap(page, "flow-straks-journey");
 
     const present = panel.getByRole("button", { name: "Present journey", exact: true });
     await present.click();
@@ -130,7 +129,7 @@ test.describe("journeys", () => {
     const batch = await show(page, "Batch & clock");
     const panel = await show(page, "Sandbox data");
     await panel.getByRole("button", { name: "Snapshots and state files" }).click();
-    const snapshots = panel.getByRole("region", { name: "Snapshots" });
+    const snapshots = panel.getByRole("region", { name: "Snapshots", exact: true });
     const name = `before-${Date.now()}`;
     await snapshots.getByLabel("Snapshot name", { exact: true }).fill(name);
     await snapshots.getByRole("button", { name: "Save snapshot" }).click();

@@ -32,16 +32,22 @@ export function eventLine(entry: Extract<Entry, { kind: "event" }>): string {
   return entry.event;
 }
 
+/** A UUID shortened to its first eight digits, which tell resources apart in a list (the title has it whole). */
+function shortIds(text: string): string {
+  return text.replace(/\b([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "$1…");
+}
+
 /**
  * A path split where it is cut when the column is narrow: the start may shrink to an ellipsis, the end —
- * the last segments, which tell one resource's requests from another's (`…/3f2a…/status`) — stays.
+ * the last segments, which tell one resource's requests from another's (`…/3f2a1b4c…/status`) — stays.
  */
 export function splitPath(path: string): [string, string] {
   const parts = path.split("/");
   if (parts.length <= 3) return [path, ""];
-  const two = `/${parts.slice(-2).join("/")}`;
-  const end = two.length <= 48 ? two : `/${parts[parts.length - 1] ?? ""}`;
-  return [path.slice(0, path.length - end.length), end];
+  const two = `/${shortIds(parts.slice(-2).join("/"))}`;
+  const end = two.length <= 32 ? two : `/${shortIds(parts[parts.length - 1] ?? "")}`;
+  const kept = end === two ? 2 : 1;
+  return [parts.slice(0, parts.length - kept).join("/"), end];
 }
 
 function PathCell(props: { path: string; query: string | null }) {
