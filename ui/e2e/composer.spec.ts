@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { choosePersona, composer, send } from "./support/composer";
+import { choosePersona } from "./support/composer";
 import { api, URL_WITH_TOKEN, workbench } from "./support/service";
 import type { Workbench } from "./support/service";
 import { SANDBOX_BIN } from "./support/tpp";
