@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The real-window tests: the release app under Xvfb, started by tauri-driver + WebKitWebDriver and driven
 # with fantoccini through the payment journey (src-tauri/tests/real_window.rs) and through the inspector and
-# the flow view with an external signed client (src-tauri/tests/real_window_traffic.rs); both ignored in a
-# plain `cargo test`, run one after the other. Builds the UI and the app first unless --no-build.
+# the flow view with an external signed client (src-tauri/tests/real_window_traffic.rs), and through the two
+# tasks that need native parts, the SCA window from the SCA screen's list and a snapshot through the native
+# save and open dialogs (src-tauri/tests/real_window_tasks.rs); all ignored in a plain `cargo test`, run one
+# after the other. Builds the UI and the app first unless --no-build.
 # Screenshots: target/screenshots/desktop-*.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,5 +36,5 @@ mkdir -p target/screenshots
 export XS2A_DESKTOP_BIN="$target/release/xs2a-desktop"
 export XS2A_SCREENSHOTS="$PWD/target/screenshots"
 xvfb-run -a -s "-screen 0 1280x800x24" \
-  cargo test "${features[@]}" --test real_window --test real_window_traffic -- --ignored --nocapture
+  cargo test "${features[@]}" --test real_window --test real_window_traffic --test real_window_tasks -- --ignored --nocapture
 ls target/screenshots/desktop-*.png
