@@ -8,7 +8,7 @@ import { axeViolations } from "./support/axe";
 import { approveByAutomation, externalPayment, STRAKS } from "./support/payments";
 import { URL_WITH_TOKEN, workbench } from "./support/service";
 import { send, sign } from "./support/tpp";
-import { show } from "./support/workbench";
+import { chooseOperation, show } from "./support/workbench";
 import type { Screen } from "./support/workbench";
 
 /** Puts something on the screen to scan: what a user would have open there. */
@@ -19,6 +19,11 @@ async function fill(page: Page, screen: Screen): Promise<void> {
     await panel.getByRole("button", { name: "Snapshots and state files" }).click();
     await expect(panel.getByRole("region", { name: "Snapshots", exact: true })).toBeVisible();
   } else if (screen === "Composer") {
+    // An answer with JSON in the code editor (keys, strings, numbers), and the preview.
+    await chooseOperation(panel, "GET", "/v1/sandbox/customers");
+    await panel.getByRole("button", { name: "Send", exact: true }).click();
+    await expect(panel.getByRole("region", { name: "Response", exact: true }).getByRole("status")).toContainText("200");
+    await expect(panel.getByRole("region", { name: "Response", exact: true }).getByRole("textbox", { name: "Response body" })).toContainText("customerName");
     await panel.getByRole("button", { name: "Preview", exact: true }).click();
     await expect(panel.getByRole("region", { name: "Preview", exact: true })).toBeVisible();
   } else if (screen === "Inspector") {

@@ -24,7 +24,7 @@ const JOURNEY = {
 };
 
 describe("SequenceDiagram", () => {
-  it("draws the four lanes, one arrow per message, statuses on the arrows, later ones dimmed", () => {
+  it("draws the four lanes, one arrow per message, statuses on the arrows, later ones not yet", () => {
     const model = layout(messagesOf(straksJourney()));
     const { container } = render(() => <SequenceDiagram layout={model} title="Straks payment" current={2} />);
     const svg = screen.getByRole("img", { name: "Sequence diagram" });
@@ -36,8 +36,8 @@ describe("SequenceDiagram", () => {
     expect(svg).toHaveTextContent("401 Unauthorized → SCA");
     expect(svg).toHaveTextContent("ACTC → ACCP");
     expect(svg).toHaveTextContent("ACCP → ACSC");
-    expect(messages[2]?.getAttribute("opacity")).toBe("1");
-    expect(messages[3]?.getAttribute("opacity")).toBe("0.18");
+    expect(messages[2]).not.toHaveAttribute("visibility");
+    expect(messages[3]).toHaveAttribute("visibility", "hidden");
   });
 });
 

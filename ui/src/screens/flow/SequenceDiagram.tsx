@@ -2,7 +2,7 @@
 // what travels above it and its status, refusals red, the bank's own status changes as notes on its lane.
 // Drawn at the layout's size (the layout is made for the room there is, so nothing scrolls sideways), its
 // colours the theme's (WCAG AA on either theme); the exported file gets fixed light colours and a <title>.
-// `current` dims the messages after it.
+// `current` (presentation mode) shows the journey up to that message: the later ones are not drawn yet.
 import { For, Show } from "solid-js";
 import type { Layout, PlacedMessage, Tone } from "./layout";
 
@@ -23,7 +23,7 @@ export interface SequenceDiagramProps {
   layout: Layout;
   /** The journey's title: the SVG's <title>, so an exported file says what it shows. */
   title: string;
-  /** The message shown in presentation mode; later ones are dimmed. */
+  /** The message shown in presentation mode; later ones are not drawn yet. */
   current?: number | null;
   onSelect?: (index: number) => void;
   /** Leave out the lane headers (presentation mode keeps its own in view above the scrolling diagram). */
@@ -34,7 +34,7 @@ export interface SequenceDiagramProps {
 export function SequenceDiagram(props: SequenceDiagramProps) {
   const id = `seq${++instances}`;
   const marker = (tone: Tone) => `url(#${id}-${tone})`;
-  const opacity = (m: PlacedMessage) => (props.current === null || props.current === undefined || m.index <= props.current ? 1 : 0.18);
+  const later = (m: PlacedMessage) => props.current !== null && props.current !== undefined && m.index > props.current;
   const fs = () => props.layout.fontSize;
   return (
     <svg
@@ -102,7 +102,7 @@ export function SequenceDiagram(props: SequenceDiagramProps) {
             class="message"
             data-key={m.key}
             data-kind={m.kind}
-            opacity={opacity(m)}
+            visibility={later(m) ? "hidden" : undefined}
             style={{ cursor: props.onSelect ? "pointer" : "default" }}
             onClick={() => props.onSelect?.(m.index)}
           >
@@ -170,7 +170,7 @@ export function SequenceDiagram(props: SequenceDiagramProps) {
 export function svgFile(el: SVGSVGElement): string {
   const copy = el.cloneNode(true) as SVGSVGElement;
   copy.setAttribute("style", "background:#ffffff;color:#1b1f24");
-  copy.querySelectorAll("g.message").forEach((g) => g.setAttribute("opacity", "1"));
+  copy.querySelectorAll("g.message").forEach((g) => g.removeAttribute("visibility"));
   let text = new XMLSerializer().serializeToString(copy);
   text = text.replace(/var\(--surface\)/g, "#ffffff");
   for (const [variable, colour] of Object.entries(EXPORT_COLOURS)) text = text.split(variable).join(colour);

@@ -222,7 +222,7 @@ export function ExchangeView(props: ExchangeViewProps) {
                 <h3>Event {(e() as Extract<Entry, { kind: "event" }>).event}</h3>
                 <p class="hint">{formatInstant(e().at)}</p>
                 <Links entry={e()} onFilterResource={props.onFilterResource} />
-                <pre class="body">{JSON.stringify((e() as Extract<Entry, { kind: "event" }>).data, null, 2)}</pre>
+                <pre class="body" aria-label="Event data" tabIndex={0}>{JSON.stringify((e() as Extract<Entry, { kind: "event" }>).data, null, 2)}</pre>
               </article>
             }
           >

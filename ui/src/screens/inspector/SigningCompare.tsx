@@ -47,7 +47,7 @@ export function SigningCompare(props: {
         fallback={
           <div>
             <p class="hint">Computed by the sandbox:</p>
-            <pre class="signing-string" aria-label="Computed by the sandbox">{props.computed}</pre>
+            <pre class="signing-string" aria-label="Computed by the sandbox" tabIndex={0}>{props.computed}</pre>
           </div>
         }
       >
