@@ -12,6 +12,7 @@ use time::OffsetDateTime;
 )]
 pub struct Resource {
     /// consent, payment, basket, authorisation, session, batch-run, account, customer.
+    #[schema(schema_with = super::schema::resource_kind)]
     pub kind: String,
     pub id: String,
 }
@@ -47,8 +48,10 @@ pub struct ExchangeSummary {
     pub query: Option<String>,
     pub status: u16,
     /// bank, sandbox, sca-page or other.
+    #[schema(schema_with = super::schema::area)]
     pub area: String,
     /// composer or external.
+    #[schema(schema_with = super::schema::source)]
     pub source: String,
     pub tpp: Option<TppRef>,
     pub psu_id: Option<String>,
@@ -79,6 +82,7 @@ pub struct Message {
 pub struct GateStep {
     pub step: Cow<'static, str>,
     /// passed, failed, warning or skipped.
+    #[schema(schema_with = super::schema::gate_outcome)]
     pub outcome: Cow<'static, str>,
     pub header: Option<Cow<'static, str>>,
     pub rule: Cow<'static, str>,
@@ -104,6 +108,7 @@ pub struct Exchange {
     pub request: Message,
     pub response: Message,
     pub gate: Option<GateVerdict>,
+    #[schema(schema_with = super::schema::tpp_messages)]
     pub tpp_messages: Vec<serde_json::Value>,
     pub composer_signing_string: Option<String>,
 }
@@ -115,7 +120,9 @@ pub struct EventEntry {
     pub id: u64,
     #[serde(with = "time::serde::rfc3339")]
     pub at: OffsetDateTime,
+    #[schema(schema_with = super::schema::timeline_event)]
     pub event: String,
+    #[schema(schema_with = super::schema::timeline_event_data)]
     pub data: serde_json::Value,
     pub resources: Vec<Resource>,
     pub journeys: Vec<String>,
@@ -172,6 +179,7 @@ impl Entry {
 #[serde(rename_all = "camelCase")]
 pub struct Journey {
     pub id: String,
+    #[schema(schema_with = super::schema::journey_kind)]
     pub kind: String,
     pub title: String,
     pub tpp: Option<String>,

@@ -20,6 +20,7 @@ pub struct Callback {
     pub at: OffsetDateTime,
     pub persona_id: Option<String>,
     /// `success` or `failure`.
+    #[schema(schema_with = outcome_schema)]
     pub outcome: String,
     pub psu_id: Option<String>,
     pub psu_corporate_id: Option<String>,
@@ -94,6 +95,12 @@ pub fn record(store: &Store, callback: &Callback) -> CoreResult<()> {
 /// The last `limit` callbacks, newest first.
 pub fn recent(store: &Store, limit: usize) -> CoreResult<Vec<Callback>> {
     Ok(store.table::<Callback>()?.last_n(limit)?)
+}
+
+/// The OpenAPI schema of `Callback.outcome`: one of a fixed set of words.
+fn outcome_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    serde_json::from_value(serde_json::json!({"type": "string", "enum": ["success", "failure"]}))
+        .expect("a valid schema")
 }
 
 #[cfg(test)]

@@ -60,6 +60,7 @@ pub struct Persona {
     #[serde(with = "time::serde::rfc3339")]
     pub not_after: OffsetDateTime,
     /// `valid`, `expired`, `not-yet-valid`, `untrusted` or `no-roles`.
+    #[schema(schema_with = status_schema)]
     pub status: &'static str,
     pub problem: Option<String>,
     pub psu_id: Option<String>,
@@ -331,6 +332,12 @@ pub fn delete(store: &Store, id: &str) -> CoreResult<()> {
     }
     store.table::<StoredPersona>()?.remove(id)?;
     Ok(())
+}
+
+/// The OpenAPI schema of `Persona.status`: one of a fixed set of words.
+fn status_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    serde_json::from_value(serde_json::json!({"type": "string", "enum": ["valid", "expired", "not-yet-valid", "untrusted", "no-roles"]}))
+        .expect("a valid schema")
 }
 
 #[cfg(test)]

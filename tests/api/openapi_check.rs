@@ -41,14 +41,12 @@ pub fn template_for(path: &str) -> Option<&'static str> {
     best.map(|(t, _)| t)
 }
 
-/// The platform prefix and the workbench's nesting of the sandbox endpoints serve the `/v1` operations.
+/// The platform prefix serves the `/v1` operations. (The workbench's copies of the sandbox endpoints are
+/// in the document under their own paths.)
 fn normalise(path: &str) -> String {
     let path = path.split('?').next().unwrap_or("");
     if let Some(rest) = path.strip_prefix("/api-sandbox/v1") {
         return format!("/v1{rest}");
-    }
-    if let Some(rest) = path.strip_prefix("/workbench/api/sandbox/") {
-        return format!("/v1/sandbox/{rest}");
     }
     path.to_owned()
 }

@@ -39,7 +39,9 @@ fn build() -> Value {
     let mut doc = Document::default();
     let error = doc.schema_ref::<ErrorBody>();
     crate::api::describe(&mut doc);
-    let (paths, schemas) = doc.into_parts();
+    let (mut paths, mut schemas) = doc.into_parts();
+    crate::api::sandbox::openapi::mirror_for_workbench(&mut paths);
+    schemas.extend(crate::api::workbench::schemas::components());
     let responses: serde_json::Map<String, Value> = REFUSAL_STATUSES
         .iter()
         .map(|(status, text)| {

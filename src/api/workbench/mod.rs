@@ -7,8 +7,10 @@ pub mod access;
 mod callback;
 pub mod composer;
 mod fixtures;
+pub mod gate;
 pub mod openapi;
 mod personas;
+pub mod schemas;
 pub mod session;
 mod ui;
 
@@ -37,6 +39,8 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/compose/history/{id}", get(composer::history_entry))
         .route("/compose/export", post(composer::export))
         .route("/sca/callbacks", get(callback::list))
+        .route("/sca/pending", get(callback::pending))
+        .route("/gate", get(gate::gate))
         .route("/state", get(fixtures::export).post(fixtures::import))
         .route("/journeys/{id}/flow", get(fixtures::journey_flow))
         .route("/snapshots", get(fixtures::snapshots))
