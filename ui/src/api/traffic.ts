@@ -4,45 +4,23 @@
 import type { EventSourceFactory, EventSourceLike, ConnectionState } from "./events";
 import { withLastEventId } from "./events";
 import type { components } from "./generated/schema";
-import type { TppMessage } from "./types";
 
 type S = components["schemas"];
 
-// The traffic log's wire types are the document's schemas. NARROWED (as in ./types.ts): the fields the
-// document types as plain strings or untyped values where the service sends one of a few values.
+// The traffic log's wire types are the document's schemas. NARROWED (as in ./types.ts): an event entry's
+// data, which the document gives as one of the timeline events' shapes, is read here field by field as its
+// `event` says (the bank's payment notice and the workbench's carry different fields).
 
-export type ResourceKind =
-  | "consent"
-  | "payment"
-  | "basket"
-  | "authorisation"
-  | "session"
-  | "batch-run"
-  | "account"
-  | "customer";
-
-/** Resource.kind: a string in the document. */
-export type TrafficResource = Omit<S["Resource"], "kind"> & { kind: ResourceKind };
-
+export type TrafficResource = S["Resource"];
+export type ResourceKind = TrafficResource["kind"];
 export type TppRef = S["TppRef"];
 
-/** ExchangeSummary.area, source and resources: strings in the document. */
-export type ExchangeSummary = Omit<S["ExchangeSummary"], "area" | "source" | "resources"> & {
-  kind: "exchange";
-  area: "bank" | "sandbox" | "sca-page" | "other";
-  source: "composer" | "external";
-  resources: TrafficResource[];
-};
+/** A summary as the list has it (the document's Entry with kind "exchange"). */
+export type ExchangeSummary = Extract<S["Entry"], { kind: "exchange" }>;
 
-export type TimelineEventKind = "batch.run" | "payment.status" | "sca.step" | "clock";
+export type TimelineEventKind = S["EventEntry"]["event"];
 
-/** EventEntry.event and data: a string and an untyped value in the document. */
-export type EventEntry = Omit<S["EventEntry"], "event" | "data" | "resources"> & {
-  kind: "event";
-  event: TimelineEventKind;
-  data: Record<string, unknown>;
-  resources: TrafficResource[];
-};
+export type EventEntry = Omit<Extract<S["Entry"], { kind: "event" }>, "data"> & { data: Record<string, unknown> };
 
 export type Entry = ExchangeSummary | EventEntry;
 
@@ -50,24 +28,16 @@ export type TrafficPage = Omit<S["Page"], "entries"> & { entries: Entry[] };
 
 export type RecordedMessage = S["Message"];
 
-export type StepOutcome = "passed" | "failed" | "warning" | "skipped";
+export type GateStep = S["GateStep"];
+export type StepOutcome = GateStep["outcome"];
+export type GateVerdict = S["GateVerdict"];
 
-/** GateStep.outcome: a string in the document. */
-export type GateStep = Omit<S["GateStep"], "outcome"> & { outcome: StepOutcome };
+/** An exchange whole (`GET /traffic/{id}`), with its summary's kind. */
+export type Exchange = ExchangeSummary & Omit<S["Exchange"], keyof S["ExchangeSummary"]>;
 
-export type GateVerdict = Omit<S["GateVerdict"], "steps"> & { steps: GateStep[] };
+export type Journey = S["Journey"];
 
-/** Exchange.gate and tppMessages (untyped items in the document). */
-export type Exchange = ExchangeSummary &
-  Omit<S["Exchange"], keyof S["ExchangeSummary"] | "gate" | "tppMessages"> & {
-    gate?: GateVerdict | null;
-    tppMessages: TppMessage[];
-  };
-
-/** Journey.kind: a string in the document. */
-export type Journey = Omit<S["Journey"], "kind"> & { kind: "consent" | "payment" | "basket" | "user-lookup" };
-
-export type JourneyEntries = Omit<S["JourneyEntries"], "entries" | "journey"> & { journey: Journey; entries: Entry[] };
+export type JourneyEntries = Omit<S["JourneyEntries"], "entries"> & { entries: Entry[] };
 
 export type TrafficSettings = S["TrafficSettings"];
 

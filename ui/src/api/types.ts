@@ -3,7 +3,7 @@
 // Nothing here writes the shape of a request or an answer; the one exception is marked below (NARROWED):
 // fields the document types too loosely (a plain string where the service sends one of a few values),
 // narrowed to what the service sends until its annotations say so.
-import type { components } from "./generated/schema";
+import type { components, paths } from "./generated/schema";
 
 type S = components["schemas"];
 
@@ -15,68 +15,43 @@ type S = components["schemas"];
 type Narrow<T, N extends { [K in keyof N]: K extends keyof T ? unknown : never }> = Omit<T, keyof N> & N;
 
 export type ClockMode = "real" | "shifted" | "frozen";
-export type OperationGroup = "Consent" | "Accounts" | "Payments" | "Baskets" | "Authorisations" | "Sandbox";
-export type PersonaStatus = "valid" | "expired" | "not-yet-valid" | "untrusted" | "no-roles";
 export type ForcedOutcome = "RJCT" | "ACCP" | "PDNG" | "PART";
-export type ExportFormat = "curl" | "script";
 
 /** ClockReading.mode: a string in the document. */
 export type ClockReading = Narrow<S["ClockReading"], { mode: ClockMode; offsetSeconds?: number }>;
-/** Session.mode and its clock. */
-export type Session = Narrow<S["Session"], { mode: "loopback" | "shared"; clock: ClockReading }>;
-/** PersonaStatus: a string in the document. */
-export type Persona = Narrow<S["Persona"], { status: PersonaStatus }>;
-/** HistoryLine: most fields untyped in the document. */
-export type HistoryEntry = Narrow<
-  S["HistoryLine"],
-  { at: string; personaId: string; method: string; path: string; status: number; durationMs: number }
->;
-/** The resource a path parameter's value comes from (the last one the composer saw). */
-export type ResourceFollowed = "payment" | "consent" | "basket" | "authorisation" | "account" | "cardAccount" | "transaction";
-/** PathParam.follows and values: not in the document yet (the contract of docs/workbench-api.md). */
-export type PathParam = S["PathParam"] & { follows?: ResourceFollowed | null; values?: string[] | null };
-/** Operation.group and role: strings in the document. */
-export type Operation = Narrow<S["Operation"], { group: OperationGroup; role?: Psd2Role | null; pathParams: PathParam[] }>;
+/** Session.clock is a ClockReading. */
+export type Session = Narrow<S["Session"], { clock: ClockReading }>;
 /** PaymentSummary.forcedOutcome, ForcedResult: strings in the document. */
 export type PaymentSummary = Narrow<S["PaymentSummary"], { forcedOutcome?: ForcedOutcome | null }>;
 export type ForcedOutcomeAnswer = Narrow<
   S["ForcedResult"],
   { forcedOutcome?: ForcedOutcome | null; transactionStatus: PaymentStatus }
 >;
-/** Callback.outcome: a string in the document. */
-export type Callback = Narrow<S["Callback"], { outcome: "success" | "failure" }>;
-/** `PUT .../sandbox/customers/{customerId}`: not in the document yet (docs/workbench-api.md). */
-export interface UpdateCustomer {
-  customerName: string;
-}
-/** `GET .../sandbox/generate/...`: not in the document yet (docs/workbench-api.md). */
-export interface GeneratedValue {
-  value: string;
-}
-export type NationalIdKind = "fodselsnummer" | "d-number" | "synthetic";
-/** `GET .../sca/pending`: not in the document yet (docs/workbench-api.md). */
-export interface PendingAuthorisation {
-  id: string;
-  tppName: string;
-  kind: "consent" | "payment" | "basket" | "user";
-  startedAt: string;
-  scaRedirect: string;
-  expiresAt: string;
-}
-/** `GET .../gate`: not in the document yet (docs/workbench-api.md). */
-export interface GateStepDefinition {
-  id: string;
-  name: string;
-  checks: string;
-  refusalCodes: string[];
-}
-export interface GateDefinition {
-  steps: GateStepDefinition[];
-  signableHeaders: string[];
-  requiredHeaders: string[];
-}
-/** The export's format: a string in the document. */
-export type ExportRequest = Narrow<S["ExportRequest"], { format: ExportFormat }>;
+
+// ---------------------------------------------------------------------------------------------------
+// Workbench: personas, composer, SCA, gate, generators
+
+export type Persona = S["Persona"];
+export type PersonaStatus = Persona["status"];
+export type HistoryEntry = S["HistoryLine"];
+export type Operation = S["Operation"];
+export type OperationGroup = S["OperationGroup"];
+export type PathParam = S["PathParam"];
+export type ResourceFollowed = S["Follows"];
+export type Callback = S["Callback"];
+export type ExportFormat = S["ExportFormat"];
+export type ExportRequest = S["ExportRequest"];
+export type UpdateCustomer = S["UpdateCustomer"];
+export type UpdateAccount = S["UpdateAccount"];
+export type UpdateCardAccount = S["UpdateCardAccount"];
+export type GeneratedValue = S["GeneratedValue"];
+/** The `kind` query parameter of `GET .../sandbox/generate/national-id`. */
+export type NationalIdKind = NonNullable<
+  NonNullable<paths["/workbench/api/sandbox/generate/national-id"]["get"]["parameters"]["query"]>["kind"]
+>;
+export type PendingAuthorisation = S["PendingSca"];
+export type GateDefinition = S["GateDefinition"];
+export type GateStepDefinition = S["GateStepDefinition"];
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -201,27 +176,15 @@ export const CASH_ACCOUNT_TYPES: readonly string[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------------
-// NARROWED: live events. The document describes `GET /workbench/api/events` as a text/event-stream
-// without the events' shapes; these follow docs/workbench-api.md ("Session and live events") and reuse
-// the generated schemas where an event carries one.
+// Live events (`GET /workbench/api/events`, the document's WorkbenchEvent). NARROWED: `batch.progress` and
+// `lagged`, which the stream may also send, are not in the document's list.
 
-export interface PaymentStatusEvent {
-  paymentId: string;
-  before: PaymentStatus;
-  after: PaymentStatus;
-  reason?: string | null;
-  fundsAvailable?: boolean | null;
-  batchRunId?: string | null;
-}
-
-export interface BatchRunEvent {
-  id: string;
-  at: string;
-  trigger: BatchTrigger;
-  lastOfDay: boolean;
-  processed: number;
-  statuses: Partial<Record<PaymentStatus, number>>;
-}
+export type PaymentStatusEvent = S["PaymentStatusEvent"];
+export type BatchRunEvent = S["BatchRunEvent"];
+export type SandboxChangedEvent = S["SandboxChangedEvent"];
+export type SandboxArea = SandboxChangedEvent["what"];
+export type ScaStepEvent = S["ScaStepEvent"];
+export type PersonaChangedEvent = S["PersonaChangedEvent"];
 
 export interface BatchProgressEvent {
   runId: string;
@@ -229,36 +192,23 @@ export interface BatchProgressEvent {
   total: number;
 }
 
-export type SandboxArea = "customers" | "accounts" | "cardAccounts" | "transactions" | "agreements" | "all";
-
-export interface SandboxChangedEvent {
-  what: SandboxArea;
-}
-
-export interface ScaStepEvent {
-  authorisationId: string;
-  step: string;
-  tppId: string;
-}
-
-export interface PersonaChangedEvent {
-  id: string;
-}
-
 /** The `/v1` stream's notice that a listener fell behind; the workbench stream may send it too. */
 export interface LaggedEvent {
   missed: number;
 }
 
+type Documented = S["WorkbenchEvent"];
+type DataOf<K extends Documented["kind"]> = Extract<Documented, { kind: K }>["data"];
+
 export interface EventDataByKind {
-  "payment.status": PaymentStatusEvent;
-  "batch.run": BatchRunEvent;
+  "payment.status": DataOf<"payment.status">;
+  "batch.run": DataOf<"batch.run">;
   "batch.progress": BatchProgressEvent;
   clock: ClockReading;
-  "sandbox.changed": SandboxChangedEvent;
-  "sca.step": ScaStepEvent;
-  "sca.callback": Callback;
-  "persona.changed": PersonaChangedEvent;
+  "sandbox.changed": DataOf<"sandbox.changed">;
+  "sca.step": DataOf<"sca.step">;
+  "sca.callback": DataOf<"sca.callback">;
+  "persona.changed": DataOf<"persona.changed">;
   lagged: LaggedEvent;
 }
 

@@ -816,6 +816,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sandbox/generate/bban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A valid account number (BBAN) for a new account
+         * @description Random, with valid check digits, and not used by any customer or account of this sandbox.
+         */
+        get: operations["get_v1_sandbox_generate_bban"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/generate/national-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A valid national identity number for a new private customer
+         * @description Random, with valid check digits, and not used by any customer or account of this sandbox.
+         */
+        get: operations["get_v1_sandbox_generate_national_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/generate/org-number": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A valid organisation number for a new corporate customer
+         * @description Random, with valid check digits, and not used by any customer or account of this sandbox.
+         */
+        get: operations["get_v1_sandbox_generate_org_number"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/initialize": {
         parameters: {
             query?: never;
@@ -1180,8 +1240,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The sandbox's events as Server-Sent Events (resumable) */
+        /**
+         * The sandbox's events as Server-Sent Events (resumable)
+         * @description Each event: `id: <n>`, `event: <kind>`, `data: <WorkbenchEvent as JSON>` (the component `WorkbenchEvent` says what each kind carries). Resumable with Last-Event-ID or ?lastEventId=.
+         */
         get: operations["get_workbench_api_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/gate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request gate's steps, and the headers it requires and signs
+         * @description From the verifier's own definitions: the steps in the order they run, each with the rule it checks, the header it reads and the codes its refusals carry.
+         */
+        get: operations["get_workbench_api_gate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1328,6 +1411,451 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workbench/api/sandbox/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a mock account */
+        post: operations["post_workbench_api_sandbox_accounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/accounts/{mockAccountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A mock account */
+        get: operations["get_workbench_api_sandbox_accounts_mockAccountId"];
+        /**
+         * Edit a mock account
+         * @description Fields left out keep their value; `null` removes an optional amount or link; a list replaces the whole list. Identifying fields may be sent back unchanged; a change is 400 FORMAT_ERROR at the field. Emits `sandbox.changed` on the event stream.
+         */
+        put: operations["put_workbench_api_sandbox_accounts_mockAccountId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/accounts/{mockAccountId}/payment-permission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Allow or remove payments from an account */
+        put: operations["put_workbench_api_sandbox_accounts_mockAccountId_payment_permission"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/accounts/{mockAccountId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's transactions (SPEC.md operation 4) */
+        get: operations["get_workbench_api_sandbox_accounts_mockAccountId_transactions"];
+        put?: never;
+        /** Book transactions on an account */
+        post: operations["post_workbench_api_sandbox_accounts_mockAccountId_transactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/accounts/{mockAccountId}/transactions/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One transaction of an account */
+        get: operations["get_workbench_api_sandbox_accounts_mockAccountId_transactions_transactionId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/accounts/{mockAccountId}/transactions/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Book made-up transactions in bulk */
+        post: operations["post_workbench_api_sandbox_accounts_mockAccountId_transactions_generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/agreements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every corporate agreement */
+        get: operations["get_workbench_api_sandbox_agreements"];
+        put?: never;
+        /** Create a corporate agreement */
+        post: operations["post_workbench_api_sandbox_agreements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/batch-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Past batch runs and the next scheduled ones */
+        get: operations["get_workbench_api_sandbox_batch_runs"];
+        put?: never;
+        /** Run the batch now */
+        post: operations["post_workbench_api_sandbox_batch_runs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/card-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a mock card account */
+        post: operations["post_workbench_api_sandbox_card_accounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/card-accounts/{mockCardAccountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A mock card account */
+        get: operations["get_workbench_api_sandbox_card_accounts_mockCardAccountId"];
+        /**
+         * Edit a mock card account
+         * @description Fields left out keep their value; `null` removes an optional amount or link; a list replaces the whole list. Identifying fields may be sent back unchanged; a change is 400 FORMAT_ERROR at the field. Emits `sandbox.changed` on the event stream.
+         */
+        put: operations["put_workbench_api_sandbox_card_accounts_mockCardAccountId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/card-accounts/{mockCardAccountId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A card account's transactions (SPEC.md operation 5) */
+        get: operations["get_workbench_api_sandbox_card_accounts_mockCardAccountId_transactions"];
+        put?: never;
+        /** Book card transactions */
+        post: operations["post_workbench_api_sandbox_card_accounts_mockCardAccountId_transactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sandbox clock */
+        get: operations["get_workbench_api_sandbox_clock"];
+        /**
+         * Set, advance, freeze or release the clock
+         * @description Exactly one of `now` (RFC 3339), `advance` (ISO 8601 duration, e.g. PT1H) or `mode` (real, frozen).
+         */
+        put: operations["put_workbench_api_sandbox_clock"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every consent, with its customer number */
+        get: operations["get_workbench_api_sandbox_consents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/consents/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The PSU revokes consent at the bank */
+        post: operations["post_workbench_api_sandbox_consents_revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every sandbox customer with their accounts */
+        get: operations["get_workbench_api_sandbox_customers"];
+        put?: never;
+        /** Create a customer */
+        post: operations["post_workbench_api_sandbox_customers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/customers/{customerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename a customer
+         * @description Fields left out keep their value; `null` removes an optional amount or link; a list replaces the whole list. Identifying fields may be sent back unchanged; a change is 400 FORMAT_ERROR at the field. Emits `sandbox.changed` on the event stream.
+         */
+        put: operations["put_workbench_api_sandbox_customers_customerId"];
+        post?: never;
+        /**
+         * Remove a customer and all that hangs on it
+         * @description Named by its id or its customer number: accounts, card accounts, transactions, consents, agreements' engagements.
+         */
+        delete: operations["delete_workbench_api_sandbox_customers_customerId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sandbox's events as Server-Sent Events
+         * @description Resumable with Last-Event-ID (or ?lastEventId=).
+         */
+        get: operations["get_workbench_api_sandbox_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/generate/bban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A valid account number (BBAN) for a new account
+         * @description Random, with valid check digits, and not used by any customer or account of this sandbox.
+         */
+        get: operations["get_workbench_api_sandbox_generate_bban"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/generate/national-id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A valid national identity number for a new private customer
+         * @description Random, with valid check digits, and not used by any customer or account of this sandbox.
+         */
+        get: operations["get_workbench_api_sandbox_generate_national_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/generate/org-number": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A valid organisation number for a new corporate customer
+         * @description Random, with valid check digits, and not used by any customer or account of this sandbox.
+         */
+        get: operations["get_workbench_api_sandbox_generate_org_number"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/initialize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset to the known initial state */
+        post: operations["post_workbench_api_sandbox_initialize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every payment, of every TPP */
+        get: operations["get_workbench_api_sandbox_payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/payments/{paymentId}/forced-outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Force the outcome of a payment's next batch run */
+        put: operations["put_workbench_api_sandbox_payments_paymentId_forced_outcome"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sandbox/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payment settings (limits, funds) */
+        get: operations["get_workbench_api_sandbox_settings"];
+        /** Payment settings (limits, funds) */
+        put: operations["put_workbench_api_sandbox_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workbench/api/sca/callbacks": {
         parameters: {
             query?: never;
@@ -1337,6 +1865,26 @@ export interface paths {
         };
         /** The SCA redirects the workbench's callback caught */
         get: operations["get_workbench_api_sca_callbacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/sca/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The SCAs not finished yet (the SCA screen's list)
+         * @description Every authorisation whose PSU has not completed, cancelled or failed it and whose 30 minutes have not run out, newest first.
+         */
+        get: operations["get_workbench_api_sca_pending"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1528,7 +2076,7 @@ export interface paths {
         };
         /**
          * New entries as Server-Sent Events
-         * @description After the kept entries since Last-Event-ID (or ?lastEventId=) when resuming.
+         * @description Each event: `id: <entry id>`, `event: entry`, `data: <Entry as JSON>`; after the kept entries since Last-Event-ID (or ?lastEventId=) when resuming.
          */
         get: operations["get_workbench_api_traffic_stream"];
         put?: never;
@@ -1641,8 +2189,8 @@ export interface components {
             /** @description The same value, under Berlin Group's name. */
             resourceId: string;
             status: components["schemas"]["AccountStatus"];
-            /** @description PRIV for a private customer's account, ORGA for a corporation's. */
-            usage: string;
+            /** @enum {string} */
+            usage: "PRIV" | "ORGA";
         };
         /** @description The creditor's postal address. */
         AddressBody: {
@@ -1684,7 +2232,8 @@ export interface components {
          *     in major units (`10000`).
          */
         AmountInput: {
-            amount?: unknown;
+            /** @description In major units: a decimal string ("-125.50") or a JSON number (10000). */
+            amount?: string | number;
             currency?: string | null;
         };
         /** @description An amount: a decimal string with at most the currency's minor units, e.g. `125.50`. */
@@ -1796,6 +2345,18 @@ export interface components {
             processed: number;
             trigger: components["schemas"]["Trigger"];
         };
+        BatchRunEvent: {
+            /** Format: date-time */
+            at: string;
+            id: string;
+            lastOfDay: boolean;
+            processed: number;
+            /** @description How many payments the run left in each status. */
+            statuses: {
+                [key: string]: number;
+            };
+            trigger: components["schemas"]["Trigger"];
+        };
         /** @description A booked item of SPEC.md's "Sandbox card account transactions": every field required and present. */
         BookedCardTransaction: {
             bookingDate: string;
@@ -1826,8 +2387,8 @@ export interface components {
             context?: string | null;
             id: string;
             message?: string | null;
-            /** @description `success` or `failure`. */
-            outcome: string;
+            /** @enum {string} */
+            outcome: "success" | "failure";
             personaId?: string | null;
             psuCorporateId?: string | null;
             psuId?: string | null;
@@ -1895,11 +2456,13 @@ export interface components {
             relatedAccount?: string | null;
             resourceId: string;
             status: components["schemas"]["AccountStatus"];
-            usage: string;
+            /** @enum {string} */
+            usage: "PRIV" | "ORGA";
         };
         /** @description An amount object whose `amount` may be integer minor units or a decimal string. */
         CardAmountInput: {
-            amount?: unknown;
+            /** @description In major units: a decimal string ("-125.50") or a JSON number (10000). */
+            amount?: string | number;
             currency?: string | null;
         };
         CardBalancesBody: {
@@ -2035,11 +2598,11 @@ export interface components {
             bban?: string | null;
             /** @description ISO 20022 code; default CACC. */
             cashAccountType?: string | null;
-            /**
-             * @description `{amount, currency}`, or just the amount in the account's currency (`0`, `"5000.00"`), as the
-             *     platform's developer kit writes it.
-             */
-            creditLine?: unknown;
+            creditLine?: {
+                /** @description In major units: a decimal string ("-125.50") or a JSON number (10000). */
+                amount?: string | number;
+                currency?: string;
+            } | string | number | null;
             /** @description Default NOK. */
             currency?: string | null;
             customerNumber?: string | null;
@@ -2238,8 +2801,9 @@ export interface components {
         EventEntry: {
             /** Format: date-time */
             at: string;
-            data: unknown;
-            event: string;
+            data: components["schemas"]["TimelineEventData"];
+            /** @enum {string} */
+            event: "batch.run" | "payment.status" | "sca.step" | "clock";
             /** Format: int64 */
             id: number;
             journeys: string[];
@@ -2251,12 +2815,15 @@ export interface components {
             gate?: null | components["schemas"]["GateVerdict"];
             request: components["schemas"]["Message"];
             response: components["schemas"]["Message"];
-            tppMessages: unknown[];
+            tppMessages: components["schemas"]["TppMessage"][];
         };
         /** @description One line of the list: what the inspector shows without opening the exchange. */
         ExchangeSummary: {
-            /** @description bank, sandbox, sca-page or other. */
-            area: string;
+            /**
+             * @description /v1 (not /v1/sandbox), /v1/sandbox, /sca, else.
+             * @enum {string}
+             */
+            area: "bank" | "sandbox" | "sca-page" | "other";
             /** Format: date-time */
             at: string;
             /** @description The first code of an error answer. */
@@ -2273,19 +2840,33 @@ export interface components {
             psuId?: string | null;
             query?: string | null;
             resources: components["schemas"]["Resource"][];
-            /** @description composer or external. */
-            source: string;
+            /**
+             * @description The workbench's composer, or any other client.
+             * @enum {string}
+             */
+            source: "composer" | "external";
             /** Format: int32 */
             status: number;
             tpp?: null | components["schemas"]["TppRef"];
             tppSessionId?: string | null;
         };
+        /**
+         * @description Which text to make.
+         * @enum {string}
+         */
+        ExportFormat: "curl" | "script";
+        /** @description `POST /workbench/api/compose/export`. */
         ExportRequest: {
             draft: components["schemas"]["Draft"];
-            format: string;
+            format: components["schemas"]["ExportFormat"];
         };
-        /** @description A draft as a command (`curl` or a script). */
+        /** @description A draft as shell text. */
         ExportText: {
+            /**
+             * @description Headers of the draft the text does not send (a placeholder the persona has no value for yet, or a
+             *     header `xs2a-sandbox sign` makes afresh at every run), and why.
+             */
+            omitted: components["schemas"]["OmittedHeader"][];
             text: string;
         };
         /** @description An amount as the interface writes it: a string with the currency's minor units. */
@@ -2312,6 +2893,50 @@ export interface components {
             debtorAccount: components["schemas"]["DebtorAccountRequest"];
             instructedAmount: components["schemas"]["AmountRequest"];
         };
+        /**
+         * xs2a-sandbox recorded flow, version 1
+         * @description The ordered steps of a journey (docs/fixtures.md), for xs2a-sandbox replay.
+         */
+        FlowFile: {
+            description?: string;
+            /** @constant */
+            format: "xs2a-sandbox/flow";
+            /** @description the state file the flow starts from, relative to the flow file */
+            state?: string;
+            steps: ({
+                /** @constant */
+                kind: "exchange";
+                name?: string;
+                request: {
+                    body?: string;
+                    headers?: [
+                        string,
+                        string
+                    ][];
+                    method: string;
+                    /** @description path and query */
+                    path: string;
+                };
+                response: {
+                    body?: string;
+                    status: number;
+                };
+            } | {
+                authorisationId: string;
+                /** @description the body of POST /v1/sandbox/sca/{id}: nationalId, context, agreementId, accounts, method, outcome */
+                drive?: Record<string, never>;
+                /** @constant */
+                kind: "sca";
+                psuId?: string;
+            })[];
+            /** @constant */
+            version: 1;
+        };
+        /**
+         * @description Which earlier resource fills a path parameter (the last one the composer saw of that kind).
+         * @enum {string}
+         */
+        Follows: "payment" | "consent" | "basket" | "authorisation" | "account" | "cardAccount" | "transaction";
         /** @description The outcome the next batch run will give the payment. */
         ForcedResult: {
             /** @description RJCT, ACCP, PDNG, PART, or null when cleared. */
@@ -2328,6 +2953,25 @@ export interface components {
          * @enum {string}
          */
         Frequency: "Daily" | "Weekly" | "EveryTwoWeeks" | "Monthly" | "EveryTwoMonths" | "Quarterly" | "SemiAnnual" | "Annual";
+        /** @description The gate. */
+        GateDefinition: {
+            /**
+             * Format: int64
+             * @description How far the Date header may be from the bank's clock.
+             */
+            maxClockSkewSeconds: number;
+            /** @description The headers every signed request carries. */
+            requiredHeaders: string[];
+            /** @description Required besides when the request has a body. */
+            requiredWithBody: string[];
+            /**
+             * @description Lower-case names of the headers SPEC.md names for signing: each one the request carries should be
+             *     listed in the Signature's `headers`.
+             */
+            signableHeaders: string[];
+            /** @description In the order they run; the first that fails refuses the request. */
+            steps: components["schemas"]["GateStepDefinition"][];
+        };
         /**
          * @description One step of the request gate as the inspector's checklist shows it. The names and rules are fixed
          *     texts: the gate lends them (no copy per request); read back from storage they are owned.
@@ -2335,10 +2979,23 @@ export interface components {
         GateStep: {
             detail?: string | null;
             header?: string | null;
-            /** @description passed, failed, warning or skipped. */
-            outcome: string;
+            /** @enum {string} */
+            outcome: "passed" | "failed" | "warning" | "skipped";
             rule: string;
             step: string;
+        };
+        /** @description One step of the gate. */
+        GateStepDefinition: {
+            /** @description The rule, in the interface's words. */
+            checks: string;
+            /** @description The header the step reads, if one. */
+            header?: string | null;
+            /** @description As a traffic entry's `gate.steps[].step` and `failedStep` name it, e.g. `signed headers`. */
+            id: string;
+            /** @description For a heading, e.g. `Signed headers`. */
+            name: string;
+            /** @description The codes a refusal at this step carries (always with status 400). */
+            refusalCodes: components["schemas"]["Code"][];
         };
         /** @description The gate's verdict on a signed request, step by step. */
         GateVerdict: {
@@ -2350,6 +3007,11 @@ export interface components {
         /** @description How many transactions were made. */
         Generated: {
             created: number;
+        };
+        /** @description A generated number. */
+        GeneratedValue: {
+            /** @description The number, digits only. */
+            value: string;
         };
         GenerateRequest: {
             count: number;
@@ -2369,6 +3031,67 @@ export interface components {
             maskedPan: string;
             resourceId: string;
         };
+        /** @description One HAR 1.2 entry (http://www.softwareishard.com/blog/har-12-spec/). */
+        HarEntry: {
+            /** @description The traffic entry's id. */
+            _xs2aExchangeId?: number;
+            cache: Record<string, never>;
+            request: {
+                bodySize: number;
+                cookies: Record<string, never>[];
+                headers: {
+                    name: string;
+                    value: string;
+                }[];
+                headersSize: number;
+                httpVersion: string;
+                method: string;
+                postData?: {
+                    /** @constant */
+                    encoding?: "base64";
+                    mimeType: string;
+                    text: string;
+                };
+                queryString: {
+                    name: string;
+                    value: string;
+                }[];
+                url: string;
+            };
+            response: {
+                bodySize: number;
+                content: {
+                    /** @constant */
+                    encoding?: "base64";
+                    mimeType: string;
+                    size: number;
+                    text: string;
+                };
+                cookies: Record<string, never>[];
+                headers: {
+                    name: string;
+                    value: string;
+                }[];
+                headersSize: number;
+                httpVersion: string;
+                redirectURL: string;
+                status: number;
+                statusText: string;
+            };
+            /** Format: date-time */
+            startedDateTime: string;
+            time: number;
+            timings: {
+                receive: number;
+                send: number;
+                wait: number;
+            };
+        };
+        /** @description Something to know about one header of a form. */
+        HeaderHint: {
+            header: string;
+            text: string;
+        };
         Health: {
             /** @description The sandbox clock's time (RFC 3339): sign with it when the clock was moved or frozen. */
             now: string;
@@ -2377,14 +3100,22 @@ export interface components {
         };
         /** @description One line of the history list. */
         HistoryLine: {
-            at: unknown;
-            durationMs: unknown;
+            /** @description RFC 3339. */
+            at: string;
+            /** Format: int64 */
+            durationMs: number;
             id: string;
-            method: unknown;
-            path: unknown;
-            personaId: unknown;
-            status: unknown;
+            method: string;
+            path: string;
+            personaId: string;
+            /** Format: int32 */
+            status: number;
         };
+        /**
+         * @description The HTTP method.
+         * @enum {string}
+         */
+        HttpMethod: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
         /** @description What an import changed (`applied`), or would change (a preview). */
         ImportOutcome: {
             applied: boolean;
@@ -2424,7 +3155,8 @@ export interface components {
         Journey: {
             entries: number;
             id: string;
-            kind: string;
+            /** @enum {string} */
+            kind: "consent" | "payment" | "basket" | "user-lookup";
             /** Format: date-time */
             lastAt: string;
             /** Format: date-time */
@@ -2482,22 +3214,38 @@ export interface components {
             amount: string;
             currency: components["schemas"]["Currency"];
         };
+        /** @description A header of the draft that is not sent, and why. */
+        OmittedHeader: {
+            header: string;
+            /** @description Why, and what to do about it. */
+            reason: string;
+        };
         Operation: {
             body?: string | null;
             description: string;
-            group: string;
+            group: components["schemas"]["OperationGroup"];
+            /** @description `[name, value]`: the headers the operation requires and the usual ones, besides those signing adds. */
             headers: [
                 string,
                 string
             ][];
+            hints: components["schemas"]["HeaderHint"][];
             id: string;
-            method: string;
+            method: components["schemas"]["HttpMethod"];
             name: string;
+            /** @description The operation of the service's OpenAPI document this form sends. */
+            operationId: string;
+            /** @description With `{name}` for each path parameter still to fill. */
             path: string;
             pathParams: components["schemas"]["PathParam"][];
             query: components["schemas"]["QueryParam"][];
-            role?: string | null;
+            role?: null | components["schemas"]["RequiredRole"];
         };
+        /**
+         * @description The group a form is listed under.
+         * @enum {string}
+         */
+        OperationGroup: "Consent" | "Accounts" | "Payments" | "Baskets" | "Authorisations" | "Sandbox";
         /** @description One order: SPEC.md's payment request, plus the schedule fields of a periodic payment. */
         OrderRequest: {
             creditorAccount: components["schemas"]["CreditorAccountRequest"];
@@ -2548,9 +3296,13 @@ export interface components {
         };
         PathParam: {
             description: string;
+            follows?: null | components["schemas"]["Follows"];
+            /** @description As the path writes it between braces. */
             name: string;
-            /** @description The earlier answer this usually comes from. */
+            /** @description The field of the earlier answer this usually comes from (e.g. `paymentId`). */
             source?: string | null;
+            /** @description The values the document allows, when it enumerates them. */
+            values?: string[] | null;
         };
         /** @description `GET /v1/{service}/{product}/{id}`: the orders as requested, the schedule, the status and links. */
         PaymentDetails: components["schemas"]["Orders"] & components["schemas"]["ScheduleBody"] & {
@@ -2607,6 +3359,17 @@ export interface components {
             /** @description ISO 20022 status: RCVD, ACTC, ACCP, ACSC, RJCT, CANC, PATC, ... */
             transactionStatus: string;
         };
+        PaymentStatusEvent: {
+            after?: components["schemas"]["PaymentStatus"];
+            basketId?: string | null;
+            batchRunId?: string | null;
+            before?: components["schemas"]["PaymentStatus"];
+            fundsAvailable?: boolean | null;
+            paymentId: string;
+            reason?: string | null;
+            /** @description The status after a creation, SCA or deletion. */
+            transactionStatus?: string;
+        };
         PaymentSummary: {
             /** @description The total of the orders, as a decimal string. */
             amount: string;
@@ -2626,6 +3389,33 @@ export interface components {
             service: string;
             status: components["schemas"]["PaymentStatus"];
             tppId: string;
+        };
+        /**
+         * @description What the SCA is for, as the screen groups them.
+         * @enum {string}
+         */
+        PendingKind: "consent" | "payment" | "basket" | "user";
+        /** @description One unfinished SCA. */
+        PendingSca: {
+            basketId?: string | null;
+            /**
+             * Format: date-time
+             * @description After this it can no longer be completed.
+             */
+            expiresAt: string;
+            /** @description The authorisation id (the last part of the scaRedirect). */
+            id: string;
+            kind: components["schemas"]["PendingKind"];
+            /** @description The payments a payment or basket SCA approves. */
+            paymentIds: string[];
+            /** @description The bank's page to open (absolute). */
+            scaRedirect: string;
+            /** Format: date-time */
+            startedAt: string;
+            /** @description The page the PSU is on. */
+            step: components["schemas"]["Step"];
+            tppId: string;
+            tppName: string;
         };
         /** @description The account's payment permission after the change. */
         PermissionResult: {
@@ -2649,10 +3439,13 @@ export interface components {
             roles: components["schemas"]["Psd2Role"][];
             serial: string;
             source: components["schemas"]["Source"];
-            /** @description `valid`, `expired`, `not-yet-valid`, `untrusted` or `no-roles`. */
-            status: string;
+            /** @enum {string} */
+            status: "valid" | "expired" | "not-yet-valid" | "untrusted" | "no-roles";
             subject: string;
             tppSessionId?: string | null;
+        };
+        PersonaChangedEvent: {
+            id: string;
         };
         /** @description A change to what a persona sends next; `Some(None)` clears a field. */
         PersonaPatch: {
@@ -2670,6 +3463,8 @@ export interface components {
                 string
             ][];
             method: string;
+            /** @description Headers of the draft that are not sent, and why. */
+            omitted: components["schemas"]["OmittedHeader"][];
             signedHeaders: string[];
             signingString: string;
             url: string;
@@ -2704,13 +3499,21 @@ export interface components {
         QueryParam: {
             name: string;
             required: boolean;
+            /** @description The value the form starts with (empty: not sent until filled). */
             value: string;
+            /** @description The values the document allows, when it enumerates them. */
+            values?: string[] | null;
         };
+        /**
+         * @description The PSD2 role an operation needs.
+         * @enum {string}
+         */
+        RequiredRole: "PSP_AI" | "PSP_PI";
         /** @description A resource an entry touched or created. */
         Resource: {
             id: string;
-            /** @description consent, payment, basket, authorisation, session, batch-run, account, customer. */
-            kind: string;
+            /** @enum {string} */
+            kind: "consent" | "payment" | "basket" | "authorisation" | "session" | "batch-run" | "account" | "customer";
         };
         Revocation: {
             /** @description Only these account or card account ids; every account when absent. */
@@ -2752,10 +3555,19 @@ export interface components {
             transactionAmount: components["schemas"]["MinorAmount"];
             transactionDate: string;
         };
+        SandboxChangedEvent: {
+            /** @enum {string} */
+            what: "customers" | "accounts" | "cardAccounts" | "transactions" | "agreements" | "all";
+        };
         /** @description A link in SPEC.md's Link shape. */
         SandboxLink: {
             href: string;
             verbs: string[];
+        };
+        ScaStepEvent: {
+            authorisationId: string;
+            step: string;
+            tppId: string;
         };
         /** @description The standing order of a periodic payment; every field is absent for other payments. */
         ScheduleBody: {
@@ -2808,7 +3620,8 @@ export interface components {
             callbackUrl: string;
             clock: components["schemas"]["ClockReading"];
             dataDir?: string | null;
-            mode: string;
+            /** @enum {string} */
+            mode: "loopback" | "shared";
             version: string;
         };
         /**
@@ -2822,6 +3635,47 @@ export interface components {
             authorisationId: string;
             /** @description `received` when started. */
             scaStatus: string;
+        };
+        /**
+         * xs2a-sandbox state file, version 1
+         * @description The whole sandbox state (docs/fixtures.md). Each tree is a list of records exactly as the sandbox stores them; the sandbox checks every record against its own types on import and names the JSON pointer of any fault. A tree left out is empty after a replace.
+         */
+        StateFile: {
+            $schema?: string;
+            description?: string;
+            /** @constant */
+            format: "xs2a-sandbox/state";
+            trees: {
+                "ais-access-log"?: Record<string, never>[];
+                "batch-runs"?: Record<string, never>[];
+                "batch-schedule"?: Record<string, never>[];
+                clock?: Record<string, never>[];
+                consents?: Record<string, never>[];
+                "payment-duplicates"?: Record<string, never>[];
+                payments?: Record<string, never>[];
+                "sandbox-accounts"?: Record<string, never>[];
+                "sandbox-agreements"?: Record<string, never>[];
+                "sandbox-card-accounts"?: Record<string, never>[];
+                "sandbox-card-transactions"?: Record<string, never>[];
+                "sandbox-customers"?: Record<string, never>[];
+                "sandbox-pending-transactions"?: Record<string, never>[];
+                "sandbox-transaction-sequences"?: Record<string, never>[];
+                "sandbox-transactions"?: Record<string, never>[];
+                "sca-authorisation-counts"?: Record<string, never>[];
+                "sca-authorisations"?: Record<string, never>[];
+                "sca-authorisations-by-tpp"?: Record<string, never>[];
+                "sca-corporate-links"?: Record<string, never>[];
+                "sca-expiry"?: Record<string, never>[];
+                "sca-psu-links"?: Record<string, never>[];
+                "sca-sessions"?: Record<string, never>[];
+                settings?: Record<string, never>[];
+                "signing-baskets"?: Record<string, never>[];
+                "tpp-contacts"?: Record<string, never>[];
+                "traffic-settings"?: Record<string, never>[];
+                "workbench-personas"?: Record<string, never>[];
+            };
+            /** @constant */
+            version: 1;
         };
         /**
          * @description The page the PSU is on.
@@ -2841,6 +3695,8 @@ export interface components {
             /** Format: date-time */
             takenAt: string;
         };
+        /** @description The data of a timeline event, by its `event`: payment.status, batch.run, sca.step, clock. */
+        TimelineEventData: components["schemas"]["PaymentStatusEvent"] | components["schemas"]["BatchRunEvent"] | components["schemas"]["ScaStepEvent"] | components["schemas"]["ClockReading"];
         /** @description A registered contact address. */
         TppContact: {
             email: string;
@@ -2966,6 +3822,65 @@ export interface components {
          * @enum {string}
          */
         Trigger: "Scheduled" | "Manual";
+        /** @description `PUT /workbench/api/sandbox/accounts/{mockAccountId}`: what a bank may change on an account. */
+        UpdateAccount: {
+            accountName?: string | null;
+            /** @description Replaces every balance. */
+            balances?: components["schemas"]["BalanceInput"][] | null;
+            /** @description May be repeated; a different value is refused. */
+            bban?: string | null;
+            /** @description ISO 20022 code, e.g. CACC, SVGS. */
+            cashAccountType?: string | null;
+            creditLine?: {
+                /** @description In major units: a decimal string ("-125.50") or a JSON number (10000). */
+                amount?: string | number;
+                currency?: string;
+            } | string | number | null;
+            /** @description May be repeated; a different value is refused. */
+            currency?: string | null;
+            /** @description May be repeated; a different value is refused. */
+            customerNumber?: string | null;
+            /** @description May be repeated; a different value is refused. */
+            iban?: string | null;
+            /** @description `accountName` under the name the account details show. */
+            name?: string | null;
+            product?: string | null;
+            /** @description enabled, blocked or deleted, in any letter case. */
+            status?: string | null;
+        };
+        /** @description `PUT /workbench/api/sandbox/card-accounts/{mockCardAccountId}`: what a bank may change on a card account. */
+        UpdateCardAccount: {
+            /** @description `name` under the name accounts use. */
+            accountName?: string | null;
+            /** @description Replaces every balance. */
+            balances?: components["schemas"]["BalanceInput"][] | null;
+            creditLimit?: null | components["schemas"]["AmountInput"];
+            /** @description May be repeated; a different value is refused. */
+            currency?: string | null;
+            /** @description May be repeated; a different value is refused. */
+            customerNumber?: string | null;
+            /** @description May be repeated; a different value is refused. */
+            maskedPan?: string | null;
+            name?: string | null;
+            product?: string | null;
+            /** @description The BBAN of one of the owner's accounts the card settles against; `null` removes it. */
+            relatedAccount?: string | null;
+            /** @description enabled, blocked or deleted, in any letter case. */
+            status?: string | null;
+        };
+        /** @description `PUT /workbench/api/sandbox/customers/{customerId}`. */
+        UpdateCustomer: {
+            /** @description The new name, 1 to 70 characters. */
+            customerName?: string | null;
+            /** @description May be repeated; a different number is refused. */
+            customerNumber?: string | null;
+            /** @description May be repeated; a different type is refused. */
+            customerType?: string | null;
+            /** @description `customerName` under the sandbox's first name for it. */
+            name?: string | null;
+            /** @description `customerType` under the sandbox's first name for it. */
+            type?: string | null;
+        };
         /** @description Who the PSU is, for this TPP. */
         UserBody: {
             /** @description PRIVATE or CORPORATE: the context the PSU chose at SCA, when one was chosen. */
@@ -2981,6 +3896,50 @@ export interface components {
             /** @enum {string} */
             kind: "event";
         });
+        /** @description One event of GET /workbench/api/events (the JSON of its `data:` line). */
+        WorkbenchEvent: {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["PaymentStatusEvent"];
+            /** @constant */
+            kind: "payment.status";
+        } | {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["BatchRunEvent"];
+            /** @constant */
+            kind: "batch.run";
+        } | {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["ClockReading"];
+            /** @constant */
+            kind: "clock";
+        } | {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["SandboxChangedEvent"];
+            /** @constant */
+            kind: "sandbox.changed";
+        } | {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["ScaStepEvent"];
+            /** @constant */
+            kind: "sca.step";
+        } | {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["Callback"];
+            /** @constant */
+            kind: "sca.callback";
+        } | {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["PersonaChangedEvent"];
+            /** @constant */
+            kind: "persona.changed";
+        };
     };
     responses: {
         /** @description Bad request: a header, parameter or body field is missing or wrong, or the signature fails */
@@ -5980,6 +6939,133 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    get_v1_sandbox_generate_bban: {
+        parameters: {
+            query?: {
+                /** @description The 4-digit bank register number the BBAN starts with (default 1205, the sandbox's own). */
+                bankCode?: string;
+            };
+            header: {
+                /** @description RFC 7231 date of the request; signed, and within the accepted skew of the sandbox clock. */
+                Date: string;
+                /** @description SHA-256= or SHA-512= base64 hash of the body (RFC 3230); required and signed when there is a body. */
+                Digest?: string;
+                /** @description HTTP message signature (keyId, algorithm rsa-sha256, headers, signature); see Authentication. */
+                Signature: string;
+                /** @description Base64 DER certificate that signed the request (a QSealC from the test CA). */
+                "TPP-Signature-Certificate": string;
+                /** @description Unique identifier of the call, set by the TPP. */
+                "X-Request-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratedValue"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_v1_sandbox_generate_national_id: {
+        parameters: {
+            query?: {
+                /** @description The birth date (default: a random adult's). */
+                birthDate?: string;
+                /** @description synthetic (the default: month + 80, numbers no real person has), fodselsnummer, or d-number (day + 40). */
+                kind?: "fodselsnummer" | "d-number" | "synthetic";
+                /** @description Encoded in the individual number (default: either). */
+                sex?: "female" | "male";
+            };
+            header: {
+                /** @description RFC 7231 date of the request; signed, and within the accepted skew of the sandbox clock. */
+                Date: string;
+                /** @description SHA-256= or SHA-512= base64 hash of the body (RFC 3230); required and signed when there is a body. */
+                Digest?: string;
+                /** @description HTTP message signature (keyId, algorithm rsa-sha256, headers, signature); see Authentication. */
+                Signature: string;
+                /** @description Base64 DER certificate that signed the request (a QSealC from the test CA). */
+                "TPP-Signature-Certificate": string;
+                /** @description Unique identifier of the call, set by the TPP. */
+                "X-Request-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratedValue"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_v1_sandbox_generate_org_number: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description RFC 7231 date of the request; signed, and within the accepted skew of the sandbox clock. */
+                Date: string;
+                /** @description SHA-256= or SHA-512= base64 hash of the body (RFC 3230); required and signed when there is a body. */
+                Digest?: string;
+                /** @description HTTP message signature (keyId, algorithm rsa-sha256, headers, signature); see Authentication. */
+                Signature: string;
+                /** @description Base64 DER certificate that signed the request (a QSealC from the test CA). */
+                "TPP-Signature-Certificate": string;
+                /** @description Unique identifier of the call, set by the TPP. */
+                "X-Request-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratedValue"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     post_v1_sandbox_initialize: {
         parameters: {
             query?: never;
@@ -7123,13 +8209,39 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An event stream */
+            /** @description An event stream of WorkbenchEvent */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_gate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GateDefinition"];
                 };
             };
             401: components["responses"]["Refused401"];
@@ -7200,7 +8312,10 @@ export interface operations {
     };
     get_workbench_api_journeys_id_flow: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The file name (or path relative to the flow file) the state file this flow starts from was saved under; written into the flow's `state` (default: the snapshot's download name, `<name>.json`). */
+                state?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -7215,7 +8330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FlowFile"];
                 };
             };
             401: components["responses"]["Refused401"];
@@ -7437,6 +8552,1124 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    post_workbench_api_sandbox_accounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAccount"];
+            };
+        };
+        responses: {
+            /** @description Created; its id is the mockAccountId */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountView"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_accounts_mockAccountId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mockAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountView"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    put_workbench_api_sandbox_accounts_mockAccountId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mockAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAccount"];
+            };
+        };
+        responses: {
+            /** @description The account as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountView"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    put_workbench_api_sandbox_accounts_mockAccountId_payment_permission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mockAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPermission"];
+            };
+        };
+        responses: {
+            /** @description The permission now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionResult"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_accounts_mockAccountId_transactions: {
+        parameters: {
+            query?: {
+                /** @description First booking date (ISO 8601). */
+                fromDate?: string;
+                /** @description At most this many (at least 1). */
+                limit?: number;
+                /** @description Transactions to skip before counting the limit. */
+                offset?: number;
+                /** @description Last booking date (ISO 8601). */
+                toDate?: string;
+            };
+            header?: never;
+            path: {
+                mockAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transactions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionView"][];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_sandbox_accounts_mockAccountId_transactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mockAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionInput"][];
+            };
+        };
+        responses: {
+            /** @description The stored transactions, in the order given */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionView"][];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_accounts_mockAccountId_transactions_transactionId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mockAccountId: string;
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionView"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_sandbox_accounts_mockAccountId_transactions_generate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mockAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateRequest"];
+            };
+        };
+        responses: {
+            /** @description How many were made */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Generated"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_agreements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agreements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgreementView"][];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_sandbox_agreements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAgreement"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgreementView"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_batch_runs: {
+        parameters: {
+            query?: {
+                /** @description Runs to list (default 20, at most 500). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runs, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunsView"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_sandbox_batch_runs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run and what it did to each payment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchRun"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_sandbox_card_accounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCardAccount"];
+            };
+        };
+        responses: {
+            /** @description Created; its id is the mockCardAccountId */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardAccountView"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_card_accounts_mockCardAccountId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mockCardAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardAccountView"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    put_workbench_api_sandbox_card_accounts_mockCardAccountId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mockCardAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCardAccount"];
+            };
+        };
+        responses: {
+            /** @description The card account as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardAccountView"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_card_accounts_mockCardAccountId_transactions: {
+        parameters: {
+            query: {
+                /** @description Which card transactions; required. */
+                bookingStatus: "booked" | "pending" | "both";
+                /** @description First booking date (ISO 8601). */
+                fromDate?: string;
+                /** @description At most this many (at least 1). */
+                limit?: number;
+                /** @description Transactions to skip before counting the limit. */
+                offset?: number;
+                /** @description Last booking date (ISO 8601). */
+                toDate?: string;
+            };
+            header?: never;
+            path: {
+                mockCardAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card transactions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardTransactionList"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_sandbox_card_accounts_mockCardAccountId_transactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mockCardAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardTransactionInput"][];
+            };
+        };
+        responses: {
+            /** @description The stored card transactions, in the order given */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxCardTransaction"][];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_clock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClockReading"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    put_workbench_api_sandbox_clock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClockChangeBody"];
+            };
+        };
+        responses: {
+            /** @description The new reading */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClockReading"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_consents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The consents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentEntry"][];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_sandbox_consents_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Revocation"];
+            };
+        };
+        responses: {
+            /** @description What changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevocationResult"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_customers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerView"][];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_sandbox_customers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCustomer"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerAnswer"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    put_workbench_api_sandbox_customers_customerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomer"];
+            };
+        };
+        responses: {
+            /** @description The customer as the list shows it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerView"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    delete_workbench_api_sandbox_customers_customerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_generate_bban: {
+        parameters: {
+            query?: {
+                /** @description The 4-digit bank register number the BBAN starts with (default 1205, the sandbox's own). */
+                bankCode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratedValue"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_generate_national_id: {
+        parameters: {
+            query?: {
+                /** @description The birth date (default: a random adult's). */
+                birthDate?: string;
+                /** @description synthetic (the default: month + 80, numbers no real person has), fodselsnummer, or d-number (day + 40). */
+                kind?: "fodselsnummer" | "d-number" | "synthetic";
+                /** @description Encoded in the individual number (default: either). */
+                sex?: "female" | "male";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratedValue"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_generate_org_number: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratedValue"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_sandbox_initialize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the sandbox now holds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InitSummary"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_payments: {
+        parameters: {
+            query?: {
+                /** @description At most this many. */
+                limit?: number;
+                /** @description Only payments with this transactionStatus. */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSummary"][];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    put_workbench_api_sandbox_payments_paymentId_forced_outcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Forcing"];
+            };
+        };
+        responses: {
+            /** @description The forced outcome */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForcedResult"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sandbox_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSettings"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    put_workbench_api_sandbox_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentSettings"];
+            };
+        };
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSettings"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     get_workbench_api_sca_callbacks: {
         parameters: {
             query?: never;
@@ -7453,6 +9686,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Callback"][];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_sca_pending: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingSca"][];
                 };
             };
             401: components["responses"]["Refused401"];
@@ -7532,7 +9791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["StateFile"];
                 };
             };
             401: components["responses"]["Refused401"];
@@ -7604,7 +9863,10 @@ export interface operations {
     };
     get_workbench_api_snapshots_name_flow: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The file name (or path relative to the flow file) the state file this flow starts from was saved under; written into the flow's `state` (default: the snapshot's download name, `<name>.json`). */
+                state?: string;
+            };
             header?: never;
             path: {
                 name: string;
@@ -7619,7 +9881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FlowFile"];
                 };
             };
             401: components["responses"]["Refused401"];
@@ -7677,7 +9939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["StateFile"];
                 };
             };
             401: components["responses"]["Refused401"];
@@ -7702,7 +9964,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["StateFile"];
             };
         };
         responses: {
@@ -7821,7 +10083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["HarEntry"];
                 };
             };
             400: components["responses"]["Refused400"];

@@ -52,10 +52,13 @@ export function BatchScreen() {
       refetchPaymentsSoon();
       return;
     }
+    // The workbench's notice says `after`; the bank's own says `transactionStatus`.
+    const status = (e.data.after ?? e.data.transactionStatus) as PaymentStatus | undefined;
+    if (!status) return;
     mutatePayments(
       list.map((p) =>
         p.paymentId === e.data.paymentId
-          ? { ...p, status: e.data.after, ...(e.data.fundsAvailable != null ? { fundsAvailable: e.data.fundsAvailable } : {}) }
+          ? { ...p, status, ...(e.data.fundsAvailable != null ? { fundsAvailable: e.data.fundsAvailable } : {}) }
           : p,
       ),
     );

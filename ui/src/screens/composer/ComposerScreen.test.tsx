@@ -34,6 +34,8 @@ const PERSONA: Persona = {
 
 const STRAKS: Operation = {
   id: "create-straks",
+  operationId: "create_payment",
+  hints: [],
   group: "Payments",
   name: "Create instant payment",
   method: "POST",
@@ -51,6 +53,8 @@ const STRAKS: Operation = {
 
 const STATUS: Operation = {
   id: "payment-status",
+  operationId: "payment_status",
+  hints: [],
   group: "Payments",
   name: "Payment status",
   method: "GET",
@@ -86,6 +90,8 @@ function sentFor(draft: Draft, body: unknown, status = 201): Sent {
 
 const ACCOUNTS: Operation = {
   id: "accounts",
+  operationId: "accounts",
+  hints: [],
   group: "Accounts",
   name: "Read accounts",
   method: "GET",
@@ -241,6 +247,7 @@ describe("ComposerScreen", () => {
           signedHeaders: ["digest", "date"],
           signingString: "(request-target): post /v1/payments/…\ndigest: SHA-256=abc=",
           digest: "SHA-256=abc=",
+          omitted: [{ header: "PSU-ID", reason: "the persona has no PSU-ID yet" }],
         }),
       },
     });
@@ -250,6 +257,9 @@ describe("ComposerScreen", () => {
     const preview = await screen.findByRole("region", { name: "Preview" });
     expect(within(preview).getByLabelText("Signing string")).toHaveTextContent("(request-target): post");
     expect(within(preview).getByRole("table", { name: "Headers to be sent" })).toHaveTextContent("SHA-256=abc=");
+    expect(within(preview).getByRole("list", { name: "Headers left out" })).toHaveTextContent(
+      "PSU-ID left out: the persona has no PSU-ID yet",
+    );
   });
 
   it("reopens a past request from the history for editing", async () => {

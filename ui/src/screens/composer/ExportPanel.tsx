@@ -23,6 +23,7 @@ export function ExportPanel(props: { draft: () => Draft | null }) {
     try {
       const answer = await wb.client.compose.export(draft, format);
       setText(answer.text);
+      for (const o of answer.omitted) wb.notify(`${o.header} is left out of the ${format}: ${o.reason}`, "info");
       if (then === "copy") {
         await copyText(answer.text);
         wb.notify(`Copied as ${format}`, "success");

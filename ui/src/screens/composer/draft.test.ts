@@ -5,9 +5,11 @@ import type { Operation } from "../../api/types";
 
 const OP: Operation = {
   id: "status",
+  operationId: "payment_status",
+  hints: [],
   group: "Payments",
   name: "Status",
-  method: "get",
+  method: "GET",
   path: "/v1/{paymentService}/{paymentProduct}/{paymentId}/status",
   pathParams: [
     { name: "paymentService", description: "", follows: "payment", values: ["payments", "periodic-payments", "bulk-payments"] },

@@ -42,11 +42,11 @@ export function straksJourney(): Entry[] {
     exchange({ method: "POST", path: PAY, status: 401 }),
     exchange({ method: "POST", path: PAY, status: 201 }),
     exchange({ method: "GET", path: "/sca/a1", query: "step=identify", area: "sca-page", status: 200 }),
-    event({ event: "sca.step", data: { step: "identify" } }),
+    event({ event: "sca.step", data: { authorisationId: "a1", step: "identify", tppId: "PSDNO-FSA-9C2C0A" } }),
     exchange({ method: "POST", path: "/sca/a1/approve", area: "sca-page", status: 303 }),
     exchange({ method: "GET", path: `${PAY}/3f2a1b4c-aaaa-bbbb-cccc-123456789012/status`, status: 200 }),
-    event({ event: "payment.status", data: { before: "ACTC", after: "ACCP", batchRunId: "r1" } }),
-    event({ event: "payment.status", data: { before: "ACCP", after: "ACSC", batchRunId: "r1" } }),
+    event({ event: "payment.status", data: { paymentId: "p1", before: "ACTC", after: "ACCP", batchRunId: "r1" } }),
+    event({ event: "payment.status", data: { paymentId: "p1", before: "ACCP", after: "ACSC", batchRunId: "r1" } }),
   ];
 }
 
@@ -128,8 +128,8 @@ describe("messagesOf", () => {
   });
 
   it("says where the gate refused a request", () => {
-    expect(responseLabel(exchange({ status: 401, failedStep: "digest", code: "SIGNATURE_INVALID" }))).toBe(
-      "401 Unauthorized — refused at digest",
+    expect(responseLabel(exchange({ status: 400, failedStep: "digest", code: "BAD_REQUEST" }))).toBe(
+      "400 Bad Request — refused at digest",
     );
   });
 

@@ -40,7 +40,7 @@ const SIGNED = "date: Mon, 01 Jun 2026 12:00:00 GMT\ndigest: SHA-256=abd=\nx-req
 
 function refused(partial: Partial<Exchange> = {}): Exchange {
   return {
-    ...summary(2, { method: "POST", path: "/v1/consents", status: 401, failedStep: "signature", code: "SIGNATURE_INVALID" }),
+    ...summary(2, { method: "POST", path: "/v1/consents", status: 400, failedStep: "signature", code: "BAD_REQUEST" }),
     request: {
       headers: [
         ["Date", "Mon, 01 Jun 2026 12:00:00 GMT"],
@@ -70,7 +70,7 @@ function refused(partial: Partial<Exchange> = {}): Exchange {
       signedHeaders: ["date", "digest", "x-request-id"],
       likelyCause: "The signature does not verify.",
     },
-    tppMessages: [{ category: "ERROR", code: "SIGNATURE_INVALID", text: "The signature does not verify" }],
+    tppMessages: [{ category: "ERROR", code: "BAD_REQUEST", text: "The signature does not verify" }],
     composerSigningString: SIGNED,
     ...partial,
   };
@@ -156,6 +156,33 @@ function Probe() {
   );
 }
 
+/** The gate's definitions as the service serves them (GET /workbench/api/gate), trimmed to two steps. */
+const GATE = {
+  steps: [
+    { id: "signed headers", name: "Signed headers", checks: "date signed; digest signed with a body; every listed header present", refusalCodes: ["BAD_REQUEST"] },
+    { id: "signature", name: "Signature", checks: "RSA-SHA256 over the signing string", refusalCodes: ["BAD_REQUEST"] },
+  ],
+  signableHeaders: ["date", "digest", "x-request-id", "psu-id", "psu-corporate-id", "tpp-redirect-uri"],
+  requiredHeaders: ["X-Request-ID", "Date", "TPP-Signature-Certificate", "Signature"],
+  requiredWithBody: ["Digest"],
+  maxClockSkewSeconds: 60,
+};
+
+describe("InspectorScreen and the gate's definitions", () => {
+  it("names the header the request carries but did not sign, from the headers the gate serves as signable", async () => {
+    renderWorkbench(() => <InspectorScreen />, {
+      routes: routes({ "GET /traffic/2": json(refused({ failedStep: "signed headers" })), "GET /gate": json(GATE) }),
+      screen: "inspector",
+    });
+    const list = await screen.findByRole("listbox", { name: "Exchanges" });
+    await waitFor(() => expect(within(list).getAllByRole("option")).toHaveLength(2));
+    await userEvent.click(within(list).getAllByRole("option")[1]!);
+    expect(await screen.findByRole("note")).toHaveTextContent(
+      "Header missing from the signed list: the request carries psu-id but the Signature's headers",
+    );
+  });
+});
+
 describe("InspectorScreen actions", () => {
   it("opens the exchange in the composer with the persona of its TPP, and copies it as curl", async () => {
     const mine = persona({ id: "mine", name: "Mine", organisationId: "PSDNO-FSA-ABC123", source: "issued" });
@@ -169,7 +196,7 @@ describe("InspectorScreen actions", () => {
       {
         routes: routes({
           "GET /personas": json([{ ...mine, id: "other", organisationId: "X" }, mine]),
-          "POST /compose/export": json({ text: "curl …" }),
+          "POST /compose/export": json({ text: "curl …", omitted: [] }),
         }),
         screen: "inspector",
       },

@@ -137,6 +137,9 @@ describe("SandboxScreen", () => {
   });
 });
 
+/** The smallest state file the service takes (fixtures/schema/state.schema.json). */
+const STATE = JSON.stringify({ format: "xs2a-sandbox/state", version: 1, trees: { "sandbox-customers": [] } });
+
 describe("Snapshots", () => {
   const SNAP = { name: "start-of-demo", takenAt: "2026-06-01T12:00:00Z", bytes: 48_213 };
   const OUTCOME = {
@@ -187,7 +190,7 @@ describe("Snapshots", () => {
     await user.click(await screen.findByRole("button", { name: "Snapshots and state files" }));
     const panel = await screen.findByRole("region", { name: "Snapshots" });
     const click = vi.spyOn(HTMLInputElement.prototype, "click").mockImplementation(function (this: HTMLInputElement) {
-      const file = new File(['{"format":"xs2a-sandbox-state","version":1,"trees":{}}'], "state.json", { type: "application/json" });
+      const file = new File([STATE], "state.json", { type: "application/json" });
       Object.defineProperty(this, "files", { value: [file] });
       this.dispatchEvent(new Event("change"));
     });
@@ -200,7 +203,7 @@ describe("Snapshots", () => {
     const imported = calls.filter((c) => c.path === "/state")[1];
     expect(imported?.query.get("mode")).toBe("replace");
     expect(imported?.query.get("preview")).toBeNull();
-    expect(imported?.body).toEqual({ format: "xs2a-sandbox-state", version: 1, trees: {} });
+    expect(imported?.body).toEqual(JSON.parse(STATE));
     click.mockRestore();
   });
 });
