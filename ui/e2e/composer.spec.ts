@@ -106,9 +106,9 @@ test.describe("composer", () => {
     // Nothing reached the service.
     expect((await newestExchange(request, wb))?.id ?? 0).toBe(before);
     // A payment's service and product are choices, not free text.
-    expect(await chooseOperation(panel, "GET", "/v1/{paymentService}/{paymentProduct}/{paymentId}/status")).toBe(true);
-    await expect(panel.getByRole("combobox", { name: "paymentService" })).toBeVisible();
-    await expect(panel.getByRole("combobox", { name: "paymentProduct" })).toBeVisible();
+    expect(await chooseOperation(panel, "GET", "/v1/{service}/{product}/{paymentId}/status")).toBe(true);
+    await expect(panel.getByRole("combobox", { name: "service", exact: true })).toBeVisible();
+    await expect(panel.getByRole("combobox", { name: "product", exact: true })).toBeVisible();
   });
 
   test("personas issued and imported; an operation needing another persona says it switched", async ({ page }) => {

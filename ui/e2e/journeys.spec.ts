@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { approveLast, choosePersona, send } from "./support/composer";
+import { approveLast, choosePersona, freshSession, send } from "./support/composer";
 import { api, URL_WITH_TOKEN, workbench } from "./support/service";
 import type { Workbench } from "./support/service";
 import { send as sendSigned, sign } from "./support/tpp";
@@ -23,10 +23,7 @@ test.describe("journeys", () => {
     // The persona with both roles; a fresh TPP session, so no consent is known yet.
     await choosePersona(page, "Sandbox AISP PISP AS");
     const personaRegion = panel.getByRole("region", { name: "Signing persona", exact: true });
-    await personaRegion.getByLabel("PSU-ID", { exact: true }).fill("");
-    await personaRegion.getByLabel("TPP-Session-ID", { exact: true }).fill(randomUUID());
-    await personaRegion.getByRole("button", { name: "Save PSU details" }).click();
-    await expect(page.getByRole("log", { name: "Notices" })).toContainText("PSU details saved");
+    await freshSession(page);
 
     // Accounts without a consent: 401 and the bank's pages; the PSU consents there.
     expect(await chooseOperation(panel, "GET", "/v1/accounts")).toBe(true);
@@ -48,9 +45,9 @@ test.describe("journeys", () => {
     await approveLast(page);
 
     // Its status: the path parameters follow the payment just made.
-    expect(await chooseOperation(panel, "GET", "/v1/{paymentService}/{paymentProduct}/{paymentId}/status")).toBe(true);
-    await expect(panel.getByLabel("paymentService", { exact: true })).toHaveValue("payments");
-    await expect(panel.getByLabel("paymentProduct", { exact: true })).toHaveValue("instant-norwegian-domestic-credit-transfers-straks");
+    expect(await chooseOperation(panel, "GET", "/v1/{service}/{product}/{paymentId}/status")).toBe(true);
+    await expect(panel.getByLabel("service", { exact: true })).toHaveValue("payments");
+    await expect(panel.getByLabel("product", { exact: true })).toHaveValue("instant-norwegian-domestic-credit-transfers-straks");
     await expect(panel.getByLabel("paymentId", { exact: true })).not.toHaveValue("");
     const status = await send(page, 200);
     expect(status).toContain("ACSC");
@@ -66,6 +63,7 @@ test.describe("journeys", () => {
     // A straks payment made and approved from the composer, so the flow view has a whole journey.
     const composer = await show(page, "Composer");
     await choosePersona(page, "Sandbox AISP PISP AS");
+    await freshSession(page);
     expect(await chooseOperation(composer, "POST", "/v1/payments/instant-norwegian-domestic-credit-transfers-straks")).toBe(true);
     await send(page, 201);
     await approveLast(page);
@@ -83,7 +81,7 @@ test.describe("journeys", () => {
     await present.click();
     const show_ = page.getByRole("dialog", { name: "Presentation" });
     const counter = show_.getByRole("status");
-    const title = show_.getByRole("heading", { level: 2 });
+    const title = show_.getByRole("heading", { level: 2, name: /Straks payment/ });
     await page.keyboard.press("Home");
     await expect(counter).toContainText(/^1 \/ \d+/);
     const total = Number(/\/ (\d+)/.exec((await counter.textContent()) ?? "")?.[1]);

@@ -133,7 +133,7 @@ test.describe("sandbox data", () => {
 
     await cards.getByRole("button", { name: `Transactions of card account ${pan}` }).last().click();
     const card = article.getByRole("region", { name: `Transactions of card ${pan}` });
-    await card.getByRole("form", { name: "Add a card transaction" }).getByLabel("Amount", { exact: true }).fill("99.90");
+    await card.getByRole("form", { name: "Add a card transaction" }).getByLabel("Amount", { exact: true }).fill("-99.90");
     await card.getByRole("form", { name: "Add a card transaction" }).getByRole("button", { name: "Add card transaction" }).click();
     await expect(card.getByRole("table", { name: /1 booked card transaction\b/ })).toBeVisible();
     const generate = card.getByRole("form", { name: /Generate/ });

@@ -1,6 +1,7 @@
 // Steps in the composer as a TPP developer takes them: choose a persona, send, open the SCA the answer links
 // to and approve it on the bank's pages (a popup in the browser).
 import { expect } from "@playwright/test";
+import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
 import { approveInBank } from "./bank";
 import { responseBody } from "./workbench";
@@ -16,6 +17,15 @@ export async function choosePersona(page: Page, name: string): Promise<void> {
   const select = composer(page).getByRole("combobox", { name: "Persona", exact: true });
   const value = await select.locator("option", { hasText: name }).first().getAttribute("value");
   await select.selectOption(value ?? "");
+}
+
+/** The chosen persona as a TPP app starting afresh: no PSU-ID known yet, a new TPP session. */
+export async function freshSession(page: Page): Promise<void> {
+  const persona = composer(page).getByRole("region", { name: "Signing persona", exact: true });
+  await persona.getByLabel("PSU-ID", { exact: true }).fill("");
+  await persona.getByLabel("TPP-Session-ID", { exact: true }).fill(randomUUID());
+  await persona.getByRole("button", { name: "Save PSU details" }).click();
+  await expect(page.getByRole("log", { name: "Notices" })).toContainText("PSU details saved");
 }
 
 /** Sends the composed request and answers the response body once the new answer's status is shown. */

@@ -76,6 +76,8 @@ export async function removeHeader(panel: Locator, name: string): Promise<void> 
 /** Chooses the operation whose option ends with "METHOD path"; answers whether there was one. */
 export async function chooseOperation(panel: Locator, method: string, path: string): Promise<boolean> {
   const select = panel.getByLabel("Operation", { exact: true });
+  // The forms come from the service: wait until they are there.
+  await expect(select.locator("option")).not.toHaveCount(1);
   const options = await select.locator("option").evaluateAll((list) =>
     list.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? "" })),
   );

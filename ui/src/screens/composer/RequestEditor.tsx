@@ -129,8 +129,21 @@ export function RequestEditor(props: RequestEditorProps) {
           </div>
         </fieldset>
       </Show>
-      <RowsEditor noun="Header" path="headers" rows={props.editor.headers} onRows={(headers) => patch({ headers })} />
-      <RowsEditor noun="Query parameter" path="query" rows={props.editor.query} onRows={(query) => patch({ query })} required={required()} />
+      <RowsEditor
+        noun="Header"
+        path="headers"
+        rows={props.editor.headers}
+        onRows={(headers) => patch({ headers })}
+        hints={props.editor.template ? (props.operation?.hints ?? []) : []}
+      />
+      <RowsEditor
+        noun="Query parameter"
+        path="query"
+        rows={props.editor.query}
+        onRows={(query) => patch({ query })}
+        required={required()}
+        note="A parameter left without a value is not sent."
+      />
       <BodyField value={props.editor.body} onValue={(body) => patch({ body })} />
     </div>
   );

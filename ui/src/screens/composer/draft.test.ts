@@ -42,7 +42,7 @@ describe("draft", () => {
       path: " /v1/consents ",
       template: null,
       params: {},
-      query: [["a", "1 2"], ["", "ignored"]],
+      query: [["a", "1 2"], ["", "ignored"], ["allowLogicalDuplicate", ""]],
       headers: [["X-Request-ID", "r"], [" ", "ignored"]],
       body: "  ",
     });

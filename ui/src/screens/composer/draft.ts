@@ -167,10 +167,14 @@ export function fromDraft(draft: Draft): EditorState {
   };
 }
 
-/** The Draft for the service: query rows joined (no `?`), header rows without a name left out. */
+/**
+ * The Draft for the service: query rows joined (no `?`), rows without a name or a value left out (an
+ * operation offers its optional query parameters empty: `?allowLogicalDuplicate=` would be a wrong value, not
+ * an absent one), header rows without a name left out.
+ */
 export function toDraft(editor: EditorState): Draft {
   const params = new URLSearchParams();
-  for (const [name, value] of editor.query) if (name.trim()) params.append(name.trim(), value);
+  for (const [name, value] of editor.query) if (name.trim() && value.trim()) params.append(name.trim(), value);
   const query = params.toString();
   const draft: Draft = {
     personaId: editor.personaId,

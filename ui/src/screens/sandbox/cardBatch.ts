@@ -1,8 +1,8 @@
 // Card transactions made up in bulk for a mock card account. The service generates account transactions
 // itself (`…/transactions/generate`) but has no such operation for card accounts, so the workbench makes the
 // batch here and stores it with the documented `POST …/card-accounts/{id}/transactions` (one batch, stored
-// whole or refused whole): purchases of 20.00–2,000.00 at everyday merchant categories, spread over the
-// range, booked.
+// whole or refused whole): purchases of 20.00–2,000.00 (negative, as the seeded card transactions are) at
+// everyday merchant categories, spread over the range, booked on their date.
 import type { CardTransactionInput, GenerateTransactions } from "../../api/types";
 import { addDays } from "../../lib/format";
 
@@ -24,7 +24,7 @@ export function cardTransactionBatch(
     const date = addDays(request.fromDate, request.count > 1 ? Math.round((span * i) / (request.count - 1)) : 0);
     const minor = 2_000 + Math.floor(random() * 198_000);
     return {
-      transactionAmount: { amount: (minor / 100).toFixed(2), currency },
+      transactionAmount: { amount: (-minor / 100).toFixed(2), currency },
       transactionDate: date,
       bookingDate: date,
       status: "booked",
