@@ -142,14 +142,14 @@ test.describe("traffic inspector and flow view", () => {
     await page.goto(URL_WITH_TOKEN);
     const panel = await show(page, "Inspector");
     await expect(panel.getByRole("status").filter({ hasText: "live: open" })).toBeVisible();
+    const before = await rows(page, /POST\/v1\/consents400(?! ✕)/).count();
     // Signed properly, refused by the handler: a consent whose body is not a consent.
     const url = `${wb.baseUrl}/v1/consents`;
     const body = JSON.stringify({ access: "everything" });
     const headers = { "Content-Type": "application/json", "TPP-Session-ID": randomUUID(), "PSU-IP-Address": "192.0.2.10" };
     const refused = await send(request, "POST", url, { ...headers, ...sign("POST", url, headers, body).headers }, body);
     expect(refused.status()).toBe(400);
-    await rows(page, /POST\/v1\/consents400/).last().click();
-    const exchange = panel.getByRole("article", { name: /^Exchange \d+$/ });
+    const exchange = await openNew(page, /POST\/v1\/consents400(?! ✕)/, before);
     const verdict = exchange.getByRole("region", { name: "Verdict" });
     const heading = verdict.getByRole("heading", { name: /^Gate verdict/ });
     await expect(heading).toContainText("accepted, then refused by the handler (400");
@@ -165,9 +165,8 @@ test.describe("traffic inspector and flow view", () => {
     await expect(events.last()).toContainText(/payment [A-Z]{4}( → [A-Z]{4})?/);
     await expect(panel.getByRole("listbox", { name: "Exchanges" })).not.toContainText(/payment\s+→/);
     const line = rows(page, new RegExp(`${made.paymentId.slice(0, 8)}…/status`)).last();
-    const end = line.locator(".t-path-end");
-    await expect(end).toHaveText(`/${made.paymentId.slice(0, 8)}…/status`);
-    await expect(line.locator(".t-path")).toHaveAttribute("title", `${STRAKS}/${made.paymentId}/status`);
+    const end = line.getByText(`/${made.paymentId.slice(0, 8)}…/status`, { exact: true });
+    await expect(line.getByTitle(`${STRAKS}/${made.paymentId}/status`)).toBeVisible();
     await expect(end).toBeVisible();
     expect(await end.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
     await snap(page, "6-inspector");

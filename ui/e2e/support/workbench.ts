@@ -87,6 +87,9 @@ export async function chooseOperation(panel: Locator, method: string, path: stri
     return false;
   }
   await select.selectOption(match.value);
+  // The form is filled from the operation: the request line shows its method and path.
+  await expect(panel.getByLabel("Method", { exact: true })).toHaveValue(method);
+  await expect(panel.getByLabel("Path", { exact: true })).toHaveValue(new RegExp(`^${path.split("{")[0]!.replace(/[.*+?^$()|[\]\\]/g, "\\$&")}`));
   return true;
 }
 

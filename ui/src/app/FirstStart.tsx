@@ -1,15 +1,21 @@
-// One line for a first start: while the service has seen no request yet (its traffic log holds no exchange),
-// where to begin — the Composer, or a TPP app pointed at the base URL the header shows. Gone once traffic
-// arrives, or when dismissed.
-import { createResource, createSignal, Show } from "solid-js";
+// One line for a first start, on the screen the app opens on (Sandbox data): while the service has seen no
+// request yet (its traffic log holds no exchange), where to begin — the Composer, or a TPP app pointed at
+// the base URL the header shows. Gone once traffic has arrived (read again when the screen is shown), or
+// when dismissed.
+import { createEffect, createResource, createSignal, on, Show } from "solid-js";
 import { useWorkbench } from "./context";
 import { valueOf } from "../lib/resource";
 
 export function FirstStart() {
   const wb = useWorkbench();
   const [dismissed, setDismissed] = createSignal(false);
-  const [page] = createResource(() => wb.client.traffic.page({ kind: "exchange" }, null, 1).catch(() => null));
-  const fresh = () => valueOf(page)?.entries.length === 0 && !dismissed();
+  const [page, { refetch }] = createResource(() => wb.client.traffic.page({ kind: "exchange" }, null, 1).catch(() => null));
+  createEffect(
+    on(wb.screen, (screen, before) => {
+      if (screen === "sandbox" && before !== undefined && before !== "sandbox") void refetch();
+    }),
+  );
+  const fresh = () => wb.screen() === "sandbox" && valueOf(page)?.entries.length === 0 && !dismissed();
   const baseUrl = () => valueOf(wb.session)?.baseUrl ?? wb.config.baseUrl;
   return (
     <Show when={fresh()}>

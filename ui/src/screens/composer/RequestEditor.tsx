@@ -46,8 +46,9 @@ const FOLLOWED: Record<string, string> = {
 
 /** What a path parameter's hint says: what it is and where its value comes from. */
 export function paramHint(p: PathParam): string {
-  const from = p.follows ? ` Filled from the last ${FOLLOWED[p.follows] ?? p.follows} this composer saw.` : "";
-  return `${p.description}${from}`.trim();
+  const from = p.follows ? `Filled from the last ${FOLLOWED[p.follows] ?? p.follows} this composer saw.` : "";
+  const what = p.description.trim();
+  return [what && !/[.!?]$/.test(what) ? `${what}.` : what, from].filter(Boolean).join(" ");
 }
 
 function ParamField(props: { param: PathParam; value: string; onValue: (value: string) => void }) {

@@ -28,7 +28,7 @@ export function FlowScreen() {
   const [entries, setEntries] = createSignal<Entry[]>([]);
   const [error, setError] = createSignal<unknown>(null);
   const [presenting, setPresenting] = createSignal<{ start?: number } | null>(null);
-  let svg: SVGSVGElement | undefined;
+  let frame: HTMLElement | undefined;
   let generation = 0;
 
   const journeyId = () => chosen() ?? valueOf(journeys)?.[0]?.id ?? null;
@@ -156,7 +156,15 @@ export function FlowScreen() {
         </Button>
         <Button
           disabled={messages().length === 0}
-          onClick={() => svg && void saveFile(fileName("svg"), svgFile(svg), "image/svg+xml")}
+          onClick={() => {
+            // The drawing as it is now (it is drawn afresh when the journey changes).
+            const svg = frame?.querySelector<SVGSVGElement>("svg[role=img]");
+            if (!svg) return;
+            saveFile(fileName("svg"), svgFile(svg), "image/svg+xml").then(
+              (where) => where && wb.notify(`SVG saved: ${where}`, "success"),
+              (e: unknown) => wb.notify(`The SVG could not be saved: ${e instanceof Error ? e.message : String(e)}`, "error"),
+            );
+          }}
         >
           Export SVG
         </Button>
@@ -180,7 +188,14 @@ export function FlowScreen() {
           </p>
         )}
       </Show>
-      <section class="flow-frame" aria-label="Flow diagram" ref={trackFrame}>
+      <section
+        class="flow-frame"
+        aria-label="Flow diagram"
+        ref={(el) => {
+          frame = el;
+          trackFrame(el);
+        }}
+      >
         <Show
           when={messages().length > 0}
           fallback={
@@ -192,7 +207,7 @@ export function FlowScreen() {
             </EmptyState>
           }
         >
-          <SequenceDiagram layout={model()} title={title()} ref={(el) => (svg = el)} onSelect={(i) => present({ start: i })} />
+          <SequenceDiagram layout={model()} title={title()} onSelect={(i) => present({ start: i })} />
         </Show>
       </section>
       <Show when={presenting()}>

@@ -191,7 +191,7 @@ export function Presentation(props: PresentationProps) {
       <div class="presentation-body">
         <div class="presentation-diagram-column" ref={track}>
           {/* The lane titles stay in view however far down the journey the trainer is. */}
-          <div class="presentation-lane-titles" aria-hidden="true" style={{ "font-size": `${model().fontSize}px` }}>
+          <div class="presentation-lane-titles" role="group" aria-label="Lanes" style={{ "font-size": `${model().fontSize}px` }}>
             <For each={model().lanes}>
               {(lane) => (
                 <span style={{ left: `${lane.x}px`, "max-width": `${model().laneWidth - 8}px` }}>{lane.title}</span>
