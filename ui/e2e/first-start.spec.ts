@@ -11,7 +11,8 @@ import { SANDBOX_BIN } from "./support/tpp";
 
 async function start(dir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(SANDBOX_BIN, ["serve", "--data", dir, "--port", "0"], {
-    env: { ...process.env, XS2A_UI_DIST: new URL("../dist", import.meta.url).pathname },
+    // The UI scripts/test-browser.sh serves (XS2A_UI_DIST), else this checkout's build.
+    env: { ...process.env, XS2A_UI_DIST: process.env.XS2A_UI_DIST ?? new URL("../dist", import.meta.url).pathname },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const url = await new Promise<string>((resolve, reject) => {
