@@ -11,6 +11,7 @@ import { HeadersTable } from "../../components/HeadersTable";
 import { Loading } from "../../components/Loading";
 import { StatusBadge } from "../../components/StatusBadge";
 import { duration, formatInstant } from "../../lib/format";
+import { createActions } from "../../lib/action";
 import { valueOf } from "../../lib/resource";
 import { BodyView } from "./BodyView";
 import { comparable, draftFromExchange, likelyCause, personaFor } from "./explain";
@@ -79,8 +80,7 @@ function Links(props: { entry: Exchange | Entry; onFilterResource: (r: TrafficRe
 
 function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: TrafficResource) => void }) {
   const wb = useWorkbench();
-  const [busy, setBusy] = createSignal<string | null>(null);
-  const [error, setError] = createSignal<unknown>(null);
+  const { busy, error, run: act } = createActions();
   const [pasted, setPasted] = createSignal<string | null>(null);
   const ex = () => props.exchange;
   const [definition] = createResource(() => gateOf(wb.client));
@@ -96,18 +96,6 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
       wb.notify(`No persona of ${ex().tpp?.organisationId}; using ${persona.name}.`, "warning");
     }
     return draftFromExchange(ex(), persona.id);
-  };
-
-  const act = async (what: string, run: () => Promise<void>) => {
-    setBusy(what);
-    setError(null);
-    try {
-      await run();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(null);
-    }
   };
 
   async function toComposer() {

@@ -15,6 +15,7 @@ import { CardTransactionsPanel } from "./CardTransactionsPanel";
 import { CustomerForm } from "./CustomerForm";
 import { GenerateForm } from "./GenerateForm";
 import { TransactionsPanel } from "./TransactionsPanel";
+import { createActions } from "../../lib/action";
 import { cardTransactionBatch } from "./cardBatch";
 import { count } from "../../lib/format";
 
@@ -40,8 +41,7 @@ export function CustomerDetail(props: CustomerDetailProps) {
   const wb = useWorkbench();
   const [editor, setEditor] = createSignal<Editor>({ kind: "none" });
   const [confirmDelete, setConfirmDelete] = createSignal(false);
-  const [busy, setBusy] = createSignal<string | null>(null);
-  const [error, setError] = createSignal<unknown>(null);
+  const { busy, error, run: load } = createActions();
   const [progress, setProgress] = createSignal<{ done: number; total: number } | null>(null);
   const bbans = () => props.customer.accounts.map((a) => a.bban);
   const only = <K extends Editor["kind"]>(kind: K) => {
@@ -52,18 +52,6 @@ export function CustomerDetail(props: CustomerDetailProps) {
   const saved = () => {
     close();
     props.onChanged();
-  };
-
-  const load = async (key: string, action: () => Promise<void>) => {
-    setBusy(key);
-    setError(null);
-    try {
-      await action();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(null);
-    }
   };
 
   const remove = () =>

@@ -15,6 +15,7 @@ import { ErrorMessages } from "../../components/ErrorMessages";
 import { SelectField, TextField } from "../../components/Field";
 import { createForm, Form } from "../../components/form";
 import { Loading } from "../../components/Loading";
+import { createActions } from "../../lib/action";
 import { count, formatInstant } from "../../lib/format";
 import { valueOf } from "../../lib/resource";
 
@@ -85,25 +86,12 @@ export function SnapshotsPanel(props: { onChanged: () => void }) {
   const [restoring, setRestoring] = createSignal<Snapshot | null>(null);
   const [deleting, setDeleting] = createSignal<Snapshot | null>(null);
   const [pending, setPending] = createSignal<PendingImport | null>(null);
-  const [busy, setBusy] = createSignal<string | null>(null);
-  const [error, setError] = createSignal<unknown>(null);
+  const { busy, error, run: act } = createActions();
   const importForm = createForm();
 
   useEvent("sandbox.changed", (e) => {
     if (e.data.what === "all") void refetch();
   });
-
-  const act = async (key: string, run: () => Promise<void>) => {
-    setBusy(key);
-    setError(null);
-    try {
-      await run();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(null);
-    }
-  };
 
   const save = async () => {
     const taken = await form.run(() => wb.client.fixtures.takeSnapshot(name().trim()));
