@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The real-window tests: the release app under Xvfb, started by tauri-driver + WebKitWebDriver and driven
 # with fantoccini through the payment journey (src-tauri/tests/real_window.rs) and through the inspector and
-# the flow view with an external signed client (src-tauri/tests/real_window_traffic.rs), then the desktop
+# the flow view with an external signed client (src-tauri/tests/real_window_traffic.rs), through the two
+# tasks that need native parts, the SCA window from the SCA screen's list and a snapshot through the native
+# save and open dialogs (src-tauri/tests/real_window_tasks.rs), then the desktop
 # program from outside (src-tauri/tests/desktop_program.rs: first start, SIGTERM within a second, a second
 # launch, the window's place kept). All ignored in a plain `cargo test`; run one after the other, inside a
 # D-Bus session bus (dbus-run-session: the single-instance lock is a D-Bus name). The tests themselves are
@@ -38,6 +40,6 @@ mkdir -p target/screenshots
 export XS2A_DESKTOP_BIN="$target/release/xs2a-desktop"
 export XS2A_SCREENSHOTS="$PWD/target/screenshots"
 dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" \
-  cargo test --locked --workspace --test real_window --test real_window_traffic --test desktop_program \
+  cargo test --locked --workspace --test real_window --test real_window_traffic --test real_window_tasks --test desktop_program \
   -- --include-ignored --test-threads=1 --nocapture
 ls target/screenshots/desktop-*.png

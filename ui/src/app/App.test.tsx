@@ -62,6 +62,50 @@ describe("App shell", () => {
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
   });
 
+  it("gives the focus back to the control that opened the shortcuts, or to their button when opened by key", async () => {
+    renderWorkbench(() => <App />, { routes: EMPTY });
+    const button = screen.getByRole("button", { name: "Keyboard shortcuts" });
+    await userEvent.click(button);
+    fireEvent.keyDown(screen.getByRole("dialog", { name: "Keyboard shortcuts" }), { key: "Escape" });
+    await waitFor(() => expect(button).toHaveFocus());
+    (document.activeElement as HTMLElement).blur();
+    fireEvent.keyDown(document.body, { key: "?" });
+    fireEvent.keyDown(screen.getByRole("dialog", { name: "Keyboard shortcuts" }), { key: "Escape" });
+    await waitFor(() => expect(button).toHaveFocus());
+  });
+
+  it("names the large-type switch apart from the flow view's presentation", () => {
+    renderWorkbench(() => <App />, { routes: EMPTY });
+    expect(screen.getByRole("button", { name: "Large type" })).toHaveAttribute("aria-pressed", "false");
+    expect(screen.queryByRole("button", { name: "Presentation" })).toBeNull();
+  });
+
+  it("says where to begin while the service has seen no request, and not once it has", async () => {
+    const { unmount } = renderWorkbench(() => <App />, {
+      routes: { ...EMPTY, "GET /traffic": json({ entries: [], nextBefore: null }) },
+    });
+    expect(await screen.findByRole("note")).toHaveTextContent("Where to begin: send a first signed request from the Composer");
+    expect(screen.getByRole("note")).toHaveTextContent("http://127.0.0.1:8080");
+    unmount();
+    renderWorkbench(() => <App />, {
+      routes: {
+        ...EMPTY,
+        "GET /traffic": json({
+          entries: [
+            {
+              id: 1, kind: "exchange", at: "2026-06-01T12:00:00Z", durationMs: 1, method: "GET", path: "/v1/accounts", query: null,
+              status: 401, area: "bank", source: "external", tpp: null, psuId: null, tppSessionId: null, failedStep: null,
+              code: "CONSENT_INVALID", resources: [], journeys: [],
+            },
+          ],
+          nextBefore: null,
+        }),
+      },
+    });
+    await screen.findByRole("tabpanel", { name: /Sandbox data/ });
+    await waitFor(() => expect(screen.queryByRole("note")).toBeNull());
+  });
+
   it("does not take ? typed into a field", async () => {
     renderWorkbench(() => <App />, { routes: EMPTY });
     const search = await screen.findByRole("button", { name: "New customer" });
@@ -89,9 +133,17 @@ describe("App shell", () => {
     await waitFor(() => expect(status).toHaveTextContent("Live"));
   });
 
-  it("explains a missing or wrong token", async () => {
+  // As the service answers: a wrong token 401, none at all 403, both FORBIDDEN at Authorization.
+  it.each([401, 403])("explains a missing or wrong token (%i)", async (status) => {
     renderWorkbench(() => <App />, {
-      routes: { ...EMPTY, "GET /session": refusal(401, { code: "UNAUTHORIZED", text: "no token" }) },
+      routes: {
+        ...EMPTY,
+        "GET /session": refusal(status, {
+          code: "FORBIDDEN",
+          path: "Authorization",
+          text: "The workbench API needs the operator credential: Authorization: Bearer <token>",
+        }),
+      },
     });
     expect(await screen.findByText(/Not authorised/)).toBeInTheDocument();
   });
