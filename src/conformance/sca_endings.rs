@@ -104,9 +104,10 @@ pub fn find(context: &Context, recorded: &[(usize, &RecordedSca)]) -> Vec<ScaEnd
                     continue;
                 };
                 let pairs = query_of(answer["redirect"].as_str().unwrap_or_default());
-                let outcome = match answer["outcome"].as_str() {
-                    Some("succeeded") => ScaOutcome::Succeeded,
-                    Some("cancelled") => ScaOutcome::Cancelled,
+                // SUCCEEDED, CANCELLED or FAILED.
+                let outcome = match answer["outcome"].as_str().map(str::to_ascii_uppercase) {
+                    Some(o) if o == "SUCCEEDED" => ScaOutcome::Succeeded,
+                    Some(o) if o == "CANCELLED" => ScaOutcome::Cancelled,
                     _ => ScaOutcome::Failed,
                 };
                 let given = call

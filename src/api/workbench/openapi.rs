@@ -26,6 +26,7 @@ pub fn describe(doc: &mut Document) {
     describe_composer(doc);
     describe_fixtures(doc);
     describe_traffic(doc);
+    super::conformance::describe(doc);
     describe_pages(doc);
 }
 

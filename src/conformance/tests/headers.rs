@@ -61,7 +61,7 @@ fn after_a_corporate_sca_a_call_without_psu_corporate_id_fails() {
         x("GET", "/v1/accounts")
             .ais("")
             .asks_sca("a1", "CONSENT_UNKNOWN"),
-        automated_sca("a1", "succeeded", "psu-c", "s1", "CORPORATE"),
+        automated_sca("a1", "SUCCEEDED", "psu-c", "s1", "CORPORATE"),
         x("GET", "/v1/accounts")
             .ais("psu-c")
             .header("PSU-Corporate-ID", "corp-1"),
@@ -77,7 +77,7 @@ fn after_a_corporate_sca_a_call_without_psu_corporate_id_fails() {
         x("GET", "/v1/accounts")
             .ais("")
             .asks_sca("a1", "CONSENT_UNKNOWN"),
-        automated_sca("a1", "succeeded", "psu-p", "s1", "PRIVATE"),
+        automated_sca("a1", "SUCCEEDED", "psu-p", "s1", "PRIVATE"),
         x("GET", "/v1/accounts").ais("psu-p"),
     ]);
     assert_eq!(verdict(&private, "NO-HDR-004").0, NotExercised);
@@ -92,7 +92,7 @@ fn the_national_identity_again_after_the_psu_id_was_obtained_fails() {
             .answer(
                 json!({"paymentId": "p1", "_links": {"scaRedirect": {"href": "http://h/sca/a1"}}}),
             ),
-        automated_sca("a1", "succeeded", "psu-k", "s1", "PRIVATE"),
+        automated_sca("a1", "SUCCEEDED", "psu-k", "s1", "PRIVATE"),
         x("POST", STRAKS)
             .b_p()
             .header("X-PSU-IDENTITY", "14838510036")
@@ -113,7 +113,7 @@ fn a_read_naming_no_psu_in_a_session_whose_psu_id_is_known_fails() {
         x("GET", "/v1/accounts")
             .ais("")
             .asks_sca("a1", "CONSENT_UNKNOWN"),
-        automated_sca("a1", "succeeded", "psu-k", "s1", "PRIVATE"),
+        automated_sca("a1", "SUCCEEDED", "psu-k", "s1", "PRIVATE"),
         x("GET", "/v1/accounts")
             .header("TPP-Session-ID", "s1")
             .header("TPP-Redirect-URI", REDIRECT)

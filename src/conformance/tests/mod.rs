@@ -212,7 +212,7 @@ impl X {
 
 /// The PSU's SCA of `auth`, automated: how it ended and what the redirect said.
 pub fn automated_sca(auth: &str, outcome: &str, psu: &str, session: &str, context: &str) -> X {
-    let redirect = if outcome == "succeeded" {
+    let redirect = if outcome == "SUCCEEDED" {
         format!("{REDIRECT}?psu-id={psu}&tpp-session-id={session}&context={context}")
     } else {
         format!("{REDIRECT}?system=X&status=401&code=SCA_INVALID&message=The%20PSU%20cancelled")

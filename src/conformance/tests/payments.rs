@@ -51,7 +51,7 @@ fn polling_a_status_every_two_seconds_fails_and_every_twenty_passes() {
 fn a_read_after_the_sca_ended_is_not_polling() {
     let report = report_of(vec![
         x("GET", &format!("{STRAKS}/p1/status")).at(0.0),
-        automated_sca("a1", "succeeded", "psu-1", "s1", "PRIVATE").at(1.0),
+        automated_sca("a1", "SUCCEEDED", "psu-1", "s1", "PRIVATE").at(1.0),
         x("GET", &format!("{STRAKS}/p1/status")).at(2.0),
     ]);
     assert_eq!(verdict(&report, "NO-PAY-002").0, Passed);

@@ -23,7 +23,7 @@ fn reading_on_after_consent_expired_fails_until_a_new_sca() {
     assert_eq!(verdict(&report, "NO-ROB-001"), (Failed, vec![2]));
     let renewed = report_of(vec![
         expired(),
-        automated_sca("a9", "succeeded", "psu-1", "s1", "PRIVATE"),
+        automated_sca("a9", "SUCCEEDED", "psu-1", "s1", "PRIVATE"),
         x("GET", "/v1/accounts/a1/balances").header("PSU-ID", "psu-1"),
     ]);
     assert_eq!(verdict(&renewed, "NO-ROB-001").0, Passed);
@@ -125,7 +125,7 @@ fn restarting_a_cancelled_sca_at_once_fails_and_later_passes() {
             .answer(json!({"paymentId": format!("p-{auth}"),
                 "_links": {"scaRedirect": {"href": format!("http://h/sca/{auth}")}}}))
     };
-    let cancelled = |at: f64, auth: &str| automated_sca(auth, "cancelled", "", "s1", "").at(at);
+    let cancelled = |at: f64, auth: &str| automated_sca(auth, "CANCELLED", "", "s1", "").at(at);
     let blind = report_of(vec![
         created(0.0, "a1"),
         cancelled(5.0, "a1"),

@@ -31,7 +31,7 @@ fn a_payment_sca_started_again_with_start_authorisation_counts_as_followed() {
         x("POST", &format!("{STRAKS}/p1/authorisations"))
             .status(201)
             .answer(json!({"_links": {"scaRedirect": {"href": "http://h/sca/a2"}}})),
-        automated_sca("a2", "succeeded", "psu-1", "s1", "PRIVATE"),
+        automated_sca("a2", "SUCCEEDED", "psu-1", "s1", "PRIVATE"),
     ]);
     assert_eq!(verdict(&report, "NO-SCA-001").0, Passed);
 }
@@ -49,7 +49,7 @@ fn the_same_session_for_two_psus_fails() {
 #[test]
 fn a_consent_used_past_its_180_days_fails_and_one_renewed_in_time_passes() {
     let day = 86_400.0;
-    let sca = |at: f64| automated_sca("a1", "succeeded", "psu-1", "s1", "PRIVATE").at(at);
+    let sca = |at: f64| automated_sca("a1", "SUCCEEDED", "psu-1", "s1", "PRIVATE").at(at);
     let lapsed = report_of(vec![
         sca(0.0),
         x("GET", "/v1/accounts").ais("psu-1").at(181.0 * day),
