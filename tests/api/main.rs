@@ -10,6 +10,7 @@ mod cli_kit;
 mod clock;
 mod concurrency;
 mod conformance;
+mod conformance_cli;
 mod data_dirs;
 mod durability;
 mod errors;

@@ -121,7 +121,7 @@ impl Tally {
         } else {
             return Grade::of(
                 Verdict::Passed,
-                format!("All {} {what} follow the rule.", self.exercised),
+                format!("{0}/{0} {what} follow the rule.", self.exercised),
                 exercised,
                 Vec::new(),
             );

@@ -19,6 +19,7 @@ import { ScaScreen } from "../screens/sca/ScaScreen";
 import { BatchScreen } from "../screens/batch/BatchScreen";
 import { InspectorScreen } from "../screens/inspector/InspectorScreen";
 import { FlowScreen } from "../screens/flow/FlowScreen";
+import { ConformanceScreen } from "../screens/conformance/ConformanceScreen";
 
 const SCREENS: Record<ScreenId, Component> = {
   sandbox: SandboxScreen,
@@ -27,6 +28,7 @@ const SCREENS: Record<ScreenId, Component> = {
   batch: BatchScreen,
   inspector: InspectorScreen,
   flow: FlowScreen,
+  conformance: ConformanceScreen,
 };
 
 function SessionProblem() {
