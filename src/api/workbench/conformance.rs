@@ -53,12 +53,14 @@ fn ask_of(query: Option<&str>) -> ApiResult<Ask> {
                     ask.until = Some(at);
                 }
             }
-            other => return Err(ApiError::format(
-                other,
-                format!(
+            other => {
+                return Err(ApiError::format(
+                    other,
+                    format!(
                     "unknown parameter '{other}': the report takes tpp, since, until and journey"
                 ),
-            )),
+                ))
+            }
         }
     }
     if ask.tpp.is_none() && ask.journey.is_none() {

@@ -13,7 +13,7 @@ export const VERDICT_LABELS: Record<Verdict, string> = {
 };
 
 export function VerdictBadge(props: { verdict: Verdict }) {
-  return <span class={`verdict v-${props.verdict.toLowerCase()}`}>{VERDICT_LABELS[props.verdict]}</span>;
+  return <span class={`verdict-badge v-${props.verdict.toLowerCase()}`}>{VERDICT_LABELS[props.verdict]}</span>;
 }
 
 export interface EvidenceActions {
