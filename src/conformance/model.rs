@@ -144,11 +144,14 @@ impl Group {
 #[schema(as = ConformanceEvidence)]
 pub struct Evidence {
     /// The traffic log's entry number (the inspector opens it); null for a flow file's step.
+    #[schema(required = true)]
     pub exchange_id: Option<u64>,
     /// The flow file's step number (1-based); null for the traffic log.
+    #[schema(required = true)]
     pub step: Option<u32>,
     /// The sandbox clock's time of the request; null for a flow file.
     #[serde(default, with = "time::serde::rfc3339::option")]
+    #[schema(required = true)]
     pub at: Option<OffsetDateTime>,
     pub method: String,
     /// Path and query as sent.
@@ -250,13 +253,18 @@ pub struct TppNamed {
 pub struct SelectionSummary {
     pub source: Source,
     /// The TPP; null for a flow file graded without --tpp.
+    #[schema(required = true)]
     pub tpp: Option<TppNamed>,
     #[serde(default, with = "time::serde::rfc3339::option")]
+    #[schema(required = true)]
     pub since: Option<OffsetDateTime>,
     #[serde(default, with = "time::serde::rfc3339::option")]
+    #[schema(required = true)]
     pub until: Option<OffsetDateTime>,
+    #[schema(required = true)]
     pub journey: Option<String>,
     /// The flow file's name, when one was graded.
+    #[schema(required = true)]
     pub flow_file: Option<String>,
     /// Every exchange selected (the TPP's, and the PSU's steps on the SCA pages of its authorisations).
     pub exchanges: u32,
@@ -267,8 +275,10 @@ pub struct SelectionSummary {
     /// The PSU's requests on the bank's SCA pages.
     pub sca_page_exchanges: u32,
     #[serde(default, with = "time::serde::rfc3339::option")]
+    #[schema(required = true)]
     pub first_at: Option<OffsetDateTime>,
     #[serde(default, with = "time::serde::rfc3339::option")]
+    #[schema(required = true)]
     pub last_at: Option<OffsetDateTime>,
     /// True when more exchanges matched than a report grades: the newest were kept.
     pub truncated: bool,

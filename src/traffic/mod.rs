@@ -10,6 +10,7 @@ pub mod har;
 pub mod journeys;
 pub mod model;
 pub mod raw;
+pub mod schema;
 pub mod segment;
 pub mod shelf;
 #[cfg(test)]

@@ -141,6 +141,7 @@ pub struct Page {
     /// Newest first.
     entries: Vec<Entry>,
     /// The `before` of the next (older) page; null on the last page.
+    #[schema(required = true)]
     next_before: Option<u64>,
 }
 

@@ -8,8 +8,10 @@ mod callback;
 pub mod composer;
 pub mod conformance;
 mod fixtures;
+pub mod gate;
 pub mod openapi;
 mod personas;
+pub mod schemas;
 pub mod session;
 mod ui;
 
@@ -38,6 +40,8 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/compose/history/{id}", get(composer::history_entry))
         .route("/compose/export", post(composer::export))
         .route("/sca/callbacks", get(callback::list))
+        .route("/sca/pending", get(callback::pending))
+        .route("/gate", get(gate::gate))
         .route("/state", get(fixtures::export).post(fixtures::import))
         .route("/journeys/{id}/flow", get(fixtures::journey_flow))
         .route("/snapshots", get(fixtures::snapshots))
