@@ -6,6 +6,7 @@
 pub mod access;
 mod callback;
 pub mod composer;
+pub mod conformance;
 mod fixtures;
 pub mod gate;
 pub mod openapi;
@@ -53,6 +54,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/snapshots/{name}/restore", post(fixtures::restore))
         .route("/snapshots/{name}/flow", get(fixtures::flow_since))
         .merge(crate::api::traffic::router())
+        .merge(conformance::router())
         .fallback(crate::api::layers::no_such_path)
         .layer(from_fn_with_state(state, access::operator_api));
     Router::new()
