@@ -16,6 +16,9 @@ import type {
   CardTransactionList,
   ClockChange,
   ClockReading,
+  ConformanceReport,
+  ConformanceReportQuery,
+  ConformanceTppSeen,
   CreateCustomer,
   Customer,
   CustomerView,
@@ -52,6 +55,13 @@ import type {
 } from "./types";
 
 const seg = encodeURIComponent;
+
+/** The forms a conformance report is served in besides JSON. */
+export type ReportFileFormat = "junit" | "html";
+
+function reportQuery(q: ConformanceReportQuery): Record<string, QueryValue> {
+  return { tpp: q.tpp, since: q.since, until: q.until, journey: q.journey };
+}
 
 export function createClient(t: Transport) {
   return {
@@ -172,6 +182,15 @@ export function createClient(t: Transport) {
       journey: (id: string) => t.request<JourneyEntries>("GET", `/journeys/${seg(id)}`),
       settings: () => t.request<TrafficSettings>("GET", "/traffic/settings"),
       updateSettings: (body: TrafficSettings) => t.request<TrafficSettings>("PUT", "/traffic/settings", body),
+    },
+
+    conformance: {
+      /** The TPPs the traffic log has seen, most recently active first. */
+      tpps: () => t.request<ConformanceTppSeen[]>("GET", "/conformance/tpps"),
+      report: (q: ConformanceReportQuery) => t.request<ConformanceReport>("GET", "/conformance", undefined, { query: reportQuery(q) }),
+      /** The report as JUnit XML or self-contained HTML, as text to save. */
+      file: (format: ReportFileFormat, q: ConformanceReportQuery) =>
+        t.request<string>("GET", `/conformance/${format}`, undefined, { query: reportQuery(q), text: true }),
     },
   };
 }

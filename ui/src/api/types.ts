@@ -220,3 +220,24 @@ export interface WorkbenchEvent<K extends EventKind = EventKind> {
   at: string;
   data: EventDataByKind[K];
 }
+
+// The conformance report (GET /workbench/api/conformance).
+
+export type ConformanceVerdict = S["ConformanceVerdict"];
+export type ConformanceRuleGroup = S["ConformanceGroup"];
+export type ConformanceEvidence = S["ConformanceEvidence"];
+export type ConformanceRuleResult = S["ConformanceRuleResult"];
+export type ConformanceCounts = S["ConformanceCounts"];
+export type ConformanceGroupResult = S["ConformanceGroupResult"];
+export type ConformanceSelection = S["ConformanceSelection"];
+export type ConformanceReport = S["ConformanceReport"];
+/** `GET /workbench/api/conformance/tpps`. */
+export type ConformanceTppSeen = S["ConformanceTppSeen"];
+
+/** What to grade: the query of every conformance endpoint. */
+export interface ConformanceReportQuery {
+  tpp: string;
+  since?: string;
+  until?: string;
+  journey?: string;
+}
