@@ -11,6 +11,7 @@
 
 pub mod accounts;
 pub mod agreements;
+pub mod booking_blocks;
 pub mod card_accounts;
 pub mod card_transactions;
 pub mod customers;
@@ -20,6 +21,7 @@ pub mod listing;
 pub mod model;
 pub mod numbers;
 pub mod seed;
+pub mod transaction_codec;
 pub mod transactions;
 
 use crate::refusal::TppMessage;
