@@ -59,6 +59,21 @@ fn uuid_text(bytes: &[u8]) -> String {
     text
 }
 
+/// An identifier to write: its text, or the 16 bytes of a UUID (written as the text of a canonical UUID
+/// would be, without making and parsing the text).
+#[derive(Debug, Clone, Copy)]
+pub enum IdRef<'a> {
+    Text(&'a str),
+    Uuid([u8; 16]),
+}
+
+impl<'a> IdRef<'a> {
+    /// The short form of a canonical UUID's text, else the text itself.
+    pub fn of(text: &'a str) -> IdRef<'a> {
+        canonical_uuid(text).map_or(IdRef::Text(text), IdRef::Uuid)
+    }
+}
+
 /// Builds one compact record.
 pub struct Writer(Vec<u8>);
 
@@ -139,6 +154,17 @@ impl Writer {
             None => {
                 self.u8(1);
                 self.str(value);
+            }
+        }
+    }
+
+    /// An identifier given as text or, when the writer has it so, as a UUID's bytes.
+    pub fn id_ref(&mut self, value: IdRef) {
+        match value {
+            IdRef::Text(text) => self.id(text),
+            IdRef::Uuid(bytes) => {
+                self.u8(0);
+                self.0.extend_from_slice(&bytes);
             }
         }
     }

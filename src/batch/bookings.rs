@@ -5,6 +5,7 @@
 //! 200 000 transactions; building a [`Transaction`](crate::sandbox::model::Transaction) with a dozen
 //! strings for each, encoding and freeing them was a third of such a run.
 
+use crate::compact::IdRef;
 use crate::domain::Currency;
 use crate::refusal::Refusal;
 use crate::sandbox::booking_blocks::{BlockWriter, BookingBlock};
@@ -15,6 +16,7 @@ use crate::store::{RawRecords, Record, Store};
 use rust_decimal::Decimal;
 use std::collections::HashMap;
 use time::Date;
+use uuid::Uuid;
 
 /// One booking's fields besides its account, number and id, borrowed from the ledger and the order.
 pub struct Booking<'a> {
@@ -77,8 +79,9 @@ impl Bookings {
     }
 
     /// Numbers one transaction on `account_id` and writes it into the account's block; returns its id
-    /// (derived from account and sequence, as every sandbox transaction's).
-    pub fn record(&mut self, account_id: &str, booking: &Booking) -> String {
+    /// (derived from account and sequence, as every sandbox transaction's), as a UUID: the caller makes
+    /// its text only where it is needed (a debit, which its execution names).
+    pub fn record(&mut self, account_id: &str, booking: &Booking) -> Uuid {
         let sequence = match self.last.get_mut(account_id) {
             Some(last) => {
                 *last += 1;
@@ -89,7 +92,7 @@ impl Bookings {
                 1
             }
         };
-        let id = crate::sandbox::derive_id("transaction", &format!("{account_id}/{sequence}"));
+        let id = crate::sandbox::derive_uuid("transaction", &format!("{account_id}/{sequence}"));
         let at = match self.block_of.get(account_id) {
             Some(&at) => at,
             None => {
@@ -100,8 +103,8 @@ impl Bookings {
             }
         };
         self.blocks[at].push(&TransactionRef {
-            id: &id,
-            account_id,
+            id: IdRef::Uuid(*id.as_bytes()),
+            account_id: IdRef::Text(account_id),
             sequence,
             amount: booking.amount,
             currency: booking.currency,

@@ -365,7 +365,7 @@ impl Ledger {
         debit.then(|| {
             booking.amount = minor(-amount, scale);
             booking.code = code.debit;
-            bookings.record(debtor_id, &booking)
+            bookings.record(debtor_id, &booking).to_string()
         })
     }
 
@@ -393,23 +393,25 @@ impl Ledger {
         } = self;
         let (debtor_id, debtor_account, debtor_name) =
             Self::debtor_side(accounts, cards, names, debtor, &settles_against);
-        bookings.record(
-            debtor_id,
-            &Booking {
-                amount: minor(-total, currency.minor_units()),
-                currency,
-                on,
-                remittance: &remittance,
-                creditor_name: "Flere mottakere",
-                creditor_account: (&clearing.iban, &clearing.bban),
-                debtor_name,
-                debtor_account,
-                code: code.debit,
-                ultimate_debtor: debtor_name,
-                ultimate_creditor: "Flere mottakere",
-                purpose_code: "OTHR",
-            },
-        )
+        bookings
+            .record(
+                debtor_id,
+                &Booking {
+                    amount: minor(-total, currency.minor_units()),
+                    currency,
+                    on,
+                    remittance: &remittance,
+                    creditor_name: "Flere mottakere",
+                    creditor_account: (&clearing.iban, &clearing.bban),
+                    debtor_name,
+                    debtor_account,
+                    code: code.debit,
+                    ultimate_debtor: debtor_name,
+                    ultimate_creditor: "Flere mottakere",
+                    purpose_code: "OTHR",
+                },
+            )
+            .to_string()
     }
 
     /// What the run writes: the accounts and card accounts whose balances it changed (the only ones

@@ -6,8 +6,8 @@
 //! merges both in listing order.
 
 use super::model::Transaction;
-use super::transaction_codec::{read_fields, write_fields, write_ref, TransactionRef};
-use crate::compact::{is_json, DecodeError, Reader, Writer};
+use super::transaction_codec::{read_fields, write_after_account, write_fields, TransactionRef};
+use crate::compact::{is_json, DecodeError, IdRef, Reader, Writer};
 use crate::store::{Record, Store, StoreError};
 use serde::{Deserialize, Serialize};
 
@@ -66,6 +66,8 @@ impl Record for BookingBlock {
 /// its bookings, without building a [`Transaction`] for each).
 pub struct BlockWriter {
     account_id: String,
+    /// The account id as each transaction of the block writes it (worked out once).
+    account: IdRefOwned,
     first_sequence: u64,
     count: u64,
     items: Writer,
@@ -75,16 +77,25 @@ impl BlockWriter {
     pub fn new(account_id: &str, first_sequence: u64) -> BlockWriter {
         BlockWriter {
             account_id: account_id.to_owned(),
+            account: match IdRef::of(account_id) {
+                IdRef::Uuid(bytes) => IdRefOwned::Uuid(bytes),
+                IdRef::Text(_) => IdRefOwned::Text,
+            },
             first_sequence,
             count: 0,
             items: Writer::continuing(Vec::with_capacity(4096)),
         }
     }
 
-    /// Adds the next transaction (of this block's account, in numbering order).
+    /// Adds the next transaction (of this block's account, in numbering order; its `account_id` is not
+    /// read: the block writes its own, worked out once).
     pub fn push(&mut self, t: &TransactionRef) {
-        debug_assert_eq!(t.account_id, self.account_id);
-        write_ref(&mut self.items, t);
+        self.items.id_ref(t.id);
+        match self.account {
+            IdRefOwned::Uuid(bytes) => self.items.id_ref(IdRef::Uuid(bytes)),
+            IdRefOwned::Text => self.items.id(&self.account_id),
+        }
+        write_after_account(&mut self.items, t);
         self.count += 1;
     }
 
@@ -104,6 +115,12 @@ impl BlockWriter {
         let key = format!("{}/{:012}", self.account_id, self.first_sequence);
         (key, w.finish())
     }
+}
+
+/// How a block writes its account's id: as a UUID's bytes, or as its text (kept in the block).
+enum IdRefOwned {
+    Uuid([u8; 16]),
+    Text,
 }
 
 /// Groups numbered bookings into one block per account, each in numbering order.

@@ -5,7 +5,7 @@
 //! versions are read as they are ([`decode`] takes both forms).
 
 use super::model::{AccountRef, Money, Transaction, TransactionSource};
-use crate::compact::{is_json, DecodeError, Reader, Writer};
+use crate::compact::{is_json, DecodeError, IdRef, Reader, Writer};
 use crate::domain::Currency;
 use crate::store::{Record, StoreError};
 use rust_decimal::Decimal;
@@ -42,8 +42,8 @@ impl Record for Transaction {
 /// A transaction's fields, borrowed: what the compact form is written from, so that a batch run can
 /// write its bookings without building a [`Transaction`] (and its dozen strings) for each.
 pub struct TransactionRef<'a> {
-    pub id: &'a str,
-    pub account_id: &'a str,
+    pub id: IdRef<'a>,
+    pub account_id: IdRef<'a>,
     pub sequence: u64,
     pub amount: Decimal,
     pub currency: Currency,
@@ -66,8 +66,8 @@ pub struct TransactionRef<'a> {
 impl<'a> TransactionRef<'a> {
     pub fn of(t: &'a Transaction) -> TransactionRef<'a> {
         TransactionRef {
-            id: &t.id,
-            account_id: &t.account_id,
+            id: IdRef::Text(&t.id),
+            account_id: IdRef::Text(&t.account_id),
             sequence: t.sequence,
             amount: t.amount.amount,
             currency: t.amount.currency,
@@ -109,8 +109,13 @@ pub fn write_fields(w: &mut Writer, t: &Transaction) {
 
 /// [`write_fields`] from borrowed fields.
 pub fn write_ref(w: &mut Writer, t: &TransactionRef) {
-    w.id(t.id);
-    w.id(t.account_id);
+    w.id_ref(t.id);
+    w.id_ref(t.account_id);
+    write_after_account(w, t);
+}
+
+/// The fields after the id and the account id (a booking block writes its account's id itself).
+pub fn write_after_account(w: &mut Writer, t: &TransactionRef) {
     w.u64(t.sequence);
     w.decimal(t.amount);
     w.currency(t.currency);
