@@ -9,6 +9,7 @@ mod cli;
 mod cli_kit;
 mod clock;
 mod concurrency;
+mod data_dirs;
 mod durability;
 mod errors;
 mod fixture_flows;

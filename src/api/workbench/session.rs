@@ -18,6 +18,8 @@ pub struct Session {
     data_dir: Option<String>,
     callback_url: String,
     clock: ClockReading,
+    /// The data directory's format, and its last migration (docs/data-directory.md).
+    data_format: crate::store::DataFormat,
 }
 
 /// 200: the session.
@@ -30,6 +32,7 @@ pub async fn session(State(state): State<AppState>) -> Json<Session> {
         mode: state.settings.access.as_str(),
         data_dir: state.settings.data_dir.clone(),
         clock: state.clock.reading(),
+        data_format: state.store.data_format().clone(),
     })
 }
 
