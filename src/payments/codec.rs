@@ -10,6 +10,7 @@ use super::model::{
 };
 use super::status::PaymentStatus;
 use crate::compact::{is_json, DecodeError, Reader, Writer};
+use crate::store::migrate::{Migrating, MigrationError};
 use crate::store::{Record, StoreError};
 
 /// The first byte of a payment in its compact form.
@@ -78,6 +79,15 @@ impl Record for Payment {
             reason,
         })
     }
+}
+
+/// The data directory's format 2 (`store::migrations`): payments and account transactions stored as JSON
+/// until then are stored again in their compact forms. (The payment bookings' blocks are new in format 2:
+/// bookings stored one by one before stay where they are and are listed as before.)
+pub fn migrate(migrating: &Migrating) -> Result<(), MigrationError> {
+    migrating.reencode::<Payment>()?;
+    migrating.reencode::<crate::sandbox::model::Transaction>()?;
+    Ok(())
 }
 
 /// The compact bytes of a payment.

@@ -195,3 +195,63 @@ fn damaged_bytes_are_an_error() {
     assert!(decode(&unknown).is_err());
     assert!(decode(&[]).is_err());
 }
+
+/// The payments of a data directory as stored, read with sled itself (`Store::open` would migrate it).
+fn stored_payments(dir: &std::path::Path) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let db = sled::Config::new().path(dir).open().unwrap();
+    let tree = db.open_tree(Payment::TREE).unwrap();
+    tree.iter()
+        .map(|pair| {
+            let (key, value) = pair.unwrap();
+            (key.to_vec(), value.to_vec())
+        })
+        .collect()
+}
+
+#[test]
+fn the_stored_data_directories_migrate_to_compact_payments_that_read_back_the_same() {
+    use crate::store::migrate::fixture;
+    use crate::store::migrations::MIGRATIONS;
+    // Format 2 is this change (formats are never renumbered).
+    let migration = MIGRATIONS.iter().find(|m| m.to == 2).expect("registered");
+    let versions = fixture::versions();
+    assert!(!versions.is_empty(), "a stored data directory");
+    for version in versions {
+        let before_dir = tempfile::tempdir().unwrap();
+        let before = stored_payments(&fixture::unpack(&version, before_dir.path()).unwrap());
+        assert!(
+            before.len() >= 9,
+            "{version}: the fixture's payments ({})",
+            before.len()
+        );
+        let (_keep, dir) = fixture::migrated(&version, migration).unwrap();
+        let after = stored_payments(&dir);
+        assert_eq!(after.len(), before.len(), "{version}");
+        for ((key, old), (new_key, new)) in before.iter().zip(&after) {
+            assert_eq!(key, new_key);
+            assert!(
+                new.first() == Some(&FORMAT),
+                "{version}: payment {} is stored compact",
+                String::from_utf8_lossy(key)
+            );
+            assert_eq!(
+                decode(new).unwrap(),
+                decode(old).unwrap(),
+                "{version}: payment {} reads back the same",
+                String::from_utf8_lossy(key)
+            );
+        }
+        // And through the store, as the service reads them.
+        let store = crate::store::Store::open(&dir).unwrap();
+        let listed = store.table::<Payment>().unwrap().list().unwrap();
+        let expected: Vec<Payment> = before.iter().map(|(_, v)| decode(v).unwrap()).collect();
+        assert_eq!(listed, expected, "{version}");
+        let transactions = store
+            .table::<crate::sandbox::model::Transaction>()
+            .unwrap()
+            .list()
+            .unwrap();
+        assert!(!transactions.is_empty());
+        store.close().unwrap();
+    }
+}
