@@ -13,6 +13,7 @@ pub mod cli;
 pub mod clock;
 pub mod clock_control;
 pub mod compact;
+pub mod conformance;
 pub mod consent;
 pub mod customer_removal;
 pub mod domain;

@@ -14,7 +14,10 @@ use serde::Serialize;
 pub struct Session {
     version: &'static str,
     base_url: String,
+    /// `loopback` (this machine only) or `shared` (the operator credential guards the controls).
+    #[schema(schema_with = mode_schema)]
     mode: &'static str,
+    #[schema(required = true)]
     data_dir: Option<String>,
     callback_url: String,
     clock: ClockReading,
@@ -44,4 +47,10 @@ pub async fn events(
 ) -> Response {
     let resume = crate::api::sse::last_event_id(&headers, query.as_deref());
     crate::api::sse::stream(&state.events, resume, |_| true)
+}
+
+/// The OpenAPI schema of `Session.mode`: one of a fixed set of words.
+fn mode_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    serde_json::from_value(serde_json::json!({"type": "string", "enum": ["loopback", "shared"]}))
+        .expect("a valid schema")
 }
