@@ -4,12 +4,15 @@
 //! exactly the same thing through [`app::App`]. Nothing here depends on a GUI toolkit, and only `api`
 //! knows HTTP: the core modules refuse with [`refusal::Refusal`] and read time from [`clock::Clock`].
 
+pub mod after_sca;
+pub mod ais_access;
 pub mod api;
 pub mod app;
 pub mod batch;
 pub mod cli;
 pub mod clock;
 pub mod clock_control;
+pub mod compact;
 pub mod conformance;
 pub mod consent;
 pub mod customer_removal;

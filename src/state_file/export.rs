@@ -3,7 +3,7 @@
 //! the same state to the next (no export time), so export -> import -> export gives the same bytes.
 
 use super::error::FileError;
-use super::trees::CARRIED;
+use super::trees::{stored_as_json, CARRIED};
 use super::{FORMAT, VERSION};
 use crate::store::Store;
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -39,6 +39,7 @@ pub fn export(store: &Store) -> Result<Vec<u8>, FileError> {
             .raw_records(carried.tree)?
             .into_iter()
             .map(|(_, value)| {
+                let value = stored_as_json(carried.tree, value)?;
                 let text = String::from_utf8(value).map_err(|_| {
                     FileError::storage(format!("a record in {} is not UTF-8", carried.tree))
                 })?;

@@ -35,6 +35,7 @@ pub const TREES: &[TreeInfo] = &[
     tree("sandbox-accounts", Kind::MockData, "accounts and their balances"),
     tree("sandbox-card-accounts", Kind::MockData, "card accounts"),
     tree("sandbox-transactions", Kind::MockData, "account transactions"),
+    tree("sandbox-payment-bookings", Kind::MockData, "account transactions booked by payments, one record per run and account"),
     tree("sandbox-transaction-sequences", Kind::MockData, "the last transaction number per account"),
     tree("sandbox-pending-transactions", Kind::MockData, "account transactions not yet booked"),
     tree("sandbox-card-transactions", Kind::MockData, "card transactions"),
