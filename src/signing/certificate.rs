@@ -134,6 +134,8 @@ pub struct TppCertificate {
     /// The subject per RFC 2253, written once (the traffic log names it for every request).
     pub subject_rfc2253: String,
     pub issuer: DistinguishedName,
+    /// The issuer per RFC 2253, written once: keyId's CA part is compared with it on every request.
+    pub issuer_rfc2253: String,
     pub common_name: Option<String>,
     pub organization_identifier: Option<String>,
     pub organization: Option<String>,
@@ -189,6 +191,7 @@ impl TppCertificate {
             organization: subject.first(&AttributeKind::O).map(str::to_string),
             subject_rfc2253: subject.to_rfc2253(),
             subject,
+            issuer_rfc2253: issuer.to_rfc2253(),
             issuer,
             not_before: cert.validity().not_before.to_datetime(),
             not_after: cert.validity().not_after.to_datetime(),

@@ -21,35 +21,39 @@ pub struct SignatureParams {
 
 /// The serial and issuer named by a keyId.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyId {
-    pub serial: String,
-    pub issuer: String,
+pub struct KeyId<'a> {
+    pub serial: &'a str,
+    pub issuer: &'a str,
 }
 
 /// Parses a Signature header value. Errors are sentences for a TPP developer.
 pub fn parse(value: &str) -> Result<SignatureParams, String> {
-    let was_wrapped = rfc2047::is_encoded_word(value);
-    let unwrapped;
-    let text = if was_wrapped {
-        unwrapped = rfc2047::decode(value)?;
-        unwrapped.as_str()
-    } else {
-        value
-    };
+    if rfc2047::is_encoded_word(value) {
+        let unwrapped = rfc2047::decode(value)?;
+        return parse_parts(&unwrapped, true);
+    }
+    parse_parts(value, false)
+}
 
+fn parse_parts(text: &str, was_wrapped: bool) -> Result<SignatureParams, String> {
     let mut key_id = None;
     let mut algorithm = None;
     let mut headers = None;
     let mut signature = None;
     for (name, value) in split_parameters(text)? {
-        let slot = match name.to_ascii_lowercase().as_str() {
-            "keyid" => &mut key_id,
-            "algorithm" => &mut algorithm,
-            "headers" => &mut headers,
-            "signature" => &mut signature,
+        let slot = if name.eq_ignore_ascii_case("keyId") {
+            &mut key_id
+        } else if name.eq_ignore_ascii_case("algorithm") {
+            &mut algorithm
+        } else if name.eq_ignore_ascii_case("headers") {
+            &mut headers
+        } else if name.eq_ignore_ascii_case("signature") {
+            &mut signature
+        } else if name.eq_ignore_ascii_case("created") || name.eq_ignore_ascii_case("expires") {
             // draft-cavage allows (created) and (expires); they carry no meaning here.
-            "created" | "expires" => continue,
-            _ => return Err(format!("the Signature header has an unknown part '{name}'")),
+            continue;
+        } else {
+            return Err(format!("the Signature header has an unknown part '{name}'"));
         };
         if slot.replace(value).is_some() {
             return Err(format!("the Signature header names '{name}' twice"));
@@ -59,13 +63,13 @@ pub fn parse(value: &str) -> Result<SignatureParams, String> {
         format!("the Signature header lacks the part {part}; it needs keyId, algorithm, headers and signature")
     };
     let signature_text = signature.ok_or_else(|| missing("signature"))?;
-    let signature = decode_base64(&signature_text)
+    let signature = decode_base64(signature_text)
         .ok_or("the signature part of the Signature header is not valid base64")?;
     // draft-cavage: a missing headers part means just "date"; NextGenPSD2 wants it explicit.
     let headers = headers.ok_or_else(|| missing("headers"))?;
     Ok(SignatureParams {
-        key_id: key_id.ok_or_else(|| missing("keyId"))?,
-        algorithm: algorithm.ok_or_else(|| missing("algorithm"))?,
+        key_id: key_id.ok_or_else(|| missing("keyId"))?.to_owned(),
+        algorithm: algorithm.ok_or_else(|| missing("algorithm"))?.to_owned(),
         headers: headers
             .split(' ')
             .filter(|h| !h.is_empty())
@@ -77,6 +81,9 @@ pub fn parse(value: &str) -> Result<SignatureParams, String> {
 }
 
 fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    if let Ok(bytes) = STANDARD.decode(text) {
+        return Some(bytes);
+    }
     let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     STANDARD
         .decode(&text)
@@ -85,8 +92,8 @@ fn decode_base64(text: &str) -> Option<Vec<u8>> {
 }
 
 /// Splits `name="value",name="value"`; commas inside quotes belong to the value.
-fn split_parameters(text: &str) -> Result<Vec<(String, String)>, String> {
-    let mut out = Vec::new();
+fn split_parameters(text: &str) -> Result<Vec<(&str, &str)>, String> {
+    let mut out = Vec::with_capacity(4);
     let mut rest = text.trim();
     while !rest.is_empty() {
         let eq = rest.find('=').ok_or_else(|| {
@@ -95,7 +102,7 @@ fn split_parameters(text: &str) -> Result<Vec<(String, String)>, String> {
                 clip(rest)
             )
         })?;
-        let name = rest[..eq].trim().to_owned();
+        let name = rest[..eq].trim();
         if name.is_empty() || name.contains([',', '"', ' ']) {
             return Err(format!(
                 "a part of the Signature header has no valid name near '{}'",
@@ -107,11 +114,11 @@ fn split_parameters(text: &str) -> Result<Vec<(String, String)>, String> {
             let end = quoted.find('"').ok_or_else(|| {
                 format!("the value of '{name}' in the Signature header has no closing quote")
             })?;
-            (quoted[..end].to_owned(), &quoted[end + 1..])
+            (&quoted[..end], &quoted[end + 1..])
         } else {
             // Unquoted values are tolerated up to the next comma.
             let end = after.find(',').unwrap_or(after.len());
-            (after[..end].trim().to_owned(), &after[end..])
+            (after[..end].trim(), &after[end..])
         };
         out.push((name, value));
         let remainder = remainder.trim_start();
@@ -134,7 +141,7 @@ fn clip(text: &str) -> String {
 }
 
 /// Splits a keyId into its serial and issuer: `SN=<serial>,CA=<issuer>` (the issuer holds commas itself).
-pub fn parse_key_id(key_id: &str) -> Result<KeyId, String> {
+pub fn parse_key_id(key_id: &str) -> Result<KeyId<'_>, String> {
     let text = key_id.trim();
     let format_hint = "keyId must have the form SN=<hex serial>,CA=<issuer DN>";
     let (sn_part, ca_part) = text
@@ -156,8 +163,8 @@ pub fn parse_key_id(key_id: &str) -> Result<KeyId, String> {
         return Err(format!("{format_hint}; the serial or the issuer is empty"));
     }
     Ok(KeyId {
-        serial: serial.trim().to_owned(),
-        issuer: issuer.trim().to_owned(),
+        serial: serial.trim(),
+        issuer: issuer.trim(),
     })
 }
 
