@@ -11,7 +11,8 @@ use time::OffsetDateTime;
 use x509_parser::oid_registry::{OID_KEY_TYPE_EC_PUBLIC_KEY, OID_PKCS1_RSAENCRYPTION};
 use x509_parser::prelude::parse_x509_certificate;
 
-use super::distinguished_name::{serial_hex, AttributeKind, DistinguishedName};
+use super::distinguished_name::{AttributeKind, DistinguishedName};
+use super::key_id::serial::serial_hex;
 use super::qc_statements::{decode_psd2, Psd2Attributes, Psd2Role, QC_STATEMENTS_EXTENSION_OID};
 
 /// Why a certificate could not be read. Messages are written for tppMessages text.

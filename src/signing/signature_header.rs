@@ -19,13 +19,6 @@ pub struct SignatureParams {
     pub was_wrapped: bool,
 }
 
-/// The serial and issuer named by a keyId.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyId<'a> {
-    pub serial: &'a str,
-    pub issuer: &'a str,
-}
-
 /// Parses a Signature header value. Errors are sentences for a TPP developer.
 pub fn parse(value: &str) -> Result<SignatureParams, String> {
     if rfc2047::is_encoded_word(value) {
@@ -140,34 +133,6 @@ fn clip(text: &str) -> String {
     text.chars().take(40).collect()
 }
 
-/// Splits a keyId into its serial and issuer: `SN=<serial>,CA=<issuer>` (the issuer holds commas itself).
-pub fn parse_key_id(key_id: &str) -> Result<KeyId<'_>, String> {
-    let text = key_id.trim();
-    let format_hint = "keyId must have the form SN=<hex serial>,CA=<issuer DN>";
-    let (sn_part, ca_part) = text
-        .split_once(',')
-        .ok_or_else(|| format!("{format_hint}; got '{}'", clip(text)))?;
-    let serial = sn_part
-        .trim()
-        .strip_prefix("SN=")
-        .or_else(|| sn_part.trim().strip_prefix("sn="))
-        .ok_or_else(|| format!("{format_hint}; it does not start with SN="))?;
-    let ca_part = ca_part.trim_start();
-    let issuer = ca_part
-        .strip_prefix("CA=")
-        .or_else(|| ca_part.strip_prefix("ca="))
-        .ok_or_else(|| {
-            format!("{format_hint}; the part after the serial does not start with CA=")
-        })?;
-    if serial.trim().is_empty() || issuer.trim().is_empty() {
-        return Err(format!("{format_hint}; the serial or the issuer is empty"));
-    }
-    Ok(KeyId {
-        serial: serial.trim(),
-        issuer: issuer.trim(),
-    })
-}
-
 /// Reads a header value that holds bytes outside visible ASCII, as some clients send non-ASCII text raw
 /// instead of RFC 2047-wrapping it (the bank platform's own signing proxy writes an issuer such as
 /// `L=Tromsø` into keyId that way: Node sends a header string's characters as ISO-8859-1 bytes). Bytes
@@ -243,14 +208,5 @@ mod tests {
         let (utf8, charset) = decode_raw_octets(text.as_bytes()).unwrap();
         assert_eq!((utf8, charset), (text, "UTF-8"));
         assert!(decode_raw_octets(b"a\x01b").is_none());
-    }
-
-    #[test]
-    fn key_id_splits_serial_from_an_issuer_with_commas() {
-        let key_id = parse_key_id("SN=00A1,CA=CN=Test CA,O=Test,C=NO").unwrap();
-        assert_eq!(key_id.serial, "00A1");
-        assert_eq!(key_id.issuer, "CN=Test CA,O=Test,C=NO");
-        assert!(parse_key_id("CA=CN=x,SN=1").is_err());
-        assert!(parse_key_id("SN=1").is_err());
     }
 }
