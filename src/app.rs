@@ -96,6 +96,13 @@ impl App {
         };
         let store = store.map_err(|error| match (error, &data_dir) {
             (StoreError::Locked(_), Some(dir)) => already_running(dir),
+            // These say what happened to the directory and what to do, whole.
+            (
+                StoreError::NewerFormat(text)
+                | StoreError::Format(text)
+                | StoreError::Migration(text),
+                _,
+            ) => text,
             (error, _) => format!("cannot open the data store: {error}"),
         })?;
         let unknown = store.unknown_trees();

@@ -60,8 +60,8 @@ pub fn describe(outcomes: &[StepOutcome]) -> String {
     }
     let failed = outcomes.iter().filter(|o| !o.passed()).count();
     text.push_str(&format!(
-        "{} steps, {} passed, {failed} failed\n",
-        outcomes.len(),
+        "{}, {} passed, {failed} failed\n",
+        crate::domain::error::count(outcomes.len(), "step"),
         outcomes.len() - failed
     ));
     text
@@ -71,12 +71,12 @@ fn cases(outcomes: &[StepOutcome]) -> Vec<CaseResult> {
     outcomes
         .iter()
         .map(|o| CaseResult {
-            name: o.label.clone(),
+            name: o.case.clone(),
             seconds: o.elapsed.as_secs_f64(),
             failure: (!o.passed()).then(|| {
                 let message = match &o.error {
                     Some(e) => format!("could not play the step: {e}"),
-                    None => format!("{} difference(s) from the recording", o.differences.len()),
+                    None => junit::failure_message(&o.differences),
                 };
                 let details = o
                     .differences
@@ -88,6 +88,19 @@ fn cases(outcomes: &[StepOutcome]) -> Vec<CaseResult> {
             }),
         })
         .collect()
+}
+
+/// The test suite's name: the flow file's stem, less a `.flow` (`basket.flow.json` is `basket`).
+pub fn suite_name(flow: &std::path::Path) -> String {
+    let stem = flow
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match stem.strip_suffix(".flow") {
+        Some(stem) if !stem.is_empty() => stem.to_owned(),
+        _ if stem.is_empty() => "flow".to_owned(),
+        _ => stem,
+    }
 }
 
 pub fn run(args: ReplayArgs) -> Result<ExitCode, String> {
@@ -112,11 +125,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, String> {
     }
     let _ = std::io::stdout().lock().write_all(report.as_bytes());
     if let Some(path) = &args.junit {
-        let suite = args
-            .flow
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "flow".into());
+        let suite = suite_name(&args.flow);
         std::fs::write(path, junit::report(&suite, &cases(&outcomes)))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }

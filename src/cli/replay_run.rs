@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 /// How one step went.
 pub struct StepOutcome {
     pub label: String,
+    /// Its JUnit test case name (`flow::junit::case_name`).
+    pub case: String,
     pub differences: Vec<Difference>,
     /// Set when the step could not be played at all (connection refused, bad header).
     pub error: Option<String>,
@@ -162,8 +164,8 @@ impl Runner {
         Ok((differences, waited))
     }
 
-    /// Plays one step.
-    pub async fn step(&mut self, step: &Step) -> StepOutcome {
+    /// Plays step `n` (from 1).
+    pub async fn step(&mut self, n: usize, step: &Step) -> StepOutcome {
         let started = Instant::now();
         let result = match step {
             Step::Exchange(e) => self.exchange(e).await,
@@ -176,6 +178,7 @@ impl Runner {
         };
         StepOutcome {
             label: step.label(),
+            case: crate::flow::junit::case_name(n, step),
             differences,
             error,
             elapsed,
@@ -189,6 +192,7 @@ impl Runner {
         if let Err(error) = self.sync_clock().await {
             outcomes.push(StepOutcome {
                 label: "GET /health (the sandbox's clock)".into(),
+                case: "00 GET /health".into(),
                 differences: Vec::new(),
                 error: Some(error),
                 elapsed: Duration::ZERO,
@@ -196,8 +200,8 @@ impl Runner {
             });
             return outcomes;
         }
-        for step in &flow.steps {
-            outcomes.push(self.step(step).await);
+        for (i, step) in flow.steps.iter().enumerate() {
+            outcomes.push(self.step(i + 1, step).await);
         }
         outcomes
     }

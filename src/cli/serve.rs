@@ -251,20 +251,28 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
     }
     if let Some(path) = &args.record {
-        write_recording(&app, record_after, path)?;
+        write_recording(&app, record_after, path, args.fixture.as_deref())?;
     }
     app.close()
 }
 
 /// Writes the exchanges served since `after` as a flow file (`--record`).
-fn write_recording(app: &App, after: u64, path: &std::path::Path) -> Result<(), String> {
+fn write_recording(
+    app: &App,
+    after: u64,
+    path: &std::path::Path,
+    fixture: Option<&std::path::Path>,
+) -> Result<(), String> {
     let traffic = &app.state().traffic;
     if !traffic.settle(Duration::from_secs(5)) {
         eprintln!(
             "xs2a-sandbox: the traffic log is behind; the recording may miss the last exchanges"
         );
     }
-    let flow = crate::flow::from_traffic::since(traffic, after).map_err(|e| e.text)?;
+    let mut flow = crate::flow::from_traffic::since(traffic, after).map_err(|e| e.text)?;
+    // The state the recording starts from: the fixture this run was started with, named as the flow
+    // file's readers find it (beside the recording: its file name; elsewhere: its absolute path).
+    flow.state = fixture.map(|fixture| state_reference(fixture, path));
     std::fs::write(path, flow.to_bytes())
         .map_err(|e| format!("cannot write the recording {}: {e}", path.display()))?;
     eprintln!(
@@ -273,4 +281,21 @@ fn write_recording(app: &App, after: u64, path: &std::path::Path) -> Result<(), 
         path.display()
     );
     Ok(())
+}
+
+/// How a flow file at `flow` names the state file `state`: by file name when both are in one directory,
+/// else by absolute path.
+pub fn state_reference(state: &std::path::Path, flow: &std::path::Path) -> String {
+    let absolute =
+        |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let state_abs = absolute(state);
+    let flow_dir = flow
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(absolute)
+        .unwrap_or_else(|| absolute(std::path::Path::new(".")));
+    match (state_abs.parent(), state_abs.file_name()) {
+        (Some(dir), Some(name)) if dir == flow_dir => name.to_string_lossy().into_owned(),
+        _ => state_abs.to_string_lossy().into_owned(),
+    }
 }

@@ -39,8 +39,8 @@ impl Bban {
         }
         if digits.len() != 11 {
             return Err(DomainError::new(format!(
-                "account number '{text}' has {} digits, a Norwegian account number has 11",
-                digits.len()
+                "account number '{text}' has {}, a Norwegian account number has 11",
+                super::error::count(digits.len(), "digit")
             )));
         }
         let problem = match check_digit(&digits[..10]) {
@@ -68,6 +68,22 @@ impl Bban {
         }
         let check = check_digit(first10)?;
         Some(Bban(format!("{first10}{check}")))
+    }
+
+    /// A random valid account number at the bank with this 4-digit bank code (registry number).
+    pub fn generate(bank_code: &str, rng: &mut impl rand::Rng) -> Result<Bban, DomainError> {
+        if bank_code.len() != 4 || !bank_code.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(DomainError::new(format!(
+                "bank code '{bank_code}' is not 4 digits (the first four of an account number, e.g. 1205)"
+            )));
+        }
+        loop {
+            let first10 = format!("{bank_code}{:06}", rng.gen_range(0..1_000_000));
+            // One stem in eleven gives check value 10: draw again.
+            if let Some(bban) = Self::with_check_digit(&first10) {
+                return Ok(bban);
+            }
+        }
     }
 
     /// The 11 digits, without separators.
@@ -189,5 +205,19 @@ mod tests {
         let (_, problem) = Bban::parse_keeping_check_digit("86011117947").unwrap();
         assert!(problem.is_none());
         assert!(Bban::parse_keeping_check_digit("1234").is_err());
+    }
+
+    #[test]
+    fn generated_numbers_pass_the_parser_at_their_bank() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(18);
+        for n in 0..1000 {
+            let bank = ["1205", "8601", "0530"][n % 3];
+            let bban = Bban::generate(bank, &mut rng).unwrap();
+            assert_eq!(Bban::parse(bban.as_str()).unwrap(), bban);
+            assert!(bban.as_str().starts_with(bank), "{bban}");
+        }
+        assert!(Bban::generate("12a5", &mut rng).is_err());
+        assert!(Bban::generate("120", &mut rng).is_err());
     }
 }

@@ -16,6 +16,15 @@ impl DomainError {
     }
 }
 
+/// `count` of `one`, with an s unless it is one: "1 digit", "10 digits".
+pub fn count(count: usize, one: &str) -> String {
+    if count == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{count} {one}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -25,5 +34,12 @@ mod tests {
         let e = DomainError::new("check digit is 4, expected 3");
         assert_eq!(e.to_string(), "check digit is 4, expected 3");
         assert_eq!(e, DomainError("check digit is 4, expected 3".to_string()));
+    }
+
+    #[test]
+    fn counts_are_pluralised() {
+        assert_eq!(count(1, "digit"), "1 digit");
+        assert_eq!(count(0, "digit"), "0 digits");
+        assert_eq!(count(12, "character"), "12 characters");
     }
 }

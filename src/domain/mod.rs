@@ -22,5 +22,5 @@ pub use error::DomainError;
 pub use iban::Iban;
 pub use kid::{Kid, KidAlgorithm, KidError};
 pub use money::Amount;
-pub use national_id::{CheckDigitRule, IdKind, NationalId};
+pub use national_id::{CheckDigitRule, GeneratedKind, IdKind, NationalId, Sex};
 pub use org_number::OrgNumber;

@@ -16,6 +16,24 @@ pub enum IdKind {
     DNumber,
 }
 
+/// The kind of number [`NationalId::generate`] makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GeneratedKind {
+    /// A fødselsnummer: the birth date as it is.
+    BirthNumber,
+    /// A D-number: the day + 40.
+    DNumber,
+    /// A synthetic test number: the month + 80.
+    Synthetic,
+}
+
+/// The sex a national identity number encodes in its individual number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sex {
+    Female,
+    Male,
+}
+
 /// Which check digit rule to apply.
 ///
 /// From 2032 the Tax Administration will issue numbers whose first check digit is no longer
@@ -62,46 +80,18 @@ impl NationalId {
         }
         if text.len() != 11 {
             return Err(DomainError::new(format!(
-                "national identity number '{text}' has {} digits, it must have 11",
-                text.len()
+                "national identity number '{text}' has {}, it must have 11",
+                super::error::count(text.len(), "digit")
             )));
         }
         let d: Vec<u32> = text.bytes().map(|b| u32::from(b - b'0')).collect();
+        // The date first: "month 34" is what a person typing the number got wrong, and no check digit
+        // can make such a number valid, so it is reported before the check digits are looked at.
+        let (kind, synthetic, birth_date) = date_part(text, &d)?;
         if rule == CheckDigitRule::Pre2032 {
             check(text, "first", weighted_check(&d[..9], &K1_WEIGHTS), d[9])?;
         }
         check(text, "second", weighted_check(&d[..10], &K2_WEIGHTS), d[10])?;
-
-        // A first digit of 4-7 marks a D-number; the day left after removing 40 is checked with
-        // the rest of the date, so "72" is reported as day 32 rather than as an odd birth day.
-        let (kind, day) = match (d[0], d[0] * 10 + d[1]) {
-            (4..=7, day) => (IdKind::DNumber, day - 40),
-            (_, day) => (IdKind::BirthNumber, day),
-        };
-        let (synthetic, month) = match d[2] * 10 + d[3] {
-            m @ 1..=12 => (false, m),
-            m @ 41..=52 => (true, m - 40),
-            m @ 81..=92 => (true, m - 80),
-            m => {
-                return Err(DomainError::new(format!(
-                    "national identity number '{text}' has month {m:02}; expected 01-12, or 41-52 or 81-92 for a synthetic number"
-                )))
-            }
-        };
-        let yy = d[4] * 10 + d[5];
-        let individual = d[6] * 100 + d[7] * 10 + d[8];
-        let year = birth_year(individual, yy).ok_or_else(|| {
-            DomainError::new(format!(
-                "national identity number '{text}' has individual number {individual:03}, which is not issued for year {yy:02}"
-            ))
-        })?;
-        let birth_date = Month::try_from(month as u8)
-            .and_then(|m| Date::from_calendar_date(year, m, day as u8))
-            .map_err(|_| {
-                DomainError::new(format!(
-                    "national identity number '{text}' has birth date {day:02}.{month:02}.{year}, which does not exist"
-                ))
-            })?;
         Ok(NationalId {
             text: text.to_string(),
             kind,
@@ -137,6 +127,78 @@ impl NationalId {
         Self::parse(&format!("{stem}{k1}{k2}")).ok()
     }
 
+    /// A random valid number for `birth_date`: a birth number, a D-number (day + 40) or a synthetic
+    /// test number (month + 80, as Skatteetaten's Tenor test data), with the individual number's last
+    /// digit even for a woman and odd for a man. The individual number is drawn from the range that
+    /// encodes the birth year's century; years outside 1854-2039 cannot be written and are refused.
+    pub fn generate(
+        kind: GeneratedKind,
+        birth_date: Date,
+        sex: Option<Sex>,
+        rng: &mut impl rand::Rng,
+    ) -> Result<NationalId, DomainError> {
+        let year = birth_date.year();
+        let ranges: &[std::ops::RangeInclusive<u32>] = match year {
+            1854..=1899 => &[500..=749],
+            1900..=1939 => &[0..=499],
+            1940..=1999 => &[0..=499, 900..=999],
+            2000..=2039 => &[500..=999],
+            _ => {
+                return Err(DomainError::new(format!(
+                    "a national identity number can only be written for birth years 1854 to 2039, not {year}"
+                )))
+            }
+        };
+        let day = birth_date.day()
+            + if kind == GeneratedKind::DNumber {
+                40
+            } else {
+                0
+            };
+        let month = u8::from(birth_date.month())
+            + if kind == GeneratedKind::Synthetic {
+                80
+            } else {
+                0
+            };
+        let yy = year.rem_euclid(100);
+        // About one individual number in five gives a check value of 10; a few hundred draws never all do.
+        for _ in 0..1000 {
+            let range = &ranges[rng.gen_range(0..ranges.len())];
+            let mut individual = rng.gen_range(range.clone());
+            match sex {
+                Some(Sex::Female) if individual % 2 == 1 => individual -= 1,
+                Some(Sex::Male) if individual % 2 == 0 => individual += 1,
+                _ => {}
+            }
+            if !range.contains(&individual) {
+                continue;
+            }
+            let stem = format!("{day:02}{month:02}{yy:02}{individual:03}");
+            let d: Vec<u32> = stem.bytes().map(|b| u32::from(b - b'0')).collect();
+            let Some(k1) = weighted_check(&d, &K1_WEIGHTS) else {
+                continue;
+            };
+            let with_k1: Vec<u32> = d.iter().copied().chain([k1]).collect();
+            let Some(k2) = weighted_check(&with_k1, &K2_WEIGHTS) else {
+                continue;
+            };
+            return Self::parse(&format!("{stem}{k1}{k2}"));
+        }
+        Err(DomainError::new(format!(
+            "no valid national identity number was found for {birth_date}"
+        )))
+    }
+
+    /// The sex the individual number encodes (its last digit: even for a woman, odd for a man).
+    pub fn sex(&self) -> Sex {
+        if (self.text.as_bytes()[8] - b'0') % 2 == 0 {
+            Sex::Female
+        } else {
+            Sex::Male
+        }
+    }
+
     pub fn kind(&self) -> IdKind {
         self.kind
     }
@@ -153,6 +215,42 @@ impl NationalId {
     pub fn as_str(&self) -> &str {
         &self.text
     }
+}
+
+/// The date part DDMMYY with the individual number's century: the kind (a day + 40 is a D-number), whether
+/// the month is a synthetic one (+ 40 or + 80), and the real birth date, which must exist.
+fn date_part(text: &str, d: &[u32]) -> Result<(IdKind, bool, Date), DomainError> {
+    // A first digit of 4-7 marks a D-number; the day left after removing 40 is checked with
+    // the rest of the date, so "72" is reported as day 32 rather than as an odd birth day.
+    let (kind, day) = match (d[0], d[0] * 10 + d[1]) {
+        (4..=7, day) => (IdKind::DNumber, day - 40),
+        (_, day) => (IdKind::BirthNumber, day),
+    };
+    let (synthetic, month) = match d[2] * 10 + d[3] {
+        m @ 1..=12 => (false, m),
+        m @ 41..=52 => (true, m - 40),
+        m @ 81..=92 => (true, m - 80),
+        m => {
+            return Err(DomainError::new(format!(
+                "national identity number '{text}' has month {m:02}; expected 01-12, or 41-52 or 81-92 for a synthetic number"
+            )))
+        }
+    };
+    let yy = d[4] * 10 + d[5];
+    let individual = d[6] * 100 + d[7] * 10 + d[8];
+    let year = birth_year(individual, yy).ok_or_else(|| {
+        DomainError::new(format!(
+            "national identity number '{text}' has individual number {individual:03}, which is not issued for year {yy:02}"
+        ))
+    })?;
+    let birth_date = Month::try_from(month as u8)
+        .and_then(|m| Date::from_calendar_date(year, m, day as u8))
+        .map_err(|_| {
+            DomainError::new(format!(
+                "national identity number '{text}' has birth date {day:02}.{month:02}.{year}, which does not exist"
+            ))
+        })?;
+    Ok((kind, synthetic, birth_date))
 }
 
 /// The mod 11 check digit over `digits`; `None` for check value 10, which no issued number has.
@@ -395,5 +493,64 @@ mod tests {
             }
         }
         assert!((350..500).contains(&made), "{made}");
+    }
+
+    #[test]
+    fn the_date_is_checked_before_the_check_digits() {
+        // Month 34 and wrong check digits: the month is what is reported.
+        let e = err("01340012300");
+        assert!(e.contains("month 34"), "{e}");
+        // Day 32 with wrong check digits: the date.
+        assert!(err("32010012300").contains("32.01.1900"));
+        // An individual number not issued for the year, with wrong check digits: the year.
+        assert!(err("01014050000").contains("not issued for year 40"));
+        // A good date with a wrong check digit: the check digit.
+        let e = err("01010012300");
+        assert!(e.contains("first check digit 0, expected 5"), "{e}");
+    }
+
+    #[test]
+    fn generated_numbers_pass_the_parser_with_their_date_kind_and_sex() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(18);
+        for kind in [
+            GeneratedKind::BirthNumber,
+            GeneratedKind::DNumber,
+            GeneratedKind::Synthetic,
+        ] {
+            for n in 0..1000 {
+                let birth = date!(1854 - 01 - 01)
+                    + time::Duration::days(rng.gen_range(0..(2039 - 1854) * 365));
+                let sex = [None, Some(Sex::Female), Some(Sex::Male)][n % 3];
+                let id = NationalId::generate(kind, birth, sex, &mut rng)
+                    .unwrap_or_else(|e| panic!("{kind:?} {birth}: {e}"));
+                let parsed = ok(id.as_str());
+                assert_eq!(parsed.birth_date(), birth, "{id}");
+                assert_eq!(
+                    parsed.kind() == IdKind::DNumber,
+                    kind == GeneratedKind::DNumber,
+                    "{id}"
+                );
+                assert_eq!(
+                    parsed.is_synthetic(),
+                    kind == GeneratedKind::Synthetic,
+                    "{id}"
+                );
+                if let Some(sex) = sex {
+                    assert_eq!(parsed.sex(), sex, "{id}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_birth_year_no_number_can_write_is_refused() {
+        let mut rng = rand::thread_rng();
+        for year in [1853, 2040] {
+            let birth = Date::from_calendar_date(year, Month::June, 1).unwrap();
+            let e = NationalId::generate(GeneratedKind::BirthNumber, birth, None, &mut rng)
+                .unwrap_err();
+            assert!(e.0.contains("1854 to 2039"), "{e}");
+        }
     }
 }

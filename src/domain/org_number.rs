@@ -25,8 +25,8 @@ impl OrgNumber {
         }
         if digits.len() != 9 {
             return Err(DomainError::new(format!(
-                "organisation number '{text}' has {} digits, it must have 9",
-                digits.len()
+                "organisation number '{text}' has {}, it must have 9",
+                super::error::count(digits.len(), "digit")
             )));
         }
         let actual = u32::from(digits.as_bytes()[8] - b'0');
@@ -49,6 +49,21 @@ impl OrgNumber {
         }
         let check = check_digit(first8)?;
         Some(OrgNumber(format!("{first8}{check}")))
+    }
+
+    /// A random valid number. Registered organisation numbers start with 8 or 9, so generated ones do too.
+    pub fn generate(rng: &mut impl rand::Rng) -> OrgNumber {
+        loop {
+            let first8 = format!(
+                "{}{:07}",
+                rng.gen_range(8..=9),
+                rng.gen_range(0..10_000_000)
+            );
+            // One stem in eleven gives check value 10: draw again.
+            if let Some(number) = Self::with_check_digit(&first8) {
+                return number;
+            }
+        }
     }
 
     pub fn as_str(&self) -> &str {
@@ -94,5 +109,19 @@ mod tests {
     fn completes_eight_digits() {
         let n = OrgNumber::with_check_digit("97476067").unwrap();
         assert_eq!(n.as_str(), "974760673");
+    }
+
+    #[test]
+    fn generated_numbers_pass_the_parser() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(18);
+        for _ in 0..1000 {
+            let number = OrgNumber::generate(&mut rng);
+            assert_eq!(OrgNumber::parse(number.as_str()).unwrap(), number);
+            assert!(
+                matches!(number.as_str().as_bytes()[0], b'8' | b'9'),
+                "{number}"
+            );
+        }
     }
 }

@@ -139,17 +139,27 @@ pub fn redact(value: &Value) -> Value {
     }
 }
 
+/// Longer values are cut (at a word boundary, with an ellipsis): well above the longest `tppMessages` text
+/// (512 characters), so a refusal's text, with its hint, is always shown whole.
+pub const SHOWN_CHARS: usize = 1000;
+
+/// `text` cut to at most `max` characters at a word boundary, with an ellipsis when cut.
+pub fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let head: String = text.chars().take(max).collect();
+    let at = head
+        .rfind(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.'))
+        .filter(|at| *at > max / 2)
+        .unwrap_or(head.len());
+    format!("{} …", head[..at].trim_end())
+}
+
 fn show(value: Option<&Value>) -> String {
     match value {
         None => "(absent)".into(),
-        Some(v) => {
-            let text = v.to_string();
-            if text.chars().count() > 200 {
-                format!("{}…", text.chars().take(200).collect::<String>())
-            } else {
-                text
-            }
-        }
+        Some(v) => cut(&v.to_string(), SHOWN_CHARS),
     }
 }
 
@@ -264,5 +274,30 @@ mod tests {
                 "/c: expected (absent), got 1"
             ]
         );
+    }
+
+    #[test]
+    fn long_values_are_cut_at_a_word_and_a_refusal_text_is_kept_whole() {
+        let text = "This payment is a logical duplicate of payment 3f2 (same debtor, creditor, amount, remittance \
+                    and execution date within 24 hours). Send allowLogicalDuplicate=true to create it anyway.";
+        let diffs = compare(
+            201,
+            Some(r#"{"transactionStatus":"RCVD"}"#),
+            409,
+            &serde_json::json!({"tppMessages": [{"text": text}]}).to_string(),
+        );
+        let shown = diffs
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            shown.contains("allowLogicalDuplicate=true to create it anyway."),
+            "{shown}"
+        );
+        let long = "word ".repeat(400);
+        let cut_text = cut(&long, 100);
+        assert!(cut_text.ends_with("word …"), "{cut_text}");
+        assert!(cut_text.chars().count() <= 102);
     }
 }

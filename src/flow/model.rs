@@ -3,11 +3,21 @@
 //! replay through the automation endpoint `POST /v1/sandbox/sca/{id}`).
 
 use crate::state_file::error::{pointer_of, FaultKind, FileError};
+use crate::state_file::versions::{FileMigration, Versions};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub const FORMAT: &str = "xs2a-sandbox/flow";
-pub const VERSION: u64 = 1;
+/// Changes of the flow format, oldest first; an older flow is brought up through them as it is read
+/// (none yet: every flow so far is version 1).
+pub const MIGRATIONS: &[FileMigration] = &[];
+/// The flow's versions: [`MIGRATIONS`] and what messages call it.
+pub const VERSIONS: Versions = Versions {
+    kind: "flow",
+    migrations: MIGRATIONS,
+};
+/// The format version this sandbox writes, and the newest it reads.
+pub const VERSION: u64 = VERSIONS.current();
 
 /// A recorded flow.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -88,9 +98,14 @@ impl FlowFile {
         }
     }
 
-    /// Parses a flow file, refusing with the JSON pointer at fault.
+    /// Parses a flow file, refusing with the JSON pointer at fault; an older version is read as this one.
     pub fn parse(bytes: &[u8]) -> Result<FlowFile, FileError> {
-        let value: Value = serde_json::from_slice(bytes)
+        Self::parse_with(bytes, &VERSIONS)
+    }
+
+    /// [`FlowFile::parse`] for the file versions `versions` (tests give a list of their own).
+    pub(crate) fn parse_with(bytes: &[u8], versions: &Versions) -> Result<FlowFile, FileError> {
+        let mut value: Value = serde_json::from_slice(bytes)
             .map_err(|e| FileError::new(FaultKind::Syntax, "", format!("not JSON: {e}")))?;
         if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
             return Err(FileError::new(
@@ -99,13 +114,8 @@ impl FlowFile {
                 format!("not a flow file: expected \"format\": \"{FORMAT}\""),
             ));
         }
-        if value.get("version").and_then(Value::as_u64) != Some(VERSION) {
-            return Err(FileError::new(
-                FaultKind::Version,
-                "/version",
-                format!("unknown flow version: this sandbox reads version {VERSION}"),
-            ));
-        }
+        let version = versions.check(value.get("version"))?;
+        versions.upgrade(&mut value, version)?;
         serde_path_to_error::deserialize(&value)
             .map_err(|e| FileError::schema(pointer_of(e.path()), e.inner().to_string()))
     }
@@ -127,5 +137,73 @@ impl Step {
             },
             Step::Sca(s) => format!("SCA of authorisation {}", s.authorisation_id),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A synthetic change of the flow format: in "version 1" an exchange's request had `url`, not `path`.
+    fn url_was_path(document: &mut Value) -> Result<(), FileError> {
+        for step in document["steps"].as_array_mut().into_iter().flatten() {
+            if let Some(url) = step["request"]
+                .as_object_mut()
+                .and_then(|r| r.remove("url"))
+            {
+                step["request"]["path"] = url;
+            }
+        }
+        Ok(())
+    }
+
+    const SYNTHETIC: Versions = Versions {
+        kind: "flow",
+        migrations: &[FileMigration {
+            to: 2,
+            what: "a request's url is called path",
+            run: url_was_path,
+        }],
+    };
+
+    fn flow(version: u64, member: &str) -> Vec<u8> {
+        json!({"format": FORMAT, "version": version, "steps": [{"kind": "exchange",
+            "request": {"method": "GET", member: "/v1/accounts"}, "response": {"status": 401}}]})
+        .to_string()
+        .into_bytes()
+    }
+
+    #[test]
+    fn an_older_flow_is_read_as_the_current_version() {
+        let read = FlowFile::parse_with(&flow(1, "url"), &SYNTHETIC).unwrap();
+        assert_eq!(read.version, 2);
+        let Step::Exchange(exchange) = &read.steps[0] else {
+            panic!("an exchange")
+        };
+        assert_eq!(exchange.request.path, "/v1/accounts");
+        assert_eq!(
+            FlowFile::parse_with(&flow(2, "path"), &SYNTHETIC).unwrap(),
+            read
+        );
+    }
+
+    #[test]
+    fn a_newer_flow_is_refused_naming_both_versions() {
+        let error = FlowFile::parse(&flow(VERSION + 1, "path")).unwrap_err();
+        assert_eq!(
+            (error.kind, error.pointer.as_str()),
+            (FaultKind::Version, "/version")
+        );
+        assert!(
+            error
+                .message
+                .contains(&format!("format version {} is unknown", VERSION + 1))
+                && error
+                    .message
+                    .contains(&format!("flows up to version {VERSION}")),
+            "{error}"
+        );
+        assert!(FlowFile::parse(&flow(VERSION, "path")).is_ok());
     }
 }

@@ -34,12 +34,13 @@ pub struct CreateAccount {
     pub status: Option<String>,
     /// `{amount, currency}`, or just the amount in the account's currency (`0`, `"5000.00"`), as the
     /// platform's developer kit writes it.
+    #[schema(schema_with = input::credit_line_schema)]
     pub credit_line: Option<Value>,
     pub balances: Option<Vec<BalanceInput>>,
 }
 
 /// The credit line of a request: an amount object, or a bare amount in the account's currency.
-fn credit_line(value: &Value, currency: Currency) -> Result<Money, Refusal> {
+pub(crate) fn credit_line(value: &Value, currency: Currency) -> Result<Money, Refusal> {
     const PATH: &str = "creditLine";
     match value {
         Value::Object(_) => {
@@ -82,19 +83,8 @@ pub fn create_warned(store: &Store, request: &CreateAccount) -> Result<Warned<Ac
         Some(c) => input::currency("currency", c)?,
         None => Currency::NOK,
     };
-    let cash_account_type = match input::text("cashAccountType", &request.cash_account_type, 4)? {
-        None => "CACC".to_owned(),
-        Some(t) if input::CASH_ACCOUNT_TYPES.contains(&t.as_str()) => t,
-        Some(t) => {
-            return Err(Refusal::format(
-                "cashAccountType",
-                format!(
-                    "cashAccountType '{t}' is not an ISO 20022 cash account type; use one of {}",
-                    input::CASH_ACCOUNT_TYPES.join(", ")
-                ),
-            ))
-        }
-    };
+    let cash_account_type =
+        cash_account_type(&request.cash_account_type)?.unwrap_or_else(|| "CACC".to_owned());
     let product = input::text("product", &request.product, MAX_PRODUCT)?
         .unwrap_or_else(|| default_product(&cash_account_type).to_owned());
     let name = input::text("accountName", &request.account_name, MAX_NAME)?
@@ -134,6 +124,21 @@ pub fn create_warned(store: &Store, request: &CreateAccount) -> Result<Warned<Ac
         value: account,
         warnings,
     })
+}
+
+/// An ISO 20022 cash account type, when one is given.
+pub(crate) fn cash_account_type(value: &Option<String>) -> Result<Option<String>, Refusal> {
+    match input::text("cashAccountType", value, 4)? {
+        None => Ok(None),
+        Some(t) if input::CASH_ACCOUNT_TYPES.contains(&t.as_str()) => Ok(Some(t)),
+        Some(t) => Err(Refusal::format(
+            "cashAccountType",
+            format!(
+                "cashAccountType '{t}' is not an ISO 20022 cash account type; use one of {}",
+                input::CASH_ACCOUNT_TYPES.join(", ")
+            ),
+        )),
+    }
 }
 
 /// An account status in any letter case (`ENABLED` as the platform's developer kit writes it).
@@ -204,6 +209,7 @@ pub struct AccountView {
     pub cash_account_type: String,
     pub status: AccountStatus,
     /// PRIV for a private customer's account, ORGA for a corporation's.
+    #[schema(schema_with = usage_schema)]
     pub usage: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub credit_line: Option<Money>,
@@ -253,9 +259,15 @@ pub fn get_view(store: &Store, id: &str) -> Result<AccountView, Refusal> {
     view(store, account)
 }
 
-fn view(store: &Store, account: Account) -> Result<AccountView, Refusal> {
+pub(crate) fn view(store: &Store, account: Account) -> Result<AccountView, Refusal> {
     let owner = customers::by_number(store, "customerNumber", &account.customer_number)?;
     Ok(AccountView::new(account, &owner))
+}
+
+/// The OpenAPI schema of `AccountView.usage and CardAccountView.usage`: one of a fixed set of words.
+pub(crate) fn usage_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    serde_json::from_value(serde_json::json!({"type": "string", "enum": ["PRIV", "ORGA"]}))
+        .expect("a valid schema")
 }
 
 #[cfg(test)]

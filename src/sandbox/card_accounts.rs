@@ -197,6 +197,7 @@ pub struct CardAccountView {
     pub name: String,
     pub product: String,
     pub status: AccountStatus,
+    #[schema(schema_with = super::accounts::usage_schema)]
     pub usage: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub credit_limit: Option<Money>,
@@ -243,7 +244,7 @@ pub fn get_view(store: &Store, id: &str) -> Result<CardAccountView, Refusal> {
     view(store, card)
 }
 
-fn view(store: &Store, card: CardAccount) -> Result<CardAccountView, Refusal> {
+pub(crate) fn view(store: &Store, card: CardAccount) -> Result<CardAccountView, Refusal> {
     let owner = customers::by_number(store, "customerNumber", &card.customer_number)?;
     Ok(CardAccountView::new(card, &owner))
 }

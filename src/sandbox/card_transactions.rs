@@ -39,6 +39,7 @@ const MAX_ID: usize = 35;
 #[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 pub struct CardAmountInput {
     pub currency: Option<String>,
+    #[schema(schema_with = super::input::amount_schema)]
     pub amount: Option<Value>,
 }
 

@@ -89,8 +89,36 @@ pub fn date(path: &str, value: &str) -> Result<Date, Refusal> {
 /// in major units (`10000`).
 #[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 pub struct AmountInput {
+    #[schema(schema_with = amount_schema)]
     pub amount: Option<Value>,
     pub currency: Option<String>,
+}
+
+/// A schema written as JSON (for the shapes a derive cannot say: "a string or a number").
+fn schema(value: Value) -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    serde_json::from_value(value).expect("a valid schema")
+}
+
+/// The OpenAPI schema of an amount as requests write it: a decimal string, or a JSON number.
+pub fn amount_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    schema(serde_json::json!({
+        "description": "In major units: a decimal string (\"-125.50\") or a JSON number (10000).",
+        "oneOf": [{"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$"}, {"type": "number"}]
+    }))
+}
+
+/// The OpenAPI schema of a credit line as requests write it: an amount object or a bare amount in the
+/// account's currency (`null` removes it where an edit allows that).
+pub fn credit_line_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    let amount = serde_json::to_value(amount_schema()).expect("a schema serialises");
+    schema(serde_json::json!({
+        "oneOf": [
+            {"type": "object", "properties": {"amount": amount, "currency": {"type": "string"}}},
+            amount["oneOf"][0],
+            amount["oneOf"][1],
+            {"type": "null"}
+        ]
+    }))
 }
 
 /// Parses an amount object whose currency must be `expected` (the account's). Signed amounts allowed.

@@ -6,7 +6,8 @@
 
 use super::error::{pointer_of, token, FaultKind, FileError};
 use super::trees::{carried, kind, Decoded, Target, CARRIED};
-use super::{FORMAT, VERSION};
+use super::versions::Versions;
+use super::{FORMAT, VERSIONS};
 use crate::store::registry::Kind;
 use crate::store::{RawRecords, Store};
 use serde::de::IgnoredAny;
@@ -112,21 +113,6 @@ fn check_format(format: Option<&Value>) -> Result<(), FileError> {
     }
 }
 
-fn check_version(version: Option<&Value>) -> Result<(), FileError> {
-    match version {
-        Some(Value::Number(n)) if n.as_u64() == Some(VERSION) => Ok(()),
-        Some(Value::Number(n)) => Err(FileError::new(
-            FaultKind::Version,
-            "/version",
-            format!("format version {n} is unknown: this sandbox reads version {VERSION} (written by a newer sandbox?)"),
-        )),
-        _ => Err(FileError::schema(
-            "/version",
-            format!("missing or not a number: expected {VERSION}"),
-        )),
-    }
-}
-
 fn check_tree_names<'n>(names: impl Iterator<Item = &'n String>) -> Result<(), FileError> {
     for name in names {
         if carried(name).is_none() {
@@ -182,14 +168,22 @@ fn decode_trees<S: AsRef<str>>(trees: &BTreeMap<String, Vec<S>>) -> Result<Parse
 
 /// Parses and checks a whole file; nothing is written.
 pub fn parse(bytes: &[u8]) -> Result<Parsed, FileError> {
+    parse_with(bytes, &VERSIONS)
+}
+
+/// [`parse`] for the file versions `versions` (tests give a list of their own).
+pub(crate) fn parse_with(bytes: &[u8], versions: &Versions) -> Result<Parsed, FileError> {
     // The fast path reads the envelope in one pass and decodes each record from its own text. A file
     // it does not take (any fault, or a member given twice) is read as before, through a JSON tree, to
     // name the place at fault.
     let Ok(envelope) = serde_json::from_slice::<Envelope>(bytes) else {
-        return parse_as_tree(bytes);
+        return parse_as_tree(bytes, versions);
     };
     check_format(envelope.format.as_ref())?;
-    check_version(envelope.version.as_ref())?;
+    let version = versions.check(envelope.version.as_ref())?;
+    if version < versions.current() {
+        return parse_older(bytes, version, versions);
+    }
     let Some(trees) = envelope.trees else {
         return Err(FileError::schema(
             "/trees",
@@ -204,8 +198,16 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, FileError> {
     decode_trees(&trees)
 }
 
+/// A file of an older version: brought up to the current one as a JSON tree, then read as one of it.
+fn parse_older(bytes: &[u8], version: u64, versions: &Versions) -> Result<Parsed, FileError> {
+    let mut document: Value = serde_json::from_slice(bytes).map_err(|_| syntax_error(bytes))?;
+    versions.upgrade(&mut document, version)?;
+    let bytes = serde_json::to_vec(&document).expect("a JSON tree serialises");
+    parse_with(&bytes, versions)
+}
+
 /// The slow path of [`parse`]: the whole file as a JSON tree, each fault named at its place.
-fn parse_as_tree(bytes: &[u8]) -> Result<Parsed, FileError> {
+fn parse_as_tree(bytes: &[u8], versions: &Versions) -> Result<Parsed, FileError> {
     let value: Value = match serde_json::from_slice(bytes) {
         Ok(value) => value,
         Err(_) => return Err(syntax_error(bytes)),
@@ -214,7 +216,10 @@ fn parse_as_tree(bytes: &[u8]) -> Result<Parsed, FileError> {
         return Err(FileError::schema("", "a state file is a JSON object"));
     };
     check_format(top.get("format"))?;
-    check_version(top.get("version"))?;
+    let version = versions.check(top.get("version"))?;
+    if version < versions.current() {
+        return parse_older(bytes, version, versions);
+    }
     if let Some(extra) = top.keys().find(|k| !ALLOWED.contains(&k.as_str())) {
         return Err(FileError::schema(
             format!("/{}", token(extra)),

@@ -8,15 +8,25 @@ pub mod export;
 pub mod import;
 pub mod live;
 pub mod trees;
+pub mod versions;
 
 pub use error::{FaultKind, FileError};
 pub use export::export;
 pub use import::{import, preview, Mode, Preview};
+use versions::{FileMigration, Versions};
 
 /// The `format` member of every state file.
 pub const FORMAT: &str = "xs2a-sandbox/state";
-/// The one format version this sandbox reads and writes.
-pub const VERSION: u64 = 1;
+/// Changes of the state file's format, oldest first; an older file is brought up through them as it is
+/// read (none yet: every state file so far is version 1).
+pub const MIGRATIONS: &[FileMigration] = &[];
+/// The state file's versions: [`MIGRATIONS`] and what messages call it.
+pub const VERSIONS: Versions = Versions {
+    kind: "state file",
+    migrations: MIGRATIONS,
+};
+/// The format version this sandbox writes, and the newest it reads.
+pub const VERSION: u64 = VERSIONS.current();
 
 #[cfg(test)]
 mod tests;

@@ -112,6 +112,74 @@ fn an_unknown_format_version_is_refused() {
         "/version",
     );
     assert!(error.message.contains("version 2 is unknown"), "{error}");
+    assert!(
+        error.message.contains("written by a newer xs2a-sandbox")
+            && error.message.contains("up to version 1"),
+        "names both versions: {error}"
+    );
+}
+
+/// A synthetic change of the state file, for the mechanism that reads older files: in "version 1" a
+/// customer's `name` was called `fullName`.
+fn name_was_full_name(document: &mut Value) -> Result<(), FileError> {
+    for customer in document["trees"]["sandbox-customers"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+    {
+        let name = customer
+            .as_object_mut()
+            .and_then(|c| c.remove("fullName"))
+            .ok_or_else(|| FileError::schema("/trees/sandbox-customers", "no fullName"))?;
+        customer["name"] = name;
+    }
+    Ok(())
+}
+
+const SYNTHETIC: versions::Versions = versions::Versions {
+    kind: "state file",
+    migrations: &[versions::FileMigration {
+        to: 2,
+        what: "customers' fullName is called name",
+        run: name_was_full_name,
+    }],
+};
+
+#[test]
+fn an_older_state_file_is_read_as_the_current_version() {
+    let store = seeded();
+    let current = file_of(&store);
+    let mut older = current.clone();
+    older["version"] = json!(1);
+    for customer in older["trees"]["sandbox-customers"].as_array_mut().unwrap() {
+        let name = customer.as_object_mut().unwrap().remove("name").unwrap();
+        customer["fullName"] = name;
+    }
+    // With the synthetic list, today's file is the current version 2 and the edited one version 1.
+    let mut as_current = current.clone();
+    as_current["version"] = json!(2);
+    let expected = import::parse_with(as_current.to_string().as_bytes(), &SYNTHETIC).unwrap();
+    let read = import::parse_with(older.to_string().as_bytes(), &SYNTHETIC).unwrap();
+    assert_eq!(read.len(), expected.len());
+    assert!(read.len() > 50);
+    // Both the pretty (fast path) and an odd spelling (slow path: a member given twice) are brought up.
+    let mut text = older.to_string();
+    text.insert_str(1, r#""description": "a", "#);
+    text.insert_str(1, r#""description": "b", "#);
+    assert_eq!(
+        import::parse_with(text.as_bytes(), &SYNTHETIC)
+            .unwrap()
+            .len(),
+        expected.len()
+    );
+    // A version 1 file that is not what version 1 was is refused at its place, naming the versions.
+    let error = import::parse_with(current.to_string().as_bytes(), &SYNTHETIC)
+        .err()
+        .expect("today's file is not the synthetic version 1");
+    assert!(
+        error.message.contains("version 1 state file as version 2"),
+        "{error}"
+    );
 }
 
 #[test]

@@ -9,12 +9,16 @@
 //!   [`flusher`] has made its writes durable (group commit; see `api::layers::durability`).
 
 mod flusher;
+pub mod format;
 pub mod locks;
+pub mod migrate;
+pub mod migrations;
 mod overlay;
 mod raw;
 pub mod registry;
 mod table;
 
+pub use migrate::upgrade::DataFormat;
 pub use raw::RawRecords;
 pub use table::{Record, Table};
 
@@ -59,6 +63,15 @@ pub enum StoreError {
     Unregistered(&'static str),
     #[error("another process holds the data directory {0}")]
     Locked(String),
+    /// The directory was written by a newer version; the text names both versions and what to do.
+    #[error("{0}")]
+    NewerFormat(String),
+    /// The format file cannot be read or understood.
+    #[error("{0}")]
+    Format(String),
+    /// A migration (or the file steps around it) failed; the directory is as it was.
+    #[error("{0}")]
+    Migration(String),
 }
 
 /// The database. Cheap to clone; clones share everything (a clone made inside [`Store::atomically`] also
@@ -77,19 +90,22 @@ pub struct Store {
     locks: Arc<Locks>,
     /// The data directory (None for a temporary database).
     dir: Option<Arc<Path>>,
+    /// The directory's data format, and its last migration.
+    format: Arc<DataFormat>,
     /// Set inside [`Store::atomically`]: writes go here and are committed together at its end.
     pending: Option<Arc<Mutex<WriteBuffer>>>,
 }
 
 impl Store {
-    /// Opens (or creates) the database in `dir`.
+    /// Opens (or creates) the database in `dir`. Its format file is read first: a directory of a newer
+    /// format is refused with nothing written, one of an older format migrated (see [`migrate::upgrade`]).
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         Store::open_with(dir, CACHE_BYTES)
     }
 
     /// [`Store::open`] with a page cache of at most `cache_bytes`.
     pub fn open_with(dir: &Path, cache_bytes: u64) -> Result<Store, StoreError> {
-        std::fs::create_dir_all(dir).map_err(|e| StoreError::Sled(sled::Error::Io(e)))?;
+        let format = migrate::upgrade::prepare(dir)?;
         let db = sled::Config::new()
             .path(dir)
             // The flusher thread is the only one that flushes (see `flusher`).
@@ -104,7 +120,7 @@ impl Store {
                 }
                 other => StoreError::Sled(other),
             })?;
-        Ok(Self::wrap(db, Some(dir)))
+        Ok(Self::wrap(db, Some(dir), format))
     }
 
     /// A throw-away database deleted when dropped (tests, `serve --ephemeral`).
@@ -119,10 +135,10 @@ impl Store {
             .flush_every_ms(None)
             .cache_capacity(cache_bytes)
             .open()?;
-        Ok(Self::wrap(db, None))
+        Ok(Self::wrap(db, None, DataFormat::temporary()))
     }
 
-    fn wrap(db: sled::Db, dir: Option<&Path>) -> Store {
+    fn wrap(db: sled::Db, dir: Option<&Path>, format: DataFormat) -> Store {
         let counters = Arc::new(Counters {
             written: AtomicU64::new(0),
             durable: AtomicU64::new(0),
@@ -135,6 +151,7 @@ impl Store {
             generation: Arc::new(AtomicU64::new(0)),
             locks: Arc::new(Locks::default()),
             dir: dir.map(Arc::from),
+            format: Arc::new(format),
             pending: None,
         }
     }
@@ -152,6 +169,11 @@ impl Store {
     /// chunks); None for a temporary database.
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
+    }
+
+    /// The data format of the directory, and its last migration (the workbench's session shows it).
+    pub fn data_format(&self) -> &DataFormat {
+        &self.format
     }
 
     /// The locks of this store's read-modify-write operations.

@@ -12,6 +12,7 @@ use time::OffsetDateTime;
 )]
 pub struct Resource {
     /// consent, payment, basket, authorisation, session, batch-run, account, customer.
+    #[schema(schema_with = super::schema::resource_kind)]
     pub kind: String,
     pub id: String,
 }
@@ -44,18 +45,26 @@ pub struct ExchangeSummary {
     pub duration_ms: u64,
     pub method: String,
     pub path: String,
+    #[schema(required = true)]
     pub query: Option<String>,
     pub status: u16,
     /// bank, sandbox, sca-page or other.
+    #[schema(schema_with = super::schema::area)]
     pub area: String,
     /// composer or external.
+    #[schema(schema_with = super::schema::source)]
     pub source: String,
+    #[schema(required = true)]
     pub tpp: Option<TppRef>,
+    #[schema(required = true)]
     pub psu_id: Option<String>,
+    #[schema(required = true)]
     pub tpp_session_id: Option<String>,
     /// The gate step that refused the request.
+    #[schema(required = true)]
     pub failed_step: Option<String>,
     /// The first code of an error answer.
+    #[schema(required = true)]
     pub code: Option<String>,
     pub resources: Vec<Resource>,
     pub journeys: Vec<String>,
@@ -67,6 +76,7 @@ pub struct ExchangeSummary {
 #[serde(rename_all = "camelCase")]
 pub struct Message {
     pub headers: Vec<(String, String)>,
+    #[schema(required = true)]
     pub body: Option<String>,
     pub body_bytes: usize,
     pub body_base64: bool,
@@ -79,9 +89,12 @@ pub struct Message {
 pub struct GateStep {
     pub step: Cow<'static, str>,
     /// passed, failed, warning or skipped.
+    #[schema(schema_with = super::schema::gate_outcome)]
     pub outcome: Cow<'static, str>,
+    #[schema(required = true)]
     pub header: Option<Cow<'static, str>>,
     pub rule: Cow<'static, str>,
+    #[schema(required = true)]
     pub detail: Option<Cow<'static, str>>,
 }
 
@@ -90,8 +103,10 @@ pub struct GateStep {
 #[serde(rename_all = "camelCase")]
 pub struct GateVerdict {
     pub steps: Vec<GateStep>,
+    #[schema(required = true)]
     pub signing_string: Option<String>,
     pub signed_headers: Vec<String>,
+    #[schema(required = true)]
     pub likely_cause: Option<String>,
 }
 
@@ -103,8 +118,11 @@ pub struct Exchange {
     pub summary: ExchangeSummary,
     pub request: Message,
     pub response: Message,
+    #[schema(required = true)]
     pub gate: Option<GateVerdict>,
+    #[schema(schema_with = super::schema::tpp_messages)]
     pub tpp_messages: Vec<serde_json::Value>,
+    #[schema(required = true)]
     pub composer_signing_string: Option<String>,
 }
 
@@ -115,7 +133,9 @@ pub struct EventEntry {
     pub id: u64,
     #[serde(with = "time::serde::rfc3339")]
     pub at: OffsetDateTime,
+    #[schema(schema_with = super::schema::timeline_event)]
     pub event: String,
+    #[schema(schema_with = super::schema::timeline_event_data)]
     pub data: serde_json::Value,
     pub resources: Vec<Resource>,
     pub journeys: Vec<String>,
@@ -172,10 +192,14 @@ impl Entry {
 #[serde(rename_all = "camelCase")]
 pub struct Journey {
     pub id: String,
+    #[schema(schema_with = super::schema::journey_kind)]
     pub kind: String,
     pub title: String,
+    #[schema(required = true)]
     pub tpp: Option<String>,
+    #[schema(required = true)]
     pub tpp_session_id: Option<String>,
+    #[schema(required = true)]
     pub status: Option<String>,
     #[serde(with = "time::serde::rfc3339")]
     pub started_at: OffsetDateTime,

@@ -18,16 +18,26 @@ pub struct Callback {
     pub id: String,
     #[serde(with = "time::serde::rfc3339")]
     pub at: OffsetDateTime,
+    #[schema(required = true)]
     pub persona_id: Option<String>,
     /// `success` or `failure`.
+    #[schema(schema_with = outcome_schema)]
     pub outcome: String,
+    #[schema(required = true)]
     pub psu_id: Option<String>,
+    #[schema(required = true)]
     pub psu_corporate_id: Option<String>,
+    #[schema(required = true)]
     pub context: Option<String>,
+    #[schema(required = true)]
     pub tpp_session_id: Option<String>,
+    #[schema(required = true)]
     pub system: Option<String>,
+    #[schema(required = true)]
     pub status: Option<String>,
+    #[schema(required = true)]
     pub code: Option<String>,
+    #[schema(required = true)]
     pub message: Option<String>,
     /// Every parameter as received.
     pub query: BTreeMap<String, String>,
@@ -94,6 +104,12 @@ pub fn record(store: &Store, callback: &Callback) -> CoreResult<()> {
 /// The last `limit` callbacks, newest first.
 pub fn recent(store: &Store, limit: usize) -> CoreResult<Vec<Callback>> {
     Ok(store.table::<Callback>()?.last_n(limit)?)
+}
+
+/// The OpenAPI schema of `Callback.outcome`: one of a fixed set of words.
+fn outcome_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    serde_json::from_value(serde_json::json!({"type": "string", "enum": ["success", "failure"]}))
+        .expect("a valid schema")
 }
 
 #[cfg(test)]

@@ -5,4 +5,5 @@
 pub mod callbacks;
 pub mod history;
 pub mod personas;
+pub mod sca_pending;
 pub mod snapshots;

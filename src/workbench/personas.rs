@@ -60,10 +60,15 @@ pub struct Persona {
     #[serde(with = "time::serde::rfc3339")]
     pub not_after: OffsetDateTime,
     /// `valid`, `expired`, `not-yet-valid`, `untrusted` or `no-roles`.
+    #[schema(schema_with = status_schema)]
     pub status: &'static str,
+    #[schema(required = true)]
     pub problem: Option<String>,
+    #[schema(required = true)]
     pub psu_id: Option<String>,
+    #[schema(required = true)]
     pub psu_corporate_id: Option<String>,
+    #[schema(required = true)]
     pub tpp_session_id: Option<String>,
 }
 
@@ -331,6 +336,12 @@ pub fn delete(store: &Store, id: &str) -> CoreResult<()> {
     }
     store.table::<StoredPersona>()?.remove(id)?;
     Ok(())
+}
+
+/// The OpenAPI schema of `Persona.status`: one of a fixed set of words.
+fn status_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    serde_json::from_value(serde_json::json!({"type": "string", "enum": ["valid", "expired", "not-yet-valid", "untrusted", "no-roles"]}))
+        .expect("a valid schema")
 }
 
 #[cfg(test)]

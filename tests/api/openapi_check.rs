@@ -15,40 +15,15 @@ fn document() -> &'static Value {
 
 /// The documented path template a concrete path is served by, preferring literal segments.
 pub fn template_for(path: &str) -> Option<&'static str> {
-    let path = normalise(path);
-    let wanted: Vec<&str> = path.split('/').collect();
-    let mut best: Option<(&'static str, usize)> = None;
-    for template in document()["paths"].as_object()?.keys() {
-        let parts: Vec<&str> = template.split('/').collect();
-        if parts.len() != wanted.len() {
-            continue;
-        }
-        let mut literal = 0;
-        let fits = parts.iter().zip(&wanted).all(|(t, w)| {
-            if t.starts_with('{') {
-                !w.is_empty()
-            } else if t == w {
-                literal += 1;
-                true
-            } else {
-                false
-            }
-        });
-        if fits && best.is_none_or(|(_, l)| literal > l) {
-            best = Some((template.as_str(), literal));
-        }
-    }
-    best.map(|(t, _)| t)
+    xs2a_sandbox::api::openapi::template_for(&normalise(path))
 }
 
-/// The platform prefix and the workbench's nesting of the sandbox endpoints serve the `/v1` operations.
+/// The platform prefix serves the `/v1` operations. (The workbench's copies of the sandbox endpoints are
+/// in the document under their own paths.)
 fn normalise(path: &str) -> String {
     let path = path.split('?').next().unwrap_or("");
     if let Some(rest) = path.strip_prefix("/api-sandbox/v1") {
         return format!("/v1{rest}");
-    }
-    if let Some(rest) = path.strip_prefix("/workbench/api/sandbox/") {
-        return format!("/v1/sandbox/{rest}");
     }
     path.to_owned()
 }

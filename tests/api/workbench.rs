@@ -307,11 +307,16 @@ async fn operations_and_exports_are_offered() {
     .await;
     assert_eq!(status, 200);
     let text = curl["text"].as_str().unwrap();
+    assert!(text.starts_with("# POST /v1/payments/"), "{text}");
+    assert!(text.contains("\n(\nset -eu\n"), "{text}");
     assert!(
-        text.starts_with("xs2a-sandbox sign --cert-dir 'fixtures/certs/pisp' -X POST"),
+        text.contains("xs2a-sandbox sign --cert-dir \"$dir\""),
         "{text}"
     );
-    assert!(text.contains("| curl -sS -X POST -H @-"), "{text}");
+    assert!(
+        text.contains("curl -sS \\\n  -X POST \\\n  -H @\"$dir/headers.txt\""),
+        "{text}"
+    );
     let (_, script) = call(
         &app,
         Method::POST,
@@ -319,7 +324,10 @@ async fn operations_and_exports_are_offered() {
         Some(json!({"draft": straks, "format": "script"})),
     )
     .await;
-    assert!(script["text"].as_str().unwrap().starts_with("#!/bin/sh"));
+    assert!(script["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("#!/usr/bin/env bash\n"));
 }
 
 #[tokio::test]

@@ -39,7 +39,9 @@ fn build() -> Value {
     let mut doc = Document::default();
     let error = doc.schema_ref::<ErrorBody>();
     crate::api::describe(&mut doc);
-    let (paths, schemas) = doc.into_parts();
+    let (mut paths, mut schemas) = doc.into_parts();
+    crate::api::sandbox::openapi::mirror_for_workbench(&mut paths);
+    schemas.extend(crate::api::workbench::schemas::components());
     let responses: serde_json::Map<String, Value> = REFUSAL_STATUSES
         .iter()
         .map(|(status, text)| {
@@ -68,6 +70,7 @@ fn build() -> Value {
             {"name": "SCA pages", "description": "The bank's pages the PSU authenticates on (HTML)"},
             {"name": "Workbench", "description": "The desktop workbench's API (operator credential)"},
             {"name": "Traffic", "description": "The exchange log: every request, its gate verdict, journeys"},
+            {"name": "Conformance", "description": "A TPP's traffic graded against the bank's rules (docs/conformance.md)"},
             {"name": "Service", "description": "Health and this document"},
         ],
         "paths": paths,
@@ -91,6 +94,35 @@ platform's developer kit calls it there), and every request under `/v1` passes t
 under `/workbench/api/sandbox/...` with the operator credential instead of a signature. Refusals are \
 `{\"tppMessages\": [...]}` with the status of the README's code table; warnings about what production \
 might refuse ride along in `tppMessages` with category WARNING on successful answers.";
+
+/// The documented path template that serves a concrete path (no query), literal segments preferred:
+/// `/v1/payments/norwegian-domestic-credit-transfers/3f2…/status` is
+/// `/v1/{service}/{product}/{paymentId}/status`. None for a path the document does not have.
+pub fn template_for(path: &str) -> Option<&'static str> {
+    let wanted: Vec<&str> = path.split('/').collect();
+    let mut best: Option<(&'static str, usize)> = None;
+    for template in document()["paths"].as_object()?.keys() {
+        let parts: Vec<&str> = template.split('/').collect();
+        if parts.len() != wanted.len() {
+            continue;
+        }
+        let mut literal = 0;
+        let fits = parts.iter().zip(&wanted).all(|(t, w)| {
+            if t.starts_with('{') {
+                !w.is_empty()
+            } else if t == w {
+                literal += 1;
+                true
+            } else {
+                false
+            }
+        });
+        if fits && best.is_none_or(|(_, l)| literal > l) {
+            best = Some((template.as_str(), literal));
+        }
+    }
+    best.map(|(t, _)| t)
+}
 
 /// The document as pretty JSON, as `xs2a-sandbox openapi` writes it.
 pub fn to_pretty_json() -> String {

@@ -1,7 +1,7 @@
 //! Mock accounts and their transactions: `POST /v1/sandbox/accounts`, `GET .../{mockAccountId}`, and
 //! `GET|POST .../{mockAccountId}/transactions` (SPEC.md operation 4).
 
-use super::query;
+use super::{changed, query};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
@@ -22,6 +22,7 @@ pub async fn create(
     JsonBody(request): JsonBody<CreateAccount>,
 ) -> ApiResult<Response> {
     let created = accounts::create_view(&state.store, &request)?;
+    changed(&state, "accounts");
     Ok(with_warnings(
         StatusCode::CREATED,
         &created.value,
@@ -45,6 +46,7 @@ pub async fn create_transactions(
     JsonBody(items): JsonBody<Vec<TransactionInput>>,
 ) -> ApiResult<Response> {
     let created = transactions::create_warned(&state.store, &id, &items)?;
+    changed(&state, "transactions");
     Ok(with_warnings(
         StatusCode::CREATED,
         &created.value,

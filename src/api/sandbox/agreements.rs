@@ -1,5 +1,6 @@
 //! `GET` and `POST /v1/sandbox/agreements`: corporate agreements.
 
+use super::changed;
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::warnings::with_warnings;
@@ -21,6 +22,7 @@ pub async fn create(
     JsonBody(request): JsonBody<CreateAgreement>,
 ) -> ApiResult<Response> {
     let created = agreements::create_warned(&state.store, &request)?;
+    changed(&state, "agreements");
     Ok(with_warnings(
         StatusCode::CREATED,
         &created.value,

@@ -1,7 +1,7 @@
 //! Mock card accounts and their transactions: `POST /v1/sandbox/card-accounts`,
 //! `GET .../{mockCardAccountId}`, and `GET|POST .../{mockCardAccountId}/transactions` (SPEC.md operation 5).
 
-use super::query;
+use super::{changed, query};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
@@ -25,6 +25,7 @@ pub async fn create(
     JsonBody(request): JsonBody<CreateCardAccount>,
 ) -> ApiResult<Response> {
     let created = card_accounts::create_view(&state.store, &request)?;
+    changed(&state, "cardAccounts");
     Ok(with_warnings(
         StatusCode::CREATED,
         &created.value,
@@ -48,6 +49,7 @@ pub async fn create_transactions(
     JsonBody(items): JsonBody<Vec<CardTransactionInput>>,
 ) -> ApiResult<Response> {
     let created = card_transactions::create_warned(&state.store, &id, &items)?;
+    changed(&state, "transactions");
     Ok(with_warnings(
         StatusCode::CREATED,
         &created.value,

@@ -1,5 +1,6 @@
 //! `GET` and `POST /v1/sandbox/customers`, and `DELETE /v1/sandbox/customers/{customerId}`.
 
+use super::changed;
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
@@ -23,6 +24,7 @@ pub async fn create(
     JsonBody(request): JsonBody<CreateCustomer>,
 ) -> ApiResult<Response> {
     let created = customers::create_warned(&state.store, &request)?;
+    changed(&state, "customers");
     Ok(with_warnings(
         StatusCode::CREATED,
         &CustomerAnswer::from(created.value),
@@ -37,5 +39,6 @@ pub async fn delete(
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<StatusCode> {
     crate::customer_removal::delete(&state.store, &id, state.clock.now())?;
+    changed(&state, "customers");
     Ok(StatusCode::NO_CONTENT)
 }

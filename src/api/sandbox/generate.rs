@@ -39,6 +39,7 @@ pub async fn account_transactions(
     let from = date("fromDate", &request.from_date)?;
     let to = date("toDate", &request.to_date)?;
     let made = generate::transactions(&state.store, &id, request.count, from, to)?;
+    super::changed(&state, "transactions");
     Ok((
         StatusCode::CREATED,
         Json(Generated {

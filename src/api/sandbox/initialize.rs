@@ -11,5 +11,7 @@ use axum::Json;
 /// 200 with the counts of what was created. Seeded transaction dates are relative to the clock's today.
 pub async fn initialize(State(state): State<AppState>) -> ApiResult<Json<InitSummary>> {
     let today = state.clock.now().date();
-    Ok(Json(seed::reset(&state.store, today)?))
+    let summary = seed::reset(&state.store, today)?;
+    super::changed(&state, "all");
+    Ok(Json(summary))
 }

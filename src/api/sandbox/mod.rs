@@ -11,8 +11,10 @@ mod batch;
 mod card_accounts;
 mod consents;
 mod customers;
+mod edits;
 mod events;
 mod generate;
+mod identifiers;
 mod initialize;
 pub mod openapi;
 mod payment_controls;
@@ -27,9 +29,34 @@ use axum::extract::Query;
 use axum::routing::{get, post};
 use axum::Router;
 
-/// The sandbox routes (paths relative to /v1): the mock data and the bank-side controls.
+/// The sandbox routes as the workbench serves them (under `/workbench/api`): the mock data and the
+/// bank-side controls of `/v1/sandbox`, and the edits only the workbench offers.
 pub fn router() -> Router<AppState> {
-    mock_data().merge(controls())
+    mock_data()
+        .merge(controls())
+        // Workbench-only: the bank's platform cannot edit mock data in place, so /v1/sandbox does not either.
+        .route(
+            "/sandbox/customers/{customerId}",
+            axum::routing::put(edits::customer),
+        )
+        .route(
+            "/sandbox/accounts/{mockAccountId}",
+            axum::routing::put(edits::account),
+        )
+        .route(
+            "/sandbox/card-accounts/{mockCardAccountId}",
+            axum::routing::put(edits::card_account),
+        )
+}
+
+/// Tells the workbench's live views that mock data changed (`sandbox.changed`, docs/workbench-api.md):
+/// `what` is customers, accounts, cardAccounts, transactions, agreements or all.
+pub(crate) fn changed(state: &AppState, what: &'static str) {
+    state.events.publish(
+        "sandbox.changed",
+        state.clock.now(),
+        serde_json::json!({ "what": what }),
+    );
 }
 
 /// The mock-data API: open to every signed TPP, as the bank's platform offers it.
@@ -70,6 +97,12 @@ pub fn mock_data() -> Router<AppState> {
             "/sandbox/agreements",
             get(agreements::list).post(agreements::create),
         )
+        .route(
+            "/sandbox/generate/national-id",
+            get(identifiers::national_id),
+        )
+        .route("/sandbox/generate/org-number", get(identifiers::org_number))
+        .route("/sandbox/generate/bban", get(identifiers::bban))
 }
 
 /// The bank-side controls: the clock, resets, batch runs, forced outcomes, settings, consents at the bank,

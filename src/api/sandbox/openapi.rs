@@ -2,7 +2,7 @@
 //! stored resource; warnings about what production might refuse come as `Sandbox-Warning` headers when
 //! the body is a list.
 
-use super::{batch, consents, generate, payment_controls};
+use super::{batch, consents, generate, identifiers, payment_controls};
 use crate::api::openapi::builder::{Document, Param};
 use crate::api::openapi::headers::SIGNED;
 use crate::batch::model::BatchRun;
@@ -15,6 +15,7 @@ use crate::sandbox::card_transactions::{
     CardTransactionInput, CardTransactionList, CardTransactionView,
 };
 use crate::sandbox::customers::{CreateCustomer, CustomerAnswer, CustomerView};
+use crate::sandbox::edits::{UpdateAccount, UpdateCardAccount, UpdateCustomer};
 use crate::sandbox::seed::InitSummary;
 use crate::sandbox::transactions::{TransactionInput, TransactionView};
 use serde_json::json;
@@ -187,6 +188,155 @@ pub fn describe_mock_data(doc: &mut Document) {
     .answers::<AgreementView>(201, "Created")
     .refusals(&[400, 404, 409, 413, 415])
     .finish();
+    describe_generators(doc);
+}
+
+/// The number generators (sandbox helpers the bank's platform does not have).
+fn describe_generators(doc: &mut Document) {
+    const TAG: &str = "Mock data";
+    const UNUSED: &str =
+        "Random, with valid check digits, and not used by any customer or account of this sandbox.";
+    doc.op(
+        "GET",
+        "/v1/sandbox/generate/national-id",
+        TAG,
+        "A valid national identity number for a new private customer",
+    )
+    .describe(UNUSED)
+    .params(SIGNED)
+    .params(&[
+        Param::query(
+            "kind",
+            "enum:fodselsnummer|d-number|synthetic",
+            "synthetic (the default: month + 80, numbers no real person has), fodselsnummer, or d-number (day + 40).",
+        ),
+        Param::query("birthDate", "date", "The birth date (default: a random adult's)."),
+        Param::query("sex", "enum:female|male", "Encoded in the individual number (default: either)."),
+    ])
+    .answers::<identifiers::GeneratedValue>(200, "The number")
+    .refusals(&[400, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/sandbox/generate/org-number",
+        TAG,
+        "A valid organisation number for a new corporate customer",
+    )
+    .describe(UNUSED)
+    .params(SIGNED)
+    .answers::<identifiers::GeneratedValue>(200, "The number")
+    .refusals(&[400, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/sandbox/generate/bban",
+        TAG,
+        "A valid account number (BBAN) for a new account",
+    )
+    .describe(UNUSED)
+    .params(SIGNED)
+    .params(&[Param::query(
+        "bankCode",
+        "string",
+        "The 4-digit bank register number the BBAN starts with (default 1205, the sandbox's own).",
+    )])
+    .answers::<identifiers::GeneratedValue>(200, "The number")
+    .refusals(&[400, 409])
+    .finish();
+}
+
+/// The edits only the workbench offers (`PUT /workbench/api/sandbox/...`; not on /v1: the bank's platform
+/// has no such operation).
+pub fn describe_workbench_edits(doc: &mut Document) {
+    const TAG: &str = "Mock data";
+    const KEPT: &str = "Fields left out keep their value; `null` removes an optional amount or link; a list \
+        replaces the whole list. Identifying fields may be sent back unchanged; a change is 400 FORMAT_ERROR \
+        at the field. Emits `sandbox.changed` on the event stream.";
+    doc.op(
+        "PUT",
+        "/workbench/api/sandbox/customers/{customerId}",
+        TAG,
+        "Rename a customer",
+    )
+    .describe(KEPT)
+    .operator()
+    .body::<UpdateCustomer>(true)
+    .answers::<CustomerView>(200, "The customer as the list shows it")
+    .refusals(&[401, 404])
+    .finish();
+    doc.op(
+        "PUT",
+        "/workbench/api/sandbox/accounts/{mockAccountId}",
+        TAG,
+        "Edit a mock account",
+    )
+    .describe(KEPT)
+    .operator()
+    .body::<UpdateAccount>(true)
+    .answers::<AccountView>(200, "The account as changed")
+    .refusals(&[401, 404])
+    .finish();
+    doc.op(
+        "PUT",
+        "/workbench/api/sandbox/card-accounts/{mockCardAccountId}",
+        TAG,
+        "Edit a mock card account",
+    )
+    .describe(KEPT)
+    .operator()
+    .body::<UpdateCardAccount>(true)
+    .answers::<CardAccountView>(200, "The card account as changed")
+    .refusals(&[401, 404])
+    .finish();
+}
+
+/// The signing headers of `/v1`: the workbench's copies of the sandbox endpoints take the operator
+/// credential instead.
+const SIGNING_HEADERS: [&str; 5] = [
+    "X-Request-ID",
+    "Date",
+    "Digest",
+    "Signature",
+    "TPP-Signature-Certificate",
+];
+
+/// Copies every `/v1/sandbox` operation the workbench serves under `/workbench/api/sandbox` (all but the
+/// SCA automation), with the operator credential in place of the signature, so that a client generated
+/// from the document finds every path the workbench UI calls.
+pub fn mirror_for_workbench(paths: &mut serde_json::Map<String, serde_json::Value>) {
+    let copies: Vec<(String, serde_json::Value)> = paths
+        .iter()
+        .filter(|(path, _)| {
+            path.starts_with("/v1/sandbox/") && !path.starts_with("/v1/sandbox/sca/")
+        })
+        .map(|(path, item)| {
+            let mut item = item.clone();
+            for (method, operation) in item.as_object_mut().into_iter().flatten() {
+                if let Some(list) = operation["parameters"].as_array_mut() {
+                    list.retain(|p| {
+                        p["in"] != "header" || !SIGNING_HEADERS.iter().any(|h| p["name"] == *h)
+                    });
+                }
+                let id = operation["operationId"].as_str().unwrap_or_default();
+                let id = id.replacen(
+                    &format!("{method}_v1_"),
+                    &format!("{method}_workbench_api_"),
+                    1,
+                );
+                operation["operationId"] = json!(id);
+                operation["security"] = json!([{"operator": []}]);
+                operation["responses"]["401"] =
+                    json!({"$ref": "#/components/responses/Refused401"});
+            }
+            (path.replacen("/v1/", "/workbench/api/", 1), item)
+        })
+        .collect();
+    for (path, item) in copies {
+        let entry = paths.entry(path).or_insert_with(|| json!({}));
+        for (method, operation) in item.as_object().into_iter().flatten() {
+            entry[method] = operation.clone();
+        }
+    }
 }
 
 /// The bank-side controls (operator credential in shared mode).

@@ -135,6 +135,12 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
             .and_then(|r| r.tpp.clone())
             .or_else(|| tpp_of_certificate(&request_headers));
         let text = |name: &str| request_headers.text(name).map(str::to_owned);
+        let failed_step = record.as_ref().and_then(|r| r.failed_step.clone());
+        let mut gate = record.map(|r| r.verdict);
+        if let Some(verdict) = gate.as_mut().filter(|v| v.likely_cause.is_none()) {
+            verdict.likely_cause =
+                super::verdict::handler_cause(status, &tpp_messages, answer.as_ref());
+        }
         crate::traffic::Captured {
             summary: ExchangeSummary {
                 id,
@@ -154,7 +160,7 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
                 tpp,
                 psu_id: text("psu-id"),
                 tpp_session_id: text("tpp-session-id"),
-                failed_step: record.as_ref().and_then(|r| r.failed_step.clone()),
+                failed_step,
                 code,
                 resources: Vec::new(),
                 journeys: Vec::new(),
@@ -167,7 +173,7 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
                 headers: response_headers,
                 body: response_body,
             },
-            gate: record.map(|r| r.verdict),
+            gate,
             tpp_messages,
             composer_signing_string,
             answer,

@@ -2,6 +2,7 @@
 //! API that serves the log to the inspector and the flow view (`routes`).
 
 pub mod capture;
+pub mod openapi;
 pub mod routes;
 pub mod verdict;
 

@@ -3,7 +3,7 @@
 //! said plainly. The gate leaves what it found in a [`GateSlot`] the capture put on the request (moving it,
 //! no copy); the verdict is written out from it on the log's writer thread.
 
-use crate::refusal::{Refusal, TppMessage};
+use crate::refusal::{Code, Refusal, TppMessage};
 use crate::signing::steps::{Step, STEPS};
 use crate::signing::verifier::{Report, VerifiedTpp};
 use crate::traffic::model::{GateStep, GateVerdict, TppRef};
@@ -49,6 +49,59 @@ pub struct GateRecord {
     pub verdict: GateVerdict,
     pub failed_step: Option<String>,
     pub tpp: Option<TppRef>,
+}
+
+/// The rule each step checks and the header it reads (also served by `GET /workbench/api/gate`), from
+/// the steps' table in [`crate::signing::steps`].
+pub fn rule(step: Step) -> (&'static str, Option<&'static str>) {
+    let definition = step.definition();
+    (definition.checks, definition.header)
+}
+
+/// The codes a refusal at `step` can carry (every gate refusal is a 400), from the same table: the
+/// verifier checks its refusals against it (in debug builds, so every test of a refusal does) and
+/// `GET /workbench/api/gate` serves it.
+pub fn refusal_codes(step: Step) -> &'static [Code] {
+    step.definition().refusal_codes
+}
+
+/// Why an answer the gate accepted is not a success, said plainly: the handler's first error (code, field
+/// and text), or the SCA the PSU still has to do. None for a success.
+pub fn handler_cause(
+    status: u16,
+    tpp_messages: &[serde_json::Value],
+    answer: Option<&serde_json::Value>,
+) -> Option<String> {
+    if status < 300 {
+        return None;
+    }
+    let error = tpp_messages
+        .iter()
+        .find(|m| m["category"] != "WARNING")
+        .or_else(|| tpp_messages.first());
+    if let Some(message) = error {
+        let code = message["code"].as_str().unwrap_or("an error");
+        let at = message["path"]
+            .as_str()
+            .map(|p| format!(" at {p}"))
+            .unwrap_or_default();
+        let text = message["text"]
+            .as_str()
+            .map(|t| format!(": {t}"))
+            .unwrap_or_default();
+        return Some(format!(
+            "The gate accepted the request; the handler refused it with {code}{at}{text}"
+        ));
+    }
+    if status == 401 && answer.is_some_and(|a| a["_links"]["scaRedirect"].is_object()) {
+        return Some(
+            "The gate accepted the request; the PSU must authenticate first: send them to _links.scaRedirect."
+                .to_owned(),
+        );
+    }
+    Some(format!(
+        "The gate accepted the request; the handler answered {status} without a message."
+    ))
 }
 
 /// The likely cause of a refusal at `step`, said plainly.

@@ -64,3 +64,14 @@ pub async fn capture(
 pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<callbacks::Callback>>> {
     Ok(Json(callbacks::recent(&state.store, callbacks::KEPT)?))
 }
+
+/// 200: the SCAs not finished yet, newest first (the SCA screen's list).
+pub async fn pending(
+    State(state): State<AppState>,
+) -> ApiResult<Json<Vec<crate::workbench::sca_pending::PendingSca>>> {
+    Ok(Json(crate::workbench::sca_pending::pending(
+        &state.store,
+        state.clock.now(),
+        &state.base_url(),
+    )?))
+}

@@ -83,6 +83,7 @@ pub async fn import(
         }
     };
     let preview = query.preview.unwrap_or(false);
+    let announce = state.clone();
     let outcome = blocking(move || {
         let outcome = if preview {
             state_file::preview(&state.store, &body, mode)
@@ -92,19 +93,34 @@ pub async fn import(
         outcome.map_err(|e| crate::refusal::Refusal::from(e).into())
     })
     .await?;
+    if !preview {
+        // Every screen shows the imported state without a reload.
+        crate::api::sandbox::changed(&announce, "all");
+    }
     Ok(Json(ImportOutcome {
         applied: !preview,
         preview: outcome,
     }))
 }
 
+/// The flow exports' query: `state`, the name (or path, relative to the flow file) under which the state
+/// file it starts from was saved, written into the flow's `state` field.
+#[derive(Debug, Deserialize)]
+pub struct FlowQuery {
+    state: Option<String>,
+}
+
 /// `GET /journeys/{id}/flow`: 200 the journey as a flow file (404 for a journey the log does not hold).
 pub async fn journey_flow(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Query(query): Query<FlowQuery>,
 ) -> ApiResult<Response> {
-    let flow = crate::flow::from_traffic::journey(&state.traffic, &id)?
+    let mut flow = crate::flow::from_traffic::journey(&state.traffic, &id)?
         .ok_or_else(|| ApiError::unknown("id", "journey", &id))?;
+    if let Some(file) = query.state.filter(|s| !s.trim().is_empty()) {
+        flow.state = Some(file);
+    }
     let name = format!("{}.flow.json", id.replace([':', '/'], "-"));
     Ok(attachment(flow.to_bytes(), &name))
 }
@@ -139,9 +155,13 @@ pub async fn download(
 pub async fn flow_since(
     State(state): State<AppState>,
     Path(name): Path<String>,
+    Query(query): Query<FlowQuery>,
 ) -> ApiResult<Response> {
     let file = format!("{name}.flow.json");
-    let flow = blocking(move || Ok(snapshots::flow_since(&state, &name)?)).await?;
+    let mut flow = blocking(move || Ok(snapshots::flow_since(&state, &name)?)).await?;
+    if let Some(saved) = query.state.filter(|s| !s.trim().is_empty()) {
+        flow.state = Some(saved);
+    }
     Ok(attachment(flow.to_bytes(), &file))
 }
 
@@ -150,7 +170,9 @@ pub async fn restore(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> ApiResult<Json<ImportOutcome>> {
+    let announce = state.clone();
     let preview = blocking(move || Ok(snapshots::restore(&state, &name)?)).await?;
+    crate::api::sandbox::changed(&announce, "all");
     Ok(Json(ImportOutcome {
         applied: true,
         preview,

@@ -6,9 +6,12 @@
 pub mod access;
 mod callback;
 pub mod composer;
+pub mod conformance;
 mod fixtures;
+pub mod gate;
 pub mod openapi;
 mod personas;
+pub mod schemas;
 pub mod session;
 mod ui;
 
@@ -37,6 +40,8 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/compose/history/{id}", get(composer::history_entry))
         .route("/compose/export", post(composer::export))
         .route("/sca/callbacks", get(callback::list))
+        .route("/sca/pending", get(callback::pending))
+        .route("/gate", get(gate::gate))
         .route("/state", get(fixtures::export).post(fixtures::import))
         .route("/journeys/{id}/flow", get(fixtures::journey_flow))
         .route("/snapshots", get(fixtures::snapshots))
@@ -49,6 +54,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/snapshots/{name}/restore", post(fixtures::restore))
         .route("/snapshots/{name}/flow", get(fixtures::flow_since))
         .merge(crate::api::traffic::router())
+        .merge(conformance::router())
         .fallback(crate::api::layers::no_such_path)
         .layer(from_fn_with_state(state, access::operator_api));
     Router::new()

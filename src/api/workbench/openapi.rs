@@ -6,9 +6,6 @@ use super::composer::{self, draft, operations};
 use super::fixtures::ImportOutcome;
 use super::session::Session;
 use crate::api::openapi::builder::{Document, Param};
-use crate::api::traffic::routes::{JourneyEntries, Page, WholeEntry};
-use crate::traffic::model::Journey;
-use crate::traffic::store::TrafficSettings;
 use crate::workbench::callbacks::Callback;
 use crate::workbench::personas::{IssueRequest, Persona, PersonaPatch};
 use crate::workbench::snapshots::Summary;
@@ -16,8 +13,12 @@ use serde_json::json;
 
 const API: &str = "/workbench/api";
 
-fn file(description: &str) -> serde_json::Value {
-    json!({"type": "object", "description": description})
+/// A state or flow file: its JSON Schema's component (`schemas`).
+fn file(schema: &str) -> serde_json::Value {
+    match schema {
+        "fixtures/schema/flow.schema.json" => json!({"$ref": "#/components/schemas/FlowFile"}),
+        _ => json!({"$ref": "#/components/schemas/StateFile"}),
+    }
 }
 
 /// Every workbench route.
@@ -25,7 +26,9 @@ pub fn describe(doc: &mut Document) {
     describe_session_and_personas(doc);
     describe_composer(doc);
     describe_fixtures(doc);
-    describe_traffic(doc);
+    crate::api::traffic::openapi::describe(doc);
+    crate::api::sandbox::openapi::describe_workbench_edits(doc);
+    super::conformance::describe(doc);
     describe_pages(doc);
 }
 
@@ -55,9 +58,10 @@ fn describe_session_and_personas(doc: &mut Document) {
         "/events",
         "The sandbox's events as Server-Sent Events (resumable)",
     )
+    .describe("Each event: `id: <n>`, `event: <kind>`, `data: <WorkbenchEvent as JSON>` (the component `WorkbenchEvent` says what each kind carries). Resumable with Last-Event-ID or ?lastEventId=.")
     .answers_with(
         200,
-        "An event stream",
+        "An event stream of WorkbenchEvent",
         "text/event-stream",
         json!({"type": "string"}),
     )
@@ -121,6 +125,15 @@ fn describe_session_and_personas(doc: &mut Document) {
     )
     .answers_list::<Callback>(200, "Newest first")
     .finish();
+    op(
+        doc,
+        "GET",
+        "/sca/pending",
+        "The SCAs not finished yet (the SCA screen's list)",
+    )
+    .describe("Every authorisation whose PSU has not completed, cancelled or failed it and whose 30 minutes have not run out, newest first.")
+    .answers_list::<crate::workbench::sca_pending::PendingSca>(200, "Newest first")
+    .finish();
 }
 
 fn describe_composer(doc: &mut Document) {
@@ -175,11 +188,18 @@ fn describe_composer(doc: &mut Document) {
         "/compose/export",
         "A draft as a curl command or a script that signs at run time",
     )
-    .body::<composer::ExportRequest>(true)
-    .answers::<composer::ExportText>(200, "The text")
+    .body::<composer::export::ExportRequest>(true)
+    .answers::<composer::export::ExportText>(200, "The text")
     .refusals(&[400, 404, 413, 415])
     .finish();
 }
+
+/// The flow exports' `state`: the name the state file was saved under, for the flow's `state` field.
+const STATE_QUERY: Param = Param::query(
+    "state",
+    "string",
+    "The file name (or path relative to the flow file) the state file this flow starts from was saved under; written into the flow's `state` (default: the snapshot's download name, `<name>.json`).",
+);
 
 fn describe_fixtures(doc: &mut Document) {
     op(
@@ -218,6 +238,7 @@ fn describe_fixtures(doc: &mut Document) {
         "/journeys/{id}/flow",
         "A journey of the traffic log as a flow file",
     )
+    .params(&[STATE_QUERY])
     .answers_with(
         200,
         "A flow file",
@@ -266,6 +287,7 @@ fn describe_fixtures(doc: &mut Document) {
         "/snapshots/{name}/flow",
         "Every exchange since the snapshot, as a flow file",
     )
+    .params(&[STATE_QUERY])
     .answers_with(
         200,
         "A flow file",
@@ -273,120 +295,6 @@ fn describe_fixtures(doc: &mut Document) {
         file("fixtures/schema/flow.schema.json"),
     )
     .refusals(&[404])
-    .finish();
-}
-
-fn describe_traffic(doc: &mut Document) {
-    const FILTERS: &[Param] = &[
-        Param::query("before", "integer", "Entries older than this id (paging)."),
-        Param::query("limit", "integer", "Page size (default 200, at most 1000)."),
-        Param::query(
-            "tpp",
-            "string",
-            "Only this TPP (organisation id or subject text).",
-        ),
-        Param::query("psu", "string", "Only this PSU-ID."),
-        Param::query("status", "enum:2xx|3xx|4xx|5xx", "Only this status class."),
-        Param::query("failed", "boolean", "Only refused exchanges."),
-        Param::query("resource", "string", "Only entries touching <kind>:<id>."),
-        Param::query("journey", "string", "Only this journey."),
-        Param::query("q", "string", "Text in the path, headers or bodies."),
-        Param::query(
-            "kind",
-            "enum:exchange|event",
-            "Only exchanges or only events.",
-        ),
-    ];
-    doc.op(
-        "GET",
-        &format!("{API}/traffic"),
-        "Traffic",
-        "A page of the timeline, newest first",
-    )
-    .operator()
-    .params(FILTERS)
-    .answers::<Page>(200, "The page")
-    .refusals(&[400, 401])
-    .finish();
-    doc.op(
-        "GET",
-        &format!("{API}/traffic/stream"),
-        "Traffic",
-        "New entries as Server-Sent Events",
-    )
-    .describe("After the kept entries since Last-Event-ID (or ?lastEventId=) when resuming.")
-    .operator()
-    .answers_with(
-        200,
-        "An event stream",
-        "text/event-stream",
-        json!({"type": "string"}),
-    )
-    .refusals(&[401])
-    .finish();
-    for method in ["GET", "PUT"] {
-        let op = doc
-            .op(
-                method,
-                &format!("{API}/traffic/settings"),
-                "Traffic",
-                "The log's switch and caps",
-            )
-            .operator();
-        let op = if method == "PUT" {
-            op.body::<TrafficSettings>(true).refusals(&[400, 413, 415])
-        } else {
-            op
-        };
-        op.answers::<TrafficSettings>(200, "The settings")
-            .refusals(&[401])
-            .finish();
-    }
-    doc.op(
-        "GET",
-        &format!("{API}/traffic/{{id}}"),
-        "Traffic",
-        "One entry whole",
-    )
-    .operator()
-    .answers::<WholeEntry>(200, "The exchange (headers, bodies, gate verdict) or event")
-    .refusals(&[400, 401, 404])
-    .finish();
-    doc.op(
-        "GET",
-        &format!("{API}/traffic/{{id}}/har"),
-        "Traffic",
-        "An exchange as a HAR 1.2 entry",
-    )
-    .operator()
-    .answers_with(
-        200,
-        "A HAR entry",
-        "application/json",
-        json!({"type": "object"}),
-    )
-    .refusals(&[400, 401, 404])
-    .finish();
-    doc.op(
-        "GET",
-        &format!("{API}/journeys"),
-        "Traffic",
-        "The journeys, most recently active first",
-    )
-    .operator()
-    .params(&[Param::query("limit", "integer", "At most this many.")])
-    .answers_list::<Journey>(200, "The journeys")
-    .refusals(&[401])
-    .finish();
-    doc.op(
-        "GET",
-        &format!("{API}/journeys/{{id}}"),
-        "Traffic",
-        "One journey's entries in time order",
-    )
-    .operator()
-    .answers::<JourneyEntries>(200, "The journey")
-    .refusals(&[401, 404])
     .finish();
 }
 

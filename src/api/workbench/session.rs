@@ -14,10 +14,15 @@ use serde::Serialize;
 pub struct Session {
     version: &'static str,
     base_url: String,
+    /// `loopback` (this machine only) or `shared` (the operator credential guards the controls).
+    #[schema(schema_with = mode_schema)]
     mode: &'static str,
+    #[schema(required = true)]
     data_dir: Option<String>,
     callback_url: String,
     clock: ClockReading,
+    /// The data directory's format, and its last migration (docs/data-directory.md).
+    data_format: crate::store::DataFormat,
 }
 
 /// 200: the session.
@@ -30,6 +35,7 @@ pub async fn session(State(state): State<AppState>) -> Json<Session> {
         mode: state.settings.access.as_str(),
         data_dir: state.settings.data_dir.clone(),
         clock: state.clock.reading(),
+        data_format: state.store.data_format().clone(),
     })
 }
 
@@ -41,4 +47,10 @@ pub async fn events(
 ) -> Response {
     let resume = crate::api::sse::last_event_id(&headers, query.as_deref());
     crate::api::sse::stream(&state.events, resume, |_| true)
+}
+
+/// The OpenAPI schema of `Session.mode`: one of a fixed set of words.
+fn mode_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    serde_json::from_value(serde_json::json!({"type": "string", "enum": ["loopback", "shared"]}))
+        .expect("a valid schema")
 }

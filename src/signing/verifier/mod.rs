@@ -17,7 +17,9 @@ mod signer_steps;
 use super::certificate::TppCertificate;
 use super::headers::HeaderSource;
 use super::qc_statements::Psd2Role;
-use super::steps::Step;
+/// The steps' table lives in [`crate::signing::steps`]; named here too, where callers look for the
+/// gate's parts.
+pub use super::steps::{Step, SIGNING_CANDIDATES};
 use super::trust::{CachedCertificate, CertificateCache, TrustStore};
 use crate::clock::Clock;
 use crate::refusal::{Code, Refusal, TppMessage};

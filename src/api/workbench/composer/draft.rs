@@ -1,7 +1,8 @@
-//! A composer draft made into the exact request a TPP would send: placeholders filled from the persona,
-//! headers checked, then signed with the persona's certificate (Date, X-Request-ID, Digest,
+//! A composer draft made into the exact request a TPP would send: placeholders filled from the persona
+//! (`placeholders`), headers checked, then signed with the persona's certificate (Date, X-Request-ID, Digest,
 //! TPP-Signature-Certificate, Signature) — what the preview shows and the send sends.
 
+use super::placeholders::{self, Filled};
 use crate::api::error::ApiResult;
 use crate::refusal::Refusal;
 use crate::signing::signer::SignOptions;
@@ -39,61 +40,100 @@ pub struct Prepared {
     pub headers: Vec<(String, String)>,
     pub signed_headers: Vec<String>,
     pub signing_string: String,
+    #[schema(required = true)]
     pub digest: Option<String>,
     #[serde(skip)]
     pub body: Vec<u8>,
+    /// Headers of the draft that are not sent, and why.
+    pub omitted: Vec<OmittedHeader>,
 }
 
 const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
-/// Fills `{{persona.id}}`, `{{persona.psuId}}`, `{{persona.psuCorporateId}}`, `{{persona.tppSessionId}}`,
-/// `{{callbackUrl}}` and `{{uuid}}`; `None` when a placeholder has no value (the header is then left out).
-fn fill(text: &str, persona: &StoredPersona, callback_url: &str) -> Option<String> {
-    if !text.contains("{{") {
-        return Some(text.to_owned());
-    }
-    let mut out = text.to_owned();
-    let values: [(&str, Option<String>); 6] = [
-        ("{{persona.id}}", Some(persona.id.clone())),
-        ("{{persona.psuId}}", persona.psu_id.clone()),
-        (
-            "{{persona.psuCorporateId}}",
-            persona.psu_corporate_id.clone(),
-        ),
-        ("{{persona.tppSessionId}}", persona.tpp_session_id.clone()),
-        ("{{callbackUrl}}", Some(callback_url.to_owned())),
-        ("{{uuid}}", Some(uuid::Uuid::new_v4().to_string())),
-    ];
-    for (placeholder, value) in values {
-        if out.contains(placeholder) {
-            out = out.replace(placeholder, value.as_deref()?);
-        }
-    }
-    Some(out)
+/// Headers signing makes afresh: given in a draft they are sent as given (a preview or send), but an
+/// export leaves them to `xs2a-sandbox sign` so that every run has its own Date and X-Request-ID.
+pub const SIGNING_HEADERS: [&str; 5] = [
+    "date",
+    "x-request-id",
+    "digest",
+    "signature",
+    "tpp-signature-certificate",
+];
+
+/// A header of the draft that is not sent, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OmittedHeader {
+    pub header: String,
+    /// Why, and what to do about it.
+    pub reason: String,
 }
 
-/// Makes the draft into the request the persona would send now.
-pub fn prepare(state: &AppState, draft: &Draft) -> ApiResult<Prepared> {
-    let persona = personas::get(&state.store, &draft.persona_id)?;
-    let credentials = personas::credentials(&persona)?;
+/// A draft with its placeholders filled: what the persona would send, before signing.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub method: String,
+    /// Path and query, e.g. `/v1/accounts?withBalance=true`.
+    pub path_and_query: String,
+    /// In order, names as written.
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+    pub omitted: Vec<OmittedHeader>,
+}
+
+fn unknown(at: &str, found: placeholders::Unknown) -> Refusal {
+    Refusal::format(
+        at,
+        format!(
+            "{at} holds {}, which is not a placeholder; use one of {}",
+            found.0,
+            placeholders::PLACEHOLDERS.join(", ")
+        ),
+    )
+}
+
+fn missing(at: &str, placeholder: &str, persona: &StoredPersona) -> Refusal {
+    Refusal::format(
+        at,
+        format!(
+            "{at} uses {placeholder}, which persona '{}' has no value for yet: {}",
+            persona.name,
+            placeholders::how_to_get(placeholder)
+        ),
+    )
+}
+
+/// Fills the draft's placeholders from the persona. A header whose placeholder the persona has no value
+/// for yet is left out (and said so in `omitted`); a path, query or body that needs one is refused, as
+/// is any `{{…}}` that is not a placeholder. `prefix` is where the draft sits in the request body
+/// (`"draft."` for an export), so refusals name the field as the client sent it.
+pub fn resolve(
+    state: &AppState,
+    draft: &Draft,
+    persona: &StoredPersona,
+    prefix: &str,
+) -> ApiResult<Resolved> {
     let method = draft.method.trim().to_ascii_uppercase();
     if !METHODS.contains(&method.as_str()) {
         return Err(Refusal::format(
-            "method",
+            &format!("{prefix}method"),
             format!("method must be one of {}", METHODS.join(", ")),
         )
         .into());
     }
     let callback_url = format!("{}/workbench/callback", state.base_url());
-    let path = fill(draft.path.trim(), &persona, &callback_url).ok_or_else(|| {
-        Refusal::format(
-            "path",
-            "the path names a value the persona does not have yet",
-        )
-    })?;
+    let must_fill = |field: &str, text: &str| -> Result<String, Refusal> {
+        let at = format!("{prefix}{field}");
+        match placeholders::fill(text, persona, &callback_url) {
+            Ok(Filled::Text(text)) => Ok(text),
+            Ok(Filled::Missing(placeholder)) => Err(missing(&at, placeholder, persona)),
+            Err(found) => Err(unknown(&at, found)),
+        }
+    };
+    let path = must_fill("path", draft.path.trim())?;
     if !path.starts_with('/') || path.contains(char::is_whitespace) {
         return Err(Refusal::format(
-            "path",
+            &format!("{prefix}path"),
             "path must start with / and hold no spaces, e.g. /v1/accounts",
         )
         .into());
@@ -104,39 +144,66 @@ pub fn prepare(state: &AppState, draft: &Draft) -> ApiResult<Prepared> {
         .map(str::trim)
         .filter(|q| !q.is_empty())
     {
-        Some(query) => format!("{path}?{}", query.trim_start_matches('?')),
+        Some(query) => format!(
+            "{path}?{}",
+            must_fill("query", query.trim_start_matches('?'))?
+        ),
         None => path,
     };
-    let mut headers = HeaderMap::new();
+    let mut headers = Vec::new();
+    let mut omitted = Vec::new();
     for (i, (name, value)) in draft.headers.iter().enumerate() {
-        if name.trim().is_empty() {
+        let name = name.trim();
+        if name.is_empty() {
             continue;
         }
-        let Some(value) = fill(value, &persona, &callback_url) else {
-            continue;
-        };
+        let at = format!("{prefix}headers[{i}]");
+        match placeholders::fill(value, persona, &callback_url) {
+            Ok(Filled::Text(value)) => headers.push((name.to_owned(), value.trim().to_owned())),
+            Ok(Filled::Missing(placeholder)) => omitted.push(OmittedHeader {
+                header: name.to_owned(),
+                reason: format!(
+                    "left out: persona '{}' has no {} yet ({})",
+                    persona.name,
+                    placeholders::label(placeholder),
+                    placeholders::how_to_get(placeholder)
+                ),
+            }),
+            Err(found) => return Err(unknown(&at, found).into()),
+        }
+    }
+    let body = match &draft.body {
+        Some(text) if !text.trim().is_empty() => Some(must_fill("body", text)?),
+        _ => None,
+    };
+    Ok(Resolved {
+        method,
+        path_and_query,
+        headers,
+        body,
+        omitted,
+    })
+}
+
+/// Makes the draft into the request the persona would send now.
+pub fn prepare(state: &AppState, draft: &Draft) -> ApiResult<Prepared> {
+    let persona = personas::get(&state.store, &draft.persona_id)?;
+    let credentials = personas::credentials(&persona)?;
+    let resolved = resolve(state, draft, &persona, "")?;
+    let mut headers = HeaderMap::new();
+    for (i, (name, value)) in resolved.headers.iter().enumerate() {
         let at = format!("headers[{i}]");
-        let name = HeaderName::from_bytes(name.trim().as_bytes())
+        let name = HeaderName::from_bytes(name.as_bytes())
             .map_err(|_| Refusal::format(&at, format!("'{name}' is not a header name")))?;
-        let value = HeaderValue::from_str(value.trim())
+        let value = HeaderValue::from_str(value)
             .map_err(|_| Refusal::format(&at, "a header value must be visible ASCII"))?;
         headers.append(name, value);
     }
-    let body = match &draft.body {
-        Some(text) if !text.trim().is_empty() => {
-            let body = fill(text, &persona, &callback_url).ok_or_else(|| {
-                Refusal::format(
-                    "body",
-                    "the body names a value the persona does not have yet",
-                )
-            })?;
-            if !headers.contains_key("content-type") {
-                headers.insert("content-type", HeaderValue::from_static("application/json"));
-            }
-            body.into_bytes()
-        }
-        _ => Vec::new(),
-    };
+    let body = resolved.body.map(String::into_bytes).unwrap_or_default();
+    if !body.is_empty() && !headers.contains_key("content-type") {
+        headers.insert("content-type", HeaderValue::from_static("application/json"));
+    }
+    let (method, path_and_query) = (resolved.method, resolved.path_and_query);
     // TPP apps sign with their own clock; the gate accepts the machine's time as well as the sandbox's.
     let signing_string = credentials.sign(
         &method,
@@ -172,39 +239,6 @@ pub fn prepare(state: &AppState, draft: &Draft) -> ApiResult<Prepared> {
         signing_string,
         digest,
         body,
+        omitted: resolved.omitted,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::workbench::personas::Source;
-
-    fn persona() -> StoredPersona {
-        StoredPersona {
-            id: "p1".into(),
-            name: "P".into(),
-            source: Source::Issued,
-            certificate_pem: String::new(),
-            private_key_pem: String::new(),
-            psu_id: Some("psu-1".into()),
-            psu_corporate_id: None,
-            tpp_session_id: Some("s-1".into()),
-        }
-    }
-
-    #[test]
-    fn placeholders_are_filled_and_an_empty_one_leaves_the_header_out() {
-        let p = persona();
-        assert_eq!(
-            fill("{{persona.psuId}}", &p, "http://x/cb").as_deref(),
-            Some("psu-1")
-        );
-        assert_eq!(
-            fill("{{callbackUrl}}?persona={{persona.id}}", &p, "http://x/cb").as_deref(),
-            Some("http://x/cb?persona=p1")
-        );
-        assert_eq!(fill("{{persona.psuCorporateId}}", &p, "http://x/cb"), None);
-        assert_eq!(fill("plain", &p, "").as_deref(), Some("plain"));
-    }
 }

@@ -3,22 +3,24 @@
 
 pub mod draft;
 pub mod export;
+mod forms;
 pub mod operations;
+pub mod placeholders;
 pub mod send;
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::state::AppState;
-use crate::workbench::{history, personas};
+use crate::workbench::history;
 use axum::extract::State;
 use axum::Json;
 use draft::{prepare, Draft, Prepared};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 /// 200: every form.
-pub async fn operations() -> Json<Vec<operations::Operation>> {
+pub async fn operations() -> Json<&'static [operations::Operation]> {
     Json(operations::catalogue())
 }
 
@@ -61,12 +63,6 @@ pub struct SentResponse {
     status: u16,
     headers: Vec<(String, String)>,
     body: String,
-}
-
-/// A draft as a command (`curl` or a script).
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct ExportText {
-    text: String,
 }
 
 /// 200: the request signed now, sent over the real port, with its answer.
@@ -130,27 +126,32 @@ pub async fn send(
 #[serde(rename_all = "camelCase")]
 pub struct HistoryLine {
     id: String,
-    at: Value,
-    persona_id: Value,
-    method: Value,
-    path: Value,
-    status: Value,
-    duration_ms: Value,
+    /// RFC 3339.
+    at: String,
+    persona_id: String,
+    method: String,
+    path: String,
+    status: u16,
+    duration_ms: u64,
 }
 
 /// 200: the sent requests, newest first.
 pub async fn history_list(State(state): State<AppState>) -> ApiResult<Json<Vec<HistoryLine>>> {
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
     Ok(Json(
         history::recent(&state.store, history::KEPT)?
             .into_iter()
             .map(|h| HistoryLine {
+                at: text(&h.sent["at"]),
+                persona_id: text(&h.sent["draft"]["personaId"]),
+                method: text(&h.sent["request"]["method"]),
+                path: text(&h.sent["draft"]["path"]),
+                status: h.sent["response"]["status"]
+                    .as_u64()
+                    .and_then(|s| u16::try_from(s).ok())
+                    .unwrap_or_default(),
+                duration_ms: h.sent["durationMs"].as_u64().unwrap_or_default(),
                 id: h.id,
-                at: h.sent["at"].clone(),
-                persona_id: h.sent["draft"]["personaId"].clone(),
-                method: h.sent["request"]["method"].clone(),
-                path: h.sent["draft"]["path"].clone(),
-                status: h.sent["response"]["status"].clone(),
-                duration_ms: h.sent["durationMs"].clone(),
             })
             .collect(),
     ))
@@ -166,36 +167,10 @@ pub async fn history_entry(
         .ok_or_else(|| ApiError::unknown("id", "sent request", &id))
 }
 
-#[derive(Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ExportRequest {
-    draft: Draft,
-    format: String,
-}
-
-/// 200 `{text}`: the draft as a command that signs at run time.
+/// 200 `{text, omitted}`: the draft as shell text that signs at every run.
 pub async fn export(
     State(state): State<AppState>,
-    JsonBody(request): JsonBody<ExportRequest>,
-) -> ApiResult<Json<ExportText>> {
-    let persona = personas::get(&state.store, &request.draft.persona_id)?;
-    let query = request
-        .draft
-        .query
-        .as_deref()
-        .filter(|q| !q.is_empty())
-        .map(|q| format!("?{}", q.trim_start_matches('?')))
-        .unwrap_or_default();
-    let url = format!("{}{}{query}", state.base_url(), request.draft.path);
-    let text = match request.format.as_str() {
-        "curl" => export::curl(&request.draft, &url, &persona),
-        "script" => export::script(&request.draft, &url, &persona),
-        other => {
-            return Err(ApiError::format(
-                "format",
-                format!("format must be curl or script; got '{other}'"),
-            ))
-        }
-    };
-    Ok(Json(ExportText { text }))
+    JsonBody(request): JsonBody<export::ExportRequest>,
+) -> ApiResult<Json<export::ExportText>> {
+    Ok(Json(export::export(&state, &request)?))
 }

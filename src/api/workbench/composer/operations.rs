@@ -1,323 +1,438 @@
-//! The composer's forms: every operation of the bank's interface a TPP calls, with SPEC.md's headers
-//! filled in (placeholders the composer fills from the persona) and a body to start from.
+//! The composer's forms (`GET /workbench/api/operations`), built from the service's own OpenAPI document:
+//! each form's method, path, path and query parameters and the headers its operation requires come from
+//! the document, so a form cannot drift from what the service routes; what the document cannot say (a body
+//! to start from, the persona placeholders, grouping, the role) is the small table in `forms`.
 
+use super::forms::{usual_value, Form, FORMS};
 use serde::Serialize;
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// Which earlier resource fills a path parameter (the last one the composer saw of that kind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum Follows {
+    Payment,
+    Consent,
+    Basket,
+    Authorisation,
+    Account,
+    CardAccount,
+    Transaction,
+}
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PathParam {
-    pub name: &'static str,
+    /// As the path writes it between braces.
+    pub name: String,
     pub description: &'static str,
-    /// The earlier answer this usually comes from.
+    /// The field of the earlier answer this usually comes from (e.g. `paymentId`).
+    #[schema(required = true)]
     pub source: Option<&'static str>,
+    /// The kind of earlier resource that fills it.
+    #[schema(required = true)]
+    pub follows: Option<Follows>,
+    /// The values the document allows, when it enumerates them.
+    #[schema(required = true)]
+    pub values: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct QueryParam {
-    pub name: &'static str,
+    pub name: String,
+    /// The value the form starts with (empty: not sent until filled).
     pub value: &'static str,
     pub required: bool,
+    /// The values the document allows, when it enumerates them.
+    #[schema(required = true)]
+    pub values: Option<Vec<String>>,
+}
+
+/// Something to know about one header of a form.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct HeaderHint {
+    pub header: &'static str,
+    pub text: &'static str,
+}
+
+/// The group a form is listed under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub enum OperationGroup {
+    Consent,
+    Accounts,
+    Payments,
+    Baskets,
+    Authorisations,
+    Sandbox,
+}
+
+/// The PSD2 role an operation needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[allow(clippy::upper_case_acronyms)]
+pub enum RequiredRole {
+    #[serde(rename = "PSP_AI")]
+    PspAi,
+    #[serde(rename = "PSP_PI")]
+    PspPi,
+}
+
+/// The HTTP method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum HttpMethod {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Operation {
     pub id: &'static str,
-    pub group: &'static str,
+    /// The operation of the service's OpenAPI document this form sends.
+    pub operation_id: &'static str,
+    pub group: OperationGroup,
     pub name: &'static str,
-    pub method: &'static str,
-    pub path: &'static str,
+    pub method: HttpMethod,
+    /// With `{name}` for each path parameter still to fill.
+    pub path: String,
     pub path_params: Vec<PathParam>,
     pub query: Vec<QueryParam>,
-    pub headers: Vec<(&'static str, &'static str)>,
+    /// `[name, value]`: the headers the operation requires and the usual ones, besides those signing adds.
+    pub headers: Vec<(String, String)>,
+    #[schema(required = true)]
     pub body: Option<String>,
-    pub role: Option<&'static str>,
+    #[schema(required = true)]
+    pub role: Option<RequiredRole>,
     pub description: &'static str,
+    pub hints: Vec<HeaderHint>,
 }
 
-const SESSION: (&str, &str) = ("TPP-Session-ID", "{{persona.tppSessionId}}");
-const REDIRECT: (&str, &str) = ("TPP-Redirect-URI", "{{callbackUrl}}?persona={{persona.id}}");
-const PSU_ID: (&str, &str) = ("PSU-ID", "{{persona.psuId}}");
-const CORPORATE: (&str, &str) = ("PSU-Corporate-ID", "{{persona.psuCorporateId}}");
-const PRESENT: (&str, &str) = ("PSU-IP-Address", "192.0.2.10");
-const FIX: (&str, &str) = ("x-accept-fix", "amount-as-string");
+/// Headers the signing adds: never part of a form.
+const SIGNING: [&str; 5] = [
+    "X-Request-ID",
+    "Date",
+    "Digest",
+    "Signature",
+    "TPP-Signature-Certificate",
+];
 
-fn ais() -> Vec<(&'static str, &'static str)> {
-    vec![SESSION, REDIRECT, PSU_ID, CORPORATE, PRESENT]
+/// The operation of the document with this operationId: its path and method.
+fn find<'d>(document: &'d Value, operation_id: &str) -> Option<(&'d str, &'d str, &'d Value)> {
+    document["paths"]
+        .as_object()?
+        .iter()
+        .find_map(|(path, item)| {
+            item.as_object()?.iter().find_map(|(method, operation)| {
+                (operation["operationId"] == operation_id).then_some((
+                    path.as_str(),
+                    method.as_str(),
+                    operation,
+                ))
+            })
+        })
 }
 
-fn pis() -> Vec<(&'static str, &'static str)> {
-    vec![FIX, SESSION, REDIRECT, PSU_ID, CORPORATE, PRESENT]
+fn enumerated(schema: &Value) -> Option<Vec<String>> {
+    schema["enum"].as_array().map(|values| {
+        values
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    })
 }
 
-fn param(name: &'static str, description: &'static str, source: &'static str) -> PathParam {
-    PathParam {
-        name,
-        description,
-        source: Some(source),
+/// What a path parameter means and where its value comes from, by its name (and, for `accountId`,
+/// whether the path is a card account's).
+fn meaning(path: &str, name: &str) -> (&'static str, Option<&'static str>, Option<Follows>) {
+    match name {
+        "accountId" if path.starts_with("/v1/card-accounts") => (
+            "the card account's resourceId (from List card accounts)",
+            Some("accountId"),
+            Some(Follows::CardAccount),
+        ),
+        "accountId" => (
+            "the account's resourceId (from List accounts)",
+            Some("accountId"),
+            Some(Follows::Account),
+        ),
+        "transactionId" => (
+            "from the transaction list",
+            Some("transactionId"),
+            Some(Follows::Transaction),
+        ),
+        "paymentId" => (
+            "from the payment's creation answer",
+            Some("paymentId"),
+            Some(Follows::Payment),
+        ),
+        "service" => (
+            "payments, periodic-payments or bulk-payments, as the payment was created",
+            Some("paymentService"),
+            Some(Follows::Payment),
+        ),
+        "product" => (
+            "the payment product the payment was created with",
+            Some("paymentProduct"),
+            Some(Follows::Payment),
+        ),
+        "basketId" => (
+            "from the basket's creation answer",
+            Some("basketId"),
+            Some(Follows::Basket),
+        ),
+        "authorisationId" => (
+            "the last part of the scaRedirect, or from the authorisation answer",
+            Some("authorisationId"),
+            Some(Follows::Authorisation),
+        ),
+        "consentId" => (
+            "from the consent",
+            Some("consentId"),
+            Some(Follows::Consent),
+        ),
+        _ => ("", None, None),
     }
 }
 
-fn query(name: &'static str, value: &'static str, required: bool) -> QueryParam {
-    QueryParam {
-        name,
-        value,
-        required,
+fn method(name: &str) -> HttpMethod {
+    match name {
+        "post" => HttpMethod::Post,
+        "put" => HttpMethod::Put,
+        "patch" => HttpMethod::Patch,
+        "delete" => HttpMethod::Delete,
+        _ => HttpMethod::Get,
     }
 }
 
-fn payment_body(amount: &str, remittance: &str) -> String {
-    format!(
-        "{{\n  \"instructedAmount\": {{\"amount\": \"{amount}\", \"currency\": \"NOK\"}},\n  \"creditorName\": \"Ola Nordmann\",\n  \
-         \"creditorAccount\": {{\"bban\": \"12051001018\", \"currency\": \"NOK\"}},\n  \"creditorAddress\": {{\"street\": \"Storgata\", \
-         \"buildingNumber\": \"1\", \"postalCode\": \"0155\", \"townName\": \"Oslo\", \"country\": \"NO\"}},\n  \
-         \"debtorAccount\": {{\"bban\": \"12051000003\", \"currency\": \"NOK\"}},\n  {remittance}\n}}"
-    )
+fn group(name: &str) -> OperationGroup {
+    match name {
+        "Consent" => OperationGroup::Consent,
+        "Accounts" => OperationGroup::Accounts,
+        "Payments" => OperationGroup::Payments,
+        "Baskets" => OperationGroup::Baskets,
+        "Authorisations" => OperationGroup::Authorisations,
+        _ => OperationGroup::Sandbox,
+    }
 }
 
-fn op(
-    id: &'static str,
-    group: &'static str,
-    name: &'static str,
-    method: &'static str,
-    path: &'static str,
-    role: Option<&'static str>,
-    description: &'static str,
-) -> Operation {
-    Operation {
-        id,
-        group,
-        name,
+fn role(name: Option<&str>) -> Option<RequiredRole> {
+    match name? {
+        "PSP_AI" => Some(RequiredRole::PspAi),
+        "PSP_PI" => Some(RequiredRole::PspPi),
+        _ => None,
+    }
+}
+
+/// One form made from its operation in `document`; `None` when the document has no such operation.
+pub fn build(document: &Value, form: &Form) -> Option<Operation> {
+    let (template, method_name, operation) = find(document, form.operation_id)?;
+    let parameters = operation["parameters"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let mut path = template.to_owned();
+    for (name, value) in form.fixed {
+        path = path.replace(&format!("{{{name}}}"), value);
+    }
+    let of = |place: &'static str| {
+        parameters
+            .iter()
+            .filter(move |p| p["in"] == place)
+            .filter_map(|p| Some((p["name"].as_str()?, p)))
+    };
+    let mut open: Vec<(usize, &str, &Value)> = of("path")
+        .filter_map(|(name, p)| Some((path.find(&format!("{{{name}}}"))?, name, p)))
+        .collect();
+    open.sort_by_key(|(at, _, _)| *at);
+    let path_params = open
+        .into_iter()
+        .map(|(_, name, p)| {
+            let (description, source, follows) = meaning(&path, name);
+            PathParam {
+                name: name.to_owned(),
+                description,
+                source,
+                follows,
+                values: enumerated(&p["schema"]),
+            }
+        })
+        .collect();
+    let query = of("query")
+        .map(|(name, p)| QueryParam {
+            name: name.to_owned(),
+            value: form
+                .query
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or("", |(_, v)| v),
+            required: p["required"] == true,
+            values: enumerated(&p["schema"]),
+        })
+        .collect();
+    let headers = of("header")
+        .filter(|(name, _)| !SIGNING.iter().any(|s| s.eq_ignore_ascii_case(name)))
+        .filter_map(|(name, p)| {
+            let required = p["required"] == true;
+            let asked = form.with_headers.contains(&name);
+            match usual_value(name) {
+                Some((value, usual)) if required || usual || asked => {
+                    Some((name.to_owned(), value.to_owned()))
+                }
+                // A required header the composer has no value for starts empty, to be filled in.
+                None if required => Some((name.to_owned(), String::new())),
+                _ => None,
+            }
+        })
+        .collect();
+    let method = method(method_name);
+    let body = form.body.map(|make| make()).or_else(|| {
+        matches!(
+            method,
+            HttpMethod::Post | HttpMethod::Put | HttpMethod::Patch
+        )
+        .then(|| "{}".to_owned())
+    });
+    Some(Operation {
+        id: form.id,
+        operation_id: form.operation_id,
+        group: group(form.group),
+        name: form.name,
         method,
         path,
-        path_params: Vec::new(),
-        query: Vec::new(),
-        headers: Vec::new(),
-        body: None,
-        role,
-        description,
-    }
+        path_params,
+        query,
+        headers,
+        body,
+        role: role(form.role),
+        description: form.description,
+        hints: form
+            .hints
+            .iter()
+            .map(|(header, text)| HeaderHint { header, text })
+            .collect(),
+    })
 }
 
-/// Every form, grouped as the composer lists them.
-pub fn catalogue() -> Vec<Operation> {
-    let account = || param("accountId", "the account's resourceId", "accountId");
-    let payment = || param("paymentId", "from the creation answer", "paymentId");
-    let basket = || param("basketId", "from the basket's creation answer", "basketId");
-    let (ai, pi) = (Some("PSP_AI"), Some("PSP_PI"));
-    let mut all = vec![
-        Operation {
-            headers: ais(),
-            ..op("user-lookup", "Consent", "Look up the PSU (GET /v1/users)", "GET", "/v1/users", None,
-                "Starts an SCA that only identifies the PSU: the redirect brings the psu-id.")
-        },
-        Operation {
-            headers: ais(),
-            body: Some("{}".into()),
-            ..op("bank-offered-consent", "Consent", "Bank-offered consent", "POST", "/v1/bank-offered-consents", ai,
-                "Starts the consent flow: 401 with scaRedirect; the PSU ticks the accounts on the bank's page.")
-        },
-        Operation {
-            headers: ais(),
-            ..op("consent-read", "Consent", "Read the consent", "GET", "/v1/bank-offered-consents", ai,
-                "The accounts the PSU granted this TPP.")
-        },
-        Operation {
-            headers: ais(),
-            body: Some("{}".into()),
-            ..op("consents-deprecated", "Consent", "Consent (deprecated /v1/consents)", "POST", "/v1/consents", ai,
-                "Deprecated: ignores its body and answers with an SCA redirect.")
-        },
-        Operation {
-            headers: ais(),
-            ..op("agreements", "Consent", "Corporate agreements", "GET", "/v1/agreements", None,
-                "The PSU's corporate agreements; the chosen one goes in PSU-Corporate-ID.")
-        },
-        Operation {
-            headers: ais(),
-            ..op("accounts", "Accounts", "List accounts", "GET", "/v1/accounts", ai,
-                "The accounts the PSU consented to (401 with scaRedirect when there is no consent yet).")
-        },
-        Operation {
-            headers: ais(),
-            path_params: vec![account()],
-            ..op("account", "Accounts", "Account details", "GET", "/v1/accounts/{accountId}", ai, "One account.")
-        },
-        Operation {
-            headers: ais(),
-            path_params: vec![account()],
-            ..op("balances", "Accounts", "Balances", "GET", "/v1/accounts/{accountId}/balances", ai,
-                "Without PSU-IP-Address (PSU not present): at most 4 calls per 24 hours.")
-        },
-        Operation {
-            headers: ais(),
-            path_params: vec![account()],
-            query: vec![query("bookingStatus", "booked", true), query("dateFrom", "", false), query("dateTo", "", false),
-                query("limit", "", false), query("offset", "", false)],
-            ..op("transactions", "Accounts", "Transactions", "GET", "/v1/accounts/{accountId}/transactions", ai,
-                "The slim list; a page holds 200 by default.")
-        },
-        Operation {
-            headers: ais(),
-            path_params: vec![account(), param("transactionId", "from the list", "transactionId")],
-            ..op("transaction", "Accounts", "Transaction details", "GET",
-                "/v1/accounts/{accountId}/transactions/{transactionId}", ai, "One transaction whole.")
-        },
-        Operation {
-            headers: ais(),
-            ..op("card-accounts", "Accounts", "List card accounts", "GET", "/v1/card-accounts", ai, "Card accounts.")
-        },
-        Operation {
-            headers: ais(),
-            path_params: vec![account()],
-            query: vec![query("bookingStatus", "booked", true)],
-            ..op("card-transactions", "Accounts", "Card transactions", "GET", "/v1/card-accounts/{accountId}/transactions",
-                ai, "A card account's transactions.")
-        },
-        Operation {
-            headers: pis(),
-            body: Some(payment_body("125.50", "\"remittanceInformationUnstructured\": \"Middag\"")),
-            ..op("straks", "Payments", "Instant payment (straks)", "POST",
-                "/v1/payments/instant-norwegian-domestic-credit-transfers-straks", pi,
-                "Executed at once after SCA. The answer's scaRedirect is the PSU's approval page.")
-        },
-        Operation {
-            headers: pis(),
-            body: Some(payment_body("1000.00", "\"remittanceInformationStructured\": {\"reference\": \"1234567890128\", \"referenceType\": \"KID\"}")),
-            ..op("domestic", "Payments", "Domestic credit transfer", "POST",
-                "/v1/payments/norwegian-domestic-credit-transfers", pi,
-                "Queued for the next batch run after SCA (ACTC, then ACSC). A KID goes in the structured remittance.")
-        },
-        Operation {
-            headers: pis(),
-            body: Some(payment_body("500.00", "\"remittanceInformationUnstructured\": \"Husleie\",\n  \"startDate\": \"2026-07-01\",\n  \"frequency\": \"Monthly\",\n  \"dayOfExecution\": \"1\"")),
-            ..op("periodic", "Payments", "Standing order", "POST",
-                "/v1/periodic-payments/norwegian-domestic-credit-transfers", pi, "A periodic payment.")
-        },
-        Operation {
-            headers: pis(),
-            body: Some("{\n  \"batchBookingPreferred\": false,\n  \"debtorAccount\": {\"bban\": \"12051000003\", \"currency\": \"NOK\"},\n  \"payments\": [\n    {\"instructedAmount\": {\"amount\": \"10.00\", \"currency\": \"NOK\"}, \"creditorName\": \"Ola Nordmann\", \"creditorAccount\": {\"bban\": \"12051001018\", \"currency\": \"NOK\"}, \"creditorAddress\": {\"townName\": \"Oslo\", \"country\": \"NO\"}, \"remittanceInformationUnstructured\": \"Del 1\"}\n  ]\n}".into()),
-            ..op("bulk", "Payments", "Bulk payment", "POST", "/v1/bulk-payments/norwegian-domestic-credit-transfers", pi,
-                "Several orders from one account, decided together at the batch run.")
-        },
-        Operation {
-            headers: pis(),
-            path_params: vec![param("paymentService", "payments, periodic-payments or bulk-payments", "paymentService"),
-                param("paymentProduct", "e.g. norwegian-domestic-credit-transfers", "paymentProduct"), payment()],
-            ..op("payment-status", "Payments", "Payment status", "GET",
-                "/v1/{paymentService}/{paymentProduct}/{paymentId}/status", pi, "The transactionStatus (and fundsAvailable).")
-        },
-        Operation {
-            headers: pis(),
-            path_params: vec![param("paymentService", "payments, periodic-payments or bulk-payments", "paymentService"),
-                param("paymentProduct", "e.g. norwegian-domestic-credit-transfers", "paymentProduct"), payment()],
-            ..op("payment", "Payments", "Payment details", "GET",
-                "/v1/{paymentService}/{paymentProduct}/{paymentId}", pi, "The payment as created, with its status.")
-        },
-        Operation {
-            headers: pis(),
-            path_params: vec![param("paymentService", "payments, periodic-payments or bulk-payments", "paymentService"),
-                param("paymentProduct", "e.g. norwegian-domestic-credit-transfers", "paymentProduct"), payment()],
-            ..op("payment-delete", "Payments", "Delete a payment", "DELETE",
-                "/v1/{paymentService}/{paymentProduct}/{paymentId}", pi, "Refused for PDNG payments.")
-        },
-        Operation {
-            headers: pis(),
-            body: Some("{\n  \"instructedAmount\": {\"amount\": \"12000.00\", \"currency\": \"NOK\"}\n}".into()),
-            ..op("fee-information", "Payments", "Instant payment fee", "POST",
-                "/v1/payments/instant-norwegian-credit-transfers-straks/fee-information", pi, "The fee an instant payment would cost.")
-        },
-        Operation {
-            headers: pis(),
-            body: Some("{\n  \"paymentIds\": [\"…\", \"…\"]\n}".into()),
-            ..op("basket", "Baskets", "Create a signing basket", "POST", "/v1/signing-baskets", pi,
-                "Up to 10 payments signed with one SCA (not bulk or periodic ones).")
-        },
-        Operation {
-            headers: pis(),
-            path_params: vec![basket()],
-            ..op("basket-read", "Baskets", "Basket details", "GET", "/v1/signing-baskets/{basketId}", pi,
-                "Its payments and the worst-case status.")
-        },
-        Operation {
-            headers: pis(),
-            path_params: vec![basket()],
-            ..op("basket-status", "Baskets", "Basket status", "GET", "/v1/signing-baskets/{basketId}/status", pi, "RCVD, ACTC, PATC or RJCT.")
-        },
-        Operation {
-            headers: pis(),
-            path_params: vec![basket()],
-            ..op("basket-delete", "Baskets", "Delete a basket", "DELETE", "/v1/signing-baskets/{basketId}", pi,
-                "Only before its payments are authorised.")
-        },
-        Operation {
-            headers: pis(),
-            path_params: vec![param("paymentService", "payments, periodic-payments or bulk-payments", "paymentService"),
-                param("paymentProduct", "e.g. norwegian-domestic-credit-transfers", "paymentProduct"), payment()],
-            body: Some("{}".into()),
-            ..op("payment-authorisation", "Authorisations", "Start a payment's authorisation", "POST",
-                "/v1/{paymentService}/{paymentProduct}/{paymentId}/authorisations", pi,
-                "The startAuthorisation link: answers with a fresh scaRedirect.")
-        },
-        Operation {
-            headers: pis(),
-            path_params: vec![basket()],
-            body: Some("{}".into()),
-            ..op("basket-authorisation", "Authorisations", "Start a basket's authorisation", "POST",
-                "/v1/signing-baskets/{basketId}/authorisations", pi, "One SCA for every payment of the basket.")
-        },
-        Operation {
-            path_params: vec![param("authorisationId", "the last part of the scaRedirect", "authorisationId")],
-            body: Some("{\n  \"nationalId\": \"14838510036\"\n}".into()),
-            ..op("sca-automation", "Authorisations", "Complete SCA without a browser", "POST",
-                "/v1/sandbox/sca/{authorisationId}", None,
-                "The sandbox's automation of the bank's pages: identify, choose, confirm in one call.")
-        },
-        op("sandbox-customers", "Sandbox", "List sandbox customers", "GET", "/v1/sandbox/customers", None,
-            "The mock customers with their accounts' ids."),
-        Operation {
-            body: Some("{\n  \"advance\": \"PT3H\"\n}".into()),
-            ..op("sandbox-clock", "Sandbox", "Move the clock", "PUT", "/v1/sandbox/clock", None,
-                "Set, advance or freeze simulated time; the batch runs passed are performed before the answer.")
-        },
-        op("sandbox-batch-run", "Sandbox", "Run a batch now", "POST", "/v1/sandbox/batch-runs", None,
-            "Processes the due payments now."),
-    ];
-    for operation in &mut all {
-        if operation.method != "GET" && operation.method != "DELETE" && operation.body.is_none() {
-            operation.body = Some("{}".into());
-        }
-    }
-    all
+/// Every form, grouped as the composer lists them; built once from the service's document.
+pub fn catalogue() -> &'static [Operation] {
+    static CATALOGUE: OnceLock<Vec<Operation>> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        let document = crate::api::openapi::document();
+        FORMS
+            .iter()
+            .map(|form| {
+                build(document, form).unwrap_or_else(|| {
+                    panic!(
+                        "the composer's form {} names {}, which the OpenAPI document does not have",
+                        form.id, form.operation_id
+                    )
+                })
+            })
+            .collect()
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The operations of the bank's interface: everything under /v1 but the sandbox's own endpoints and
+    /// the TPP's contact registration.
+    fn bank_operations() -> Vec<String> {
+        let document = crate::api::openapi::document();
+        let mut ids = Vec::new();
+        for (path, item) in document["paths"].as_object().unwrap() {
+            if !path.starts_with("/v1/")
+                || path.starts_with("/v1/sandbox/")
+                || path.starts_with("/v1/tpp-dialogue")
+            {
+                continue;
+            }
+            for operation in item.as_object().unwrap().values() {
+                ids.push(operation["operationId"].as_str().unwrap().to_owned());
+            }
+        }
+        ids
+    }
+
     #[test]
-    fn every_operation_has_a_unique_id_and_its_path_params_appear_in_its_path() {
+    fn every_bank_operation_of_the_document_has_a_form_and_every_form_names_one() {
+        let document = crate::api::openapi::document();
+        for form in FORMS {
+            assert!(
+                build(document, form).is_some(),
+                "{} names {}, which is not in the document",
+                form.id,
+                form.operation_id
+            );
+        }
+        for id in bank_operations() {
+            assert!(
+                FORMS.iter().any(|f| f.operation_id == id),
+                "the document's {id} has no composer form"
+            );
+        }
+    }
+
+    #[test]
+    fn forms_are_unique_and_take_every_parameter_their_path_leaves_open() {
         let all = catalogue();
         let mut ids: Vec<_> = all.iter().map(|o| o.id).collect();
         ids.sort_unstable();
         ids.dedup();
         assert_eq!(ids.len(), all.len());
-        for o in &all {
+        for o in all {
+            let open = o.path.matches('{').count();
+            assert_eq!(open, o.path_params.len(), "{}: {}", o.id, o.path);
             for p in &o.path_params {
-                assert!(
-                    o.path.contains(&format!("{{{}}}", p.name)),
-                    "{} lacks {}",
-                    o.id,
-                    p.name
-                );
+                assert!(o.path.contains(&format!("{{{}}}", p.name)), "{}", o.id);
+                assert!(p.follows.is_some(), "{}: {} follows nothing", o.id, p.name);
             }
-            if let Some(body) = &o.body {
-                if !body.contains('…') {
-                    serde_json::from_str::<serde_json::Value>(body)
-                        .unwrap_or_else(|e| panic!("{}: {e}", o.id));
-                }
+            if let Some(body) = o.body.as_deref().filter(|b| !b.contains('…')) {
+                serde_json::from_str::<Value>(body).unwrap_or_else(|e| panic!("{}: {e}", o.id));
             }
         }
+    }
+
+    #[test]
+    fn payment_forms_carry_psu_context_and_the_psu_id_placeholder_and_say_why() {
+        let straks = catalogue().iter().find(|o| o.id == "straks").unwrap();
+        assert_eq!(
+            straks.path,
+            "/v1/payments/instant-norwegian-domestic-credit-transfers-straks"
+        );
+        let header = |name: &str| {
+            straks
+                .headers
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!(header("PSU-Context"), Some("PRIVATE"));
+        assert_eq!(header("PSU-ID"), Some("{{persona.psuId}}"));
+        assert_eq!(header("x-accept-fix"), Some("amount-as-string"));
+        assert!(straks
+            .hints
+            .iter()
+            .any(|h| h.header == "PSU-ID" && h.text.contains("X-PSU-IDENTITY")));
+        let status = catalogue()
+            .iter()
+            .find(|o| o.id == "payment-status")
+            .unwrap();
+        let names: Vec<_> = status.path_params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["service", "product", "paymentId"]);
+        assert!(status
+            .path_params
+            .iter()
+            .all(|p| p.follows == Some(Follows::Payment)));
+        let services = status.path_params[0].values.as_ref().unwrap();
+        assert!(services.contains(&"periodic-payments".to_owned()));
+        let products = status.path_params[1].values.as_ref().unwrap();
+        assert!(products.contains(&"norwegian-domestic-credit-transfers".to_owned()));
     }
 }

@@ -1,0 +1,136 @@
+//! The traffic log's routes (`/workbench/api/traffic`, `/workbench/api/journeys`) and the gate's
+//! definition (`/workbench/api/gate`) in the OpenAPI document (operator credential, tag Traffic).
+
+use super::routes::{JourneyEntries, Page, WholeEntry};
+use crate::api::openapi::builder::{Document, Param};
+use crate::traffic::model::Journey;
+use crate::traffic::store::TrafficSettings;
+use serde_json::json;
+
+const API: &str = "/workbench/api";
+
+/// The traffic log's routes and the gate's definition.
+pub fn describe(doc: &mut Document) {
+    const FILTERS: &[Param] = &[
+        Param::query("before", "integer", "Entries older than this id (paging)."),
+        Param::query("limit", "integer", "Page size (default 200, at most 1000)."),
+        Param::query(
+            "tpp",
+            "string",
+            "Only this TPP (organisation id or subject text).",
+        ),
+        Param::query("psu", "string", "Only this PSU-ID."),
+        Param::query("status", "enum:2xx|3xx|4xx|5xx", "Only this status class."),
+        Param::query("failed", "boolean", "Only refused exchanges."),
+        Param::query("resource", "string", "Only entries touching <kind>:<id>."),
+        Param::query("journey", "string", "Only this journey."),
+        Param::query("q", "string", "Text in the path, headers or bodies."),
+        Param::query(
+            "kind",
+            "enum:exchange|event",
+            "Only exchanges or only events.",
+        ),
+    ];
+    doc.op(
+        "GET",
+        &format!("{API}/traffic"),
+        "Traffic",
+        "A page of the timeline, newest first",
+    )
+    .operator()
+    .params(FILTERS)
+    .answers::<Page>(200, "The page")
+    .refusals(&[400, 401])
+    .finish();
+    doc.op(
+        "GET",
+        &format!("{API}/traffic/stream"),
+        "Traffic",
+        "New entries as Server-Sent Events",
+    )
+    .describe("Each event: `id: <entry id>`, `event: entry`, `data: <Entry as JSON>`; after the kept entries since Last-Event-ID (or ?lastEventId=) when resuming.")
+    .operator()
+    .answers_with(
+        200,
+        "An event stream",
+        "text/event-stream",
+        json!({"type": "string"}),
+    )
+    .refusals(&[401])
+    .finish();
+    for method in ["GET", "PUT"] {
+        let op = doc
+            .op(
+                method,
+                &format!("{API}/traffic/settings"),
+                "Traffic",
+                "The log's switch and caps",
+            )
+            .operator();
+        let op = if method == "PUT" {
+            op.body::<TrafficSettings>(true).refusals(&[400, 413, 415])
+        } else {
+            op
+        };
+        op.answers::<TrafficSettings>(200, "The settings")
+            .refusals(&[401])
+            .finish();
+    }
+    doc.op(
+        "GET",
+        &format!("{API}/traffic/{{id}}"),
+        "Traffic",
+        "One entry whole",
+    )
+    .operator()
+    .answers::<WholeEntry>(200, "The exchange (headers, bodies, gate verdict) or event")
+    .refusals(&[400, 401, 404])
+    .finish();
+    doc.op(
+        "GET",
+        &format!("{API}/traffic/{{id}}/har"),
+        "Traffic",
+        "An exchange as a HAR 1.2 entry",
+    )
+    .operator()
+    .answers_with(
+        200,
+        "A HAR entry",
+        "application/json",
+        json!({"$ref": "#/components/schemas/HarEntry"}),
+    )
+    .refusals(&[400, 401, 404])
+    .finish();
+    doc.op(
+        "GET",
+        &format!("{API}/journeys"),
+        "Traffic",
+        "The journeys, most recently active first",
+    )
+    .operator()
+    .params(&[Param::query("limit", "integer", "At most this many.")])
+    .answers_list::<Journey>(200, "The journeys")
+    .refusals(&[401])
+    .finish();
+    doc.op(
+        "GET",
+        &format!("{API}/journeys/{{id}}"),
+        "Traffic",
+        "One journey's entries in time order",
+    )
+    .operator()
+    .answers::<JourneyEntries>(200, "The journey")
+    .refusals(&[401, 404])
+    .finish();
+    doc.op(
+        "GET",
+        &format!("{API}/gate"),
+        "Traffic",
+        "The request gate's steps, and the headers it requires and signs",
+    )
+    .describe("From the verifier's own definitions: the steps in the order they run, each with the rule it checks, the header it reads and the codes its refusals carry.")
+    .operator()
+    .answers::<crate::api::workbench::gate::GateDefinition>(200, "The gate")
+    .refusals(&[401])
+    .finish();
+}
