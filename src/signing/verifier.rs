@@ -16,6 +16,7 @@ use super::trust::{CachedCertificate, CertificateCache, ChainVerdict, TrustStore
 use super::{http_date, signing_string};
 use crate::clock::Clock;
 use crate::refusal::{Code, Refusal, TppMessage};
+use crate::rehearsal::tolerance::{Tolerance, Tolerated};
 use std::borrow::Cow;
 use std::sync::{Arc, RwLock};
 use time::{Duration, OffsetDateTime};
@@ -97,11 +98,16 @@ struct Times {
 #[derive(Debug, Clone)]
 pub struct VerifiedTpp {
     pub certificate: Arc<CachedCertificate>,
-    /// Things production might refuse, accepted here.
-    pub warnings: Vec<TppMessage>,
+    /// Things production refuses, accepted under the sandbox profile (`rehearsal::tolerance`).
+    pub tolerated: Vec<Tolerated>,
 }
 
 impl VerifiedTpp {
+    /// The WARNINGs the sandbox profile answers with.
+    pub fn warnings(&self) -> Vec<TppMessage> {
+        self.tolerated.iter().map(|t| t.warning.clone()).collect()
+    }
+
     /// The parsed certificate (present: verification only succeeds with one).
     pub fn tpp(&self) -> &TppCertificate {
         self.certificate
@@ -210,12 +216,12 @@ impl Verifier {
         let mut run = Run {
             explain,
             steps: Vec::new(),
-            warnings: Vec::new(),
+            tolerated: Vec::new(),
             signing_string: None,
         };
         let outcome = self.run_steps(request, times, &mut run);
         let outcome = outcome.map_err(|error| {
-            let mut error = error.with_messages(run.warnings.clone());
+            let mut error = error.with_messages(run.tolerated.iter().map(|t| t.warning.clone()));
             if let Some(signing_string) = &run.signing_string {
                 error = error.with_messages([TppMessage {
                     category: crate::refusal::Category::Error,
@@ -267,7 +273,7 @@ impl Verifier {
                 Some(Err(_)) if name == "Signature" => {
                     let raw = headers.first(name).unwrap_or_default();
                     if let Some((text, charset)) = signature_header::decode_raw_octets(raw) {
-                        run.warn(Code::FormatError, name, format!("The Signature header carries raw non-ASCII bytes (as the bank platform's signing proxy sends an issuer such as L=Tromsø in keyId); the sandbox read them as {charset}. The interface asks for the RFC 2047 wrapper (=?utf-8?B?...?=) around such a value, and production may refuse raw bytes."));
+                        run.tolerate(Tolerance::RawSignatureBytes, name, format!("The Signature header carries raw non-ASCII bytes (as the bank platform's signing proxy sends an issuer such as L=Tromsø in keyId); the sandbox read them as {charset}. The interface asks for the RFC 2047 wrapper (=?utf-8?B?...?=) around such a value, and production may refuse raw bytes."));
                         raw_signature = Some(text);
                         present.push("");
                         continue;
@@ -461,7 +467,7 @@ impl Verifier {
 
         Ok(VerifiedTpp {
             certificate: cached,
-            warnings: std::mem::take(&mut run.warnings),
+            tolerated: std::mem::take(&mut run.tolerated),
         })
     }
 
@@ -475,7 +481,7 @@ impl Verifier {
         let decoded = decode_certificate_header(header)
             .map_err(|e| Refusal::format(HEADER, e.to_string()))?;
         if decoded.was_pem {
-            run.warn(Code::FormatError, HEADER, "TPP-Signature-Certificate came with PEM armour; it should be the plain base64 of the DER. Production may refuse it.");
+            run.tolerate(Tolerance::PemArmouredCertificate, HEADER, "TPP-Signature-Certificate came with PEM armour; it should be the plain base64 of the DER. Production may refuse it.");
         }
         let cached = self.cache.get_or_verify(&self.trust(), &decoded.der);
         let tpp = match &cached.certificate {
@@ -553,7 +559,7 @@ fn check_key_id(
         SerialMatch::Exact => {}
         SerialMatch::Tolerated(notes) => notes
             .into_iter()
-            .for_each(|n| run.warn(Code::FormatError, "Signature", n)),
+            .for_each(|n| run.tolerate(Tolerance::KeyIdSerialSpelling, "Signature", n)),
         SerialMatch::Mismatch(reason) => {
             return Err(Refusal::new(
                 Code::BadRequest,
@@ -567,7 +573,7 @@ fn check_key_id(
         IssuerMatch::Tolerated(notes) => {
             notes
                 .into_iter()
-                .for_each(|n| run.warn(Code::FormatError, "Signature", n));
+                .for_each(|n| run.tolerate(Tolerance::KeyIdIssuerSpelling, "Signature", n));
             Ok(())
         }
         IssuerMatch::Mismatch(reason) => Err(Refusal::new(
@@ -596,8 +602,8 @@ fn check_algorithm(
     match params.algorithm.to_ascii_lowercase().as_str() {
         "rsa-sha256" => {
             if params.algorithm != "rsa-sha256" {
-                run.warn(
-                    Code::FormatError,
+                run.tolerate(
+                    Tolerance::AlgorithmName,
                     "Signature",
                     format!(
                         "algorithm '{}' should be written 'rsa-sha256'.",
@@ -608,8 +614,8 @@ fn check_algorithm(
             Ok(())
         }
         "hs2019" | "sha256withrsa" => {
-            run.warn(
-                Code::FormatError,
+            run.tolerate(
+                Tolerance::AlgorithmName,
                 "Signature",
                 format!("algorithm '{}' was read as rsa-sha256 for this RSA certificate; the interface asks for 'rsa-sha256' and production may refuse other names.", params.algorithm),
             );
@@ -636,8 +642,8 @@ fn check_signed_headers(
     for name in &params.headers {
         let lower = name.to_ascii_lowercase();
         if lower != *name {
-            run.warn(
-                Code::FormatError,
+            run.tolerate(
+                Tolerance::SignedHeaderNameCase,
                 "Signature",
                 format!("signed header names are lower case: write '{lower}', not '{name}'."),
             );
@@ -663,8 +669,8 @@ fn check_signed_headers(
     }
     for candidate in SIGNING_CANDIDATES {
         if headers.has(candidate) && !signs(candidate) {
-            run.warn(
-                Code::FormatError,
+            run.tolerate(
+                Tolerance::UnsignedOptionalHeader,
                 "Signature",
                 format!("the request carries {candidate} but does not sign it; the interface lists it among the headers to sign when present, and production may refuse."),
             );
@@ -677,7 +683,7 @@ fn check_signed_headers(
 struct Run {
     explain: bool,
     steps: Vec<(Step, Result<Cow<'static, str>, String>)>,
-    warnings: Vec<TppMessage>,
+    tolerated: Vec<Tolerated>,
     signing_string: Option<String>,
 }
 
@@ -701,8 +707,9 @@ impl Run {
         Err(error)
     }
 
-    fn warn(&mut self, code: Code, header: &str, text: impl Into<String>) {
-        self.warnings
-            .push(TppMessage::warning(code, Some(header), text));
+    /// Accepts something production refuses, noting which tolerance allowed it.
+    fn tolerate(&mut self, tolerance: Tolerance, header: &str, text: impl Into<String>) {
+        self.tolerated
+            .push(Tolerated::new(tolerance, Code::FormatError, header, text));
     }
 }

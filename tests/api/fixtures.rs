@@ -437,7 +437,7 @@ fn serve_refuses_a_bad_fixture_and_says_where() {
     let file = root.path().join("bad.json");
     std::fs::write(
         &file,
-        r#"{"format": "xs2a-sandbox/state", "version": 2, "trees": {}}"#,
+        r#"{"format": "xs2a-sandbox/state", "version": 99, "trees": {}}"#,
     )
     .unwrap();
     let (code, _, err) = run(binary()
