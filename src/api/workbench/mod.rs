@@ -6,6 +6,7 @@
 pub mod access;
 mod callback;
 pub mod composer;
+pub mod conformance;
 mod fixtures;
 pub mod gate;
 pub mod openapi;
@@ -54,6 +55,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/snapshots/{name}/flow", get(fixtures::flow_since))
         .merge(crate::api::traffic::router())
         .merge(crate::api::rehearsal::workbench_router())
+        .merge(conformance::router())
         .fallback(crate::api::layers::no_such_path)
         .layer(from_fn_with_state(state, access::operator_api));
     Router::new()

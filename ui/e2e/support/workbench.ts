@@ -4,7 +4,7 @@ import type { Locator, Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
-export type Screen = "Sandbox data" | "Composer" | "SCA" | "Batch & clock" | "Inspector" | "Flow";
+export type Screen = "Sandbox data" | "Composer" | "SCA" | "Batch & clock" | "Inspector" | "Flow" | "Conformance";
 
 const KEYS: Record<Screen, string> = {
   "Sandbox data": "1",
@@ -13,6 +13,7 @@ const KEYS: Record<Screen, string> = {
   "Batch & clock": "4",
   Inspector: "5",
   Flow: "6",
+  Conformance: "7",
 };
 
 /** Switches screen with its shortcut and answers the screen's panel. */

@@ -1,4 +1,4 @@
-// The shell: six screens as tabs, Alt/Ctrl+1..6 and the arrow keys switch, `?` lists the shortcuts, the base
+// The shell: seven screens as tabs, Alt/Ctrl+1..7 and the arrow keys switch, `?` lists the shortcuts, the base
 // URL is shown and copyable, the live connection is shown, a missing token is explained.
 import { fireEvent, screen, waitFor, within } from "@solidjs/testing-library";
 import userEvent from "@testing-library/user-event";
@@ -24,7 +24,7 @@ const EMPTY = {
 };
 
 describe("App shell", () => {
-  it("lists six screens as tabs and shows the chosen one", async () => {
+  it("lists seven screens as tabs and shows the chosen one", async () => {
     renderWorkbench(() => <App />, { routes: EMPTY });
     const tabs = within(screen.getByRole("tablist", { name: "Workbench screens" })).getAllByRole("tab");
     expect(tabs.map((t) => t.textContent?.replace(/\d$/, ""))).toEqual([
@@ -34,6 +34,7 @@ describe("App shell", () => {
       "Batch & clock",
       "Inspector",
       "Flow",
+      "Conformance",
     ]);
     expect(screen.getByRole("tab", { name: /Sandbox data/ })).toHaveAttribute("aria-selected", "true");
     expect(await screen.findByRole("tabpanel", { name: /Sandbox data/ })).toBeVisible();

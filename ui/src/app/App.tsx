@@ -20,6 +20,7 @@ import { ScaScreen } from "../screens/sca/ScaScreen";
 import { BatchScreen } from "../screens/batch/BatchScreen";
 import { InspectorScreen } from "../screens/inspector/InspectorScreen";
 import { FlowScreen } from "../screens/flow/FlowScreen";
+import { ConformanceScreen } from "../screens/conformance/ConformanceScreen";
 
 const SCREENS: Record<ScreenId, Component> = {
   sandbox: SandboxScreen,
@@ -28,6 +29,7 @@ const SCREENS: Record<ScreenId, Component> = {
   batch: BatchScreen,
   inspector: InspectorScreen,
   flow: FlowScreen,
+  conformance: ConformanceScreen,
 };
 
 function SessionProblem() {

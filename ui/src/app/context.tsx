@@ -49,6 +49,9 @@ export interface Handoff {
   setFlowJourney(id: string | null): void;
   inspectorFilter: Accessor<TrafficFilter | null>;
   setInspectorFilter(filter: TrafficFilter | null): void;
+  /** An exchange to open in the inspector (the conformance report's evidence). */
+  inspectorExchange: Accessor<number | null>;
+  setInspectorExchange(id: number | null): void;
 }
 
 export interface WorkbenchOptions {
@@ -94,6 +97,7 @@ function createWorkbench(options: WorkbenchOptions): Workbench & { start(): () =
   const [composerDraft, setComposerDraft] = createSignal<Draft | null>(null);
   const [flowJourney, setFlowJourney] = createSignal<string | null>(null);
   const [inspectorFilter, setInspectorFilter] = createSignal<TrafficFilter | null>(null);
+  const [inspectorExchange, setInspectorExchange] = createSignal<number | null>(null);
   const handoff: Handoff = {
     composerDraft,
     setComposerDraft,
@@ -101,6 +105,8 @@ function createWorkbench(options: WorkbenchOptions): Workbench & { start(): () =
     setFlowJourney,
     inspectorFilter,
     setInspectorFilter,
+    inspectorExchange,
+    setInspectorExchange,
   };
   const openSource =
     options.eventSource === null

@@ -133,6 +133,15 @@ export function InspectorScreen() {
     }),
   );
 
+  // Another screen asked for one exchange (the conformance report's evidence): open it.
+  createEffect(
+    on(wb.handoff.inspectorExchange, (id) => {
+      if (id === null) return;
+      setSelected(id);
+      wb.handoff.setInspectorExchange(null);
+    }),
+  );
+
   onMount(() => {
     const onResize = () => setHeight(listHeight());
     window.addEventListener("resize", onResize);
