@@ -327,3 +327,35 @@ async fn the_plan_travels_in_a_state_file_with_its_counters() {
     }
     assert_eq!(replayed, expected);
 }
+
+/// `serve --faults FILE` refuses a bad plan before it listens, saying where.
+#[test]
+fn serve_refuses_a_bad_plan_file_and_says_where() {
+    let root = tempfile::tempdir().unwrap();
+    let file = root.path().join("plan.json");
+    std::fs::write(
+        &file,
+        r#"{"rules": [{"id": "a", "match": {"every": 0}, "effect": {"kind": "serverError"}}]}"#,
+    )
+    .unwrap();
+    let output = crate::cli::binary()
+        .args(["serve", "--ephemeral", "--addr", "127.0.0.1:0", "--faults"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("rules[0].match.every"), "{err}");
+}
+
+/// `serve --profile` takes sandbox or production only.
+#[test]
+fn serve_refuses_an_unknown_profile() {
+    let output = crate::cli::binary()
+        .args(["serve", "--ephemeral", "--addr", "127.0.0.1:0", "--profile", "staging"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(err.contains("unknown profile 'staging'"), "{err}");
+}

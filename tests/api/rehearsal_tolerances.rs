@@ -25,11 +25,11 @@ fn key_id_parts() -> (String, String) {
 }
 
 /// Rewrites part of the Signature header after signing (parts the signature does not cover).
-fn rewrite_signature(
-    request: TestRequest<'_>,
+fn rewrite_signature<'a>(
+    request: TestRequest<'a>,
     from: &'static str,
     to: &'static str,
-) -> TestRequest<'_> {
+) -> TestRequest<'a> {
     request.tamper(move |h| {
         let signature = h["signature"].to_str().unwrap().to_owned();
         assert!(signature.contains(from), "{signature}");

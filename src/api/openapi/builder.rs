@@ -278,6 +278,10 @@ impl Operation<'_> {
         let mut common = vec![408, 413, 431, 500];
         if signed {
             common.extend([400, 401, 403, 405, 429, 503]);
+            // Under the production profile /v1/sandbox answers 404 as an unknown path does.
+            if self.path.starts_with("/v1/sandbox") {
+                common.push(404);
+            }
         }
         // A body of another media type is refused even where the operation ignores its body.
         if self.body.contains_key("requestBody")

@@ -1,7 +1,7 @@
 // The simulated central register (docs/rehearsal.md): every TPP seen with its roles; the operator marks one
 // unregistered, withdraws a role or revokes its certificate at the NCA, and its next request is refused.
 import { createResource, For, Show } from "solid-js";
-import type { RegisterChange, RegisteredTpp } from "../../api/types";
+import type { Psd2Role, RegisterChange, RegisteredTpp } from "../../api/types";
 import { useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
 import { ErrorMessages } from "../../components/ErrorMessages";
@@ -18,7 +18,7 @@ export function RegisterPanel() {
       const changed = await wb.client.rehearsal.changeRegister(tpp.organisationId, body);
       mutate((valueOf(list) ?? []).map((t) => (t.organisationId === changed.organisationId ? changed : t)));
     });
-  const withdrawn = (tpp: RegisteredTpp, role: string) => tpp.withdrawnRoles.includes(role as never);
+  const withdrawn = (tpp: RegisteredTpp, role: Psd2Role) => tpp.withdrawnRoles.includes(role);
   const revoked = (tpp: RegisteredTpp) => tpp.revokedSerials.includes(tpp.serial);
 
   return (

@@ -9,7 +9,7 @@ import { ProfilePanel } from "./ProfilePanel";
 import { RegisterPanel } from "./RegisterPanel";
 import { renderWorkbench, SESSION } from "../../test/harness";
 import { json } from "../../test/fetchMock";
-import type { Plan, Preset, RegisteredTpp } from "../../api/types";
+import type { Plan, Preset, RegisteredTpp, Rule } from "../../api/types";
 
 const MAINTENANCE: Preset = {
   title: "Maintenance: 503 for the next two hours",
@@ -81,7 +81,7 @@ describe("rehearsal panels", () => {
           return json(plan);
         },
         "POST /faults/rules": (call) => {
-          plan = { ...plan, rules: [...(plan.rules ?? []), call.body as Plan["rules"] extends (infer R)[] | undefined ? R : never] };
+          plan = { ...plan, rules: [...(plan.rules ?? []), call.body as Rule] };
           return json(plan, 201);
         },
       },
