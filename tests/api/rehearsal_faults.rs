@@ -152,7 +152,7 @@ async fn every_nth_call_and_other_paths() {
         out
     };
     assert_eq!(statuses, [200, 200, 500, 200, 200, 500]);
-    app.get("/v1/sandbox/accounts").send().await.assert_ok();
+    app.get("/v1/sandbox/generate/bban").send().await.assert_ok();
     assert_eq!(fired(&app, "third").await, 2);
 }
 

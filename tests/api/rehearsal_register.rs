@@ -43,7 +43,7 @@ async fn every_tpp_seen_is_listed_with_its_roles() {
     let list = listed(&app).await;
     assert_eq!(list.len(), 1);
     assert_eq!(list[0]["organisationId"], organisation_id());
-    assert_eq!(list[0]["roles"], json!(["PSP_PI", "PSP_AI"]));
+    assert_eq!(list[0]["roles"], json!(["PSP_AI", "PSP_PI"]));
     assert_eq!(list[0]["registered"], true);
     assert!(list[0]["firstSeen"].is_string() && list[0]["lastSeen"].is_string());
 }
