@@ -18,8 +18,8 @@ export function RegisterPanel() {
       const changed = await wb.client.rehearsal.changeRegister(tpp.organisationId, body);
       mutate((valueOf(list) ?? []).map((t) => (t.organisationId === changed.organisationId ? changed : t)));
     });
-  const withdrawn = (tpp: RegisteredTpp, role: Psd2Role) => tpp.withdrawnRoles.includes(role);
-  const revoked = (tpp: RegisteredTpp) => tpp.revokedSerials.includes(tpp.serial);
+  const withdrawn = (tpp: RegisteredTpp, role: Psd2Role) => (tpp.withdrawnRoles ?? []).includes(role);
+  const revoked = (tpp: RegisteredTpp) => (tpp.revokedSerials ?? []).includes(tpp.serial);
 
   return (
     <section class="panel register-panel" aria-label="Central register">
@@ -54,8 +54,8 @@ export function RegisterPanel() {
                         onChange={(e) =>
                           void change(tpp, "role", {
                             withdrawnRoles: e.currentTarget.checked
-                              ? tpp.withdrawnRoles.filter((r) => r !== role)
-                              : [...tpp.withdrawnRoles, role],
+                              ? (tpp.withdrawnRoles ?? []).filter((r) => r !== role)
+                              : [...(tpp.withdrawnRoles ?? []), role],
                           })
                         }
                       />{" "}
