@@ -111,7 +111,13 @@ describe("rehearsal panels", () => {
     const revoked = within(item).getByRole("checkbox", { name: "Certificate revoked" });
     expect(revoked).not.toBeChecked();
     await userEvent.click(revoked);
-    await waitFor(() => expect(within(item).getByRole("checkbox", { name: "Certificate revoked" })).toBeChecked());
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole("listitem", { name: "TPP PSDNO-FSA-ABC123" })).getByRole("checkbox", {
+          name: "Certificate revoked",
+        }),
+      ).toBeChecked(),
+    );
     expect(calls.find((c) => c.method === "PATCH")?.body).toEqual({ certificateRevoked: true });
   });
 });
