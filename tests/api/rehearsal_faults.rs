@@ -152,7 +152,10 @@ async fn every_nth_call_and_other_paths() {
         out
     };
     assert_eq!(statuses, [200, 200, 500, 200, 200, 500]);
-    app.get("/v1/sandbox/generate/bban").send().await.assert_ok();
+    app.get("/v1/sandbox/generate/bban")
+        .send()
+        .await
+        .assert_ok();
     assert_eq!(fired(&app, "third").await, 2);
 }
 
@@ -352,7 +355,14 @@ fn serve_refuses_a_bad_plan_file_and_says_where() {
 #[test]
 fn serve_refuses_an_unknown_profile() {
     let output = crate::cli::binary()
-        .args(["serve", "--ephemeral", "--addr", "127.0.0.1:0", "--profile", "staging"])
+        .args([
+            "serve",
+            "--ephemeral",
+            "--addr",
+            "127.0.0.1:0",
+            "--profile",
+            "staging",
+        ])
         .output()
         .unwrap();
     assert!(!output.status.success());
