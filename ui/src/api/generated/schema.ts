@@ -4220,8 +4220,11 @@ export interface components {
                 "traffic-settings"?: Record<string, never>[];
                 "workbench-personas"?: Record<string, never>[];
             };
-            /** @constant */
-            version: 2;
+            /**
+             * @description 2 is written; 1 (no rehearsal or central-register tree) is still read
+             * @enum {unknown}
+             */
+            version: 1 | 2;
         };
         /**
          * @description The page the PSU is on.
