@@ -56,6 +56,10 @@ pub struct AppConfig {
     /// The most memory the store's page cache takes; `None`: [`crate::store::CACHE_BYTES`]. A smaller one
     /// keeps an embedding process (the desktop app) smaller at the price of more disk reads.
     pub store_cache_bytes: Option<u64>,
+    /// The profile to play the bank in (docs/rehearsal.md), stored; `None`: as stored.
+    pub profile: Option<crate::rehearsal::Profile>,
+    /// A fault plan (docs/rehearsal.md) that replaces the stored one.
+    pub faults: Option<crate::rehearsal::plan::Plan>,
 }
 
 impl Default for AppConfig {
@@ -72,6 +76,8 @@ impl Default for AppConfig {
             traffic: Default::default(),
             fixture: None,
             store_cache_bytes: None,
+            profile: None,
+            faults: None,
         }
     }
 }
@@ -148,7 +154,23 @@ impl App {
                 .set_settings(config.traffic.apply(traffic.settings()))
                 .map_err(|e| format!("traffic log: {}", e.text))?;
         }
+        let rehearsal = crate::rehearsal::Rehearsal::load(&store)
+            .map_err(|e| format!("cannot read the rehearsal settings: {}", e.text))?;
+        if let Some(profile) = config.profile {
+            rehearsal
+                .set_profile(&store, profile)
+                .map_err(|e| format!("cannot store the profile: {}", e.text))?;
+        }
+        if let Some(plan) = config.faults {
+            rehearsal
+                .update_plan(&store, |held| {
+                    *held = plan;
+                    Ok(())
+                })
+                .map_err(|e| format!("fault plan: {}", e.text))?;
+        }
         let state = AppState::new(crate::state::Services {
+            rehearsal: Arc::new(rehearsal),
             traffic,
             store,
             clock,

@@ -22,6 +22,7 @@ pub mod fixtures;
 pub mod flow;
 pub mod payments;
 pub mod refusal;
+pub mod rehearsal;
 pub mod sandbox;
 pub mod sca;
 pub mod signing;

@@ -16,6 +16,7 @@ pub mod openapi;
 pub mod operator;
 pub mod path;
 pub mod pis;
+pub mod rehearsal;
 pub mod response_signing;
 pub mod sandbox;
 pub mod sca_automation;
@@ -47,9 +48,14 @@ pub fn router_for_tls(state: AppState) -> Router {
 /// The whole service as an axum router.
 pub fn router(state: AppState) -> Router {
     let v1 = Router::new()
-        .merge(sandbox::mock_data())
         .merge(
-            sandbox::controls().route_layer(from_fn_with_state(state.clone(), operator::control)),
+            sandbox::mock_data()
+                .route_layer(from_fn_with_state(state.clone(), rehearsal::hide_sandbox)),
+        )
+        .merge(
+            sandbox::controls()
+                .route_layer(from_fn_with_state(state.clone(), operator::control))
+                .route_layer(from_fn_with_state(state.clone(), rehearsal::hide_sandbox)),
         )
         .merge(tpp_dialogue::router())
         .merge(ais::router())
@@ -58,6 +64,8 @@ pub fn router(state: AppState) -> Router {
         .route_layer(from_fn(layers::known_payment_service))
         // Unknown /v1 paths pass the gate too: an unsigned request is 400 before it is 404.
         .fallback(layers::no_such_path)
+        // Inside the gate, so that a fault rule can name the TPP.
+        .layer(from_fn_with_state(state.clone(), rehearsal::inject::inject))
         .layer(from_fn_with_state(state.clone(), gate::gate));
     let routes = Router::new()
         // The bank platform serves its sandbox under /api-sandbox and its developer kit calls it there, so

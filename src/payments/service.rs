@@ -304,7 +304,8 @@ pub fn get_readable(
     id: &str,
 ) -> CoreResult<Payment> {
     let payment = get(store, tpp_id, service, product, id)?;
-    let known_issue = super::settings::get(store)?.reproduce_domestic_read_before_approval_issue;
+    let known_issue =
+        super::settings::in_effect(store)?.reproduce_domestic_read_before_approval_issue;
     if known_issue
         && product == super::model::PaymentProduct::NorwegianDomesticCreditTransfers
         && payment.status == PaymentStatus::RCVD

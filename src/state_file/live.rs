@@ -18,5 +18,9 @@ pub fn import(state: &AppState, bytes: &[u8], mode: Mode) -> Result<Preview, Fil
     if let Some(stored) = stored {
         let _ = state.traffic.set_settings(stored.settings);
     }
+    state
+        .rehearsal
+        .reload(&state.store)
+        .map_err(|r| FileError::storage(r.text))?;
     Ok(preview)
 }

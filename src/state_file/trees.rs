@@ -287,6 +287,14 @@ pub const CARRIED: &[Carried] = &[
         decode: plain::<crate::payments::settings::Stored>,
     },
     Carried {
+        tree: "rehearsal",
+        decode: plain::<crate::rehearsal::stored::StoredRehearsal>,
+    },
+    Carried {
+        tree: "central-register",
+        decode: plain::<crate::rehearsal::register::RegisteredTpp>,
+    },
+    Carried {
         tree: "clock",
         decode: plain::<crate::clock_control::StoredClock>,
     },

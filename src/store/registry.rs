@@ -55,6 +55,8 @@ pub const TREES: &[TreeInfo] = &[
     tree("batch-runs", Kind::Flow, "batch runs with each payment's outcome"),
     tree("batch-schedule", Kind::Configuration, "the last scheduled run performed"),
     tree("settings", Kind::Configuration, "sandbox switches"),
+    tree("rehearsal", Kind::Configuration, "the profile and the fault plan (docs/rehearsal.md)"),
+    tree("central-register", Kind::Configuration, "TPPs seen, as the simulated central register holds them"),
     tree("clock", Kind::Configuration, "the simulated clock"),
     tree("tpp-contacts", Kind::Configuration, "TPP technical contacts"),
     tree("workbench-personas", Kind::Configuration, "the workbench's TPP personas"),

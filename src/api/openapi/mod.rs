@@ -24,9 +24,10 @@ const REFUSAL_STATUSES: &[(u16, &str)] = &[
     (409, "The resource's state does not allow this"),
     (413, "The body is larger than the limit"),
     (415, "The body is not JSON"),
-    (429, "Access without the PSU present exceeded the daily limit"),
+    (429, "Access without the PSU present exceeded the daily limit, or a fault plan's rate limit (Retry-After)"),
     (431, "A header, or the header section, is larger than the limit"),
     (500, "Internal error"),
+    (503, "A fault plan's maintenance window (docs/rehearsal.md): Retry-After and a tppMessage naming its end"),
 ];
 
 /// The document, built once.

@@ -26,7 +26,7 @@ pub struct GateFindings {
 /// Splits a report into the gate's outcome and the findings the traffic log keeps.
 pub fn findings(report: Report) -> (Result<VerifiedTpp, Refusal>, GateFindings) {
     let warnings = match &report.outcome {
-        Ok(verified) => verified.warnings.clone(),
+        Ok(verified) => verified.warnings(),
         Err(refusal) => refusal
             .more
             .iter()

@@ -54,6 +54,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/snapshots/{name}/restore", post(fixtures::restore))
         .route("/snapshots/{name}/flow", get(fixtures::flow_since))
         .merge(crate::api::traffic::router())
+        .merge(crate::api::rehearsal::workbench_router())
         .merge(conformance::router())
         .fallback(crate::api::layers::no_such_path)
         .layer(from_fn_with_state(state, access::operator_api));

@@ -3,6 +3,7 @@
 //! and carrying PSD2 roles.
 
 use super::run::Run;
+use crate::rehearsal::tolerance::Tolerance;
 use super::Verifier;
 use crate::refusal::{Code, Refusal};
 use crate::signing::certificate::decode_certificate_header;
@@ -27,7 +28,7 @@ impl Verifier {
                     .map_err(|e| Refusal::format(HEADER, e.to_string()))?;
                 let cached = self.cache.get_or_verify(&self.trust(), &decoded.der);
                 if decoded.was_pem {
-                    run.warn(Code::FormatError, HEADER, "TPP-Signature-Certificate came with PEM armour; it should be the plain base64 of the DER. Production may refuse it.");
+                    run.tolerate(Tolerance::PemArmouredCertificate, HEADER, "TPP-Signature-Certificate came with PEM armour; it should be the plain base64 of the DER. Production may refuse it.");
                 } else {
                     self.cache.remember_header(header, &cached);
                 }

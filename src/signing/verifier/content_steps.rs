@@ -2,6 +2,7 @@
 //! the Digest against the body, and the RSA-SHA256 signature over the signing string.
 
 use super::run::Run;
+use crate::rehearsal::tolerance::Tolerance;
 use super::RequestToVerify;
 use crate::refusal::{Code, Refusal};
 use crate::signing::certificate::TppCertificate;
@@ -109,8 +110,8 @@ fn check_signed_headers(
     for name in &params.headers {
         let lower = name.to_ascii_lowercase();
         if lower != *name {
-            run.warn(
-                Code::FormatError,
+            run.tolerate(
+                Tolerance::SignedHeaderNameCase,
                 "Signature",
                 format!("signed header names are lower case: write '{lower}', not '{name}'."),
             );
@@ -136,8 +137,8 @@ fn check_signed_headers(
     }
     for candidate in SIGNING_CANDIDATES {
         if headers.has(candidate) && !signs(candidate) {
-            run.warn(
-                Code::FormatError,
+            run.tolerate(
+                Tolerance::UnsignedOptionalHeader,
                 "Signature",
                 format!("the request carries {candidate} but does not sign it; the interface lists it among the headers to sign when present, and production may refuse."),
             );

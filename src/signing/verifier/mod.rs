@@ -23,6 +23,7 @@ pub use super::steps::{Step, SIGNING_CANDIDATES};
 use super::trust::{CachedCertificate, CertificateCache, TrustStore};
 use crate::clock::Clock;
 use crate::refusal::{Code, Refusal, TppMessage};
+use crate::rehearsal::tolerance::Tolerated;
 use run::Run;
 use std::borrow::Cow;
 use std::sync::{Arc, RwLock};
@@ -53,11 +54,16 @@ struct Times {
 #[derive(Debug, Clone)]
 pub struct VerifiedTpp {
     pub certificate: Arc<CachedCertificate>,
-    /// Things production might refuse, accepted here.
-    pub warnings: Vec<TppMessage>,
+    /// Things production refuses, accepted under the sandbox profile (`rehearsal::tolerance`).
+    pub tolerated: Vec<Tolerated>,
 }
 
 impl VerifiedTpp {
+    /// The WARNINGs the sandbox profile answers with.
+    pub fn warnings(&self) -> Vec<TppMessage> {
+        self.tolerated.iter().map(|t| t.warning.clone()).collect()
+    }
+
     /// The parsed certificate (present: verification only succeeds with one).
     pub fn tpp(&self) -> &TppCertificate {
         self.certificate
@@ -166,7 +172,7 @@ impl Verifier {
         let mut run = Run::new(explain);
         let outcome = self.run_steps(request, times, &mut run);
         let outcome = outcome.map_err(|error| {
-            let mut error = error.with_messages(run.warnings.clone());
+            let mut error = error.with_messages(run.tolerated.iter().map(|t| t.warning.clone()));
             if let Some(signing_string) = &run.signing_string {
                 error = error.with_messages([TppMessage {
                     category: crate::refusal::Category::Error,
@@ -221,7 +227,7 @@ impl Verifier {
         })?;
         Ok(VerifiedTpp {
             certificate: cached,
-            warnings: std::mem::take(&mut run.warnings),
+            tolerated: std::mem::take(&mut run.tolerated),
         })
     }
 }

@@ -2,6 +2,7 @@
 //! the window around the sandbox clock.
 
 use super::run::Run;
+use crate::rehearsal::tolerance::Tolerance;
 use super::{RequestToVerify, Times, MAX_CLOCK_SKEW};
 use crate::refusal::{Code, Refusal};
 use crate::signing::headers::visible_ascii;
@@ -76,7 +77,7 @@ fn raw_signature(raw: &[u8], run: &mut Run) -> Result<String, Refusal> {
             format!("{NAME} holds control characters"),
         ));
     };
-    run.warn(Code::FormatError, NAME, format!("The Signature header carries raw non-ASCII bytes (as the bank platform's signing proxy sends an issuer such as L=Tromsø in keyId); the sandbox read them as {charset}. The interface asks for the RFC 2047 wrapper (=?utf-8?B?...?=) around such a value, and production may refuse raw bytes."));
+    run.tolerate(Tolerance::RawSignatureBytes, NAME, format!("The Signature header carries raw non-ASCII bytes (as the bank platform's signing proxy sends an issuer such as L=Tromsø in keyId); the sandbox read them as {charset}. The interface asks for the RFC 2047 wrapper (=?utf-8?B?...?=) around such a value, and production may refuse raw bytes."));
     Ok(text)
 }
 

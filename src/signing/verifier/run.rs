@@ -1,7 +1,8 @@
-//! What a check collects while its steps run: each step's verdict (when asked to explain), the warnings
-//! (things production might refuse, accepted here) and the signing string the sandbox computed.
+//! What a check collects while its steps run: each step's verdict (when asked to explain), what was
+//! tolerated (things production refuses, accepted under the sandbox profile: `rehearsal::tolerance`) and the signing string the sandbox computed.
 
-use crate::refusal::{Code, Refusal, TppMessage};
+use crate::refusal::{Code, Refusal};
+use crate::rehearsal::tolerance::{Tolerance, Tolerated};
 use crate::signing::steps::Step;
 use std::borrow::Cow;
 
@@ -9,7 +10,7 @@ use std::borrow::Cow;
 pub(super) struct Run {
     pub explain: bool,
     pub steps: Vec<(Step, Result<Cow<'static, str>, String>)>,
-    pub warnings: Vec<TppMessage>,
+    pub tolerated: Vec<Tolerated>,
     pub signing_string: Option<String>,
 }
 
@@ -18,7 +19,7 @@ impl Run {
         Run {
             explain,
             steps: Vec::new(),
-            warnings: Vec::new(),
+            tolerated: Vec::new(),
             signing_string: None,
         }
     }
@@ -57,8 +58,9 @@ impl Run {
         Err(error)
     }
 
-    pub fn warn(&mut self, code: Code, header: &str, text: impl Into<String>) {
-        self.warnings
-            .push(TppMessage::warning(code, Some(header), text));
+    /// Accepts something production refuses, noting which tolerance allowed it.
+    pub fn tolerate(&mut self, tolerance: Tolerance, header: &str, text: impl Into<String>) {
+        self.tolerated
+            .push(Tolerated::new(tolerance, Code::FormatError, header, text));
     }
 }

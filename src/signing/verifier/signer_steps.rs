@@ -2,6 +2,7 @@
 //! issuer, tolerating what real clients write with a warning) and the algorithm matching the key.
 
 use super::run::Run;
+use crate::rehearsal::tolerance::Tolerance;
 use crate::refusal::{Code, Refusal};
 use crate::signing::certificate::TppCertificate;
 use crate::signing::key_id::issuer::{compare_issuer, IssuerMatch};
@@ -66,7 +67,7 @@ fn check_key_id(
         SerialMatch::Exact => {}
         SerialMatch::Tolerated(notes) => notes
             .into_iter()
-            .for_each(|n| run.warn(Code::FormatError, "Signature", n)),
+            .for_each(|n| run.tolerate(Tolerance::KeyIdSerialSpelling, "Signature", n)),
         SerialMatch::Mismatch(reason) => {
             return Err(Refusal::new(
                 Code::BadRequest,
@@ -85,7 +86,7 @@ fn check_key_id(
         IssuerMatch::Tolerated(notes) => {
             notes
                 .into_iter()
-                .for_each(|n| run.warn(Code::FormatError, "Signature", n));
+                .for_each(|n| run.tolerate(Tolerance::KeyIdIssuerSpelling, "Signature", n));
             Ok(())
         }
         IssuerMatch::Mismatch(reason) => Err(Refusal::new(
@@ -114,8 +115,8 @@ fn check_algorithm(
     match params.algorithm.to_ascii_lowercase().as_str() {
         "rsa-sha256" => {
             if params.algorithm != "rsa-sha256" {
-                run.warn(
-                    Code::FormatError,
+                run.tolerate(
+                    Tolerance::AlgorithmName,
                     "Signature",
                     format!(
                         "algorithm '{}' should be written 'rsa-sha256'.",
@@ -126,8 +127,8 @@ fn check_algorithm(
             Ok(())
         }
         "hs2019" | "sha256withrsa" => {
-            run.warn(
-                Code::FormatError,
+            run.tolerate(
+                Tolerance::AlgorithmName,
                 "Signature",
                 format!("algorithm '{}' was read as rsa-sha256 for this RSA certificate; the interface asks for 'rsa-sha256' and production may refuse other names.", params.algorithm),
             );

@@ -43,7 +43,13 @@ import type {
   PendingAuthorisation,
   Persona,
   PersonaPatch,
+  Plan,
+  Preset,
   Preview,
+  ProfileSetting,
+  RegisterChange,
+  RegisteredTpp,
+  Rule,
   Sent,
   Session,
   Settings,
@@ -166,6 +172,21 @@ export function createClient(t: Transport) {
       snapshotFile: (name: string) => t.request<string>("GET", `/snapshots/${seg(name)}`, undefined, { text: true }),
       restoreSnapshot: (name: string) => t.request<ImportOutcome>("POST", `/snapshots/${seg(name)}/restore`),
       deleteSnapshot: (name: string) => t.request<void>("DELETE", `/snapshots/${seg(name)}`),
+    },
+
+    /** Production rehearsal (docs/rehearsal.md): the profile, the fault plan, the central register. */
+    rehearsal: {
+      profile: () => t.request<ProfileSetting>("GET", "/profile"),
+      setProfile: (body: ProfileSetting) => t.request<ProfileSetting>("PUT", "/profile", body),
+      faults: () => t.request<Plan>("GET", "/faults"),
+      presets: () => t.request<Preset[]>("GET", "/faults/presets"),
+      addRule: (rule: Rule) => t.request<Plan>("POST", "/faults/rules", rule),
+      setRuleEnabled: (id: string, enabled: boolean) =>
+        t.request<Plan>("PATCH", `/faults/rules/${seg(id)}`, { enabled }),
+      deleteRule: (id: string) => t.request<Plan>("DELETE", `/faults/rules/${seg(id)}`),
+      register: () => t.request<RegisteredTpp[]>("GET", "/register"),
+      changeRegister: (organisationId: string, body: RegisterChange) =>
+        t.request<RegisteredTpp>("PATCH", `/register/${seg(organisationId)}`, body),
     },
 
     traffic: {

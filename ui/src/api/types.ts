@@ -111,6 +111,17 @@ export type BatchRuns = S["RunsView"];
 export type Settings = S["PaymentSettings"];
 
 // ---------------------------------------------------------------------------------------------------
+// Production rehearsal (docs/rehearsal.md)
+
+export type Profile = S["Profile"];
+export type ProfileSetting = S["ProfileSetting"];
+export type Plan = S["Plan"];
+export type Rule = S["Rule"];
+export type Preset = S["Preset"];
+export type RegisteredTpp = S["RegisteredTpp"];
+export type RegisterChange = S["RegisterChange"];
+
+// ---------------------------------------------------------------------------------------------------
 // TPP personas
 
 export type Psd2Role = S["Psd2Role"];

@@ -1233,6 +1233,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workbench/api/conformance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The conformance report of a TPP's traffic
+         * @description Pre-flight checks, then every rule by group with its verdict, evidence (exchange ids for the inspector, journeys for the flow view) and what production does (docs/conformance.md).
+         */
+        get: operations["get_workbench_api_conformance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/conformance/html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same report as a self-contained HTML page */
+        get: operations["get_workbench_api_conformance_html"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/conformance/junit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same report as JUnit XML */
+        get: operations["get_workbench_api_conformance_junit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/conformance/tpps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The TPPs the traffic log has seen */
+        get: operations["get_workbench_api_conformance_tpps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workbench/api/events": {
         parameters: {
             query?: never;
@@ -1251,6 +1322,80 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The fault plan with each rule's counters */
+        get: operations["get_workbench_api_faults"];
+        /**
+         * Replace the fault plan
+         * @description Validated and stored before it takes effect; the counters and the generator's state are taken as given (absent: zero and the seed). docs/rehearsal.md and fixtures/schema/fault-plan.schema.json describe the format.
+         */
+        put: operations["put_workbench_api_faults"];
+        post?: never;
+        /** Remove every rule (the seed stays) */
+        delete: operations["delete_workbench_api_faults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/faults/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ready-made rules, one per failure */
+        get: operations["get_workbench_api_faults_presets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/faults/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a rule at the end of the plan */
+        post: operations["post_workbench_api_faults_rules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/faults/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a rule */
+        delete: operations["delete_workbench_api_faults_rules_id"];
+        options?: never;
+        head?: never;
+        /** Switch a rule on or off */
+        patch: operations["patch_workbench_api_faults_rules_id"];
         trace?: never;
     };
     "/workbench/api/gate": {
@@ -1409,6 +1554,64 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The profile the bank is played in */
+        get: operations["get_workbench_api_profile"];
+        /**
+         * Switch between the sandbox and the production profile
+         * @description Stored before it answers. Under `production`, tolerances are refused, `/v1/sandbox` answers 404 but to the operator, and every known issue is on (docs/rehearsal.md).
+         */
+        put: operations["put_workbench_api_profile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The simulated central register: every TPP seen */
+        get: operations["get_workbench_api_register"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/register/{organisationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Mark a TPP unregistered, withdraw a role, revoke its certificate
+         * @description Stored before it applies; the TPP's next request gets 401 CERTIFICATE_REVOKED, CERTIFICATE_BLOCKED (unregistered) or ROLE_INVALID (a service needing a withdrawn role), in both profiles (docs/rehearsal.md).
+         */
+        patch: operations["patch_workbench_api_register_organisationId"];
         trace?: never;
     };
     "/workbench/api/sandbox/accounts": {
@@ -2383,22 +2586,22 @@ export interface components {
         Callback: {
             /** Format: date-time */
             at: string;
-            code?: string | null;
-            context?: string | null;
+            code: string | null;
+            context: string | null;
             id: string;
-            message?: string | null;
+            message: string | null;
             /** @enum {string} */
             outcome: "success" | "failure";
-            personaId?: string | null;
-            psuCorporateId?: string | null;
-            psuId?: string | null;
+            personaId: string | null;
+            psuCorporateId: string | null;
+            psuId: string | null;
             /** @description Every parameter as received. */
             query: {
                 [key: string]: string;
             };
-            status?: string | null;
-            system?: string | null;
-            tppSessionId?: string | null;
+            status: string | null;
+            system: string | null;
+            tppSessionId: string | null;
         };
         CardAccountBody: {
             cardAccount: components["schemas"]["CardAccountDetails"];
@@ -2538,7 +2741,182 @@ export interface components {
          * @description The message codes SPEC.md names (Errors > Message structure, plus REFERENCE_MIX_INVALID).
          * @enum {string}
          */
-        Code: "SYSTEM_ERROR" | "BAD_REQUEST" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "HTTP_HEADER_REQUIRED" | "QUERY_PARAMETER_REQUIRED" | "SCA_NOT_FOUND" | "SCA_EXPIRED" | "SCA_INVALID" | "FORMAT_ERROR" | "RESOURCE_UNKNOWN" | "PSU_CREDENTIALS_INVALID" | "CONSENT_UNKNOWN" | "CONSENT_INVALID" | "CONSENT_EXPIRED" | "ACCESS_EXCEEDED" | "PRODUCT_UNKNOWN" | "PRODUCT_INVALID" | "KID_MISSING" | "KID_INVALID" | "PAYMENT_FAILED" | "EXECUTION_DATE_INVALID" | "REFERENCE_MIX_INVALID";
+        Code: "SYSTEM_ERROR" | "BAD_REQUEST" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "HTTP_HEADER_REQUIRED" | "QUERY_PARAMETER_REQUIRED" | "SCA_NOT_FOUND" | "SCA_EXPIRED" | "SCA_INVALID" | "FORMAT_ERROR" | "RESOURCE_UNKNOWN" | "PSU_CREDENTIALS_INVALID" | "CONSENT_UNKNOWN" | "CONSENT_INVALID" | "CONSENT_EXPIRED" | "ACCESS_EXCEEDED" | "PRODUCT_UNKNOWN" | "PRODUCT_INVALID" | "KID_MISSING" | "KID_INVALID" | "PAYMENT_FAILED" | "EXECUTION_DATE_INVALID" | "REFERENCE_MIX_INVALID" | "CERTIFICATE_REVOKED" | "CERTIFICATE_BLOCKED" | "ROLE_INVALID";
+        /** @description How many rules came out each way. */
+        ConformanceCounts: {
+            /** Format: int32 */
+            failed: number;
+            /** Format: int32 */
+            notExercised: number;
+            /** Format: int32 */
+            passed: number;
+            /** Format: int32 */
+            review: number;
+            /** Format: int32 */
+            warning: number;
+        };
+        /** @description One exchange (or flow step) a verdict rests on. */
+        ConformanceEvidence: {
+            /**
+             * Format: date-time
+             * @description The sandbox clock's time of the request; null for a flow file.
+             */
+            at: string | null;
+            /**
+             * Format: int64
+             * @description The traffic log's entry number (the inspector opens it); null for a flow file's step.
+             */
+            exchangeId: number | null;
+            /** @description The journeys the exchange belongs to (the flow view opens them). */
+            journeys: string[];
+            method: string;
+            /** @description What this exchange shows, in a sentence. */
+            note: string;
+            /** @description Path and query as sent. */
+            path: string;
+            /** Format: int32 */
+            status: number;
+            /**
+             * Format: int32
+             * @description The flow file's step number (1-based); null for the traffic log.
+             */
+            step: number | null;
+        };
+        /**
+         * @description The groups of the report, in its order.
+         * @enum {string}
+         */
+        ConformanceGroup: "preflight" | "signing" | "headers" | "sca-consent" | "payments" | "robustness" | "general";
+        /** @description One group's rules. */
+        ConformanceGroupResult: {
+            counts: components["schemas"]["ConformanceCounts"];
+            group: components["schemas"]["ConformanceGroup"];
+            rules: components["schemas"]["ConformanceRuleResult"][];
+            title: string;
+            verdict: components["schemas"]["ConformanceVerdict"];
+        };
+        /** @description The whole report. */
+        ConformanceReport: {
+            /** @description Every rule and pre-flight check counted by verdict. */
+            counts: components["schemas"]["ConformanceCounts"];
+            /** @description Always `xs2a-sandbox/conformance-report`. */
+            format: string;
+            /**
+             * Format: date-time
+             * @description The sandbox clock's time when it was made.
+             */
+            generatedAt: string;
+            /** @description The rules, by group (signing, headers, sca-consent, payments, robustness, general). */
+            groups: components["schemas"]["ConformanceGroupResult"][];
+            /** @description What the reader should know about the traffic as a whole (a clock that stood still, ...). */
+            notes: string[];
+            /** @description Configuration checks, said first so that they do not drown the report. */
+            preflight: components["schemas"]["ConformanceRuleResult"][];
+            /** @description The sandbox that graded it. */
+            sandboxVersion: string;
+            selection: components["schemas"]["ConformanceSelection"];
+            /** @description The heaviest verdict of all: FAILED over WARNING over REVIEW over PASSED over NOT_EXERCISED. */
+            verdict: components["schemas"]["ConformanceVerdict"];
+            /**
+             * Format: int32
+             * @description The report format's version.
+             */
+            version: number;
+        };
+        /** @description The outcome of one rule or pre-flight check. */
+        ConformanceRuleResult: {
+            /** @description What the rule checks. */
+            checks: string;
+            evidence: components["schemas"]["ConformanceEvidence"][];
+            /**
+             * Format: int32
+             * @description Evidence beyond the kept items, counted but not listed.
+             */
+            evidenceOmitted: number;
+            /**
+             * Format: int32
+             * @description How many exchanges (or cases) the rule looked at.
+             */
+            exercised: number;
+            group: components["schemas"]["ConformanceGroup"];
+            /** @description Stable: `NO-SIG-003` keeps its meaning across releases. */
+            id: string;
+            /** @description What production does about it. */
+            production: string;
+            /** @description Where SPEC.md (the bank's documentation) says it, e.g. "Authentication › Request signing 7". */
+            specSection: string;
+            /** @description The outcome in a sentence. */
+            summary: string;
+            title: string;
+            verdict: components["schemas"]["ConformanceVerdict"];
+        };
+        /** @description What was graded. */
+        ConformanceSelection: {
+            /**
+             * Format: int32
+             * @description Of those, calls to the bank's interface (the rules grade these).
+             */
+            bankExchanges: number;
+            /**
+             * Format: int32
+             * @description Every exchange selected (the TPP's, and the PSU's steps on the SCA pages of its authorisations).
+             */
+            exchanges: number;
+            /** Format: date-time */
+            firstAt: string | null;
+            /** @description The flow file's name, when one was graded. */
+            flowFile: string | null;
+            journey: string | null;
+            /** Format: date-time */
+            lastAt: string | null;
+            /**
+             * Format: int32
+             * @description Calls to /v1/sandbox (mock data, clock, SCA automation): production has none; no rule grades them.
+             */
+            sandboxExchanges: number;
+            /**
+             * Format: int32
+             * @description The PSU's requests on the bank's SCA pages.
+             */
+            scaPageExchanges: number;
+            /** Format: date-time */
+            since: string | null;
+            source: components["schemas"]["ConformanceSource"];
+            tpp: null | components["schemas"]["ConformanceTpp"];
+            /** @description True when more exchanges matched than a report grades: the newest were kept. */
+            truncated: boolean;
+            /** Format: date-time */
+            until: string | null;
+        };
+        /**
+         * @description Where the graded traffic came from.
+         * @enum {string}
+         */
+        ConformanceSource: "traffic-log" | "flow-file";
+        /** @description The TPP graded, as its certificate names it. */
+        ConformanceTpp: {
+            name: string;
+            organisationId: string;
+        };
+        /** @description A TPP the traffic log has seen. */
+        ConformanceTppSeen: {
+            /**
+             * Format: int32
+             * @description Its exchanges in the log.
+             */
+            exchanges: number;
+            /** Format: date-time */
+            firstAt: string;
+            /** Format: date-time */
+            lastAt: string;
+            name: string;
+            organisationId: string;
+        };
+        /**
+         * @description How one rule (or pre-flight check) came out.
+         * @enum {string}
+         */
+        ConformanceVerdict: "PASSED" | "FAILED" | "WARNING" | "REVIEW" | "NOT_EXERCISED";
         /** @description The accounts one PSU granted one TPP in one context. */
         Consent: {
             /** @description Granted account ids (sandbox account ids). */
@@ -2710,6 +3088,25 @@ export interface components {
             accounts: components["schemas"]["AccountSummary"][];
             cardAccounts: components["schemas"]["CardAccountSummary"][];
         };
+        /** @description The data format of an opened directory, as the workbench's session shows it. */
+        DataFormat: {
+            /** @description Where the directory as it was before is kept, while it still is (the user removes it). */
+            backup?: string | null;
+            /** @description When (RFC 3339, the machine's time). */
+            migratedAt?: string | null;
+            /**
+             * Format: int32
+             * @description The format the directory was migrated from, if it ever was by this or an earlier start.
+             */
+            migratedFrom?: number | null;
+            /** @description True when this start did the migration. */
+            migratedNow: boolean;
+            /**
+             * Format: int32
+             * @description The format version of the data (the one this app writes).
+             */
+            version: number;
+        };
         /** @description The debtor's account: a BBAN, or a card account in `other`. */
         DebtorAccountBody: {
             bban?: string | null;
@@ -2770,6 +3167,36 @@ export interface components {
             redirect: string;
             tppSessionId: string;
         };
+        /** @description What happens to a request a rule fires on (the bank interface, `/v1`). */
+        Effect: {
+            /** Format: int64 */
+            fixedMs: number;
+            /** Format: int64 */
+            jitterMs?: number;
+            /** @enum {string} */
+            kind: "latency";
+        } | {
+            /** @enum {string} */
+            kind: "rateLimited";
+            /** Format: int64 */
+            retryAfterSeconds: number;
+        } | {
+            /** @enum {string} */
+            kind: "serverError";
+        } | {
+            /** @enum {string} */
+            kind: "maintenance";
+            /** Format: date-time */
+            until: string;
+        } | {
+            /** @enum {string} */
+            kind: "connectionReset";
+        } | {
+            /** Format: int64 */
+            holdSeconds?: number;
+            /** @enum {string} */
+            kind: "noAnswer";
+        };
         /** @description One person's engagement in a request. */
         EngagementInput: {
             account?: null | components["schemas"]["AccountRefInput"];
@@ -2811,8 +3238,8 @@ export interface components {
         };
         /** @description A whole exchange. */
         Exchange: components["schemas"]["ExchangeSummary"] & {
-            composerSigningString?: string | null;
-            gate?: null | components["schemas"]["GateVerdict"];
+            composerSigningString: string | null;
+            gate: null | components["schemas"]["GateVerdict"];
             request: components["schemas"]["Message"];
             response: components["schemas"]["Message"];
             tppMessages: components["schemas"]["TppMessage"][];
@@ -2827,18 +3254,18 @@ export interface components {
             /** Format: date-time */
             at: string;
             /** @description The first code of an error answer. */
-            code?: string | null;
+            code: string | null;
             /** Format: int64 */
             durationMs: number;
             /** @description The gate step that refused the request. */
-            failedStep?: string | null;
+            failedStep: string | null;
             /** Format: int64 */
             id: number;
             journeys: string[];
             method: string;
             path: string;
-            psuId?: string | null;
-            query?: string | null;
+            psuId: string | null;
+            query: string | null;
             resources: components["schemas"]["Resource"][];
             /**
              * @description The workbench's composer, or any other client.
@@ -2847,8 +3274,8 @@ export interface components {
             source: "composer" | "external";
             /** Format: int32 */
             status: number;
-            tpp?: null | components["schemas"]["TppRef"];
-            tppSessionId?: string | null;
+            tpp: null | components["schemas"]["TppRef"];
+            tppSessionId: string | null;
         };
         /**
          * @description Which text to make.
@@ -2977,8 +3404,8 @@ export interface components {
          *     texts: the gate lends them (no copy per request); read back from storage they are owned.
          */
         GateStep: {
-            detail?: string | null;
-            header?: string | null;
+            detail: string | null;
+            header: string | null;
             /** @enum {string} */
             outcome: "passed" | "failed" | "warning" | "skipped";
             rule: string;
@@ -2989,7 +3416,7 @@ export interface components {
             /** @description The rule, in the interface's words. */
             checks: string;
             /** @description The header the step reads, if one. */
-            header?: string | null;
+            header: string | null;
             /** @description As a traffic entry's `gate.steps[].step` and `failedStep` name it, e.g. `signed headers`. */
             id: string;
             /** @description For a heading, e.g. `Signed headers`. */
@@ -2999,9 +3426,9 @@ export interface components {
         };
         /** @description The gate's verdict on a signed request, step by step. */
         GateVerdict: {
-            likelyCause?: string | null;
+            likelyCause: string | null;
             signedHeaders: string[];
-            signingString?: string | null;
+            signingString: string | null;
             steps: components["schemas"]["GateStep"][];
         };
         /** @description How many transactions were made. */
@@ -3161,10 +3588,10 @@ export interface components {
             lastAt: string;
             /** Format: date-time */
             startedAt: string;
-            status?: string | null;
+            status: string | null;
             title: string;
-            tpp?: string | null;
-            tppSessionId?: string | null;
+            tpp: string | null;
+            tppSessionId: string | null;
         };
         /** @description One journey and its entries in time order. */
         JourneyEntries: {
@@ -3184,12 +3611,43 @@ export interface components {
         MaskedPanRef: {
             maskedPan: string;
         };
+        /** @description Which requests a rule applies to; every condition given must hold. */
+        Match: {
+            /**
+             * Format: int64
+             * @description Fire on every n-th matching request (1: every one).
+             */
+            every?: number | null;
+            /**
+             * Format: date-time
+             * @description From this instant of the sandbox clock (RFC 3339).
+             */
+            from?: string | null;
+            /** @description An HTTP method (`GET`). */
+            method?: string | null;
+            /** @description A path pattern as sent (`/v1/accounts*`, `*\/transactions`): `*` stands for any characters. */
+            path?: string | null;
+            /**
+             * Format: double
+             * @description Fire with this probability (0 to 1), drawn from the plan's seeded generator.
+             */
+            probability?: number | null;
+            /** @description The PSU-ID header. */
+            psu?: string | null;
+            /** @description The TPP's organisation identifier (its certificate's organizationIdentifier). */
+            tpp?: string | null;
+            /**
+             * Format: date-time
+             * @description Until this instant of the sandbox clock (RFC 3339, excluded).
+             */
+            until?: string | null;
+        };
         /**
          * @description A request or a response as recorded: headers in order, the body as text (or base64 when it is not
          *     UTF-8), whole — views cut long bodies, storage does not.
          */
         Message: {
-            body?: string | null;
+            body: string | null;
             bodyBase64: boolean;
             bodyBytes: number;
             headers: [
@@ -3221,7 +3679,7 @@ export interface components {
             reason: string;
         };
         Operation: {
-            body?: string | null;
+            body: string | null;
             description: string;
             group: components["schemas"]["OperationGroup"];
             /** @description `[name, value]`: the headers the operation requires and the usual ones, besides those signing adds. */
@@ -3239,7 +3697,7 @@ export interface components {
             path: string;
             pathParams: components["schemas"]["PathParam"][];
             query: components["schemas"]["QueryParam"][];
-            role?: null | components["schemas"]["RequiredRole"];
+            role: null | components["schemas"]["RequiredRole"];
         };
         /**
          * @description The group a form is listed under.
@@ -3292,17 +3750,17 @@ export interface components {
              * Format: int64
              * @description The `before` of the next (older) page; null on the last page.
              */
-            nextBefore?: number | null;
+            nextBefore: number | null;
         };
         PathParam: {
             description: string;
-            follows?: null | components["schemas"]["Follows"];
+            follows: null | components["schemas"]["Follows"];
             /** @description As the path writes it between braces. */
             name: string;
             /** @description The field of the earlier answer this usually comes from (e.g. `paymentId`). */
-            source?: string | null;
+            source: string | null;
             /** @description The values the document allows, when it enumerates them. */
-            values?: string[] | null;
+            values: string[] | null;
         };
         /** @description `GET /v1/{service}/{product}/{id}`: the orders as requested, the schedule, the status and links. */
         PaymentDetails: components["schemas"]["Orders"] & components["schemas"]["ScheduleBody"] & {
@@ -3397,7 +3855,7 @@ export interface components {
         PendingKind: "consent" | "payment" | "basket" | "user";
         /** @description One unfinished SCA. */
         PendingSca: {
-            basketId?: string | null;
+            basketId: string | null;
             /**
              * Format: date-time
              * @description After this it can no longer be completed.
@@ -3433,16 +3891,16 @@ export interface components {
             /** Format: date-time */
             notBefore: string;
             organisationId: string;
-            problem?: string | null;
-            psuCorporateId?: string | null;
-            psuId?: string | null;
+            problem: string | null;
+            psuCorporateId: string | null;
+            psuId: string | null;
             roles: components["schemas"]["Psd2Role"][];
             serial: string;
             source: components["schemas"]["Source"];
             /** @enum {string} */
             status: "valid" | "expired" | "not-yet-valid" | "untrusted" | "no-roles";
             subject: string;
-            tppSessionId?: string | null;
+            tppSessionId: string | null;
         };
         PersonaChangedEvent: {
             id: string;
@@ -3454,9 +3912,24 @@ export interface components {
             psuId?: string | null;
             tppSessionId?: string | null;
         };
+        /** @description A fault plan. */
+        Plan: {
+            /**
+             * Format: int64
+             * @description The generator's state, advanced by every draw (absent: the seed). Stored with the plan so that
+             *     a restart or a state file continues the same sequence.
+             */
+            rngState?: number | null;
+            rules?: components["schemas"]["Rule"][];
+            /**
+             * Format: int64
+             * @description Seeds the generator behind `probability`; the same seed gives the same decisions.
+             */
+            seed?: number;
+        };
         /** @description The signed request, ready to preview or send. */
         Prepared: {
-            digest?: string | null;
+            digest: string | null;
             /** @description Every header as it will be sent, in order. */
             headers: [
                 string,
@@ -3468,6 +3941,12 @@ export interface components {
             signedHeaders: string[];
             signingString: string;
             url: string;
+        };
+        /** @description A rule ready to add. */
+        Preset: {
+            rule: components["schemas"]["Rule"];
+            /** @description What the rule rehearses. */
+            title: string;
         };
         /** @description What the authorisation was started with (the TPP's headers). */
         Presets: {
@@ -3487,6 +3966,16 @@ export interface components {
             };
         };
         /**
+         * @description How the bank is played.
+         * @enum {string}
+         */
+        Profile: "sandbox" | "production";
+        /** @description The profile setting. */
+        ProfileSetting: {
+            /** @description `sandbox` or `production` (docs/rehearsal.md). */
+            profile: components["schemas"]["Profile"];
+        };
+        /**
          * @description A PSD2 role of a payment service provider, as named in ETSI TS 119 495.
          * @enum {string}
          */
@@ -3502,7 +3991,34 @@ export interface components {
             /** @description The value the form starts with (empty: not sent until filled). */
             value: string;
             /** @description The values the document allows, when it enumerates them. */
-            values?: string[] | null;
+            values: string[] | null;
+        };
+        /** @description What the operator changes. */
+        RegisterChange: {
+            /** @description `true` revokes the certificate last seen; `false` lifts every revocation. */
+            certificateRevoked?: boolean | null;
+            registered?: boolean | null;
+            withdrawnRoles?: components["schemas"]["Psd2Role"][] | null;
+        };
+        /** @description One TPP as the register knows it. */
+        RegisteredTpp: {
+            /** Format: date-time */
+            firstSeen: string;
+            /** Format: date-time */
+            lastSeen: string;
+            name: string;
+            /** @description The certificate's organizationIdentifier (or its SHA-256 when it has none). */
+            organisationId: string;
+            /** @description `false`: the operator marked it unregistered (401 CERTIFICATE_BLOCKED). */
+            registered: boolean;
+            /** @description The serials the NCA revoked (401 CERTIFICATE_REVOKED while the TPP signs with one). */
+            revokedSerials?: string[];
+            /** @description The roles of the certificate last seen. */
+            roles: components["schemas"]["Psd2Role"][];
+            /** @description The certificate's serial (hex), as last seen. */
+            serial: string;
+            /** @description Roles the NCA withdrew (401 ROLE_INVALID on the services that need them). */
+            withdrawnRoles?: components["schemas"]["Psd2Role"][];
         };
         /**
          * @description The PSD2 role an operation needs.
@@ -3533,6 +4049,28 @@ export interface components {
          * @enum {string}
          */
         Role: "VIEW" | "REGISTER" | "APPROVE";
+        /** @description One rule: when it matches, its effect is applied (the first enabled rule that fires wins). */
+        Rule: {
+            effect: components["schemas"]["Effect"];
+            enabled?: boolean;
+            /**
+             * Format: int64
+             * @description How many times the effect was applied.
+             */
+            fired?: number;
+            /** @description Unique within the plan: letters, digits, `-` and `_`. */
+            id: string;
+            match?: components["schemas"]["Match"];
+            /**
+             * Format: int64
+             * @description How many requests matched (what `every` counts).
+             */
+            matched?: number;
+        };
+        /** @description A rule switched on or off. */
+        RulePatch: {
+            enabled: boolean;
+        };
         /** @description What a run did to one payment. */
         RunOutcome: {
             after: components["schemas"]["PaymentStatus"];
@@ -3619,9 +4157,13 @@ export interface components {
             baseUrl: string;
             callbackUrl: string;
             clock: components["schemas"]["ClockReading"];
-            dataDir?: string | null;
+            dataDir: string | null;
+            /** @description The data directory's format, and its last migration (docs/data-directory.md). */
+            dataFormat: components["schemas"]["DataFormat"];
             /** @enum {string} */
             mode: "loopback" | "shared";
+            /** @description The profile the bank is played in (docs/rehearsal.md). */
+            profile: components["schemas"]["Profile"];
             version: string;
         };
         /**
@@ -3637,7 +4179,7 @@ export interface components {
             scaStatus: string;
         };
         /**
-         * xs2a-sandbox state file, version 1
+         * xs2a-sandbox state file, version 2
          * @description The whole sandbox state (docs/fixtures.md). Each tree is a list of records exactly as the sandbox stores them; the sandbox checks every record against its own types on import and names the JSON pointer of any fault. A tree left out is empty after a replace.
          */
         StateFile: {
@@ -3649,10 +4191,14 @@ export interface components {
                 "ais-access-log"?: Record<string, never>[];
                 "batch-runs"?: Record<string, never>[];
                 "batch-schedule"?: Record<string, never>[];
+                /** @description The simulated central register (docs/rehearsal.md): every TPP seen, with the operator's changes. */
+                "central-register"?: Record<string, never>[];
                 clock?: Record<string, never>[];
                 consents?: Record<string, never>[];
                 "payment-duplicates"?: Record<string, never>[];
                 payments?: Record<string, never>[];
+                /** @description The profile ({"kind": "profile", "profile": "sandbox"|"production"}) and the fault plan ({"kind": "plan", "plan": ...}, fixtures/schema/fault-plan.schema.json); docs/rehearsal.md. */
+                rehearsal?: Record<string, never>[];
                 "sandbox-accounts"?: Record<string, never>[];
                 "sandbox-agreements"?: Record<string, never>[];
                 "sandbox-card-accounts"?: Record<string, never>[];
@@ -3674,8 +4220,11 @@ export interface components {
                 "traffic-settings"?: Record<string, never>[];
                 "workbench-personas"?: Record<string, never>[];
             };
-            /** @constant */
-            version: 1;
+            /**
+             * @description 2 is written; 1 (no rehearsal or central-register tree) is still read
+             * @enum {unknown}
+             */
+            version: 1 | 2;
         };
         /**
          * @description The page the PSU is on.
@@ -4032,7 +4581,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Access without the PSU present exceeded the daily limit */
+        /** @description Access without the PSU present exceeded the daily limit, or a fault plan's rate limit (Retry-After) */
         Refused429: {
             headers: {
                 [name: string]: unknown;
@@ -4052,6 +4601,15 @@ export interface components {
         };
         /** @description Internal error */
         Refused500: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description A fault plan's maintenance window (docs/rehearsal.md): Retry-After and a tppMessage naming its end */
+        Refused503: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4830,8 +5388,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_service_product_paymentId: {
@@ -4870,13 +5430,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     delete_v1_service_product_paymentId: {
@@ -4913,14 +5476,17 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_service_product_paymentId_authorisations: {
@@ -4987,6 +5553,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -4994,8 +5561,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_service_product_paymentId_authorisations_authorisationId: {
@@ -5035,13 +5604,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_service_product_paymentId_status: {
@@ -5080,13 +5652,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_accounts: {
@@ -5141,6 +5716,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_accounts_accountId: {
@@ -5198,6 +5774,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_accounts_accountId_balances: {
@@ -5255,6 +5832,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_accounts_accountId_transactions: {
@@ -5323,6 +5901,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_accounts_accountId_transactions_transactionId: {
@@ -5381,6 +5960,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_agreements: {
@@ -5446,8 +6026,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_bank_offered_consents: {
@@ -5502,6 +6084,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_bank_offered_consents: {
@@ -5559,8 +6142,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_card_accounts: {
@@ -5615,6 +6200,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_card_accounts_accountId: {
@@ -5672,6 +6258,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_card_accounts_accountId_balances: {
@@ -5729,6 +6316,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_card_accounts_accountId_transactions: {
@@ -5797,6 +6385,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_consents: {
@@ -5854,8 +6443,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_payments_instant_norwegian_credit_transfers_straks_fee_information: {
@@ -5892,13 +6483,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_payments_instant_norwegian_domestic_credit_transfers_straks_fee_information: {
@@ -5935,13 +6529,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_accounts: {
@@ -5978,6 +6575,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -5985,8 +6583,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_accounts_mockAccountId: {
@@ -6021,13 +6621,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_v1_sandbox_accounts_mockAccountId_payment_permission: {
@@ -6073,8 +6676,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_accounts_mockAccountId_transactions: {
@@ -6118,13 +6723,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_accounts_mockAccountId_transactions: {
@@ -6163,6 +6771,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -6170,8 +6779,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_accounts_mockAccountId_transactions_transactionId: {
@@ -6207,13 +6818,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_accounts_mockAccountId_transactions_generate: {
@@ -6252,14 +6866,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_agreements: {
@@ -6292,12 +6909,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_agreements: {
@@ -6334,6 +6955,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -6341,8 +6963,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_batch_runs: {
@@ -6380,11 +7004,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_batch_runs: {
@@ -6419,12 +7046,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_card_accounts: {
@@ -6461,6 +7091,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -6468,8 +7099,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_card_accounts_mockCardAccountId: {
@@ -6504,13 +7137,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_card_accounts_mockCardAccountId_transactions: {
@@ -6556,13 +7192,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_card_accounts_mockCardAccountId_transactions: {
@@ -6601,6 +7240,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -6608,8 +7248,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_clock: {
@@ -6644,11 +7286,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_v1_sandbox_clock: {
@@ -6687,12 +7332,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_consents: {
@@ -6727,11 +7375,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_consents_revoke: {
@@ -6775,8 +7426,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_customers: {
@@ -6809,12 +7462,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_customers: {
@@ -6851,14 +7508,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     delete_v1_sandbox_customers_customerId: {
@@ -6891,13 +7552,16 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_events: {
@@ -6932,11 +7596,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_generate_bban: {
@@ -6972,13 +7639,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_generate_national_id: {
@@ -7018,13 +7689,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_generate_org_number: {
@@ -7057,13 +7732,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_initialize: {
@@ -7098,12 +7777,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_payments: {
@@ -7143,11 +7825,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_v1_sandbox_payments_paymentId_forced_outcome: {
@@ -7193,8 +7878,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_sca_authorisationId: {
@@ -7229,13 +7916,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_sca_authorisationId: {
@@ -7282,8 +7972,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_settings: {
@@ -7318,11 +8010,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_v1_sandbox_settings: {
@@ -7361,12 +8056,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_signing_baskets: {
@@ -7439,8 +8137,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_signing_baskets_basketId: {
@@ -7503,13 +8203,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     delete_v1_signing_baskets_basketId: {
@@ -7570,14 +8273,17 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_signing_baskets_basketId_authorisations: {
@@ -7640,6 +8346,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -7647,8 +8354,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_signing_baskets_basketId_status: {
@@ -7711,13 +8420,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_tpp_dialogue_contact: {
@@ -7750,13 +8462,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_v1_tpp_dialogue_contact: {
@@ -7793,13 +8508,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     delete_v1_tpp_dialogue_contact: {
@@ -7830,13 +8548,16 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_user: {
@@ -7902,8 +8623,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_users: {
@@ -7969,8 +8692,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench: {
@@ -8200,6 +8925,143 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    get_workbench_api_conformance: {
+        parameters: {
+            query?: {
+                /** @description Only this journey's exchanges (e.g. payment:3f2…). */
+                journey?: string;
+                /** @description Only exchanges at or after this sandbox-clock time (RFC 3339). */
+                since?: string;
+                /** @description The TPP's certificate organisation identifier (required unless journey is given). */
+                tpp?: string;
+                /** @description Only exchanges at or before this sandbox-clock time (RFC 3339). */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConformanceReport"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_conformance_html: {
+        parameters: {
+            query?: {
+                /** @description Only this journey's exchanges (e.g. payment:3f2…). */
+                journey?: string;
+                /** @description Only exchanges at or after this sandbox-clock time (RFC 3339). */
+                since?: string;
+                /** @description The TPP's certificate organisation identifier (required unless journey is given). */
+                tpp?: string;
+                /** @description Only exchanges at or before this sandbox-clock time (RFC 3339). */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A printable page (inline CSS, no scripts) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_conformance_junit: {
+        parameters: {
+            query?: {
+                /** @description Only this journey's exchanges (e.g. payment:3f2…). */
+                journey?: string;
+                /** @description Only exchanges at or after this sandbox-clock time (RFC 3339). */
+                since?: string;
+                /** @description The TPP's certificate organisation identifier (required unless journey is given). */
+                tpp?: string;
+                /** @description Only exchanges at or before this sandbox-clock time (RFC 3339). */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One test suite per group, one test case per rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_conformance_tpps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Most recently active first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConformanceTppSeen"][];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     get_workbench_api_events: {
         parameters: {
             query?: never;
@@ -8222,6 +9084,215 @@ export interface operations {
             403: components["responses"]["Refused403"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_faults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan (no rules when none was set) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    put_workbench_api_faults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Plan"];
+            };
+        };
+        responses: {
+            /** @description Replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    delete_workbench_api_faults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_faults_presets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The presets, as of the sandbox clock */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preset"][];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_faults_rules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Rule"];
+            };
+        };
+        responses: {
+            /** @description Added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    delete_workbench_api_faults_rules_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    patch_workbench_api_faults_rules_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RulePatch"];
+            };
+        };
+        responses: {
+            /** @description Switched */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
         };
@@ -8552,6 +9623,126 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    get_workbench_api_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileSetting"];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    put_workbench_api_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileSetting"];
+            };
+        };
+        responses: {
+            /** @description Switched */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileSetting"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The TPPs, by organisation identifier */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredTpp"][];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    patch_workbench_api_register_organisationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The TPP's organisation identifier */
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterChange"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredTpp"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     post_workbench_api_sandbox_accounts: {
         parameters: {
             query?: never;
@@ -8583,8 +9774,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_accounts_mockAccountId: {
@@ -8614,8 +9807,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_workbench_api_sandbox_accounts_mockAccountId: {
@@ -8685,8 +9880,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_accounts_mockAccountId_transactions: {
@@ -8725,8 +9922,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_accounts_mockAccountId_transactions: {
@@ -8762,8 +9961,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_accounts_mockAccountId_transactions_transactionId: {
@@ -8794,8 +9995,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_accounts_mockAccountId_transactions_generate: {
@@ -8830,8 +10033,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_agreements: {
@@ -8855,11 +10060,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_agreements: {
@@ -8893,8 +10101,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_batch_runs: {
@@ -8921,11 +10131,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_batch_runs: {
@@ -8949,12 +10162,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_card_accounts: {
@@ -8988,8 +10204,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_card_accounts_mockCardAccountId: {
@@ -9019,8 +10237,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_workbench_api_sandbox_card_accounts_mockCardAccountId: {
@@ -9096,8 +10316,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_card_accounts_mockCardAccountId_transactions: {
@@ -9133,8 +10355,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_clock: {
@@ -9158,11 +10382,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_workbench_api_sandbox_clock: {
@@ -9190,12 +10417,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_consents: {
@@ -9219,11 +10449,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_consents_revoke: {
@@ -9256,8 +10489,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_customers: {
@@ -9281,11 +10516,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_customers: {
@@ -9313,13 +10551,16 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_workbench_api_sandbox_customers_customerId: {
@@ -9382,8 +10623,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_events: {
@@ -9407,11 +10650,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_generate_bban: {
@@ -9438,12 +10684,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_generate_national_id: {
@@ -9474,12 +10723,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_generate_org_number: {
@@ -9503,12 +10755,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_initialize: {
@@ -9532,12 +10787,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_payments: {
@@ -9566,11 +10824,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_workbench_api_sandbox_payments_paymentId_forced_outcome: {
@@ -9605,8 +10866,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_settings: {
@@ -9630,11 +10893,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_workbench_api_sandbox_settings: {
@@ -9662,12 +10928,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sca_callbacks: {
