@@ -1,5 +1,5 @@
-//! The traffic log's routes (`/workbench/api/traffic`, `/workbench/api/journeys`) and the gate's
-//! definition (`/workbench/api/gate`) in the OpenAPI document (operator credential, tag Traffic).
+//! The traffic log's routes (`/workbench/api/traffic`, `/workbench/api/journeys`) in the OpenAPI
+//! document (operator credential, tag Traffic); the gate's definition is described by the workbench.
 
 use super::routes::{JourneyEntries, Page, WholeEntry};
 use crate::api::openapi::builder::{Document, Param};
@@ -121,16 +121,5 @@ pub fn describe(doc: &mut Document) {
     .operator()
     .answers::<JourneyEntries>(200, "The journey")
     .refusals(&[401, 404])
-    .finish();
-    doc.op(
-        "GET",
-        &format!("{API}/gate"),
-        "Traffic",
-        "The request gate's steps, and the headers it requires and signs",
-    )
-    .describe("From the verifier's own definitions: the steps in the order they run, each with the rule it checks, the header it reads and the codes its refusals carry.")
-    .operator()
-    .answers::<crate::api::workbench::gate::GateDefinition>(200, "The gate")
-    .refusals(&[401])
     .finish();
 }
