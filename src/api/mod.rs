@@ -16,6 +16,7 @@ pub mod openapi;
 pub mod operator;
 pub mod path;
 pub mod pis;
+pub mod query;
 pub mod response_signing;
 pub mod sandbox;
 pub mod sca_automation;

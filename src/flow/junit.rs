@@ -182,12 +182,21 @@ mod tests {
             "/v1/{service}/{product}/{paymentId}/status"
         );
         assert_eq!(
-            path_template("/api-sandbox/v1/accounts?withBalance=true", crate::api::openapi::template_for),
+            path_template(
+                "/api-sandbox/v1/accounts?withBalance=true",
+                crate::api::openapi::template_for
+            ),
             "/v1/accounts"
         );
-        assert_eq!(path_template("/v1/signing-baskets", crate::api::openapi::template_for), "/v1/signing-baskets");
         assert_eq!(
-            path_template("/nowhere/3f2a1b4c-0000-4000-8000-000000000001", crate::api::openapi::template_for),
+            path_template("/v1/signing-baskets", crate::api::openapi::template_for),
+            "/v1/signing-baskets"
+        );
+        assert_eq!(
+            path_template(
+                "/nowhere/3f2a1b4c-0000-4000-8000-000000000001",
+                crate::api::openapi::template_for
+            ),
             "/nowhere/{id}"
         );
     }

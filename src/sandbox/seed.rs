@@ -20,12 +20,12 @@ use super::model::{
 };
 use super::transactions::{append_locked, clearing_account};
 use super::{agreements, derive_id};
-use build::{account, balances, booked, card_transaction, customer, nok, reference};
 use crate::domain::OrgNumber;
 use crate::domain::{Currency, NationalId};
 use crate::refusal::Refusal;
 use crate::store::registry::{self, Kind};
 use crate::store::Store;
+use build::{account, balances, booked, card_transaction, customer, nok, reference};
 use rust_decimal::Decimal;
 use serde::Serialize;
 use time::macros::date;

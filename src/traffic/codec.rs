@@ -5,9 +5,9 @@
 //! the first version (one per sled record, read only to carry an earlier log over) had no dictionary, and
 //! earlier still they were JSON.
 
+pub(super) use super::binary::{Reader, Writer};
 use super::model::{Exchange, ExchangeSummary, GateStep, GateVerdict, Message, Resource, TppRef};
 use super::raw::RawMessage;
-pub(super) use super::binary::{Reader, Writer};
 use super::Captured;
 use base64::Engine;
 use std::collections::HashMap;

@@ -284,4 +284,3 @@ fn prune(inner: &Inner) -> CoreResult<()> {
     }
     Ok(())
 }
-

@@ -54,7 +54,7 @@ pub fn describe(doc: &mut Document) {
         200,
         "An event stream",
         "text/event-stream",
-        json!({"type": "string"}),
+        crate::api::openapi::builder::sse_event("An Entry as JSON"),
     )
     .refusals(&[401])
     .finish();
@@ -110,7 +110,7 @@ pub fn describe(doc: &mut Document) {
     .operator()
     .params(&[Param::query("limit", "integer", "At most this many.")])
     .answers_list::<Journey>(200, "The journeys")
-    .refusals(&[401])
+    .refusals(&[400, 401])
     .finish();
     doc.op(
         "GET",

@@ -79,7 +79,7 @@ fn describe_session_and_personas(doc: &mut Document) {
         200,
         "An event stream of WorkbenchEvent",
         "text/event-stream",
-        json!({"type": "string"}),
+        crate::api::openapi::builder::sse_event("A WorkbenchEvent as JSON"),
     )
     .finish();
     op(

@@ -4,9 +4,9 @@
 // Amounts are grouped as øre (42_350_00 is 42 350.00 NOK).
 #![allow(clippy::inconsistent_digit_grouping)]
 
-use crate::sandbox::model::*;
-use crate::sandbox::derive_id;
 use crate::domain::{Bban, Currency, Iban};
+use crate::sandbox::derive_id;
+use crate::sandbox::model::*;
 use rust_decimal::Decimal;
 use time::Date;
 

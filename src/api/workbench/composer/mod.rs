@@ -69,7 +69,10 @@ pub struct SentResponse {
 /// [`send`] alone).
 fn sent_of(record: history::HistoryRecord) -> ApiResult<Sent> {
     serde_json::from_value(record.sent).map_err(|e| {
-        ApiError::internal(format!("the composer's history entry {} is unreadable: {e}", record.id))
+        ApiError::internal(format!(
+            "the composer's history entry {} is unreadable: {e}",
+            record.id
+        ))
     })
 }
 
