@@ -15,7 +15,6 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
 
@@ -216,7 +215,7 @@ pub async fn one(
 pub async fn har(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<u64>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<crate::traffic::har::Entry>> {
     match entry(&state, id).await? {
         Some(Ok(exchange)) => Ok(Json(crate::traffic::har::entry(
             &exchange,
