@@ -30,6 +30,7 @@ pub mod startup;
 pub mod state;
 pub mod state_file;
 pub mod store;
+pub mod stored_persona;
 pub mod tpp_dialogue;
 pub mod traffic;
 pub mod workbench;

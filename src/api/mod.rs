@@ -16,6 +16,7 @@ pub mod openapi;
 pub mod operator;
 pub mod path;
 pub mod pis;
+pub mod query;
 pub mod rehearsal;
 pub mod response_signing;
 pub mod sandbox;
@@ -35,9 +36,7 @@ use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 
-/// The path under which the bank platform's sandbox serves `/v1` (its developer kit's scripts call
-/// `/api-sandbox/v1/sandbox/...`); everything under `/v1` is served under it too.
-pub const PLATFORM_PREFIX: &str = "/api-sandbox/v1";
+pub use crate::sandbox::PLATFORM_PREFIX;
 
 /// The whole service for the TLS listener: its requests are marked https, so absolute links
 /// (scaRedirect) point back over https.
@@ -124,6 +123,17 @@ pub fn describe(doc: &mut openapi::builder::Document) {
     sca_automation::describe(doc);
     workbench::openapi::describe(doc);
     describe_service(doc);
+}
+
+/// What the areas add to the described operations once all are in: the mock-data and control paths
+/// mirrored for the workbench, and the workbench's own schemas. Here, at the root that assembles the
+/// areas, so that `openapi` (the builder every area describes itself with) depends on none of them.
+pub(crate) fn complete_document(
+    paths: &mut serde_json::Map<String, serde_json::Value>,
+    schemas: &mut serde_json::Map<String, serde_json::Value>,
+) {
+    sandbox::openapi::mirror_for_workbench(paths);
+    schemas.extend(workbench::schemas::components());
 }
 
 #[derive(serde::Serialize, utoipa::ToSchema)]

@@ -8,8 +8,7 @@ use crate::traffic::model::{Exchange, GateVerdict};
 use serde_json::Value;
 use time::OffsetDateTime;
 
-/// Where the bank platform serves its sandbox; the same interface as `/v1`.
-pub const PLATFORM_PREFIX: &str = "/api-sandbox/v1";
+pub use crate::sandbox::PLATFORM_PREFIX;
 
 /// The part of the service an exchange went to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

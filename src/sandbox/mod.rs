@@ -9,6 +9,10 @@
 //! BBAN, masked PAN, ...), so initialisation, and any script that replays the same requests, yields the
 //! same ids every time.
 
+/// The path under which the bank platform's sandbox serves `/v1` (its developer kit's scripts call
+/// `/api-sandbox/v1/sandbox/...`); everything under `/v1` is served under it too.
+pub const PLATFORM_PREFIX: &str = "/api-sandbox/v1";
+
 pub mod accounts;
 pub mod agreements;
 pub mod booking_blocks;

@@ -304,7 +304,7 @@ pub const CARRIED: &[Carried] = &[
     },
     Carried {
         tree: "workbench-personas",
-        decode: plain::<crate::workbench::personas::StoredPersona>,
+        decode: plain::<crate::stored_persona::StoredPersona>,
     },
     Carried {
         tree: "traffic-settings",

@@ -6,6 +6,21 @@
 use serde_json::{json, Map, Value};
 use utoipa::ToSchema;
 
+/// The schema of one Server-Sent Event of a `text/event-stream` answer (OpenAPI 3.1 has `schema` describe
+/// each event, as read by schema-driven clients: its `id`, `event` and `data` fields, `data` being the JSON
+/// text `event_data` names).
+pub fn sse_event(event_data: &str) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "event": {"type": "string"},
+            "data": {"type": "string", "description": event_data},
+            "retry": {"type": "integer"}
+        }
+    })
+}
+
 /// The document under construction: paths and the schemas they name.
 #[derive(Default)]
 pub struct Document {

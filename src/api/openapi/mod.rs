@@ -41,8 +41,7 @@ fn build() -> Value {
     let error = doc.schema_ref::<ErrorBody>();
     crate::api::describe(&mut doc);
     let (mut paths, mut schemas) = doc.into_parts();
-    crate::api::sandbox::openapi::mirror_for_workbench(&mut paths);
-    schemas.extend(crate::api::workbench::schemas::components());
+    crate::api::complete_document(&mut paths, &mut schemas);
     let responses: serde_json::Map<String, Value> = REFUSAL_STATUSES
         .iter()
         .map(|(status, text)| {
