@@ -236,7 +236,10 @@ async fn a_snapshot_through_the_native_save_and_open_dialogs() {
         let (confirm, _) = w.role(&page, "dialog", "Delete Ola Nordmann?").await;
         w.click(&confirm, "button", "Delete").await;
         eventually("Ola gone from the list", STEP, || async {
-            (!w.text(&list).await.contains("Ola Nordmann")).then_some(())
+            (!w.text(&w.role(&panel, "list", "Customers").await.1)
+                .await
+                .contains("Ola Nordmann"))
+            .then_some(())
         })
         .await;
         w.click(&snapshots, "button", "Import a state file…").await;
@@ -248,7 +251,10 @@ async fn a_snapshot_through_the_native_save_and_open_dialogs() {
         w.click(&import, "button", "Import").await;
         w.expect_text(&page, "log", "Notices", "Imported").await;
         eventually("Ola back in the list", STEP, || async {
-            w.text(&list).await.contains("Ola Nordmann").then_some(())
+            w.text(&w.role(&panel, "list", "Customers").await.1)
+                .await
+                .contains("Ola Nordmann")
+                .then_some(())
         })
         .await;
     })

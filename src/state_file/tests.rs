@@ -301,5 +301,9 @@ fn the_schema_file_names_every_carried_tree() {
         "fixtures/schema/state.schema.json is out of date"
     );
     let versions = schema["properties"]["version"]["enum"].as_array().unwrap();
-    assert_eq!(versions.last(), Some(&json!(VERSION)), "the newest version the schema allows");
+    assert_eq!(
+        versions.last(),
+        Some(&json!(VERSION)),
+        "the newest version the schema allows"
+    );
 }

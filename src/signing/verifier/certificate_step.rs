@@ -3,9 +3,9 @@
 //! and carrying PSD2 roles.
 
 use super::run::Run;
-use crate::rehearsal::tolerance::Tolerance;
 use super::Verifier;
 use crate::refusal::{Code, Refusal};
+use crate::rehearsal::tolerance::Tolerance;
 use crate::signing::certificate::decode_certificate_header;
 use crate::signing::http_date;
 use crate::signing::steps::Step;

@@ -2,9 +2,9 @@
 //! the Digest against the body, and the RSA-SHA256 signature over the signing string.
 
 use super::run::Run;
-use crate::rehearsal::tolerance::Tolerance;
 use super::RequestToVerify;
 use crate::refusal::{Code, Refusal};
+use crate::rehearsal::tolerance::Tolerance;
 use crate::signing::certificate::TppCertificate;
 use crate::signing::digest::{self, DigestProblem};
 use crate::signing::headers::{visible_ascii, HeaderSource};

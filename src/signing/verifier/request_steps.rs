@@ -2,9 +2,9 @@
 //! the window around the sandbox clock.
 
 use super::run::Run;
-use crate::rehearsal::tolerance::Tolerance;
 use super::{RequestToVerify, Times, MAX_CLOCK_SKEW};
 use crate::refusal::{Code, Refusal};
+use crate::rehearsal::tolerance::Tolerance;
 use crate::signing::headers::visible_ascii;
 use crate::signing::steps::Step;
 use crate::signing::{http_date, required_headers, signature_header};

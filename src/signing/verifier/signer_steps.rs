@@ -2,8 +2,8 @@
 //! issuer, tolerating what real clients write with a warning) and the algorithm matching the key.
 
 use super::run::Run;
-use crate::rehearsal::tolerance::Tolerance;
 use crate::refusal::{Code, Refusal};
+use crate::rehearsal::tolerance::Tolerance;
 use crate::signing::certificate::TppCertificate;
 use crate::signing::key_id::issuer::{compare_issuer, IssuerMatch};
 use crate::signing::key_id::parse_key_id;
