@@ -62,9 +62,6 @@ import type {
 
 const seg = encodeURIComponent;
 
-/** The forms a conformance report is served in besides JSON. */
-export type ReportFileFormat = "junit" | "html";
-
 function reportQuery(q: ConformanceReportQuery): Record<string, QueryValue> {
   return { tpp: q.tpp, since: q.since, until: q.until, journey: q.journey };
 }
@@ -209,9 +206,12 @@ export function createClient(t: Transport) {
       /** The TPPs the traffic log has seen, most recently active first. */
       tpps: () => t.request<ConformanceTppSeen[]>("GET", "/conformance/tpps"),
       report: (q: ConformanceReportQuery) => t.request<ConformanceReport>("GET", "/conformance", undefined, { query: reportQuery(q) }),
-      /** The report as JUnit XML or self-contained HTML, as text to save. */
-      file: (format: ReportFileFormat, q: ConformanceReportQuery) =>
-        t.request<string>("GET", `/conformance/${format}`, undefined, { query: reportQuery(q), text: true }),
+      /** The report as JUnit XML (one test case per rule), as text to save. */
+      junit: (q: ConformanceReportQuery) =>
+        t.request<string>("GET", "/conformance/junit", undefined, { query: reportQuery(q), text: true }),
+      /** The report as self-contained HTML, as text to save. */
+      html: (q: ConformanceReportQuery) =>
+        t.request<string>("GET", "/conformance/html", undefined, { query: reportQuery(q), text: true }),
     },
   };
 }

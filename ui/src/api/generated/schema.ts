@@ -4204,6 +4204,7 @@ export interface components {
                 "sandbox-card-accounts"?: Record<string, never>[];
                 "sandbox-card-transactions"?: Record<string, never>[];
                 "sandbox-customers"?: Record<string, never>[];
+                "sandbox-payment-bookings"?: Record<string, never>[];
                 "sandbox-pending-transactions"?: Record<string, never>[];
                 "sandbox-transaction-sequences"?: Record<string, never>[];
                 "sandbox-transactions"?: Record<string, never>[];
@@ -7590,7 +7591,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @description The event's payload as JSON */
+                        data?: string;
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             400: components["responses"]["Refused400"];
@@ -9077,7 +9084,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @description A WorkbenchEvent as JSON */
+                        data?: string;
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             401: components["responses"]["Refused401"];
@@ -9344,6 +9357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Journey"][];
                 };
             };
+            400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             408: components["responses"]["Refused408"];
@@ -10644,7 +10658,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @description The event's payload as JSON */
+                        data?: string;
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             400: components["responses"]["Refused400"];
@@ -11438,7 +11458,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @description An Entry as JSON */
+                        data?: string;
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             401: components["responses"]["Refused401"];

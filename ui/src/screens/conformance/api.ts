@@ -8,7 +8,7 @@ export type ExportFormat = "json" | "junit" | "html";
 /** The report as a file's text: JSON (pretty), JUnit XML or HTML. */
 export async function reportFile(client: Client, format: ExportFormat, q: ReportQuery, report: Report | null) {
   if (format === "json") return `${JSON.stringify(report ?? (await client.conformance.report(q)), null, 2)}\n`;
-  return client.conformance.file(format, q);
+  return format === "junit" ? client.conformance.junit(q) : client.conformance.html(q);
 }
 
 /** The file name and media type an export is saved under. */
