@@ -128,6 +128,9 @@ pub struct RecordedSca {
 
 /// One item of the selection, in the order it happened.
 #[derive(Debug, Clone)]
+// Nearly every item is an exchange, read in bulk into one Vec: boxing the large variant would allocate
+// once per exchange to save room only on the few SCA page items.
+#[allow(clippy::large_enum_variant)]
 pub enum Item {
     Exchange(Observed),
     Sca(RecordedSca),

@@ -172,8 +172,11 @@ fn an_older_state_file_is_read_as_the_current_version() {
             .len(),
         expected.len()
     );
-    // A version 1 file that is not what version 1 was is refused at its place, naming the versions.
-    let error = import::parse_with(current.to_string().as_bytes(), &SYNTHETIC)
+    // A version 1 file that is not what version 1 was is refused at its place, naming the versions (today's
+    // records labelled version 1: the synthetic migration expects `fullName`).
+    let mut mislabelled = current.clone();
+    mislabelled["version"] = json!(1);
+    let error = import::parse_with(mislabelled.to_string().as_bytes(), &SYNTHETIC)
         .err()
         .expect("today's file is not the synthetic version 1");
     assert!(
