@@ -171,7 +171,10 @@ fn type_path(window: &str, path: &Path, open: bool) {
             "xdotool {args:?}"
         )
     };
-    xdotool(&["windowactivate", "--sync", window]);
+    // Xvfb runs no window manager, so there is no _NET_ACTIVE_WINDOW to ask for: give the dialog the
+    // keyboard focus directly.
+    xdotool(&["windowfocus", window]);
+    std::thread::sleep(std::time::Duration::from_millis(200));
     if open {
         xdotool(&["key", "--window", window, "ctrl+l"]);
     }
