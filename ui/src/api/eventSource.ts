@@ -25,17 +25,29 @@ export const browserEventSource: EventSourceFactory = (url) => new EventSource(u
 /** EventSource's readyState once the browser has given up on a stream. */
 const CLOSED = 2;
 
-export interface ReconnectingOptions {
+/** How a stream is opened and reopened, and who hears of its state: what every live stream takes. */
+export interface ReconnectSettings {
+  onState?: (state: ConnectionState) => void;
+  /** Opens a source (the browser's EventSource unless given; a fake in tests). */
+  create?: EventSourceFactory;
+  /** The first delay before reopening (1 s); it doubles on each failure up to `maxDelayMs` (30 s). */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export interface ReconnectingOptions extends ReconnectSettings {
   /** The URL of the next connection, asked at every (re)opening so it can say where to resume. */
   url: () => string;
   /** Adds the stream's listeners to a source just opened. */
   listen: (source: EventSourceLike) => void;
-  onState?: (state: ConnectionState) => void;
   /** The stream is open again after it dropped (whether the browser or this loop reconnected it). */
   onReopen?: () => void;
-  create?: EventSourceFactory;
-  initialDelayMs?: number;
-  maxDelayMs?: number;
+}
+
+/** The settings of `options` alone, to hand on to openReconnecting. */
+export function reconnectSettings(options: ReconnectSettings): ReconnectSettings {
+  const { onState, create, initialDelayMs, maxDelayMs } = options;
+  return { onState, create, initialDelayMs, maxDelayMs };
 }
 
 export interface ReconnectingStream {

@@ -2,8 +2,8 @@
 // event kind, resumption after the last event seen (the browser sends Last-Event-ID on its own reconnects; a
 // stream reopened by eventSource.ts carries it as `?lastEventId=`), views asked to read afresh once it is
 // back, and duplicates (an id not above the last one) dropped.
-import { openReconnecting, withLastEventId } from "./eventSource";
-import type { ConnectionState, EventSourceFactory } from "./eventSource";
+import { openReconnecting, reconnectSettings, withLastEventId } from "./eventSource";
+import type { ReconnectSettings } from "./eventSource";
 import type { EventKind, WorkbenchEvent } from "./types";
 
 export const EVENT_KINDS: readonly EventKind[] = [
@@ -18,16 +18,12 @@ export const EVENT_KINDS: readonly EventKind[] = [
   "lagged",
 ];
 
-export interface EventStreamOptions {
+export interface EventStreamOptions extends ReconnectSettings {
   /** The stream's URL (with `?token=`), before any `lastEventId` is added. */
   url: string;
   onEvent: (event: WorkbenchEvent) => void;
-  onState?: (state: ConnectionState) => void;
   /** After a reconnection or a `lagged` notice: views should read their data afresh. */
   onResync?: () => void;
-  create?: EventSourceFactory;
-  initialDelayMs?: number;
-  maxDelayMs?: number;
 }
 
 export interface EventStream {
@@ -72,11 +68,8 @@ export function connectEvents(options: EventStreamOptions): EventStream {
       for (const kind of EVENT_KINDS) source.addEventListener(kind, handle(kind));
       source.onmessage = handle("message");
     },
-    onState: options.onState,
     onReopen: options.onResync,
-    create: options.create,
-    initialDelayMs: options.initialDelayMs,
-    maxDelayMs: options.maxDelayMs,
+    ...reconnectSettings(options),
   });
 
   return { close: () => stream.close(), lastEventId: () => lastId };

@@ -1,8 +1,8 @@
 // The traffic log's wire types (docs/traffic-api.md) and its live stream: `GET /workbench/api/traffic/stream`
 // sends `event: entry` with one timeline Entry per message. Kept apart from events.ts because its messages
 // are entries, not `{kind, at, data}` envelopes, and because the inspector batches them itself.
-import { openReconnecting, withLastEventId } from "./eventSource";
-import type { ConnectionState, EventSourceFactory } from "./eventSource";
+import { openReconnecting, reconnectSettings, withLastEventId } from "./eventSource";
+import type { ReconnectSettings } from "./eventSource";
 import type { components } from "./generated/schema";
 
 type S = components["schemas"];
@@ -53,11 +53,10 @@ export interface TrafficFilter {
   kind?: "" | "exchange" | "event";
 }
 
-export interface TrafficStreamOptions {
+export interface TrafficStreamOptions extends ReconnectSettings {
   url: string;
   /** Entries in the order they came; called once per message (the caller batches). */
   onEntry: (entry: Entry) => void;
-  onState?: (state: ConnectionState) => void;
   /** Resume after this id on the first connection (the newest entry the page read showed). */
   after?: number | null;
   /**
@@ -67,9 +66,6 @@ export interface TrafficStreamOptions {
    * catches those. The caller must also drop entries it already has (e.g. from the page it read).
    */
   resumeMargin?: number;
-  create?: EventSourceFactory;
-  initialDelayMs?: number;
-  maxDelayMs?: number;
 }
 
 export interface TrafficStream {
@@ -151,10 +147,7 @@ export function connectTraffic(options: TrafficStreamOptions): TrafficStream {
       source.addEventListener("entry", onMessage);
       source.onmessage = onMessage;
     },
-    onState: options.onState,
-    create: options.create,
-    initialDelayMs: options.initialDelayMs,
-    maxDelayMs: options.maxDelayMs,
+    ...reconnectSettings(options),
   });
   return { close: () => stream.close(), lastId: () => maxId };
 }
