@@ -231,11 +231,7 @@ pub fn create_view(
     store: &Store,
     request: &CreateCardAccount,
 ) -> Result<Warned<CardAccountView>, Refusal> {
-    let Warned { value, warnings } = create_warned(store, request)?;
-    Ok(Warned {
-        value: view(store, value)?,
-        warnings,
-    })
+    create_warned(store, request)?.try_map(|card| view(store, card))
 }
 
 /// The view of one card account by id (`GET /v1/sandbox/card-accounts/{mockCardAccountId}`).
