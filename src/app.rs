@@ -97,8 +97,14 @@ impl App {
     pub fn build(config: AppConfig) -> Result<App, String> {
         let cache_bytes = config.store_cache_bytes.unwrap_or(CACHE_BYTES);
         let (store, data_dir) = match &config.data {
-            DataDir::Ephemeral => (Store::temporary_with(cache_bytes), None),
-            DataDir::At(dir) => (Store::open_with(dir, cache_bytes), Some(dir.clone())),
+            DataDir::Ephemeral => (
+                Store::temporary_with(crate::migrations::active(), cache_bytes),
+                None,
+            ),
+            DataDir::At(dir) => (
+                Store::open_with(dir, crate::migrations::active(), cache_bytes),
+                Some(dir.clone()),
+            ),
         };
         let store = store.map_err(|error| match (error, &data_dir) {
             (StoreError::Locked(_), Some(dir)) => already_running(dir),

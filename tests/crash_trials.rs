@@ -265,7 +265,8 @@ struct Snapshot {
 }
 
 fn snapshot(dir: &Path) -> Snapshot {
-    let store = Store::open(dir).expect("the store opens after a clean stop");
+    let store = Store::open(dir, xs2a_sandbox::migrations::active())
+        .expect("the store opens after a clean stop");
     let snapshot = Snapshot {
         payments: store.table::<Payment>().unwrap().list().unwrap(),
         // Seeded transactions one by one, payment bookings in one block per run and account.

@@ -33,7 +33,7 @@ const COMMITTED_FROM: usize = 5;
 
 /// The format the test migration makes: one above this build's.
 fn test_format() -> u32 {
-    migrate::current() + 1
+    xs2a_sandbox::migrations::current() + 1
 }
 
 fn binary(dir: &Path, with_test_migration: bool) -> Command {
@@ -122,7 +122,7 @@ fn served_ids(dir: &Path, with_test_migration: bool) -> (Vec<String>, Vec<String
         if with_test_migration {
             test_format()
         } else {
-            migrate::current()
+            xs2a_sandbox::migrations::current()
         }
     );
     let _ = Command::new("kill")

@@ -1,40 +1,15 @@
-//! The HTTP face of a refusal: the one mapping of codes to statuses (also in the README), the
-//! `{"tppMessages": [...]}` body, and the few refusals only HTTP has (no such path, body too large, media
-//! type). SPEC.md leaves the code-to-status mapping open; this follows Berlin Group 1.3 where SPEC.md is
-//! silent and SPEC.md where it speaks (signatures: 400).
+//! The HTTP face of a refusal: its status (the code-to-status table is the core's, `Code::status`, also
+//! in the README), the `{"tppMessages": [...]}` body, and the few refusals only HTTP has (no such path,
+//! body too large, media type).
 
 pub use crate::refusal::{Category, Code, Refusal, RefusalContext, TppMessage, MAX_TEXT_CHARS};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-/// The HTTP status each code maps to. This is the table documented in the README.
+/// The HTTP status each code maps to: the table of [`Code::status`] (documented in the README).
 pub fn status_of(code: Code) -> StatusCode {
-    use Code::*;
-    match code {
-        BadRequest
-        | FormatError
-        | HttpHeaderRequired
-        | QueryParameterRequired
-        | KidMissing
-        | KidInvalid
-        | ReferenceMixInvalid
-        | ExecutionDateInvalid
-        | PaymentFailed => StatusCode::BAD_REQUEST,
-        PsuCredentialsInvalid
-        | ScaInvalid
-        | ScaExpired
-        | ConsentInvalid
-        | ConsentExpired
-        | CertificateRevoked
-        | CertificateBlocked
-        | RoleInvalid => StatusCode::UNAUTHORIZED,
-        Forbidden | ConsentUnknown | ProductInvalid => StatusCode::FORBIDDEN,
-        NotFound | ResourceUnknown | ProductUnknown | ScaNotFound => StatusCode::NOT_FOUND,
-        Conflict => StatusCode::CONFLICT,
-        AccessExceeded => StatusCode::TOO_MANY_REQUESTS,
-        SystemError => StatusCode::INTERNAL_SERVER_ERROR,
-    }
+    StatusCode::from_u16(code.status()).expect("the table holds valid statuses")
 }
 
 /// A refused request as HTTP sees it: the status, the refusal, and links to send along.
@@ -50,10 +25,8 @@ pub type ApiResult<T> = Result<T, ApiError>;
 
 impl From<Refusal> for ApiError {
     fn from(refusal: Refusal) -> Self {
-        let status = match refusal.context {
-            Some(RefusalContext::MalformedRequest) => StatusCode::BAD_REQUEST,
-            None => status_of(refusal.code),
-        };
+        let status =
+            StatusCode::from_u16(refusal.status()).expect("the table holds valid statuses");
         ApiError {
             status,
             refusal,

@@ -4,7 +4,7 @@
 //! directory no sandbox holds, or from a recorded flow file — prints one line per rule and writes the
 //! report as JSON, JUnit and HTML. Exit code 0 without a FAILED rule, 1 with one, 2 when it cannot grade.
 
-use super::http_client::Client;
+use crate::api::client::Client;
 use crate::conformance::model::Report;
 use crate::conformance::select::{self, Ask};
 use clap::Args;
@@ -160,10 +160,11 @@ fn from_service(url: &str, token: Option<&str>, ask: &Ask) -> Result<Report, Str
     if answer.status != 200 {
         return Err(format!(
             "the sandbox answered {}: {}",
-            answer.status, answer.body
+            answer.status,
+            answer.text()
         ));
     }
-    serde_json::from_str(&answer.body)
+    serde_json::from_slice(&answer.body)
         .map_err(|e| format!("the sandbox's report does not parse: {e}"))
 }
 

@@ -27,7 +27,7 @@ pub struct ImportArgs {
 
 /// Opens a data directory's store, saying plainly when a sandbox serves it.
 pub fn open_store(dir: &Path) -> Result<Store, String> {
-    Store::open(dir).map_err(|error| match error {
+    Store::open(dir, crate::migrations::active()).map_err(|error| match error {
         StoreError::Locked(_) => format!(
             "a running sandbox holds {}; stop it first (or use the workbench's import while it runs)",
             dir.display()

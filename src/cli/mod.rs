@@ -4,7 +4,6 @@ pub mod cert;
 pub mod conformance;
 pub mod export;
 pub mod har;
-pub mod http_client;
 pub mod import;
 pub mod openapi;
 pub mod replay;

@@ -2,13 +2,13 @@
 //! date, ids from earlier answers carried into later requests, the PSU's SCA done through the automation
 //! endpoint, and each answer compared with the recorded one (see `flow::compare`).
 
-use super::http_client::Client;
+use crate::api::client::{self, Client};
 use crate::flow::compare::{compare, Difference};
 use crate::flow::ids::IdMap;
 use crate::flow::model::{Exchange, Sca};
 use crate::flow::{FlowFile, Step};
 use crate::signing::signer::{SignOptions, SigningCredentials};
-use axum::http::{HeaderMap, HeaderName, HeaderValue};
+use axum::http::{HeaderMap, HeaderValue};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -45,18 +45,6 @@ fn signed(path: &str) -> bool {
     path.starts_with("/v1/") || path.starts_with("/api-sandbox/")
 }
 
-fn header_map(pairs: &[(String, String)], ids: &IdMap) -> Result<HeaderMap, String> {
-    let mut headers = HeaderMap::new();
-    for (name, value) in pairs {
-        let name = HeaderName::from_bytes(name.as_bytes())
-            .map_err(|_| format!("'{name}' is not a header name"))?;
-        let value = HeaderValue::from_str(&ids.apply(value))
-            .map_err(|_| format!("the value of {name} is not a valid header value"))?;
-        headers.append(name, value);
-    }
-    Ok(headers)
-}
-
 impl Runner {
     pub fn new(url: &str, credentials: SigningCredentials) -> Result<Runner, String> {
         Ok(Runner {
@@ -74,7 +62,7 @@ impl Runner {
             .client
             .send("GET", "/health", &HeaderMap::new(), Vec::new())
             .await?;
-        let now = serde_json::from_str::<Value>(&answer.body)
+        let now = serde_json::from_slice::<Value>(&answer.body)
             .ok()
             .and_then(|v| v.get("now").and_then(Value::as_str).map(str::to_owned))
             .and_then(|t| {
@@ -106,12 +94,12 @@ impl Runner {
         }
         let started = Instant::now();
         let answer = self.client.send(method, path, &headers, body).await?;
-        Ok((answer.status, answer.body, started.elapsed()))
+        Ok((answer.status, answer.text(), started.elapsed()))
     }
 
     async fn exchange(&mut self, e: &Exchange) -> Result<(Vec<Difference>, Duration), String> {
         let path = self.ids.apply(&e.request.path);
-        let headers = header_map(&e.request.headers, &self.ids)?;
+        let headers = client::header_map(&e.request.headers, |value| self.ids.apply(value))?;
         let body = e
             .request
             .body

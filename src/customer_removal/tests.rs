@@ -155,11 +155,7 @@ fn an_unknown_customer_is_resource_unknown_and_nothing_changes() {
     let (store, listed) = seeded();
     let e = delete(&store, "no-such-customer", NOW).unwrap_err();
     assert_eq!(
-        (
-            crate::api::error::status_of(e.code).as_u16(),
-            e.code,
-            e.path.as_deref()
-        ),
+        (e.status(), e.code, e.path.as_deref()),
         (404, Code::ResourceUnknown, Some("customerId"))
     );
     assert_eq!(customers::list(&store).unwrap(), listed);

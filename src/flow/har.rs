@@ -1,60 +1,59 @@
 //! Flows as HAR 1.2 (`xs2a-sandbox har`), and HAR files (from a browser, Postman or a TPP's own tooling)
 //! as flows for `replay`. An SCA step has no HTTP form of its own: it is written as the automation call
 //! it becomes on replay, marked with the custom field `_xs2aSca` (HAR allows `_` fields) so that it reads
-//! back as the same step.
+//! back as the same step. Written with the traffic log's HAR model (`traffic::har`); read leniently from
+//! JSON, since HAR files from other tools carry fields and number forms (fractional times) of their own.
 
 use super::from_traffic::{steps_of, Recorded};
-use super::model::{FlowFile, Step};
-use serde_json::{json, Value};
+use super::model::{FlowFile, Sca, Step};
+use crate::traffic::har::{self, Content, Entry, Har, PostData};
+use serde::Serialize;
+use serde_json::Value;
 
-fn pairs(headers: &[(String, String)]) -> Value {
-    Value::Array(
-        headers
-            .iter()
-            .map(|(n, v)| json!({"name": n, "value": v}))
-            .collect(),
-    )
+/// A flow's own field on an entry: the SCA step the entry stands for, if it is one.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScaMark<'a> {
+    #[serde(rename = "_xs2aSca", skip_serializing_if = "Option::is_none")]
+    pub sca: Option<&'a Sca>,
 }
 
-fn content_type(headers: &[(String, String)]) -> String {
-    headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("content-type"))
-        .map(|(_, v)| v.clone())
-        .unwrap_or_else(|| "application/json".into())
-}
-
-fn entry(
+/// A step as an entry: a flow records no times, so every entry starts at the epoch and takes no time.
+fn entry<'a>(
     method: &str,
     url: String,
     headers: &[(String, String)],
     body: Option<&str>,
     status: u16,
-    response: Option<&str>,
-) -> Value {
-    let mut request = json!({
-        "method": method, "url": url, "httpVersion": "HTTP/1.1",
-        "headers": pairs(headers), "queryString": [], "cookies": [],
-        "headersSize": -1, "bodySize": body.map_or(0, str::len),
+    answer: Option<&str>,
+    sca: Option<&'a Sca>,
+) -> Entry<ScaMark<'a>> {
+    let mut request = har::request(method, url, headers);
+    request.body_size = body.map_or(0, str::len);
+    request.post_data = body.map(|body| PostData {
+        mime_type: har::header(headers, "content-type")
+            .unwrap_or("application/json")
+            .to_owned(),
+        text: body.to_owned(),
+        encoding: None,
     });
-    if let Some(body) = body {
-        request["postData"] = json!({"mimeType": content_type(headers), "text": body});
-    }
-    json!({
-        "startedDateTime": "1970-01-01T00:00:00.000Z", "time": 0,
-        "request": request,
-        "response": {
-            "status": status, "statusText": "", "httpVersion": "HTTP/1.1", "headers": [], "cookies": [],
-            "content": {"size": response.map_or(0, str::len), "mimeType": "application/json", "text": response.unwrap_or("")},
-            "redirectURL": "", "headersSize": -1, "bodySize": response.map_or(0, str::len),
-        },
-        "cache": {}, "timings": {"send": 0, "wait": 0, "receive": 0},
-    })
+    let content = Content {
+        size: answer.map_or(0, str::len),
+        mime_type: "application/json".to_owned(),
+        text: answer.unwrap_or_default().to_owned(),
+        encoding: None,
+    };
+    har::entry_of(
+        "1970-01-01T00:00:00.000Z".to_owned(),
+        0,
+        request,
+        har::response(status, &[], content),
+        ScaMark { sca },
+    )
 }
 
 /// The flow as a HAR 1.2 log, its URLs under `base` (e.g. `http://127.0.0.1:8080`).
-pub fn write(flow: &FlowFile, base: &str) -> Value {
-    let entries: Vec<Value> = flow
+pub fn write<'a>(flow: &'a FlowFile, base: &str) -> Har<ScaMark<'a>> {
+    let entries = flow
         .steps
         .iter()
         .map(|step| match step {
@@ -65,26 +64,20 @@ pub fn write(flow: &FlowFile, base: &str) -> Value {
                 e.request.body.as_deref(),
                 e.response.status,
                 e.response.body.as_deref(),
+                None,
             ),
-            Step::Sca(s) => {
-                let mut entry = entry(
-                    "POST",
-                    format!("{base}/v1/sandbox/sca/{}", s.authorisation_id),
-                    &[("Content-Type".into(), "application/json".into())],
-                    Some(&s.drive.to_string()),
-                    200,
-                    None,
-                );
-                entry["_xs2aSca"] = serde_json::to_value(s).unwrap_or_default();
-                entry
-            }
+            Step::Sca(s) => entry(
+                "POST",
+                format!("{base}/v1/sandbox/sca/{}", s.authorisation_id),
+                &[("Content-Type".into(), "application/json".into())],
+                Some(&s.drive.to_string()),
+                200,
+                None,
+                Some(s),
+            ),
         })
         .collect();
-    json!({"log": {
-        "version": "1.2",
-        "creator": {"name": "xs2a-sandbox", "version": env!("CARGO_PKG_VERSION")},
-        "entries": entries,
-    }})
+    Har::new(entries)
 }
 
 fn text(value: &Value, pointer: &str) -> Option<String> {

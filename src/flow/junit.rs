@@ -91,21 +91,20 @@ pub struct CaseResult {
     pub failure: Option<(String, String)>,
 }
 
-/// Text escaped for XML 1.0 (attributes and character data); control characters XML cannot hold become `?`.
+/// Text escaped for XML 1.0 (double-quoted attributes and character data) by maud's escaper, the one the
+/// crate's HTML goes through (`&`, `<`, `>`, `"`); control characters XML 1.0 cannot hold become `?` first.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // XML 1.0 allows no other control characters.
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => out.push('?'),
-            c => out.push(c),
-        }
-    }
+    let allowed: String = text
+        .chars()
+        .map(|c| match c {
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => '?',
+            c => c,
+        })
+        .collect();
+    let mut out = String::with_capacity(allowed.len());
+    maud::Escaper::new(&mut out)
+        .write_str(&allowed)
+        .expect("writing to a String does not fail");
     out
 }
 
@@ -173,6 +172,7 @@ mod tests {
         assert!(xml.contains("tests=\"2\" failures=\"1\""));
         assert!(xml.contains("flow &lt;a&gt;"));
         assert!(xml.contains("expected &quot;a&quot; &amp; b"));
+        assert_eq!(escape("bell\u{7}\ttab"), "bell?\ttab");
     }
 
     #[test]

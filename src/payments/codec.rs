@@ -81,7 +81,7 @@ impl Record for Payment {
     }
 }
 
-/// The data directory's format 2 (`store::migrations`): payments and account transactions stored as JSON
+/// The data directory's format 2 (`crate::migrations`): payments and account transactions stored as JSON
 /// until then are stored again in their compact forms. (The payment bookings' blocks are new in format 2:
 /// bookings stored one by one before stay where they are and are listed as before.)
 pub fn migrate(migrating: &Migrating) -> Result<(), MigrationError> {

@@ -246,11 +246,7 @@ impl AccountView {
 
 /// Creates an account and answers it as a view, with the warnings.
 pub fn create_view(store: &Store, request: &CreateAccount) -> Result<Warned<AccountView>, Refusal> {
-    let Warned { value, warnings } = create_warned(store, request)?;
-    Ok(Warned {
-        value: view(store, value)?,
-        warnings,
-    })
+    create_warned(store, request)?.try_map(|account| view(store, account))
 }
 
 /// The view of one account by id (`GET /v1/sandbox/accounts/{mockAccountId}`).

@@ -303,11 +303,7 @@ mod tests {
 
     fn refused(store: &Store, r: &CreateAgreement) -> (u16, Code, String) {
         let e = create(store, r).unwrap_err();
-        (
-            crate::api::error::status_of(e.code).as_u16(),
-            e.code,
-            e.path.unwrap_or_default(),
-        )
+        (e.status(), e.code, e.path.unwrap_or_default())
     }
 
     #[test]

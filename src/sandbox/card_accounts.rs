@@ -231,11 +231,7 @@ pub fn create_view(
     store: &Store,
     request: &CreateCardAccount,
 ) -> Result<Warned<CardAccountView>, Refusal> {
-    let Warned { value, warnings } = create_warned(store, request)?;
-    Ok(Warned {
-        value: view(store, value)?,
-        warnings,
-    })
+    create_warned(store, request)?.try_map(|card| view(store, card))
 }
 
 /// The view of one card account by id (`GET /v1/sandbox/card-accounts/{mockCardAccountId}`).
@@ -298,11 +294,7 @@ pub(crate) mod tests {
 
     fn refused(store: &Store, r: &CreateCardAccount) -> (u16, Code, String) {
         let e = create(store, r).unwrap_err();
-        (
-            crate::api::error::status_of(e.code).as_u16(),
-            e.code,
-            e.path.unwrap_or_default(),
-        )
+        (e.status(), e.code, e.path.unwrap_or_default())
     }
 
     #[test]

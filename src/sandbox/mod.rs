@@ -41,6 +41,24 @@ pub struct Warned<T> {
     pub warnings: Vec<TppMessage>,
 }
 
+impl<T> Warned<T> {
+    /// The same warnings with the value turned into another.
+    pub fn map<U>(self, change: impl FnOnce(T) -> U) -> Warned<U> {
+        Warned {
+            value: change(self.value),
+            warnings: self.warnings,
+        }
+    }
+
+    /// The same warnings with the value turned into another (a record into its view), or the refusal.
+    pub fn try_map<U, E>(self, change: impl FnOnce(T) -> Result<U, E>) -> Result<Warned<U>, E> {
+        Ok(Warned {
+            value: change(self.value)?,
+            warnings: self.warnings,
+        })
+    }
+}
+
 /// The fixed namespace every sandbox id is derived in. Part of the fixtures' contract: never change it.
 /// Derived once (itself a SHA-1): a batch run derives an id for each of its bookings.
 fn namespace() -> &'static Uuid {

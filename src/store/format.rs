@@ -87,7 +87,8 @@ pub fn write(dir: &Path, file: &FormatFile) -> std::io::Result<()> {
         out.sync_all()?;
     }
     std::fs::rename(&partial, dir.join(FILE))?;
-    super::migrate::files::sync_dir(dir)
+    // The rename on disk: an fsync of the directory that holds the name.
+    std::fs::File::open(dir)?.sync_all()
 }
 
 #[cfg(test)]

@@ -12,13 +12,13 @@ mod flusher;
 pub mod format;
 pub mod locks;
 pub mod migrate;
-pub mod migrations;
 mod overlay;
 mod raw;
 pub mod registry;
 mod table;
 
 pub use migrate::upgrade::DataFormat;
+pub use migrate::Migration;
 pub use raw::RawRecords;
 pub use table::{Record, Table};
 
@@ -97,15 +97,20 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (or creates) the database in `dir`. Its format file is read first: a directory of a newer
+    /// Opens (or creates) the database in `dir`, in the format the format changes `migrations` make (the
+    /// app's are `crate::migrations::active()`). Its format file is read first: a directory of a newer
     /// format is refused with nothing written, one of an older format migrated (see [`migrate::upgrade`]).
-    pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        Store::open_with(dir, CACHE_BYTES)
+    pub fn open(dir: &Path, migrations: &[Migration]) -> Result<Store, StoreError> {
+        Store::open_with(dir, migrations, CACHE_BYTES)
     }
 
     /// [`Store::open`] with a page cache of at most `cache_bytes`.
-    pub fn open_with(dir: &Path, cache_bytes: u64) -> Result<Store, StoreError> {
-        let format = migrate::upgrade::prepare(dir)?;
+    pub fn open_with(
+        dir: &Path,
+        migrations: &[Migration],
+        cache_bytes: u64,
+    ) -> Result<Store, StoreError> {
+        let format = migrate::upgrade::prepare(dir, migrations)?;
         let db = sled::Config::new()
             .path(dir)
             // The flusher thread is the only one that flushes (see `flusher`).
@@ -123,19 +128,21 @@ impl Store {
         Ok(Self::wrap(db, Some(dir), format))
     }
 
-    /// A throw-away database deleted when dropped (tests, `serve --ephemeral`).
+    /// A throw-away database deleted when dropped (tests). It says it is in the first format: nothing else
+    /// ever reads it, and `serve --ephemeral` makes its own with [`Store::temporary_with`].
     pub fn temporary() -> Result<Store, StoreError> {
-        Store::temporary_with(CACHE_BYTES)
+        Store::temporary_with(&[], CACHE_BYTES)
     }
 
-    /// [`Store::temporary`] with a page cache of at most `cache_bytes`.
-    pub fn temporary_with(cache_bytes: u64) -> Result<Store, StoreError> {
+    /// A throw-away database with a page cache of at most `cache_bytes`, saying it is in the format the
+    /// format changes `migrations` make (the session shows it).
+    pub fn temporary_with(migrations: &[Migration], cache_bytes: u64) -> Result<Store, StoreError> {
         let db = sled::Config::new()
             .temporary(true)
             .flush_every_ms(None)
             .cache_capacity(cache_bytes)
             .open()?;
-        Ok(Self::wrap(db, None, DataFormat::temporary()))
+        Ok(Self::wrap(db, None, DataFormat::temporary(migrations)))
     }
 
     fn wrap(db: sled::Db, dir: Option<&Path>, format: DataFormat) -> Store {

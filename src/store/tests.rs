@@ -40,14 +40,14 @@ fn note(id: &str) -> Note {
 async fn records_survive_reopening_after_being_made_durable() {
     let dir = tempfile::tempdir().unwrap();
     {
-        let store = Store::open(dir.path()).unwrap();
+        let store = Store::open(dir.path(), &[]).unwrap();
         store.table::<Note>().unwrap().insert(&note("a")).unwrap();
         assert!(store.has_unflushed_writes());
         store.make_durable().await.unwrap();
         assert!(!store.has_unflushed_writes());
         store.close().unwrap();
     }
-    let store = Store::open(dir.path()).unwrap();
+    let store = Store::open(dir.path(), &[]).unwrap();
     assert_eq!(
         store.table::<Note>().unwrap().get("a").unwrap(),
         Some(note("a"))
@@ -57,9 +57,9 @@ async fn records_survive_reopening_after_being_made_durable() {
 #[tokio::test]
 async fn a_second_open_of_a_held_directory_says_it_is_locked() {
     let dir = tempfile::tempdir().unwrap();
-    let _first = Store::open(dir.path()).unwrap();
+    let _first = Store::open(dir.path(), &[]).unwrap();
     assert!(matches!(
-        Store::open(dir.path()),
+        Store::open(dir.path(), &[]),
         Err(StoreError::Locked(_))
     ));
 }
@@ -221,7 +221,7 @@ fn a_table_outside_the_registry_is_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn many_writers_waiting_for_durability_all_get_it() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(dir.path()).unwrap();
+    let store = Store::open(dir.path(), &[]).unwrap();
     let mut writers = tokio::task::JoinSet::new();
     for w in 0..64 {
         let store = store.clone();

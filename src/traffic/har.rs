@@ -1,18 +1,50 @@
-//! An exchange as a HAR 1.2 entry (what browsers and HTTP tools import and export), and back: the
-//! inspector's "copy as HAR", and the HAR files `replay` reads.
+//! HAR 1.2 (what browsers and HTTP tools import and export) as one typed model, and an exchange of the
+//! log as one of its entries (the inspector's "copy as HAR"). Flows are written with the same model
+//! (`flow::har`, `xs2a-sandbox har`); each writer adds its own fields to an entry through `X` (HAR allows
+//! fields whose names start with `_`): the exchange's id here ([`ExchangeId`]), a flow's SCA step there.
 
-use super::model::{Exchange, Message};
+use super::model::Exchange;
 use serde::Serialize;
-use serde_json::{json, Value};
 use time::format_description::well_known::Rfc3339;
 
-fn content_type(message: &Message) -> String {
-    message
-        .headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("content-type"))
-        .map(|(_, v)| v.clone())
-        .unwrap_or_default()
+/// The HTTP version every entry names (the port speaks HTTP/1.1).
+const HTTP_1_1: &str = "HTTP/1.1";
+
+/// A whole HAR file: `{"log": …}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Har<X> {
+    pub log: Log<X>,
+}
+
+/// The log of a HAR file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Log<X> {
+    pub version: &'static str,
+    pub creator: Creator,
+    pub entries: Vec<Entry<X>>,
+}
+
+/// The program that wrote the file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Creator {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+impl<X> Har<X> {
+    /// A HAR 1.2 file of `entries`, written by this program.
+    pub fn new(entries: Vec<Entry<X>>) -> Self {
+        Har {
+            log: Log {
+                version: "1.2",
+                creator: Creator {
+                    name: "xs2a-sandbox",
+                    version: env!("CARGO_PKG_VERSION"),
+                },
+                entries,
+            },
+        }
+    }
 }
 
 /// A HAR `name`/`value` pair (a header or a query parameter).
@@ -83,23 +115,92 @@ pub struct Timings {
     pub receive: u64,
 }
 
-/// One HAR 1.2 entry (the component `HarEntry` of the OpenAPI document describes it).
+/// One HAR 1.2 entry (the component `HarEntry` of the OpenAPI document describes it), with the writer's
+/// own fields `X` beside HAR's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Entry {
+pub struct Entry<X> {
     pub started_date_time: String,
     pub time: u64,
     pub request: Request,
     pub response: Response,
     pub cache: Cache,
     pub timings: Timings,
-    #[serde(rename = "_xs2aExchangeId")]
-    pub xs2a_exchange_id: u64,
+    #[serde(flatten)]
+    pub extra: X,
 }
 
 /// HAR's `cache`: always empty here.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Cache {}
+
+/// The traffic log's own field on an entry: the exchange it was made from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExchangeId {
+    #[serde(rename = "_xs2aExchangeId")]
+    pub xs2a_exchange_id: u64,
+}
+
+/// A request line and its headers: what every entry's request starts from.
+pub fn request(method: &str, url: String, headers: &[(String, String)]) -> Request {
+    Request {
+        method: method.to_owned(),
+        url,
+        http_version: HTTP_1_1,
+        cookies: [],
+        headers: pairs(headers),
+        query_string: Vec::new(),
+        headers_size: -1,
+        body_size: 0,
+        post_data: None,
+    }
+}
+
+/// An answer's status, headers and body (`text`, `size` bytes; `encoding` `base64` for binary bodies).
+pub fn response(status: u16, headers: &[(String, String)], content: Content) -> Response {
+    Response {
+        status,
+        status_text: "",
+        http_version: HTTP_1_1,
+        cookies: [],
+        headers: pairs(headers),
+        body_size: content.size,
+        content,
+        redirect_url: header(headers, "location").unwrap_or_default().to_owned(),
+        headers_size: -1,
+    }
+}
+
+/// An entry of `request` and `response`, at `started` (RFC 3339), taking `ms` milliseconds.
+pub fn entry_of<X>(
+    started: String,
+    ms: u64,
+    request: Request,
+    response: Response,
+    extra: X,
+) -> Entry<X> {
+    Entry {
+        started_date_time: started,
+        time: ms,
+        request,
+        response,
+        cache: Cache {},
+        timings: Timings {
+            send: 0,
+            wait: ms,
+            receive: 0,
+        },
+        extra,
+    }
+}
+
+/// The value of header `name` (any case).
+pub fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
 
 fn pairs(headers: &[(String, String)]) -> Vec<NameValue> {
     headers
@@ -116,13 +217,15 @@ fn base64_if(encoded: bool) -> Option<&'static str> {
 }
 
 /// One HAR `entry` for an exchange on `base` (e.g. `http://127.0.0.1:8080`).
-pub fn entry(exchange: &Exchange, base: &str) -> Entry {
+pub fn entry(exchange: &Exchange, base: &str) -> Entry<ExchangeId> {
     let s = &exchange.summary;
     let url = match &s.query {
         Some(q) => format!("{base}{}?{q}", s.path),
         None => format!("{base}{}", s.path),
     };
-    let query_string = s
+    let sent = &exchange.request;
+    let mut request = request(&s.method, url, &sent.headers);
+    request.query_string = s
         .query
         .as_deref()
         .map(|q| {
@@ -133,63 +236,30 @@ pub fn entry(exchange: &Exchange, base: &str) -> Entry {
                 .collect()
         })
         .unwrap_or_default();
-    let request = Request {
-        method: s.method.clone(),
-        url,
-        http_version: "HTTP/1.1",
-        cookies: [],
-        headers: pairs(&exchange.request.headers),
-        query_string,
-        headers_size: -1,
-        body_size: exchange.request.body_bytes,
-        post_data: exchange.request.body.as_ref().map(|body| PostData {
-            mime_type: content_type(&exchange.request),
-            text: body.clone(),
-            encoding: base64_if(exchange.request.body_base64),
-        }),
+    request.body_size = sent.body_bytes;
+    request.post_data = sent.body.as_ref().map(|body| PostData {
+        mime_type: header(&sent.headers, "content-type")
+            .unwrap_or_default()
+            .to_owned(),
+        text: body.clone(),
+        encoding: base64_if(sent.body_base64),
+    });
+    let answer = &exchange.response;
+    let content = Content {
+        size: answer.body_bytes,
+        mime_type: header(&answer.headers, "content-type")
+            .unwrap_or_default()
+            .to_owned(),
+        text: answer.body.clone().unwrap_or_default(),
+        encoding: base64_if(answer.body_base64),
     };
-    let response = Response {
-        status: s.status,
-        status_text: "",
-        http_version: "HTTP/1.1",
-        cookies: [],
-        headers: pairs(&exchange.response.headers),
-        content: Content {
-            size: exchange.response.body_bytes,
-            mime_type: content_type(&exchange.response),
-            text: exchange.response.body.clone().unwrap_or_default(),
-            encoding: base64_if(exchange.response.body_base64),
-        },
-        redirect_url: exchange
-            .response
-            .headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case("location"))
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default(),
-        headers_size: -1,
-        body_size: exchange.response.body_bytes,
-    };
-    Entry {
-        started_date_time: s.at.format(&Rfc3339).unwrap_or_default(),
-        time: s.duration_ms,
+    entry_of(
+        s.at.format(&Rfc3339).unwrap_or_default(),
+        s.duration_ms,
         request,
-        response,
-        cache: Cache {},
-        timings: Timings {
-            send: 0,
-            wait: s.duration_ms,
-            receive: 0,
+        response(s.status, &answer.headers, content),
+        ExchangeId {
+            xs2a_exchange_id: s.id,
         },
-        xs2a_exchange_id: s.id,
-    }
-}
-
-/// A whole HAR 1.2 log of entries.
-pub fn log(entries: Vec<Value>) -> Value {
-    json!({"log": {
-        "version": "1.2",
-        "creator": {"name": "xs2a-sandbox", "version": env!("CARGO_PKG_VERSION")},
-        "entries": entries,
-    }})
+    )
 }

@@ -45,7 +45,7 @@ fn an_entry_stored_after_a_newer_one_still_pages_in_number_order() {
 #[test]
 fn a_log_written_by_an_earlier_version_is_carried_over_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(dir.path()).unwrap();
+    let store = Store::open(dir.path(), crate::migrations::active()).unwrap();
     let log = TrafficLog::start(Store::temporary().unwrap(), &Events::default()).unwrap();
     // The records as the earlier version kept them: a summary and the exchange, one each per entry.
     for id in [1, 2] {
@@ -83,7 +83,7 @@ fn a_log_written_by_an_earlier_version_is_carried_over_whole() {
 fn a_lost_chunk_leaves_the_rest_of_the_log_readable() {
     let dir = tempfile::tempdir().unwrap();
     {
-        let store = Store::open(dir.path()).unwrap();
+        let store = Store::open(dir.path(), crate::migrations::active()).unwrap();
         let log = TrafficLog::start(store.clone(), &Events::default()).unwrap();
         record(&log, log.next_id());
         store.close().unwrap();
@@ -93,7 +93,7 @@ fn a_lost_chunk_leaves_the_rest_of_the_log_readable() {
     for file in std::fs::read_dir(&chunk_dir).unwrap() {
         std::fs::write(file.unwrap().path(), b"").unwrap();
     }
-    let store = Store::open(dir.path()).unwrap();
+    let store = Store::open(dir.path(), crate::migrations::active()).unwrap();
     let log = TrafficLog::start(store, &Events::default()).unwrap();
     assert!(log.page(None, 10, |_| true).unwrap().is_empty());
     assert!(log.get(1).unwrap().is_none());

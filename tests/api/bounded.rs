@@ -134,7 +134,7 @@ async fn unanswered_401s_leave_the_data_directory_small_and_memory_bounded() {
     server.kill().unwrap();
     server.wait().unwrap();
     let size = disk_usage(&data);
-    let stored = Store::open(&data)
+    let stored = Store::open(&data, xs2a_sandbox::migrations::active())
         .unwrap()
         .table::<Authorisation>()
         .unwrap()

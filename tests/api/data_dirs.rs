@@ -391,8 +391,12 @@ async fn every_stored_data_directory_opens_with_nothing_lost_and_works_on() {
         let stored_format = expected["dataFormat"].as_u64().unwrap() as u32;
         let session = operator(&app, "/session").await;
         let data_format = &session["dataFormat"];
-        assert_eq!(data_format["version"], migrate::current(), "{version}");
-        if stored_format < migrate::current() {
+        assert_eq!(
+            data_format["version"],
+            xs2a_sandbox::migrations::current(),
+            "{version}"
+        );
+        if stored_format < xs2a_sandbox::migrations::current() {
             assert_eq!(data_format["migratedFrom"], stored_format, "{version}");
             assert_eq!(data_format["migratedNow"], true);
             let backup = root.path().join(format!("data.before-{APP_VERSION}"));
@@ -407,7 +411,7 @@ async fn every_stored_data_directory_opens_with_nothing_lost_and_works_on() {
             format::read(&root.path().join("data"))
                 .unwrap()
                 .map(|f| (f.format, f.app)),
-            Some((migrate::current(), APP_VERSION.to_owned())),
+            Some((xs2a_sandbox::migrations::current(), APP_VERSION.to_owned())),
             "{version}"
         );
     }
@@ -424,7 +428,7 @@ async fn an_older_build_refuses_a_newer_directory_and_writes_nothing() {
     .unwrap()
     .close()
     .unwrap();
-    let newer = migrate::current() + 1;
+    let newer = xs2a_sandbox::migrations::current() + 1;
     format::write(
         &dir,
         &FormatFile {
@@ -440,7 +444,7 @@ async fn an_older_build_refuses_a_newer_directory_and_writes_nothing() {
             format!("holds data format {newer}, written by xs2a-sandbox 99.1.0"),
             format!(
                 "this is xs2a-sandbox {APP_VERSION}, which reads data formats up to {}",
-                migrate::current()
+                xs2a_sandbox::migrations::current()
             ),
             "Nothing was changed. Start xs2a-sandbox 99.1.0 (or newer) on it".to_owned(),
         ] {
@@ -483,6 +487,6 @@ async fn the_session_says_the_data_format_of_a_temporary_store() {
     let session = operator(&app, "/session").await;
     assert_eq!(
         session["dataFormat"],
-        json!({"version": migrate::current(), "migratedNow": false})
+        json!({"version": xs2a_sandbox::migrations::current(), "migratedNow": false})
     );
 }

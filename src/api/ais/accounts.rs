@@ -8,8 +8,9 @@
 
 use super::access::{AisAccess, AisEndpoint};
 use super::fixes::{AcceptedFixes, RequestFixes};
+use super::granted;
 use super::views::{AccountReference, BalanceView};
-use crate::api::error::{ApiError, ApiResult, Code, TppMessage};
+use crate::api::error::{ApiResult, TppMessage};
 use crate::api::links::Links;
 use crate::api::openapi::builder::{Document, Param};
 use crate::api::openapi::headers::{AIS, SIGNED};
@@ -87,36 +88,6 @@ pub(super) fn reference(account: &Account) -> AccountReference {
     }
 }
 
-/// 404 RESOURCE_UNKNOWN for an id the consent does not grant as an account.
-fn not_granted(id: &str) -> ApiError {
-    ApiError::new(
-        Code::ResourceUnknown,
-        Some("accountId"),
-        format!(
-            "Account '{id}' is not among the accounts the PSU granted this TPP in this context."
-        ),
-    )
-}
-
-/// The granted account `id`, after the access rules of `endpoint`.
-pub(super) fn consented_account(
-    state: &AppState,
-    access: &AisAccess,
-    id: &str,
-    endpoint: AisEndpoint,
-) -> ApiResult<Account> {
-    // A card account id is granted too, but it is not an account.
-    if !access.consent.accounts.iter().any(|a| a == id) {
-        return Err(not_granted(id));
-    }
-    access.check_account(state, id, endpoint)?;
-    state
-        .store
-        .table::<Account>()?
-        .get(id)?
-        .ok_or_else(|| not_granted(id))
-}
-
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct AccountList {
@@ -131,17 +102,7 @@ async fn list(
     access: AisAccess,
     RequestFixes { fixes, warnings }: RequestFixes,
 ) -> ApiResult<Json<AccountList>> {
-    let table = state.store.table::<Account>()?;
-    let mut accounts = Vec::new();
-    for id in &access.consent.accounts {
-        if let Some(account) = table.get(id)? {
-            accounts.push(account);
-        }
-    }
-    accounts.sort_by(|a, b| a.bban.cmp(&b.bban));
-    // With the PSU present, listing is online access with SCA to every account listed.
-    access.record_listed(&state, accounts.iter().map(|a| &a.id))?;
-    let accounts = accounts
+    let accounts = granted::listed::<Account>(&state, &access)?
         .into_iter()
         .map(|a| AccountDetails::new(&state, a, fixes))
         .collect::<ApiResult<_>>()?;
@@ -166,7 +127,7 @@ async fn details(
     RequestFixes { fixes, warnings }: RequestFixes,
     Path(id): Path<String>,
 ) -> ApiResult<Json<AccountBody>> {
-    let account = consented_account(&state, &access, &id, AisEndpoint::Details)?;
+    let account = granted::consented::<Account>(&state, &access, &id, AisEndpoint::Details)?;
     Ok(Json(AccountBody {
         account: AccountDetails::new(&state, account, fixes)?,
         tpp_messages: warnings,
@@ -190,7 +151,7 @@ async fn balances(
     RequestFixes { fixes, warnings }: RequestFixes,
     Path(id): Path<String>,
 ) -> ApiResult<Json<BalancesBody>> {
-    let account = consented_account(&state, &access, &id, AisEndpoint::Balances)?;
+    let account = granted::consented::<Account>(&state, &access, &id, AisEndpoint::Balances)?;
     Ok(Json(BalancesBody {
         account: reference(&account),
         balances: account

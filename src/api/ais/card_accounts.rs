@@ -10,9 +10,10 @@
 
 use super::access::{AisAccess, AisEndpoint};
 use super::fixes::{AcceptedFixes, Fix, RequestFixes};
+use super::granted;
 use super::paging::{TransactionListing, TransactionQuery};
 use super::views::{query, AmountView, BalanceView, CardAccountReference};
-use crate::api::error::{ApiError, ApiResult, Code, TppMessage};
+use crate::api::error::{ApiResult, TppMessage};
 use crate::api::links::Links;
 use crate::api::openapi::builder::Document;
 use crate::api::openapi::headers::{AIS, SIGNED};
@@ -99,34 +100,6 @@ fn reference(card: &CardAccount) -> CardAccountReference {
     }
 }
 
-fn not_granted(id: &str) -> ApiError {
-    ApiError::new(
-        Code::ResourceUnknown,
-        Some("accountId"),
-        format!(
-            "Card account '{id}' is not among the card accounts the PSU granted this TPP in this context."
-        ),
-    )
-}
-
-/// The granted card account `id`, after the access rules of `endpoint`.
-fn consented_card(
-    state: &AppState,
-    access: &AisAccess,
-    id: &str,
-    endpoint: AisEndpoint,
-) -> ApiResult<CardAccount> {
-    if !access.consent.card_accounts.iter().any(|a| a == id) {
-        return Err(not_granted(id));
-    }
-    access.check_account(state, id, endpoint)?;
-    state
-        .store
-        .table::<CardAccount>()?
-        .get(id)?
-        .ok_or_else(|| not_granted(id))
-}
-
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CardAccountList {
@@ -141,17 +114,7 @@ async fn list(
     access: AisAccess,
     RequestFixes { fixes, warnings }: RequestFixes,
 ) -> ApiResult<Json<CardAccountList>> {
-    let table = state.store.table::<CardAccount>()?;
-    let mut cards = Vec::new();
-    for id in &access.consent.card_accounts {
-        if let Some(card) = table.get(id)? {
-            cards.push(card);
-        }
-    }
-    cards.sort_by(|a, b| a.masked_pan.cmp(&b.masked_pan));
-    // With the PSU present, listing is online access with SCA to every card account listed.
-    access.record_listed(&state, cards.iter().map(|c| &c.id))?;
-    let card_accounts = cards
+    let card_accounts = granted::listed::<CardAccount>(&state, &access)?
         .into_iter()
         .map(|c| CardAccountDetails::new(&state, c, fixes))
         .collect::<ApiResult<_>>()?;
@@ -176,7 +139,7 @@ async fn details(
     RequestFixes { fixes, warnings }: RequestFixes,
     Path(id): Path<String>,
 ) -> ApiResult<Json<CardAccountBody>> {
-    let card = consented_card(&state, &access, &id, AisEndpoint::Details)?;
+    let card = granted::consented::<CardAccount>(&state, &access, &id, AisEndpoint::Details)?;
     Ok(Json(CardAccountBody {
         card_account: CardAccountDetails::new(&state, card, fixes)?,
         tpp_messages: warnings,
@@ -199,7 +162,7 @@ async fn balances(
     RequestFixes { fixes, warnings }: RequestFixes,
     Path(id): Path<String>,
 ) -> ApiResult<Json<CardBalancesBody>> {
-    let card = consented_card(&state, &access, &id, AisEndpoint::Balances)?;
+    let card = granted::consented::<CardAccount>(&state, &access, &id, AisEndpoint::Balances)?;
     Ok(Json(CardBalancesBody {
         card_account: reference(&card),
         balances: card
@@ -274,7 +237,7 @@ async fn transactions(
     raw: Result<Query<TransactionQuery>, QueryRejection>,
 ) -> ApiResult<Json<CardTransactionsBody>> {
     let mut listing = TransactionListing::parse(&query(raw)?)?;
-    let card = consented_card(&state, &access, &id, AisEndpoint::Transactions)?;
+    let card = granted::consented::<CardAccount>(&state, &access, &id, AisEndpoint::Transactions)?;
     warnings.extend(listing.limit_history(access.earliest_history(state.clock.now())));
     let selected: Vec<CardTransaction> = of_card_account(&state.store, &card.id)?
         .into_iter()

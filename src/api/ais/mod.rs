@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod card_accounts;
 pub mod consents;
 pub mod fixes;
+pub mod granted;
 pub mod paging;
 pub mod psu;
 pub mod transactions;

@@ -20,8 +20,9 @@
 //! which SPEC.md sets for the list.
 
 use super::access::{AccountAccessLog, AisAccess, AisEndpoint};
-use super::accounts::{account_path, consented_account, reference};
+use super::accounts::{account_path, reference};
 use super::fixes::{AcceptedFixes, RequestFixes};
+use super::granted;
 use super::paging::{TransactionListing, TransactionQuery};
 use super::views::{query, AccountReference, AmountView, BookingStatus};
 use crate::api::error::{ApiError, ApiResult, Code, TppMessage};
@@ -30,7 +31,7 @@ use crate::api::openapi::builder::Document;
 use crate::api::openapi::headers::{AIS, SIGNED};
 use crate::consent::UNATTENDED_HISTORY;
 use crate::payments::settings;
-use crate::sandbox::model::{format_date, AccountRef, Transaction, TransactionSource};
+use crate::sandbox::model::{format_date, Account, AccountRef, Transaction, TransactionSource};
 use crate::sandbox::transactions::{of_account, pending_of_account};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
@@ -118,7 +119,7 @@ async fn list(
 ) -> ApiResult<Json<TransactionsBody>> {
     // The query first: a malformed request must not use up one of the unattended calls.
     let mut listing = TransactionListing::parse(&query(raw)?)?;
-    let account = consented_account(&state, &access, &id, AisEndpoint::Transactions)?;
+    let account = granted::consented::<Account>(&state, &access, &id, AisEndpoint::Transactions)?;
     warnings.extend(listing.limit_history(access.earliest_history(state.clock.now())));
     let store = &state.store;
     let booked: Vec<Transaction> = if listing.status.wants_booked() {
@@ -296,7 +297,7 @@ async fn details(
     RequestFixes { fixes, warnings }: RequestFixes,
     Path((id, transaction_id)): Path<(String, String)>,
 ) -> ApiResult<Json<DetailsBody>> {
-    let account = consented_account(&state, &access, &id, AisEndpoint::Details)?;
+    let account = granted::consented::<Account>(&state, &access, &id, AisEndpoint::Details)?;
     let floor = access.earliest_history(state.clock.now());
     if floor.is_some() {
         require_recent_online_access(&state, &access, &account.id)?;

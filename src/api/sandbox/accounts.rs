@@ -1,11 +1,10 @@
 //! Mock accounts and their transactions: `POST /v1/sandbox/accounts`, `GET .../{mockAccountId}`, and
 //! `GET|POST .../{mockAccountId}/transactions` (SPEC.md operation 4).
 
-use super::{changed, query};
+use super::{changed_answer, query};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::api::warnings::with_warnings;
 use crate::sandbox::accounts::{self, AccountView, CreateAccount};
 use crate::sandbox::listing::{Listing, ListingQuery};
 use crate::sandbox::transactions::{self, TransactionInput, TransactionView};
@@ -22,11 +21,11 @@ pub async fn create(
     JsonBody(request): JsonBody<CreateAccount>,
 ) -> ApiResult<Response> {
     let created = accounts::create_view(&state.store, &request)?;
-    changed(&state, "accounts");
-    Ok(with_warnings(
+    Ok(changed_answer(
+        &state,
+        "accounts",
         StatusCode::CREATED,
-        &created.value,
-        &created.warnings,
+        &created,
     ))
 }
 
@@ -46,11 +45,11 @@ pub async fn create_transactions(
     JsonBody(items): JsonBody<Vec<TransactionInput>>,
 ) -> ApiResult<Response> {
     let created = transactions::create_warned(&state.store, &id, &items)?;
-    changed(&state, "transactions");
-    Ok(with_warnings(
+    Ok(changed_answer(
+        &state,
+        "transactions",
         StatusCode::CREATED,
-        &created.value,
-        &created.warnings,
+        &created,
     ))
 }
 

@@ -1,9 +1,8 @@
 //! `GET` and `POST /v1/sandbox/agreements`: corporate agreements.
 
-use super::changed;
+use super::changed_answer;
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
-use crate::api::warnings::with_warnings;
 use crate::sandbox::agreements::{self, AgreementView, CreateAgreement};
 use crate::state::AppState;
 use axum::extract::State;
@@ -22,10 +21,10 @@ pub async fn create(
     JsonBody(request): JsonBody<CreateAgreement>,
 ) -> ApiResult<Response> {
     let created = agreements::create_warned(&state.store, &request)?;
-    changed(&state, "agreements");
-    Ok(with_warnings(
+    Ok(changed_answer(
+        &state,
+        "agreements",
         StatusCode::CREATED,
-        &created.value,
-        &created.warnings,
+        &created,
     ))
 }

@@ -1,11 +1,10 @@
 //! Mock card accounts and their transactions: `POST /v1/sandbox/card-accounts`,
 //! `GET .../{mockCardAccountId}`, and `GET|POST .../{mockCardAccountId}/transactions` (SPEC.md operation 5).
 
-use super::{changed, query};
+use super::{changed_answer, query};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::api::warnings::with_warnings;
 use crate::sandbox::card_accounts::{self, CardAccountView, CreateCardAccount};
 use crate::sandbox::card_transactions::{
     self, BookingStatus, CardTransactionInput, CardTransactionList,
@@ -25,11 +24,11 @@ pub async fn create(
     JsonBody(request): JsonBody<CreateCardAccount>,
 ) -> ApiResult<Response> {
     let created = card_accounts::create_view(&state.store, &request)?;
-    changed(&state, "cardAccounts");
-    Ok(with_warnings(
+    Ok(changed_answer(
+        &state,
+        "cardAccounts",
         StatusCode::CREATED,
-        &created.value,
-        &created.warnings,
+        &created,
     ))
 }
 
@@ -49,11 +48,11 @@ pub async fn create_transactions(
     JsonBody(items): JsonBody<Vec<CardTransactionInput>>,
 ) -> ApiResult<Response> {
     let created = card_transactions::create_warned(&state.store, &id, &items)?;
-    changed(&state, "transactions");
-    Ok(with_warnings(
+    Ok(changed_answer(
+        &state,
+        "transactions",
         StatusCode::CREATED,
-        &created.value,
-        &created.warnings,
+        &created,
     ))
 }
 

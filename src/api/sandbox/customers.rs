@@ -1,10 +1,9 @@
 //! `GET` and `POST /v1/sandbox/customers`, and `DELETE /v1/sandbox/customers/{customerId}`.
 
-use super::changed;
+use super::{changed, changed_answer};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::api::warnings::with_warnings;
 use crate::sandbox::customers::{self, CreateCustomer, CustomerAnswer, CustomerView};
 use crate::state::AppState;
 use axum::extract::State;
@@ -23,12 +22,12 @@ pub async fn create(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<CreateCustomer>,
 ) -> ApiResult<Response> {
-    let created = customers::create_warned(&state.store, &request)?;
-    changed(&state, "customers");
-    Ok(with_warnings(
+    let created = customers::create_warned(&state.store, &request)?.map(CustomerAnswer::from);
+    Ok(changed_answer(
+        &state,
+        "customers",
         StatusCode::CREATED,
-        &CustomerAnswer::from(created.value),
-        &created.warnings,
+        &created,
     ))
 }
 

@@ -3,11 +3,10 @@
 //! `crate::sandbox::edits`. Workbench-only: the bank's platform has no such operation, so `/v1/sandbox`
 //! does not offer it. Each edit tells the live views (`sandbox.changed`).
 
-use super::changed;
+use super::{changed, changed_answer};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::api::warnings::with_warnings;
 use crate::sandbox::customers::CustomerView;
 use crate::sandbox::edits::{self, UpdateAccount, UpdateCardAccount, UpdateCustomer};
 use crate::state::AppState;
@@ -34,12 +33,7 @@ pub async fn account(
     JsonBody(request): JsonBody<UpdateAccount>,
 ) -> ApiResult<Response> {
     let edited = edits::update_account(&state.store, &id, &request)?;
-    changed(&state, "accounts");
-    Ok(with_warnings(
-        StatusCode::OK,
-        &edited.value,
-        &edited.warnings,
-    ))
+    Ok(changed_answer(&state, "accounts", StatusCode::OK, &edited))
 }
 
 /// 200: the card account as changed, with warnings about what was accepted.
@@ -49,10 +43,10 @@ pub async fn card_account(
     JsonBody(request): JsonBody<UpdateCardAccount>,
 ) -> ApiResult<Response> {
     let edited = edits::update_card_account(&state.store, &id, &request)?;
-    changed(&state, "cardAccounts");
-    Ok(with_warnings(
+    Ok(changed_answer(
+        &state,
+        "cardAccounts",
         StatusCode::OK,
-        &edited.value,
-        &edited.warnings,
+        &edited,
     ))
 }

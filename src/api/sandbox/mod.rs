@@ -59,6 +59,18 @@ pub(crate) fn changed(state: &AppState, what: &'static str) {
     );
 }
 
+/// The answer to a write of mock data, `status` with the written value and its warnings (headers, see
+/// `api::warnings`), after telling the live views that `what` changed ([`changed`]).
+pub(crate) fn changed_answer<T: serde::Serialize>(
+    state: &AppState,
+    what: &'static str,
+    status: axum::http::StatusCode,
+    written: &crate::sandbox::Warned<T>,
+) -> axum::response::Response {
+    changed(state, what);
+    crate::api::warnings::with_warnings(status, &written.value, &written.warnings)
+}
+
 /// The mock-data API: open to every signed TPP, as the bank's platform offers it.
 pub fn mock_data() -> Router<AppState> {
     Router::new()

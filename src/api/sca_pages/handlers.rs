@@ -4,18 +4,20 @@
 //! reason in the PSU's language and what they sent.
 
 use super::i18n::flow_error;
-use super::layout::{escape, html, see_other, Frame, PageLang, View};
+use super::layout::{html, see_other, Frame, PageLang, View};
 use super::{confirm, consent, context, identify, method, notices, payment};
 use crate::sandbox::{agreements, customers};
 use crate::sca::authorisation::{AuthMethod, Authorisation, Purpose, Step};
 use crate::sca::flow::{self, FlowError};
 use crate::sca::Context;
 use crate::state::AppState;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{FromRequestParts, Path, RawQuery, State};
 use axum::http::header::ACCEPT_LANGUAGE;
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::Response;
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
+use maud::{html as markup, Markup};
 
 /// What the PSU sent with a refused step, so the page shows it again.
 #[derive(Debug, Default)]
@@ -59,25 +61,37 @@ impl FormBody {
     }
 }
 
-fn page_lang(headers: &HeaderMap, query: Option<&str>) -> PageLang {
-    PageLang::choose(
-        query,
-        headers.get(ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()),
-    )
+/// What every page handler starts from: the authorisation's id (the path's `{id}`) and the page's
+/// language (`?lang=`, else Accept-Language).
+pub struct PageRequest {
+    id: String,
+    lang: PageLang,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for PageRequest {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let Path(id) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let lang = PageLang::choose(
+            parts.uri.query(),
+            parts
+                .headers
+                .get(ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok()),
+        );
+        Ok(PageRequest { id, lang })
+    }
 }
 
 /// `GET /sca/{id}`.
-pub async fn show(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let lang = page_lang(&headers, query.as_deref());
-    match flow::load(&state.store, &id) {
-        Ok(auth) => current(&state, lang, &auth, &Typed::default(), None),
-        Err(FlowError::NotFound) => notices::not_found(lang),
-        Err(error) => failure(lang, &error),
+pub async fn show(State(state): State<AppState>, page: PageRequest) -> Response {
+    match flow::load(&state.store, &page.id) {
+        Ok(auth) => current(&state, page.lang, &auth, &Typed::default(), None),
+        Err(FlowError::NotFound) => notices::not_found(page.lang),
+        Err(error) => failure(page.lang, &error),
     }
 }
 
@@ -98,55 +112,34 @@ pub async fn back_to_page(Path(id): Path<String>, RawQuery(query): RawQuery) -> 
 }
 
 /// `POST /sca/{id}/identify` (nationalId).
-pub async fn identify(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let lang = page_lang(&headers, query.as_deref());
+pub async fn identify(State(state): State<AppState>, page: PageRequest, body: Bytes) -> Response {
     let national_id = FormBody::parse(&body)
         .first("nationalId")
         .unwrap_or("")
         .to_owned();
-    let result = flow::identify(&state.store, &id, &national_id, state.clock.now());
+    let result = flow::identify(&state.store, &page.id, &national_id, state.clock.now());
     let typed = Typed {
         national_id: Some(national_id),
         ..Typed::default()
     };
-    after(&state, lang, &id, typed, result.map_err(PageRefusal::Flow))
+    after(&state, page, typed, result.map_err(PageRefusal::Flow))
 }
 
 /// `POST /sca/{id}/method` (method).
-pub async fn method(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let lang = page_lang(&headers, query.as_deref());
+pub async fn method(State(state): State<AppState>, page: PageRequest, body: Bytes) -> Response {
     let chosen = FormBody::parse(&body)
         .first("method")
         .and_then(AuthMethod::parse);
     let result = match chosen {
-        Some(chosen) => flow::choose_method(&state.store, &id, chosen, state.clock.now())
+        Some(chosen) => flow::choose_method(&state.store, &page.id, chosen, state.clock.now())
             .map_err(PageRefusal::Flow),
         None => Err(PageRefusal::ChooseMethod),
     };
-    after(&state, lang, &id, Typed::default(), result)
+    after(&state, page, Typed::default(), result)
 }
 
 /// `POST /sca/{id}/context` (context: PRIVATE, CORPORATE or CORPORATE:<agreement id>; agreementId).
-pub async fn context(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let lang = page_lang(&headers, query.as_deref());
+pub async fn context(State(state): State<AppState>, page: PageRequest, body: Bytes) -> Response {
     let form = FormBody::parse(&body);
     let field = form.first("context").unwrap_or("");
     let agreement_field = form.first("agreementId").filter(|a| !a.is_empty());
@@ -168,66 +161,51 @@ pub async fn context(
         Some(context) => {
             // An agreement only means something in corporate context.
             let agreement_id = agreement_id.filter(|_| context == Context::Corporate);
-            flow::choose_context(&state.store, &id, context, agreement_id, state.clock.now())
-                .map_err(PageRefusal::Flow)
+            flow::choose_context(
+                &state.store,
+                &page.id,
+                context,
+                agreement_id,
+                state.clock.now(),
+            )
+            .map_err(PageRefusal::Flow)
         }
         None => Err(PageRefusal::ChooseContext),
     };
-    after(&state, lang, &id, typed, result)
+    after(&state, page, typed, result)
 }
 
 /// `POST /sca/{id}/consent` (account, repeated: the ticked accounts).
-pub async fn consent(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let lang = page_lang(&headers, query.as_deref());
+pub async fn consent(State(state): State<AppState>, page: PageRequest, body: Bytes) -> Response {
     let ticked = FormBody::parse(&body).all("account");
-    let result = flow::grant(&state.store, &id, &ticked, state.clock.now());
+    let result = flow::grant(&state.store, &page.id, &ticked, state.clock.now());
     let typed = Typed {
         accounts: Some(ticked),
         ..Typed::default()
     };
-    after(&state, lang, &id, typed, result.map_err(PageRefusal::Flow))
+    after(&state, page, typed, result.map_err(PageRefusal::Flow))
 }
 
 /// `POST /sca/{id}/confirm`.
-pub async fn confirm(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let lang = page_lang(&headers, query.as_deref());
-    let result = flow::confirm(&state.store, &id, state.clock.now());
+pub async fn confirm(State(state): State<AppState>, page: PageRequest) -> Response {
+    let result = flow::confirm(&state.store, &page.id, state.clock.now());
     if let Ok(auth) = &result {
         crate::after_sca::after_sca(&state, auth);
     }
     after(
         &state,
-        lang,
-        &id,
+        page,
         Typed::default(),
         result.map_err(PageRefusal::Flow),
     )
 }
 
 /// `POST /sca/{id}/cancel`: back to the TPP with the failure parameters (SCA_EXPIRED when expired).
-pub async fn cancel(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let lang = page_lang(&headers, query.as_deref());
-    let result = flow::cancel(&state.store, &id, state.clock.now());
+pub async fn cancel(State(state): State<AppState>, page: PageRequest) -> Response {
+    let result = flow::cancel(&state.store, &page.id, state.clock.now());
     after(
         &state,
-        lang,
-        &id,
+        page,
         Typed::default(),
         result.map_err(PageRefusal::Flow),
     )
@@ -237,11 +215,11 @@ pub async fn cancel(
 /// current page again.
 fn after(
     state: &AppState,
-    lang: PageLang,
-    id: &str,
+    page: PageRequest,
     typed: Typed,
     result: Result<Authorisation, PageRefusal>,
 ) -> Response {
+    let PageRequest { id, lang } = page;
     let refusal = match result {
         Ok(auth) => {
             return match (&auth.outcome, &auth.redirect) {
@@ -252,7 +230,7 @@ fn after(
         Err(PageRefusal::Flow(FlowError::NotFound)) => return notices::not_found(lang),
         Err(refusal) => refusal,
     };
-    match flow::load(&state.store, id) {
+    match flow::load(&state.store, &id) {
         // A finished authorisation (double submit, back button) sends the PSU on to the TPP.
         Ok(auth) => current(state, lang, &auth, &typed, Some(refusal)),
         Err(FlowError::NotFound) => notices::not_found(lang),
@@ -323,7 +301,7 @@ fn step_page(
     state: &AppState,
     view: &View,
     typed: &Typed,
-) -> Result<(&'static str, String), crate::refusal::Refusal> {
+) -> Result<(&'static str, Markup), crate::refusal::Refusal> {
     let store = &state.store;
     let auth = view.auth;
     Ok(match auth.step() {
@@ -361,27 +339,20 @@ fn preset_problem(state: &AppState, lang: PageLang, auth: &Authorisation) -> Opt
 }
 
 /// "Identified as Kari Nordmann · Acting for ...", once the PSU is known.
-fn identity(state: &AppState, lang: PageLang, auth: &Authorisation) -> Option<String> {
+fn identity(state: &AppState, lang: PageLang, auth: &Authorisation) -> Option<Markup> {
     let t = lang.texts();
     let customer_id = auth.customer_id.as_deref()?;
     let name = customers::by_id(&state.store, customer_id).ok()??.name;
-    let mut line = format!(
-        "{} <strong>{}</strong>",
-        escape(t.identified_as),
-        escape(&name)
-    );
     let agreement = auth
         .agreement_id
         .as_deref()
         .and_then(|id| agreements::by_id(&state.store, id).ok().flatten());
-    if let Some(agreement) = agreement {
-        line.push_str(&format!(
-            " · {} <strong>{}</strong>",
-            escape(t.acting_for),
-            escape(&agreement.name)
-        ));
-    }
-    Some(line)
+    Some(markup! {
+        (t.identified_as) " " strong { (name) }
+        @if let Some(agreement) = agreement {
+            " · " (t.acting_for) " " strong { (agreement.name) }
+        }
+    })
 }
 
 /// 500: the sandbox could not read or save the authorisation.
@@ -393,7 +364,7 @@ fn failure(lang: PageLang, error: &FlowError) -> Response {
         identity: None,
         title: lang.texts().error_heading,
         error: Some(flow_error(lang.lang, error)),
-        body: String::new(),
+        body: Markup::default(),
         cancel: None,
     };
     html(StatusCode::INTERNAL_SERVER_ERROR, lang.lang, frame.render())

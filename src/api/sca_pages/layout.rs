@@ -1,6 +1,7 @@
 //! The frame every authorisation page shares: the bank's header, who asks for what, the error box, the
-//! cancel button, the language switch, and the inline stylesheet (no files to serve, no JavaScript). Also
-//! the one HTML escape function every interpolated value goes through.
+//! cancel button, the language switch, and the inline stylesheet (no files to serve, no JavaScript). The
+//! pages are maud templates, compiled with the crate: every value they insert is escaped unless it is
+//! markup another template made.
 
 use super::i18n::{texts, Texts};
 use crate::api::layers::Language;
@@ -8,6 +9,7 @@ use crate::sca::authorisation::Authorisation;
 use axum::http::header::{CACHE_CONTROL, CONTENT_LANGUAGE, CONTENT_TYPE, LOCATION};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 /// The language of a page, and whether the PSU chose it with `?lang=` (then links and forms carry it on).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,40 +65,25 @@ impl View<'_> {
         self.lang.texts()
     }
 
-    /// The escaped form action for a step (`/sca/{id}/identify?lang=nb`).
+    /// The form action for a step (`/sca/{id}/identify?lang=nb`).
     pub fn action(&self, step: &str) -> String {
-        escape(&format!(
-            "/sca/{}/{step}{}",
-            self.auth.id,
-            self.lang.suffix()
-        ))
+        format!("/sca/{}/{step}{}", self.auth.id, self.lang.suffix())
     }
 
-    /// A text with the TPP's name filled in (HTML).
-    pub fn with_tpp(&self, template: &str) -> String {
+    /// A text with the TPP's name filled in.
+    pub fn with_tpp(&self, template: &str) -> Markup {
         with_tpp(template, &self.auth.tpp_name)
     }
 }
 
-/// Escapes text for HTML element content and quoted attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+/// A text with `{tpp}` filled in, the TPP's name in bold.
+pub fn with_tpp(template: &str, tpp_name: &str) -> Markup {
+    html! {
+        @for (i, part) in template.split("{tpp}").enumerate() {
+            @if i > 0 { strong { (tpp_name) } }
+            (part)
         }
     }
-    out
-}
-
-/// A text with `{tpp}` filled in, escaped, the TPP's name in bold.
-pub fn with_tpp(template: &str, tpp_name: &str) -> String {
-    escape(template).replace("{tpp}", &format!("<strong>{}</strong>", escape(tpp_name)))
 }
 
 /// What a page shows around its own content.
@@ -104,14 +91,14 @@ pub struct Frame<'a> {
     pub lang: PageLang,
     /// The authorisation id, when there is one (for the cancel form and the language link).
     pub id: Option<&'a str>,
-    /// The banner line ("Acme TPP wants to ..."), already HTML.
-    pub headline: Option<String>,
+    /// The banner line ("Acme TPP wants to ...").
+    pub headline: Option<Markup>,
     /// Who the PSU was identified as, and for which agreement.
-    pub identity: Option<String>,
+    pub identity: Option<Markup>,
     pub title: &'a str,
     pub error: Option<String>,
-    /// The page's own content, already HTML.
-    pub body: String,
+    /// The page's own content.
+    pub body: Markup,
     /// The label of the cancel button; None for no button.
     pub cancel: Option<String>,
 }
@@ -120,61 +107,50 @@ impl Frame<'_> {
     /// The whole document.
     pub fn render(&self) -> String {
         let t = self.lang.texts();
-        let lang_tag = self.lang.lang.tag();
         let other = match self.lang.lang {
             Language::English => "nb",
             Language::Norwegian => "en",
         };
         let switch_href = match self.id {
-            Some(id) => format!("/sca/{}?lang={other}", escape(id)),
+            Some(id) => format!("/sca/{id}?lang={other}"),
             None => format!("?lang={other}"),
         };
-        let headline = self
-            .headline
-            .as_ref()
-            .map(|h| format!("<p class=\"headline\">{h}</p>"))
-            .unwrap_or_default();
-        let identity = self
-            .identity
-            .as_ref()
-            .map(|i| format!("<p class=\"identity\">{i}</p>"))
-            .unwrap_or_default();
-        let error = self
-            .error
-            .as_ref()
-            .map(|e| {
-                format!(
-                    "<div class=\"error\" role=\"alert\" id=\"error\"><strong>{}</strong><p>{}</p></div>",
-                    escape(t.error_heading),
-                    escape(e)
-                )
-            })
-            .unwrap_or_default();
-        let cancel = match (self.id, &self.cancel) {
-            (Some(id), Some(label)) => format!(
-                "<form method=\"post\" action=\"/sca/{}/cancel{}\" class=\"cancel\">\
-                 <button type=\"submit\" id=\"cancel\" class=\"secondary\">{}</button></form>",
-                escape(id),
-                self.lang.suffix(),
-                escape(label)
-            ),
-            _ => String::new(),
-        };
-        format!(
-            "<!DOCTYPE html>\n<html lang=\"{lang_tag}\"><head><meta charset=\"utf-8\">\
-             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-             <title>{title} - {bank}</title><style>{CSS}</style></head><body>\
-             <header class=\"bank\"><span class=\"logo\">{bank}</span>\
-             <a class=\"lang\" id=\"lang-switch\" href=\"{switch_href}\" hreflang=\"{other}\">{other_name}</a></header>\
-             <p class=\"sandbox\">{notice}</p>\
-             <main class=\"card\">{headline}{identity}<h1>{title}</h1>{error}{body}{cancel}</main>\
-             </body></html>",
-            title = escape(self.title),
-            bank = escape(t.bank_name),
-            other_name = escape(t.other_language),
-            notice = escape(t.sandbox_notice),
-            body = self.body,
-        )
+        html! {
+            (DOCTYPE) "\n"
+            html lang=(self.lang.lang.tag()) {
+                head {
+                    meta charset="utf-8";
+                    meta name="viewport" content="width=device-width, initial-scale=1";
+                    title { (self.title) " - " (t.bank_name) }
+                    style { (PreEscaped(CSS)) }
+                }
+                body {
+                    header class="bank" {
+                        span class="logo" { (t.bank_name) }
+                        a class="lang" id="lang-switch" href=(switch_href) hreflang=(other) { (t.other_language) }
+                    }
+                    p class="sandbox" { (t.sandbox_notice) }
+                    main class="card" {
+                        @if let Some(headline) = &self.headline { p class="headline" { (headline) } }
+                        @if let Some(identity) = &self.identity { p class="identity" { (identity) } }
+                        h1 { (self.title) }
+                        @if let Some(error) = &self.error {
+                            div class="error" role="alert" id="error" {
+                                strong { (t.error_heading) }
+                                p { (error) }
+                            }
+                        }
+                        (self.body)
+                        @if let (Some(id), Some(label)) = (self.id, &self.cancel) {
+                            form method="post" action={ "/sca/" (id) "/cancel" (self.lang.suffix()) } class="cancel" {
+                                button type="submit" id="cancel" class="secondary" { (label) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        .into_string()
     }
 }
 
@@ -261,12 +237,37 @@ mod tests {
     #[test]
     fn sca_pages_escape_markup_and_quotes() {
         assert_eq!(
-            escape("<a href=\"x\">'&'</a>"),
-            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+            with_tpp("{tpp} wants <b>", "A&B <TPP>").into_string(),
+            "<strong>A&amp;B &lt;TPP&gt;</strong> wants &lt;b&gt;"
         );
-        assert_eq!(
-            with_tpp("{tpp} wants", "A&B <TPP>"),
-            "<strong>A&amp;B &lt;TPP&gt;</strong> wants"
+        let frame = Frame {
+            lang: PageLang::choose(None, None),
+            id: Some("a\"b"),
+            headline: Some(with_tpp("{tpp} asks", "<i>")),
+            identity: None,
+            title: "<title>",
+            error: Some("\"quoted\" & <b>".to_owned()),
+            body: html! { input value=("\"><script>"); },
+            cancel: Some("<cancel>".to_owned()),
+        };
+        let page = frame.render();
+        assert!(
+            page.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"),
+            "{page}"
+        );
+        for escaped in [
+            "<strong>&lt;i&gt;</strong> asks",
+            "<title>&lt;title&gt; - ",
+            "<p>&quot;quoted&quot; &amp; &lt;b&gt;</p>",
+            "<input value=\"&quot;&gt;&lt;script&gt;\">",
+            "action=\"/sca/a&quot;b/cancel\"",
+            "&lt;cancel&gt;</button>",
+        ] {
+            assert!(page.contains(escaped), "{escaped} in {page}");
+        }
+        assert!(
+            !page.contains("<script>") && !page.contains("<i>"),
+            "{page}"
         );
     }
 

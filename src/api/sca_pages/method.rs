@@ -2,41 +2,39 @@
 //! `TPP-Redirect-Preferred: false`, the biometric-in-the-bank-app variant with a single button.
 
 use super::i18n::method_label;
-use super::layout::{escape, View};
+use super::layout::View;
 use crate::sca::authorisation::AuthMethod;
+use maud::{html, Markup};
 
 /// The page's title and content.
-pub fn page(view: &View) -> (&'static str, String) {
+pub fn page(view: &View) -> (&'static str, Markup) {
     let t = view.texts();
     let action = view.action("method");
     if view.auth.biometric_in_app {
         let method = AuthMethod::EngangskodeappBiometri.as_str();
-        let body = format!(
-            "<p class=\"lead\">{lead}</p>\
-             <form method=\"post\" action=\"{action}\">\
-             <div class=\"actions\"><button type=\"submit\" name=\"method\" value=\"{method}\" id=\"method-{method}\">{button}</button></div>\
-             </form>",
-            lead = view.with_tpp(t.biometric_lead),
-            button = escape(t.biometric_button),
-        );
+        let body = html! {
+            p class="lead" { (view.with_tpp(t.biometric_lead)) }
+            form method="post" action=(action) {
+                div class="actions" {
+                    button type="submit" name="method" value=(method) id={ "method-" (method) } {
+                        (t.biometric_button)
+                    }
+                }
+            }
+        };
         return (t.biometric_title, body);
     }
-    let buttons: String = AuthMethod::ALL
-        .iter()
-        .map(|m| {
-            format!(
-                "<button type=\"submit\" class=\"secondary\" name=\"method\" value=\"{code}\" id=\"method-{code}\">{label}</button>",
-                code = m.as_str(),
-                label = escape(method_label(view.lang.lang, *m)),
-            )
-        })
-        .collect();
-    let body = format!(
-        "<p class=\"lead\">{lead}</p>\
-         <form method=\"post\" action=\"{action}\" class=\"methods\">{buttons}</form>\
-         <p class=\"note\">{note}</p>",
-        lead = escape(t.method_lead),
-        note = escape(t.method_sandbox_note),
-    );
+    let body = html! {
+        p class="lead" { (t.method_lead) }
+        form method="post" action=(action) class="methods" {
+            @for m in AuthMethod::ALL {
+                button type="submit" class="secondary" name="method" value=(m.as_str())
+                    id={ "method-" (m.as_str()) } {
+                    (method_label(view.lang.lang, m))
+                }
+            }
+        }
+        p class="note" { (t.method_sandbox_note) }
+    };
     (t.method_title, body)
 }

@@ -1,9 +1,10 @@
 //! Pages that are not a step: an unknown authorisation (404), an expired one (its only button cancels,
 //! which sends the PSU back to the TPP with SCA_EXPIRED), and a finished one without a redirect.
 
-use super::layout::{escape, html, Frame, PageLang, View};
+use super::layout::{html, Frame, PageLang, View};
 use axum::http::StatusCode;
 use axum::response::Response;
+use maud::html as markup;
 
 /// 404: no authorisation has this id.
 pub fn not_found(lang: PageLang) -> Response {
@@ -15,7 +16,7 @@ pub fn not_found(lang: PageLang) -> Response {
         identity: None,
         title: t.not_found_title,
         error: None,
-        body: format!("<p class=\"lead\">{}</p>", escape(t.not_found_lead)),
+        body: markup! { p class="lead" { (t.not_found_lead) } },
         cancel: None,
     };
     html(StatusCode::NOT_FOUND, lang.lang, frame.render())
@@ -31,7 +32,7 @@ pub fn expired(view: &View, status: StatusCode, error: Option<String>) -> Respon
         identity: None,
         title: t.expired_title,
         error,
-        body: format!("<p class=\"lead\">{}</p>", view.with_tpp(t.expired_lead)),
+        body: markup! { p class="lead" { (view.with_tpp(t.expired_lead)) } },
         cancel: Some(t.back_to_tpp.replace("{tpp}", &view.auth.tpp_name)),
     };
     html(status, view.lang.lang, frame.render())
@@ -47,7 +48,7 @@ pub fn finished(view: &View) -> Response {
         identity: None,
         title: t.finished_title,
         error: None,
-        body: format!("<p class=\"lead\">{}</p>", escape(t.finished_lead)),
+        body: markup! { p class="lead" { (t.finished_lead) } },
         cancel: None,
     };
     html(StatusCode::OK, view.lang.lang, frame.render())

@@ -2,9 +2,10 @@
 //! — amount, creditor, the account debited, the reference — and the TPP's brand when it sent one
 //! (TPP-Brand-Logging-Information), then confirms.
 
-use super::layout::{escape, View};
+use super::layout::View;
 use crate::api::layers::Language;
 use crate::payments::model::{CreditorAccount, DebtorAccount, Payment, Remittance};
+use maud::{html, Markup};
 
 struct Words {
     title: &'static str,
@@ -49,89 +50,80 @@ const NB: Words = Words {
 };
 
 /// The page's title and content.
-pub fn page(view: &View, payments: &[Payment]) -> (&'static str, String) {
+pub fn page(view: &View, payments: &[Payment]) -> (&'static str, Markup) {
     let w = if view.lang.lang == Language::Norwegian {
         &NB
     } else {
         &EN
     };
-    let mut body = format!("<p class=\"lead\">{}</p>", escape(w.lead));
-    if let Some(brand) = &view.auth.tpp_brand {
-        body.push_str(&format!(
-            "<p class=\"note\">{}: <strong>{}</strong></p>",
-            escape(w.brand),
-            escape(brand)
-        ));
-    }
-    for payment in payments {
-        body.push_str("<dl class=\"payment\">");
-        let orders = &payment.payment.orders;
-        if orders.len() > 1 {
-            let total: rust_decimal::Decimal = payment.total();
-            let currency = orders[0].instructed_amount.currency;
-            row(
-                &mut body,
-                w.amount,
-                &format!(
-                    "{} {} ({} {})",
-                    money(total, currency),
-                    currency.code(),
-                    orders.len(),
-                    w.orders
-                ),
-            );
+    let body = html! {
+        p class="lead" { (w.lead) }
+        @if let Some(brand) = &view.auth.tpp_brand {
+            p class="note" { (w.brand) ": " strong { (brand) } }
         }
-        for order in orders {
-            let amount = &order.instructed_amount;
-            row(
-                &mut body,
-                w.amount,
-                &format!(
-                    "{} {}",
-                    money(amount.amount, amount.currency),
-                    amount.currency.code()
-                ),
-            );
-            row(
-                &mut body,
-                w.to,
-                &format!(
-                    "{} ({})",
-                    order.creditor_name,
-                    creditor_account(&order.creditor_account)
-                ),
-            );
-            if let Some(reference) = reference(&order.remittance) {
-                row(&mut body, w.reference, &reference);
+        @for payment in payments {
+            dl class="payment" {
+                @for (label, value) in rows(w, payment) {
+                    dt { (label) }
+                    dd { (value) }
+                }
             }
-            let date = order
-                .requested_execution_date
-                .map(|d| d.to_string())
-                .unwrap_or_else(|| w.asap.to_owned());
-            row(&mut body, w.date, &date);
         }
-        row(
-            &mut body,
-            w.from,
-            &debtor_account(&payment.payment.orders[0].debtor_account),
-        );
-        body.push_str("</dl>");
-    }
-    body.push_str(&format!(
-        "<form method=\"post\" action=\"{action}\"><div class=\"actions\">\
-         <button type=\"submit\" id=\"confirm-submit\">{approve}</button></div></form>",
-        action = view.action("confirm"),
-        approve = escape(w.approve),
-    ));
+        form method="post" action=(view.action("confirm")) {
+            div class="actions" { button type="submit" id="confirm-submit" { (w.approve) } }
+        }
+    };
     (w.title, body)
 }
 
-fn row(body: &mut String, label: &str, value: &str) {
-    body.push_str(&format!(
-        "<dt>{}</dt><dd>{}</dd>",
-        escape(label),
-        escape(value)
-    ));
+/// What the PSU approves of one payment, as (label, value) rows: the total of a bulk, then each order's
+/// amount, creditor, reference and date, then the account debited.
+fn rows(w: &Words, payment: &Payment) -> Vec<(&'static str, String)> {
+    let mut rows = Vec::new();
+    let orders = &payment.payment.orders;
+    if orders.len() > 1 {
+        let total: rust_decimal::Decimal = payment.total();
+        let currency = orders[0].instructed_amount.currency;
+        rows.push((
+            w.amount,
+            format!(
+                "{} {} ({} {})",
+                money(total, currency),
+                currency.code(),
+                orders.len(),
+                w.orders
+            ),
+        ));
+    }
+    for order in orders {
+        let amount = &order.instructed_amount;
+        rows.push((
+            w.amount,
+            format!(
+                "{} {}",
+                money(amount.amount, amount.currency),
+                amount.currency.code()
+            ),
+        ));
+        rows.push((
+            w.to,
+            format!(
+                "{} ({})",
+                order.creditor_name,
+                creditor_account(&order.creditor_account)
+            ),
+        ));
+        if let Some(reference) = reference(&order.remittance) {
+            rows.push((w.reference, reference));
+        }
+        let date = order
+            .requested_execution_date
+            .map(|d| d.to_string())
+            .unwrap_or_else(|| w.asap.to_owned());
+        rows.push((w.date, date));
+    }
+    rows.push((w.from, debtor_account(&orders[0].debtor_account)));
+    rows
 }
 
 /// An amount with the currency's minor units (`1 250.00` is shown as `1250.00`).

@@ -215,7 +215,7 @@ pub async fn one(
 pub async fn har(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<u64>,
-) -> ApiResult<Json<crate::traffic::har::Entry>> {
+) -> ApiResult<Json<crate::traffic::har::Entry<crate::traffic::har::ExchangeId>>> {
     match entry(&state, id).await? {
         Some(Ok(exchange)) => Ok(Json(crate::traffic::har::entry(
             &exchange,

@@ -1,6 +1,7 @@
 //! `GET /workbench/callback`: the TPP-Redirect-URI the composer fills in. The bank's SCA pages send the
 //! PSU's browser here at the end; the redirect is recorded (`crate::workbench::callbacks`), its psu-id kept
-//! in the persona it was for, announced as `sca.callback`, and the PSU sees a short page.
+//! in the persona it was for, announced as `sca.callback`, and the PSU sees a short page (a maud template:
+//! every value the bank sent back is escaped).
 
 use crate::api::error::ApiResult;
 use crate::state::AppState;
@@ -8,13 +9,7 @@ use crate::workbench::callbacks;
 use axum::extract::{RawQuery, State};
 use axum::response::Html;
 use axum::Json;
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use maud::{html, PreEscaped, DOCTYPE};
 
 /// 200: a page saying what came back.
 pub async fn capture(
@@ -31,34 +26,41 @@ pub async fn capture(
         callback.at,
         serde_json::to_value(&callback).unwrap_or_default(),
     );
-    let (title, detail) = match callback.outcome.as_str() {
-        "success" => (
-            "SCA finished",
-            format!(
-                "The bank sent the PSU back with psu-id <code>{}</code>{}. You may close this window.",
-                escape(callback.psu_id.as_deref().unwrap_or("")),
-                match &callback.context {
-                    Some(c) => format!(" in context <code>{}</code>", escape(c)),
-                    None => String::new(),
-                }
-            ),
-        ),
-        _ => (
-            "SCA did not succeed",
-            format!(
-                "The bank answered {} {}: {}. You may close this window.",
-                escape(callback.status.as_deref().unwrap_or("")),
-                escape(callback.code.as_deref().unwrap_or("")),
-                escape(callback.message.as_deref().unwrap_or(""))
-            ),
-        ),
+    let succeeded = callback.outcome == "success";
+    let title = if succeeded {
+        "SCA finished"
+    } else {
+        "SCA did not succeed"
     };
-    Ok(Html(format!(
-        "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content=\"width=device-width\">\
-         <title>{title}</title><style>body{{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;\
-         padding:0 1rem}}code{{font-size:.9em}}</style><h1>{title}</h1><p>{detail}</p></html>"
-    )))
+    let text = |value: &Option<String>| value.as_deref().unwrap_or_default().to_owned();
+    let page = html! {
+        (DOCTYPE)
+        html lang="en" {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width";
+            title { (title) }
+            style { (PreEscaped(STYLE)) }
+            h1 { (title) }
+            p {
+                @if succeeded {
+                    "The bank sent the PSU back with psu-id " code { (text(&callback.psu_id)) }
+                    @if let Some(context) = &callback.context {
+                        " in context " code { (context) }
+                    }
+                    ". You may close this window."
+                } @else {
+                    "The bank answered " (text(&callback.status)) " " (text(&callback.code)) ": "
+                    (text(&callback.message)) ". You may close this window."
+                }
+            }
+        }
+    };
+    Ok(Html(page.into_string()))
 }
+
+/// The page's look: readable, one column.
+const STYLE: &str =
+    "body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}code{font-size:.9em}";
 
 /// 200: the captured redirects, newest first.
 pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<callbacks::Callback>>> {

@@ -210,8 +210,8 @@ fn stored_payments(dir: &std::path::Path) -> Vec<(Vec<u8>, Vec<u8>)> {
 
 #[test]
 fn the_stored_data_directories_migrate_to_compact_payments_that_read_back_the_same() {
+    use crate::migrations::MIGRATIONS;
     use crate::store::migrate::fixture;
-    use crate::store::migrations::MIGRATIONS;
     // Format 2 is this change (formats are never renumbered).
     let migration = MIGRATIONS.iter().find(|m| m.to == 2).expect("registered");
     let versions = fixture::versions();
@@ -224,7 +224,7 @@ fn the_stored_data_directories_migrate_to_compact_payments_that_read_back_the_sa
             "{version}: the fixture's payments ({})",
             before.len()
         );
-        let (_keep, dir) = fixture::migrated(&version, migration).unwrap();
+        let (_keep, dir) = fixture::migrated(&version, MIGRATIONS, migration).unwrap();
         let after = stored_payments(&dir);
         assert_eq!(after.len(), before.len(), "{version}");
         for ((key, old), (new_key, new)) in before.iter().zip(&after) {
@@ -242,7 +242,7 @@ fn the_stored_data_directories_migrate_to_compact_payments_that_read_back_the_sa
             );
         }
         // And through the store, as the service reads them.
-        let store = crate::store::Store::open(&dir).unwrap();
+        let store = crate::store::Store::open(&dir, crate::migrations::active()).unwrap();
         let listed = store.table::<Payment>().unwrap().list().unwrap();
         let expected: Vec<Payment> = before.iter().map(|(_, v)| decode(v).unwrap()).collect();
         assert_eq!(listed, expected, "{version}");

@@ -109,11 +109,7 @@ fn err(product: PaymentProduct, body: &Value) -> Refusal {
 
 #[track_caller]
 fn assert_refused(e: &Refusal, code: Code, path: &str) {
-    assert_eq!(
-        crate::api::error::ApiError::from(e.clone()).status.as_u16(),
-        400,
-        "{e:?}"
-    );
+    assert_eq!(e.status(), 400, "{e:?}");
     assert_eq!(e.code, code, "{e:?}");
     assert_eq!(e.path.as_deref(), Some(path), "{e:?}");
 }
@@ -1014,10 +1010,7 @@ fn periodic_day_of_execution_is_1_to_31() {
 fn instant_product_cannot_be_periodic_or_bulk() {
     for service in [PERIODIC, PaymentService::BulkPayments] {
         let e = err_at(service, INSTANT, &periodic(), NOW);
-        assert_eq!(
-            crate::api::error::ApiError::from(e.clone()).status.as_u16(),
-            400
-        );
+        assert_eq!(e.status(), 400);
         assert_eq!(e.code, Code::ProductInvalid);
     }
 }

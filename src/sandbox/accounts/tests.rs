@@ -40,11 +40,7 @@ fn setup() -> (Store, String) {
 
 fn refused(store: &Store, request: &CreateAccount) -> (u16, Code, String) {
     let e = create(store, request).unwrap_err();
-    (
-        crate::api::error::status_of(e.code).as_u16(),
-        e.code,
-        e.path.unwrap_or_default(),
-    )
+    (e.status(), e.code, e.path.unwrap_or_default())
 }
 
 #[test]
@@ -284,8 +280,5 @@ fn a_duplicate_bban_is_a_conflict() {
 fn an_unknown_account_id_is_resource_unknown() {
     let store = Store::temporary().unwrap();
     let e = get_view(&store, "nope").unwrap_err();
-    assert_eq!(
-        (crate::api::error::status_of(e.code).as_u16(), e.code),
-        (404, Code::ResourceUnknown)
-    );
+    assert_eq!((e.status(), e.code), (404, Code::ResourceUnknown));
 }

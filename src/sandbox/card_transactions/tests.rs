@@ -25,11 +25,7 @@ fn booked(date: &str, amount: serde_json::Value) -> serde_json::Value {
 
 fn refused(store: &Store, card: &str, batch: serde_json::Value) -> (u16, Code, String) {
     let e = create(store, card, &items(batch)).unwrap_err();
-    (
-        crate::api::error::status_of(e.code).as_u16(),
-        e.code,
-        e.path.unwrap_or_default(),
-    )
+    (e.status(), e.code, e.path.unwrap_or_default())
 }
 
 #[test]
@@ -101,11 +97,7 @@ fn pending_transactions_are_listed_as_their_ids() {
 fn booking_status_is_required_and_checked() {
     let e = BookingStatus::parse(None).unwrap_err();
     assert_eq!(
-        (
-            crate::api::error::status_of(e.code).as_u16(),
-            e.code,
-            e.path.as_deref()
-        ),
+        (e.status(), e.code, e.path.as_deref()),
         (400, Code::QueryParameterRequired, Some("bookingStatus"))
     );
     let e = BookingStatus::parse(Some("all")).unwrap_err();

@@ -15,11 +15,7 @@ fn setup() -> (Store, String, Account) {
 }
 
 fn status_code_path(e: Refusal) -> (u16, Code, String) {
-    (
-        crate::api::error::status_of(e.code).as_u16(),
-        e.code,
-        e.path.unwrap_or_default(),
-    )
+    (e.status(), e.code, e.path.unwrap_or_default())
 }
 
 fn json<T: serde::de::DeserializeOwned>(text: &str) -> T {

@@ -29,11 +29,7 @@ fn item(amount: serde_json::Value, booking_date: &str) -> serde_json::Value {
 
 fn refused(store: &Store, account: &str, batch: serde_json::Value) -> (u16, Code, String) {
     let e = create(store, account, &items(batch)).unwrap_err();
-    (
-        crate::api::error::status_of(e.code).as_u16(),
-        e.code,
-        e.path.unwrap_or_default(),
-    )
+    (e.status(), e.code, e.path.unwrap_or_default())
 }
 
 #[test]
@@ -233,10 +229,7 @@ fn an_unknown_account_is_resource_unknown() {
     );
     assert_eq!(e, (404, Code::ResourceUnknown, "mockAccountId".into()));
     let e = list(&store, "no-such-account", &Listing::default()).unwrap_err();
-    assert_eq!(
-        (crate::api::error::status_of(e.code).as_u16(), e.code),
-        (404, Code::ResourceUnknown)
-    );
+    assert_eq!((e.status(), e.code), (404, Code::ResourceUnknown));
 }
 
 #[test]

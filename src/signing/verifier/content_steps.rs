@@ -4,13 +4,13 @@
 use super::run::Run;
 use super::RequestToVerify;
 use crate::refusal::{Code, Refusal};
-use crate::rehearsal::tolerance::Tolerance;
 use crate::signing::certificate::TppCertificate;
 use crate::signing::digest::{self, DigestProblem};
 use crate::signing::headers::{visible_ascii, HeaderSource};
 use crate::signing::signature_header::SignatureParams;
 use crate::signing::signing_string;
 use crate::signing::steps::{Step, SIGNING_CANDIDATES};
+use crate::tolerance::Tolerance;
 
 /// The signed-header list covers what it must, and the signing string is built from it. The string is
 /// computed first where the listed headers allow it, so that a refusal of the list itself (say Digest

@@ -23,7 +23,7 @@ pub use super::steps::{Step, SIGNING_CANDIDATES};
 use super::trust::{CachedCertificate, CertificateCache, TrustStore};
 use crate::clock::Clock;
 use crate::refusal::{Code, Refusal, TppMessage};
-use crate::rehearsal::tolerance::Tolerated;
+use crate::tolerance::Tolerated;
 use run::Run;
 use std::borrow::Cow;
 use std::sync::{Arc, RwLock};
@@ -54,7 +54,8 @@ struct Times {
 #[derive(Debug, Clone)]
 pub struct VerifiedTpp {
     pub certificate: Arc<CachedCertificate>,
-    /// Things production refuses, accepted under the sandbox profile (`rehearsal::tolerance`).
+    /// Things production refuses, accepted under the sandbox profile (`crate::tolerance`; the gate judges
+    /// them with `rehearsal::tolerance`).
     pub tolerated: Vec<Tolerated>,
 }
 

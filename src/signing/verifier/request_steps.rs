@@ -4,10 +4,10 @@
 use super::run::Run;
 use super::{RequestToVerify, Times, MAX_CLOCK_SKEW};
 use crate::refusal::{Code, Refusal};
-use crate::rehearsal::tolerance::Tolerance;
 use crate::signing::headers::visible_ascii;
 use crate::signing::steps::Step;
 use crate::signing::{http_date, required_headers, signature_header};
+use crate::tolerance::Tolerance;
 use std::borrow::Cow;
 
 /// The signing headers' values, read as text.

@@ -1,9 +1,10 @@
 //! What a check collects while its steps run: each step's verdict (when asked to explain), what was
-//! tolerated (things production refuses, accepted under the sandbox profile: `rehearsal::tolerance`) and the signing string the sandbox computed.
+//! tolerated (things production refuses, accepted under the sandbox profile: `crate::tolerance`; the gate
+//! judges them with `rehearsal::tolerance`) and the signing string the sandbox computed.
 
 use crate::refusal::{Code, Refusal};
-use crate::rehearsal::tolerance::{Tolerance, Tolerated};
 use crate::signing::steps::Step;
+use crate::tolerance::{Tolerance, Tolerated};
 use std::borrow::Cow;
 
 /// Collects verdicts and warnings while the steps run.

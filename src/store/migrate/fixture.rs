@@ -54,17 +54,18 @@ pub fn unpack(version: &str, into: &Path) -> Result<PathBuf, String> {
 }
 
 /// The data directory `version` made, unpacked into a temporary directory, with `migration` run on it in
-/// place after the ones before it (from the directory's own format): what a migration's test starts from.
-/// Returns the temporary directory (keep it alive) and the data directory in it, whose format file then
-/// says `migration.to`; `Store::open` on it runs any later migration as a start would.
+/// place after the ones of `list` before it (from the directory's own format): what a migration's test
+/// starts from. Returns the temporary directory (keep it alive) and the data directory in it, whose format
+/// file then says `migration.to`; `Store::open` on it runs any later migration as a start would.
 pub fn migrated(
     version: &str,
+    list: &[Migration],
     migration: &Migration,
 ) -> Result<(tempfile::TempDir, PathBuf), String> {
     let temporary = tempfile::tempdir().map_err(|e| e.to_string())?;
     let dir = unpack(version, temporary.path())?;
     let from = format_of(&dir)?;
-    let before: Vec<&Migration> = super::active()
+    let before: Vec<&Migration> = list
         .iter()
         .filter(|m| m.to > from && m.to < migration.to)
         .collect();

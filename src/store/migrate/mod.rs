@@ -1,5 +1,7 @@
 //! Format changes of the data directory. A [`Migration`] turns a directory of format N-1 into format N; the
-//! list of them is `store::migrations::MIGRATIONS`, and the format this build writes is the last one's.
+//! list of them is handed to `Store::open` by whoever opens a data directory (the app's list is
+//! `crate::migrations`: its entries read records of modules above the store), and the format a list makes
+//! is its last entry's.
 //! A migration works on a copy of the data directory through [`Migrating`] (the records as stored bytes,
 //! and the files beside them); [`upgrade`] runs the list at start, all or nothing across a kill -9, and
 //! keeps the directory as it was beside it (docs/data-directory.md).
@@ -10,7 +12,6 @@ pub mod upgrade;
 
 use super::{RawRecords, Record, StoreError};
 use std::path::Path;
-use std::sync::OnceLock;
 
 /// One format change: the function that turns a directory of format `to - 1` into format `to`.
 #[derive(Clone, Copy)]
@@ -181,25 +182,9 @@ impl<'a> Migrating<'a> {
     }
 }
 
-/// The migrations this process runs: the list, plus the test-only one when `XS2A_TEST_MIGRATION=1` (the
-/// kill -9 trials need a format change that the released formats do not have yet).
-pub fn active() -> &'static [Migration] {
-    static ACTIVE: OnceLock<Vec<Migration>> = OnceLock::new();
-    ACTIVE.get_or_init(|| {
-        let mut list = super::migrations::MIGRATIONS.to_vec();
-        if std::env::var("XS2A_TEST_MIGRATION").as_deref() == Ok("1") {
-            list.push(test_only::migration(
-                super::format::FIRST + list.len() as u32 + 1,
-            ));
-        }
-        list
-    })
-}
-
-/// The data format this process reads and writes: the last migration's, or the first format.
-pub fn current() -> u32 {
-    active()
-        .last()
+/// The data format a list of migrations makes: the last one's, or the first format with none.
+pub fn format_made_by(list: &[Migration]) -> u32 {
+    list.last()
         .map_or(super::format::FIRST, |migration| migration.to)
 }
 
@@ -219,11 +204,14 @@ pub(crate) fn checkpoint(step: &str) {
     }
 }
 
-/// The test-only migration (`XS2A_TEST_MIGRATION=1`): a format change that keeps the meaning of every
-/// record, so the service works the same after it, and writes enough to be caught half-way.
-mod test_only {
+/// The test-only migration (`crate::migrations::active` adds it with `XS2A_TEST_MIGRATION=1`: the kill -9
+/// trials need a format change that the released formats do not have yet): a format change that keeps the
+/// meaning of every record, so the service works the same after it, and writes enough to be caught
+/// half-way.
+pub mod test_only {
     use super::{checkpoint, Migrating, Migration, MigrationError, Rewrite};
 
+    /// The test-only migration to format `to`.
     pub fn migration(to: u32) -> Migration {
         Migration {
             to,

@@ -2,7 +2,7 @@
 //! copy and is swapped in with the old directory kept; a failed one changes nothing; an interrupted swap is
 //! finished and a half-made copy thrown away at the next start; a newer directory is refused untouched.
 
-use super::upgrade::prepare_with;
+use super::upgrade::prepare;
 use super::*;
 use crate::store::format::{self, FormatFile, APP_VERSION};
 use crate::store::Store;
@@ -41,7 +41,7 @@ const FAILS: Migration = Migration {
 fn format_1_dir() -> (tempfile::TempDir, PathBuf) {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("data");
-    let store = Store::open(&dir).unwrap();
+    let store = Store::open(&dir, crate::migrations::active()).unwrap();
     crate::sandbox::seed::initialize(&store, date!(2026 - 06 - 01)).unwrap();
     store.close().unwrap();
     drop(store);
@@ -59,30 +59,19 @@ fn customers(dir: &Path) -> Vec<serde_json::Value> {
 }
 
 #[test]
-fn the_listed_migrations_make_formats_2_3_and_so_on_in_order() {
-    for (i, migration) in crate::store::migrations::MIGRATIONS.iter().enumerate() {
-        assert_eq!(migration.to, i as u32 + 2, "{migration:?}");
-    }
-    assert_eq!(
-        current(),
-        crate::store::migrations::MIGRATIONS.len() as u32 + 1
-    );
-}
-
-#[test]
 fn a_new_directory_gets_the_format_file_of_this_version() {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("not/yet/there");
-    let store = Store::open(&dir).unwrap();
+    let store = Store::open(&dir, crate::migrations::active()).unwrap();
     let report = store.data_format();
     assert_eq!(
         (report.version, report.migrated_from, report.migrated_now),
-        (current(), None, false)
+        (crate::migrations::current(), None, false)
     );
     store.close().unwrap();
     assert_eq!(
         format::read(&dir).unwrap(),
-        Some(FormatFile::new(current()))
+        Some(FormatFile::new(crate::migrations::current()))
     );
 }
 
@@ -90,7 +79,7 @@ fn a_new_directory_gets_the_format_file_of_this_version() {
 fn an_older_directory_is_migrated_on_a_copy_and_the_old_one_kept() {
     let (root, dir) = format_1_dir();
     let before = fixture::contents(&dir);
-    let report = prepare_with(&dir, &[TO_2]).unwrap();
+    let report = prepare(&dir, &[TO_2]).unwrap();
     let backup = root.path().join(format!("data.before-{APP_VERSION}"));
     assert_eq!(report.version, 2);
     assert_eq!(report.migrated_from, Some(1));
@@ -108,20 +97,20 @@ fn an_older_directory_is_migrated_on_a_copy_and_the_old_one_kept() {
     assert!(migrated.iter().all(|c| c["note"] == "migrated"));
     assert!(customers(&backup).iter().all(|c| c.get("note").is_none()));
     // Opened again: nothing more to do, and the session still says what happened.
-    let again = prepare_with(&dir, &[TO_2]).unwrap();
+    let again = prepare(&dir, &[TO_2]).unwrap();
     assert!(!again.migrated_now);
     assert_eq!(again.migrated_from, Some(1));
     assert_eq!(again.backup, report.backup);
     // Once the user removed the old directory, it is no longer offered.
     std::fs::remove_dir_all(&backup).unwrap();
-    assert_eq!(prepare_with(&dir, &[TO_2]).unwrap().backup, None);
+    assert_eq!(prepare(&dir, &[TO_2]).unwrap().backup, None);
 }
 
 #[test]
 fn a_failed_migration_leaves_the_directory_as_it_was() {
     let (root, dir) = format_1_dir();
     let before = fixture::contents(&dir);
-    let error = prepare_with(&dir, &[FAILS]).unwrap_err();
+    let error = prepare(&dir, &[FAILS]).unwrap_err();
     let text = error.to_string();
     assert!(
         text.contains("this format cannot be made") && text.contains("a change that fails"),
@@ -138,7 +127,7 @@ fn a_directory_a_sandbox_serves_is_not_migrated() {
     let (root, dir) = format_1_dir();
     // Held open as a serving sandbox holds it (a `Store` of this build would migrate it first).
     let serving = sled::Config::new().path(&dir).open().unwrap();
-    let error = prepare_with(&dir, &[TO_2]).unwrap_err();
+    let error = prepare(&dir, &[TO_2]).unwrap_err();
     assert!(matches!(error, StoreError::Locked(_)), "{error}");
     drop(serving);
     assert_eq!(format_of(&dir).unwrap(), 1);
@@ -151,7 +140,7 @@ fn a_half_made_copy_is_thrown_away_and_the_migration_done_again() {
     let work = root.path().join("data.migrating");
     std::fs::create_dir(&work).unwrap();
     std::fs::write(work.join("db"), b"half a copy").unwrap();
-    let report = prepare_with(&dir, &[TO_2]).unwrap();
+    let report = prepare(&dir, &[TO_2]).unwrap();
     assert!(report.migrated_now);
     assert!(!work.exists());
     assert!(customers(&dir).iter().all(|c| c["note"] == "migrated"));
@@ -164,7 +153,7 @@ fn a_copy_without_its_format_file_never_becomes_the_data() {
     let work = root.path().join("data.migrating");
     std::fs::rename(&dir, &work).unwrap();
     std::fs::remove_file(work.join(format::FILE)).unwrap();
-    let report = prepare_with(&dir, &[TO_2]).unwrap();
+    let report = prepare(&dir, &[TO_2]).unwrap();
     assert_eq!((report.version, report.migrated_from), (2, None));
     assert!(!work.exists());
     assert!(!dir.join("db").exists(), "a new, empty directory");
@@ -173,12 +162,12 @@ fn a_copy_without_its_format_file_never_becomes_the_data() {
 #[test]
 fn a_swap_stopped_half_way_is_finished_at_the_next_start() {
     let (root, dir) = format_1_dir();
-    prepare_with(&dir, &[TO_2]).unwrap();
+    prepare(&dir, &[TO_2]).unwrap();
     // The state a kill -9 between the two renames leaves: the old directory moved away, the complete
     // copy not yet in its place.
     let work = root.path().join("data.migrating");
     std::fs::rename(&dir, &work).unwrap();
-    let report = prepare_with(&dir, &[TO_2]).unwrap();
+    let report = prepare(&dir, &[TO_2]).unwrap();
     assert_eq!((report.version, report.migrated_now), (2, false));
     assert!(!work.exists());
     assert!(customers(&dir).iter().all(|c| c["note"] == "migrated"));
@@ -197,13 +186,15 @@ fn a_newer_directory_is_refused_naming_both_versions_and_nothing_is_written() {
     )
     .unwrap();
     let before = fixture::contents(&dir);
-    let error = Store::open(&dir).err().expect("refused");
+    let error = Store::open(&dir, crate::migrations::active())
+        .err()
+        .expect("refused");
     let text = error.to_string();
     assert!(matches!(error, StoreError::NewerFormat(_)), "{text}");
     for part in [
         "holds data format 7, written by xs2a-sandbox 9.4.0",
         &format!("this is xs2a-sandbox {APP_VERSION}"),
-        &format!("reads data formats up to {}", current()),
+        &format!("reads data formats up to {}", crate::migrations::current()),
         "Nothing was changed",
         "--data DIR",
     ] {
@@ -215,9 +206,9 @@ fn a_newer_directory_is_refused_naming_both_versions_and_nothing_is_written() {
 #[test]
 fn a_newer_directory_with_its_old_copy_kept_points_at_it() {
     let (root, dir) = format_1_dir();
-    prepare_with(&dir, &[TO_2]).unwrap();
+    prepare(&dir, &[TO_2]).unwrap();
     // This build reads format 1 only: the migrated directory is newer, its backup is not.
-    let error = prepare_with(&dir, &[]).unwrap_err().to_string();
+    let error = prepare(&dir, &[]).unwrap_err().to_string();
     let backup = root.path().join(format!("data.before-{APP_VERSION}"));
     assert!(
         error.contains(&format!(
@@ -239,11 +230,11 @@ fn a_directory_of_the_current_format_records_the_app_that_writes_it() {
         },
     )
     .unwrap();
-    prepare_with(&dir, &[]).unwrap();
+    prepare(&dir, &[]).unwrap();
     assert_eq!(format::read(&dir).unwrap().unwrap().app, APP_VERSION);
     // A format 1 directory from before the format file: the file is written, nothing else changes.
     std::fs::remove_file(dir.join(format::FILE)).unwrap();
-    let report = prepare_with(&dir, &[]).unwrap();
+    let report = prepare(&dir, &[]).unwrap();
     assert_eq!((report.version, report.migrated_from), (1, None));
     assert_eq!(format::read(&dir).unwrap(), Some(FormatFile::new(1)));
 }
@@ -325,7 +316,7 @@ fn a_migration_is_tested_on_a_stored_fixture() {
         .into_iter()
         .next()
         .expect("a stored fixture");
-    let (_keep, dir) = fixture::migrated(&version, &TO_2).unwrap();
+    let (_keep, dir) = fixture::migrated(&version, &[], &TO_2).unwrap();
     assert_eq!(format_of(&dir).unwrap(), 2);
     let migrated = customers(&dir);
     assert!(

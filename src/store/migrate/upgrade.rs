@@ -11,7 +11,7 @@
 //! work done.
 
 use super::files::{self, MigrationLock};
-use super::{checkpoint, current, Migrating, Migration};
+use super::{checkpoint, format_made_by, Migrating, Migration};
 use crate::store::format::{self, FormatFile, Migrated, APP_VERSION, FIRST};
 use crate::store::StoreError;
 use std::path::{Path, PathBuf};
@@ -36,10 +36,10 @@ pub struct DataFormat {
 }
 
 impl DataFormat {
-    /// The format of a store that has no directory (a temporary one).
-    pub fn temporary() -> DataFormat {
+    /// The format of a store that has no directory (a temporary one): the one `list` makes.
+    pub fn temporary(list: &[Migration]) -> DataFormat {
         DataFormat {
-            version: current(),
+            version: format_made_by(list),
             migrated_from: None,
             migrated_at: None,
             backup: None,
@@ -92,15 +92,11 @@ fn inspect(dir: &Path) -> Result<Found, StoreError> {
     })
 }
 
-/// Makes `dir` ready for sled to open in this version's format; see the module documentation.
-pub fn prepare(dir: &Path) -> Result<DataFormat, StoreError> {
-    prepare_with(dir, super::active())
-}
-
-/// [`prepare`] with the list of migrations `list` (the format it makes is the last one's).
-pub(crate) fn prepare_with(dir: &Path, list: &[Migration]) -> Result<DataFormat, StoreError> {
+/// Makes `dir` ready for sled to open in the format the migrations `list` make (the last one's), running
+/// those it is missing; see the module documentation.
+pub fn prepare(dir: &Path, list: &[Migration]) -> Result<DataFormat, StoreError> {
     let dir = &absolute(dir)?;
-    let current = current_of(list);
+    let current = format_made_by(list);
     // Without the lock first: a newer directory is refused, a current one opened, without a byte written.
     match inspect(dir)? {
         Found::At(version, file) if version > current => {
@@ -141,11 +137,6 @@ pub(crate) fn prepare_with(dir: &Path, list: &[Migration]) -> Result<DataFormat,
     }
 }
 
-/// The format a list of migrations makes.
-fn current_of(list: &[Migration]) -> u32 {
-    list.last().map_or(FIRST, |migration| migration.to)
-}
-
 /// Runs the migrations from `from` on a copy of `dir` and swaps it in (steps 1 to 3).
 fn migrate(
     dir: &Path,
@@ -173,7 +164,7 @@ fn migrate(
     };
     let new_file = FormatFile {
         migrated: Some(migrated.clone()),
-        ..FormatFile::new(current_of(list))
+        ..FormatFile::new(format_made_by(list))
     };
     let built = copy_and_migrate(dir, &work, list.iter().filter(|m| m.to > from)).and_then(|()| {
         format::write(&work, &new_file)

@@ -1,10 +1,9 @@
 //! Sends a prepared request to the service's own port over TCP, exactly as an external TPP's would travel
-//! (so the traffic log records it the same way), and reads the whole answer.
+//! (so the traffic log records it the same way), and reads the whole answer (through `api::client`).
 
 use super::draft::Prepared;
+use crate::api::client::{self, Client};
 use crate::api::error::{ApiError, ApiResult};
-use axum::body::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
@@ -22,61 +21,26 @@ pub struct Answer {
 
 /// Sends `request` to `to` and waits for the answer.
 pub async fn send(to: SocketAddr, request: &Prepared) -> ApiResult<Answer> {
-    let target = match to {
-        SocketAddr::V4(v4) if v4.ip().is_unspecified() => {
-            SocketAddr::from(([127, 0, 0, 1], v4.port()))
-        }
-        other => other,
-    };
+    let failed = |e: String| ApiError::internal(format!("the composer's request failed: {e}"));
+    let headers = client::header_map(&request.headers, str::to_owned).map_err(failed)?;
+    let mut client = Client::to_own(to).answers_up_to(MAX_ANSWER);
     let started = Instant::now();
-    let exchange = async {
-        let stream = tokio::net::TcpStream::connect(target).await?;
-        let (mut sender, connection) =
-            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
-                .await
-                .map_err(std::io::Error::other)?;
-        tokio::spawn(connection);
-        let mut builder = hyper::Request::builder()
-            .method(request.method.as_str())
-            .uri(&request.path_and_query)
-            .header("host", target.to_string());
-        for (name, value) in &request.headers {
-            builder = builder.header(name, value);
-        }
-        let outgoing = builder
-            .body(Full::new(Bytes::from(request.body.clone())))
-            .map_err(std::io::Error::other)?;
-        let response = sender
-            .send_request(outgoing)
-            .await
-            .map_err(std::io::Error::other)?;
-        let status = response.status().as_u16();
-        let headers = response
-            .headers()
-            .iter()
-            .map(|(n, v)| {
-                (
-                    n.as_str().to_owned(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
-            })
-            .collect();
-        let body = Limited::new(response.into_body(), MAX_ANSWER)
-            .collect()
-            .await
-            .map_err(|e| std::io::Error::other(e.to_string()))?
-            .to_bytes()
-            .to_vec();
-        Ok::<_, std::io::Error>((status, headers, body))
-    };
-    let (status, headers, body) = tokio::time::timeout(TIMEOUT, exchange)
-        .await
-        .map_err(|_| ApiError::internal("the composer's request got no answer within 60 s"))?
-        .map_err(|e| ApiError::internal(format!("the composer's request failed: {e}")))?;
+    let answer = tokio::time::timeout(
+        TIMEOUT,
+        client.send(
+            request.method.as_str(),
+            &request.path_and_query,
+            &headers,
+            request.body.clone(),
+        ),
+    )
+    .await
+    .map_err(|_| ApiError::internal("the composer's request got no answer within 60 s"))?
+    .map_err(failed)?;
     Ok(Answer {
-        status,
-        headers,
-        body,
+        status: answer.status,
+        headers: answer.header_pairs(),
+        body: answer.body.to_vec(),
         duration: started.elapsed(),
     })
 }
