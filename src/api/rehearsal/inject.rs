@@ -6,7 +6,7 @@
 use crate::api::error::ApiError;
 use crate::refusal::Code;
 use crate::rehearsal::evaluate::{Call, Decision};
-use crate::rehearsal::plan::Effect;
+use crate::rehearsal::plan::{Effect, Interface};
 use crate::signing::verifier::VerifiedTpp;
 use crate::state::AppState;
 use axum::body::Body;
@@ -45,8 +45,10 @@ pub async fn inject(State(state): State<AppState>, request: Request, next: Next)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
     let call = Call {
+        interface: Interface::Bank,
         method: request.method().as_str(),
         path: &path,
+        operation: super::operations::operation_id(request.method().as_str(), &path),
         tpp: tpp.as_deref(),
         psu: psu.as_deref(),
         now: state.clock.now(),
@@ -116,6 +118,17 @@ async fn apply(state: &AppState, decision: &Decision, request: Request, next: Ne
             tokio::time::sleep(Duration::from_secs(*hold_seconds)).await;
             broken()
         }
+        Effect::ConsentRevoked
+        | Effect::ConsentExpired
+        | Effect::PaymentRejected
+        | Effect::BasketPartlyRejected { .. } => {
+            super::resources::apply(state, &decision.effect, request, next).await
+        }
+        // Effects of the SCA pages never fire on the bank interface (`Effect::acts_on`).
+        Effect::ScaCancelled
+        | Effect::ScaExpired
+        | Effect::ScaOtherAccounts
+        | Effect::ScaOtherContext => next.run(request).await,
     }
 }
 
@@ -150,7 +163,7 @@ impl http_body::Body for Broken {
     }
 }
 
-fn ascii(text: &str) -> String {
+pub(super) fn ascii(text: &str) -> String {
     text.chars()
         .map(|c| {
             if c.is_ascii() && !c.is_ascii_control() {
