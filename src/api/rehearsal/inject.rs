@@ -30,20 +30,12 @@ pub async fn inject(State(state): State<AppState>, request: Request, next: Next)
     if !state.rehearsal.plan_active() {
         return next.run(request).await;
     }
-    let path = request
-        .extensions()
-        .get::<OriginalUri>()
-        .map(|o| o.0.path().to_owned())
-        .unwrap_or_else(|| request.uri().path().to_owned());
+    let path = sent_path(&request);
     let tpp = request
         .extensions()
         .get::<VerifiedTpp>()
         .and_then(|v| v.tpp().organization_identifier.clone());
-    let psu = request
-        .headers()
-        .get("psu-id")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
+    let psu = psu_id(&request);
     let call = Call {
         interface: Interface::Bank,
         method: request.method().as_str(),
@@ -130,6 +122,24 @@ async fn apply(state: &AppState, decision: &Decision, request: Request, next: Ne
         | Effect::ScaOtherAccounts
         | Effect::ScaOtherContext => next.run(request).await,
     }
+}
+
+/// The path as the TPP sent it (before nesting stripped `/v1`).
+pub(super) fn sent_path(request: &Request) -> String {
+    request
+        .extensions()
+        .get::<OriginalUri>()
+        .map(|o| o.0.path().to_owned())
+        .unwrap_or_else(|| request.uri().path().to_owned())
+}
+
+/// The request's PSU-ID header.
+pub(super) fn psu_id(request: &Request) -> Option<String> {
+    request
+        .headers()
+        .get("psu-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
 }
 
 fn with_retry_after(mut response: Response, seconds: u64) -> Response {

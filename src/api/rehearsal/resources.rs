@@ -9,7 +9,7 @@ use crate::rehearsal::resource;
 use crate::signing::verifier::VerifiedTpp;
 use crate::state::AppState;
 use axum::body::Body;
-use axum::extract::{OriginalUri, Request};
+use axum::extract::Request;
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -26,16 +26,8 @@ pub async fn apply(state: &AppState, effect: &Effect, request: Request, next: Ne
     else {
         return next.run(request).await;
     };
-    let path = request
-        .extensions()
-        .get::<OriginalUri>()
-        .map(|o| o.0.path().to_owned())
-        .unwrap_or_else(|| request.uri().path().to_owned());
-    let psu_id = request
-        .headers()
-        .get("psu-id")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
+    let path = super::inject::sent_path(&request);
+    let psu_id = super::inject::psu_id(&request);
     let now = state.clock.now();
     let store = &state.store;
     let before = match (effect, psu_id.as_deref()) {
