@@ -11,8 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 requests="${1:-2000}"
 target="${CARGO_TARGET_DIR:-target}"
-cargo bench --bench signed_requests --no-run >/dev/null 2>&1
-bench=$(cargo bench --bench signed_requests --no-run --message-format=json 2>/dev/null |
+cargo bench --workspace --bench signed_requests --no-run >/dev/null 2>&1
+bench=$(cargo bench --workspace --bench signed_requests --no-run --message-format=json 2>/dev/null |
   grep -o '"executable":"[^"]*signed_requests[^"]*"' | cut -d'"' -f4 | tail -1)
 server="$target/release/xs2a-sandbox"
 work=$(mktemp -d)

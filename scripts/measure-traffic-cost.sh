@@ -8,9 +8,9 @@ pairs="${1:-5}"
 # Seconds of load per run (the benchmark's default is 8); longer runs average out more of a shared
 # machine's slow spells.
 seconds="${SECONDS_PER_RUN:-8}"
-cargo bench --bench signed_requests --no-run >/dev/null 2>&1
+cargo bench --workspace --bench signed_requests --no-run >/dev/null 2>&1
 rate() {
-  cargo bench --bench signed_requests -- --seconds "$seconds" "$@" 2>/dev/null |
+  cargo bench --workspace --bench signed_requests -- --seconds "$seconds" "$@" 2>/dev/null |
     awk '/^GET .*signed/ { gsub("/s", "", $NF); rate = $NF }
          /^latency/ { p99 = $6 }
          /^server CPU per request/ { cpu = $5 }

@@ -215,6 +215,8 @@ async fn a_snapshot_through_the_native_save_and_open_dialogs() {
         .await;
         let save = dialog_window("Save").await;
         if Command::new("import").arg("-version").output().is_ok() {
+            // No screenshot before this one in this test made the directory.
+            std::fs::create_dir_all(&w.shots).unwrap();
             let _ = Command::new("import")
                 .args(["-window", "root"])
                 .arg(w.shots.join("desktop-save-snapshot.png"))

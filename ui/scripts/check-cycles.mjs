@@ -1,6 +1,9 @@
 // Import cycles between the UI's modules (src/**/*.ts(x), tests left out): every relative import and
 // re-export, static or dynamic, resolved to its file; each strongly connected group of more than one file
-// is a cycle (e.g. a screen importing app/ internals that import the screen back). Exit 1 on any.
+// is a cycle (e.g. a screen importing app/ internals that import the screen back). Then the layers, which a
+// graph without cycles can still break: a screen imports from app/ only modules that reach no screen (the
+// shell's context, not the shell that mounts the screens), and api/, lib/ and components/ import nothing
+// from app/ or screens/. Exit 1 on any.
 //
 //   node scripts/check-cycles.mjs
 import { readdirSync, readFileSync, existsSync } from "node:fs";
@@ -72,11 +75,41 @@ function visit(node) {
 }
 for (const node of graph.keys()) if (!index.has(node)) visit(node);
 
+// The layers: which folder may import which.
+const area = (file) => relative(root, file).split("/")[0];
+const reachesScreens = new Map();
+function reachesScreen(file, trail = new Set()) {
+  if (reachesScreens.has(file)) return reachesScreens.get(file);
+  if (area(file) === "screens") return true;
+  if (trail.has(file)) return false;
+  trail.add(file);
+  const answer = [...graph.get(file)].some((next) => reachesScreen(next, trail));
+  reachesScreens.set(file, answer);
+  return answer;
+}
+const layerBreaks = [];
+for (const [file, deps] of graph) {
+  for (const dep of deps) {
+    const from = area(file);
+    const to = area(dep);
+    if (from === "screens" && to === "app" && reachesScreen(dep)) {
+      layerBreaks.push(`${relative(root, file)} imports ${relative(root, dep)}, which imports the screens`);
+    }
+    if (["api", "lib", "components"].includes(from) && (to === "app" || to === "screens")) {
+      layerBreaks.push(`${relative(root, file)} (${from}/) imports ${relative(root, dep)} (${to}/, a layer above)`);
+    }
+  }
+}
+
 if (cycles.length > 0) {
   console.error(`Import cycles in ui/src: ${cycles.length}`);
   for (const group of cycles) {
     console.error(`- ${group.map((f) => relative(root, f)).sort().join(", ")}`);
   }
-  process.exit(1);
 }
-console.log(`ui/src: ${files.size} modules, no import cycles`);
+if (layerBreaks.length > 0) {
+  console.error(`Layer breaks in ui/src: ${layerBreaks.length}`);
+  for (const line of layerBreaks.sort()) console.error(`- ${line}`);
+}
+if (cycles.length > 0 || layerBreaks.length > 0) process.exit(1);
+console.log(`ui/src: ${files.size} modules, no import cycles, screens import no app/ module that imports them`);

@@ -17,7 +17,8 @@ import addFormats from "ajv-formats";
 const PORT = Number(process.argv[2] ?? process.env.PORT ?? 8099);
 const TOKEN = process.env.XS2A_TOKEN ?? "dev";
 const BASE = `http://127.0.0.1:${PORT}`;
-const DIST = new URL("../dist/", import.meta.url).pathname;
+// UI_DIST serves another build (e.g. an older commit's, to compare frame times in one run).
+const DIST = process.env.UI_DIST ? `${process.env.UI_DIST.replace(/\/$/, "")}/` : new URL("../dist/", import.meta.url).pathname;
 const DOCUMENT = JSON.parse(readFileSync(new URL("../src/api/generated/openapi.json", import.meta.url), "utf8"));
 const BURST = Number(process.env.FAKE_TRAFFIC_BURST ?? 0);
 const RATE = Number(process.env.FAKE_TRAFFIC_RATE ?? 0);
@@ -68,6 +69,7 @@ const FIXED = {
   "/session": conforms(answer200("/workbench/api/session"), {
     version: "synthetic", baseUrl: BASE, mode: "loopback", dataDir: null, callbackUrl: `${BASE}/workbench/callback`,
     clock: { now: "2026-06-01T12:00:00Z", mode: "frozen", offsetSeconds: 0 },
+    dataFormat: { version: 1, migratedNow: false }, profile: "sandbox",
   }, "the session"),
   "/traffic": conforms(answer200("/workbench/api/traffic"), { entries: [], nextBefore: null }, "the traffic page"),
   "/journeys": conforms(answer200("/workbench/api/journeys"), [], "the journeys"),

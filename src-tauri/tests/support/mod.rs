@@ -60,12 +60,19 @@ const labelOf = (el) => {
   if (wrapping) return text(wrapping);
   return null;
 };
+// Roles named by their content (WAI-ARIA "name from content"): for them the text comes before the title,
+// which is only a tooltip then — <button title="Send (Ctrl+Enter)">Send</button> is named "Send", as in
+// Playwright and the browsers' accessibility trees.
+const fromContent = new Set(["button", "link", "tab", "option", "row", "cell", "columnheader", "rowheader",
+  "heading", "checkbox", "radio", "menuitem", "switch", "treeitem", "tooltip"]);
 const nameOf = (el) => {
   const label = labelOf(el);
   if (label !== null) return label;
   const tag = el.tagName.toLowerCase();
   if (tag === "table" && el.caption) return text(el.caption);
   if (tag === "fieldset" && el.querySelector("legend")) return text(el.querySelector("legend"));
+  const content = fromContent.has(roleOf(el)) ? text(el) : "";
+  if (content) return content;
   if (el.getAttribute("title")) return el.getAttribute("title");
   return text(el);
 };

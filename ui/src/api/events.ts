@@ -1,7 +1,9 @@
 // The live event stream (`GET /workbench/api/events`) over EventSource with `?token=`: one listener per
-// event kind, reconnection with backoff, resumption after the last event seen (the browser sends
-// Last-Event-ID on its own reconnects; a stream we reopen ourselves carries it as `?lastEventId=`), and
-// duplicates (an id not above the last one) dropped.
+// event kind, resumption after the last event seen (the browser sends Last-Event-ID on its own reconnects; a
+// stream reopened by eventSource.ts carries it as `?lastEventId=`), views asked to read afresh once it is
+// back, and duplicates (an id not above the last one) dropped.
+import { openReconnecting, reconnectSettings, withLastEventId } from "./eventSource";
+import type { ReconnectSettings } from "./eventSource";
 import type { EventKind, WorkbenchEvent } from "./types";
 
 export const EVENT_KINDS: readonly EventKind[] = [
@@ -16,38 +18,18 @@ export const EVENT_KINDS: readonly EventKind[] = [
   "lagged",
 ];
 
-export type ConnectionState = "connecting" | "open" | "reconnecting" | "closed";
-
-/** The part of EventSource this module uses, so tests can hand in a fake. */
-export interface EventSourceLike {
-  readonly readyState: number;
-  onopen: ((this: EventSourceLike, ev: Event) => unknown) | null;
-  onerror: ((this: EventSourceLike, ev: Event) => unknown) | null;
-  onmessage: ((this: EventSourceLike, ev: MessageEvent) => unknown) | null;
-  addEventListener(type: string, listener: (ev: MessageEvent) => void): void;
-  close(): void;
-}
-
-export type EventSourceFactory = (url: string) => EventSourceLike;
-
-export interface EventStreamOptions {
+export interface EventStreamOptions extends ReconnectSettings {
   /** The stream's URL (with `?token=`), before any `lastEventId` is added. */
   url: string;
   onEvent: (event: WorkbenchEvent) => void;
-  onState?: (state: ConnectionState) => void;
   /** After a reconnection or a `lagged` notice: views should read their data afresh. */
   onResync?: () => void;
-  create?: EventSourceFactory;
-  initialDelayMs?: number;
-  maxDelayMs?: number;
 }
 
 export interface EventStream {
   close(): void;
   lastEventId(): string | null;
 }
-
-const CLOSED = 2;
 
 function isNewer(id: string, last: string | null): boolean {
   if (last === null) return true;
@@ -57,24 +39,8 @@ function isNewer(id: string, last: string | null): boolean {
   return id !== last;
 }
 
-export function withLastEventId(url: string, id: string | null): string {
-  if (id === null) return url;
-  return `${url}${url.includes("?") ? "&" : "?"}lastEventId=${encodeURIComponent(id)}`;
-}
-
 export function connectEvents(options: EventStreamOptions): EventStream {
-  const create: EventSourceFactory = options.create ?? ((url) => new EventSource(url) as unknown as EventSourceLike);
-  const initialDelay = options.initialDelayMs ?? 1000;
-  const maxDelay = options.maxDelayMs ?? 30_000;
-  let source: EventSourceLike | null = null;
   let lastId: string | null = null;
-  let delay = initialDelay;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let opened = false;
-  let dropped = false;
-  let stopped = false;
-
-  const setState = (state: ConnectionState) => options.onState?.(state);
 
   const handle = (fallbackKind: string) => (ev: MessageEvent) => {
     const id = ev.lastEventId || null;
@@ -96,46 +62,15 @@ export function connectEvents(options: EventStreamOptions): EventStream {
     options.onEvent(full);
   };
 
-  function open() {
-    if (stopped) return;
-    timer = null;
-    setState(opened ? "reconnecting" : "connecting");
-    const es = create(withLastEventId(options.url, lastId));
-    source = es;
-    for (const kind of EVENT_KINDS) es.addEventListener(kind, handle(kind));
-    es.onmessage = handle("message");
-    es.onopen = () => {
-      delay = initialDelay;
-      setState("open");
-      if (opened && dropped) options.onResync?.();
-      opened = true;
-      dropped = false;
-    };
-    es.onerror = () => {
-      if (stopped) return;
-      dropped = true;
-      setState("reconnecting");
-      if (es.readyState === CLOSED) {
-        // The browser gave up (an HTTP error, or the stream could not be opened): reopen it ourselves.
-        es.close();
-        if (source === es) source = null;
-        timer = setTimeout(open, delay);
-        delay = Math.min(delay * 2, maxDelay);
-      }
-      // Otherwise the browser reconnects by itself and sends Last-Event-ID.
-    };
-  }
-
-  open();
-
-  return {
-    close() {
-      stopped = true;
-      if (timer !== null) clearTimeout(timer);
-      source?.close();
-      source = null;
-      setState("closed");
+  const stream = openReconnecting({
+    url: () => withLastEventId(options.url, lastId),
+    listen(source) {
+      for (const kind of EVENT_KINDS) source.addEventListener(kind, handle(kind));
+      source.onmessage = handle("message");
     },
-    lastEventId: () => lastId,
-  };
+    onReopen: options.onResync,
+    ...reconnectSettings(options),
+  });
+
+  return { close: () => stream.close(), lastEventId: () => lastId };
 }

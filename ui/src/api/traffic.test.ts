@@ -1,29 +1,18 @@
 // The traffic stream's resumption and de-duplication, and the filters as query and as a live predicate.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FakeEventSource } from "../test/fakeEventSource";
+import { exchangeSummary } from "../test/fixtures";
 import { compactEntry, connectTraffic, matchesFilter, trafficQuery } from "./traffic";
 import type { Entry, ExchangeSummary } from "./traffic";
 
-const exchange = (id: number, partial: Partial<ExchangeSummary> = {}): ExchangeSummary => ({
-  id,
-  kind: "exchange",
-  at: "2026-06-01T12:00:00Z",
-  durationMs: 1,
-  method: "GET",
-  path: "/v1/accounts",
-  query: null,
-  status: 200,
-  area: "bank",
-  source: "external",
-  tpp: { organisationId: "PSDNO-FSA-1", name: "Acme TPP", subject: "CN=Acme" },
-  psuId: "p1",
-  tppSessionId: null,
-  failedStep: null,
-  code: null,
-  resources: [{ kind: "payment", id: "x" }],
-  journeys: ["payment:x"],
-  ...partial,
-});
+const exchange = (id: number, partial: Partial<ExchangeSummary> = {}): ExchangeSummary =>
+  exchangeSummary(id, {
+    tpp: { organisationId: "PSDNO-FSA-1", name: "Acme TPP", subject: "CN=Acme" },
+    psuId: "p1",
+    resources: [{ kind: "payment", id: "x" }],
+    journeys: ["payment:x"],
+    ...partial,
+  });
 
 describe("connectTraffic", () => {
   beforeEach(() => {

@@ -1,8 +1,8 @@
 // The traffic log's wire types (docs/traffic-api.md) and its live stream: `GET /workbench/api/traffic/stream`
 // sends `event: entry` with one timeline Entry per message. Kept apart from events.ts because its messages
 // are entries, not `{kind, at, data}` envelopes, and because the inspector batches them itself.
-import type { EventSourceFactory, EventSourceLike, ConnectionState } from "./events";
-import { withLastEventId } from "./events";
+import { openReconnecting, reconnectSettings, withLastEventId } from "./eventSource";
+import type { ReconnectSettings } from "./eventSource";
 import type { components } from "./generated/schema";
 
 type S = components["schemas"];
@@ -53,11 +53,10 @@ export interface TrafficFilter {
   kind?: "" | "exchange" | "event";
 }
 
-export interface TrafficStreamOptions {
+export interface TrafficStreamOptions extends ReconnectSettings {
   url: string;
   /** Entries in the order they came; called once per message (the caller batches). */
   onEntry: (entry: Entry) => void;
-  onState?: (state: ConnectionState) => void;
   /** Resume after this id on the first connection (the newest entry the page read showed). */
   after?: number | null;
   /**
@@ -67,9 +66,6 @@ export interface TrafficStreamOptions {
    * catches those. The caller must also drop entries it already has (e.g. from the page it read).
    */
   resumeMargin?: number;
-  create?: EventSourceFactory;
-  initialDelayMs?: number;
-  maxDelayMs?: number;
 }
 
 export interface TrafficStream {
@@ -115,28 +111,19 @@ export function compactEntry(entry: Entry): Entry {
   return entry;
 }
 
-const CLOSED = 2;
 /** How many ids the stream remembers to drop repeats (resumption re-sends up to the margin). */
 const SEEN_LIMIT = 20_000;
 
 /**
- * Follows the traffic stream. The browser's own reconnects send Last-Event-ID; a stream we reopen after the
- * browser gave up carries `?lastEventId=` a margin before the highest id seen, so nothing between is lost.
- * Entries seen already (by id) are dropped, whatever their order.
+ * Follows the traffic stream. The browser's own reconnects send Last-Event-ID; a stream reopened after the
+ * browser gave up (eventSource.ts) carries `?lastEventId=` a margin before the highest id seen, so nothing
+ * between is lost. Entries seen already (by id) are dropped, whatever their order.
  */
 export function connectTraffic(options: TrafficStreamOptions): TrafficStream {
-  const create: EventSourceFactory = options.create ?? ((url) => new EventSource(url) as unknown as EventSourceLike);
-  const initialDelay = options.initialDelayMs ?? 1000;
-  const maxDelay = options.maxDelayMs ?? 30_000;
   const margin = options.resumeMargin ?? 256;
   let maxId: number | null = options.after ?? null;
   const seen = new Set<number>();
   const order: number[] = [];
-  let delay = initialDelay;
-  let source: EventSourceLike | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let opened = false;
-  let stopped = false;
 
   const onMessage = (ev: MessageEvent) => {
     let entry: Entry;
@@ -154,43 +141,15 @@ export function connectTraffic(options: TrafficStreamOptions): TrafficStream {
     options.onEntry(compactEntry(entry));
   };
 
-  function open() {
-    if (stopped) return;
-    timer = null;
-    options.onState?.(opened ? "reconnecting" : "connecting");
-    const resume = maxId === null ? null : String(Math.max(0, maxId - margin));
-    const es = create(withLastEventId(options.url, resume));
-    source = es;
-    es.addEventListener("entry", onMessage);
-    es.onmessage = onMessage;
-    es.onopen = () => {
-      delay = initialDelay;
-      opened = true;
-      options.onState?.("open");
-    };
-    es.onerror = () => {
-      if (stopped) return;
-      options.onState?.("reconnecting");
-      if (es.readyState === CLOSED) {
-        es.close();
-        if (source === es) source = null;
-        timer = setTimeout(open, delay);
-        delay = Math.min(delay * 2, maxDelay);
-      }
-    };
-  }
-
-  open();
-  return {
-    close() {
-      stopped = true;
-      if (timer !== null) clearTimeout(timer);
-      source?.close();
-      source = null;
-      options.onState?.("closed");
+  const stream = openReconnecting({
+    url: () => withLastEventId(options.url, maxId === null ? null : String(Math.max(0, maxId - margin))),
+    listen(source) {
+      source.addEventListener("entry", onMessage);
+      source.onmessage = onMessage;
     },
-    lastId: () => maxId,
-  };
+    ...reconnectSettings(options),
+  });
+  return { close: () => stream.close(), lastId: () => maxId };
 }
 
 /** The `GET /traffic` query of a filter plus paging. */

@@ -5,7 +5,7 @@ import { Dynamic } from "solid-js/web";
 import type { Component } from "solid-js";
 import { ActivityBar } from "../components/ProgressBar";
 import { ErrorMessages } from "../components/ErrorMessages";
-import { Notices } from "../components/Notices";
+import { Notices } from "./Notices";
 import { ApiError } from "../api/errors";
 import { useWorkbench } from "./context";
 import { FirstStart } from "./FirstStart";

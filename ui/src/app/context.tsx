@@ -6,7 +6,8 @@ import { createClient } from "../api/client";
 import type { Client } from "../api/client";
 import type { ClientConfig } from "../api/config";
 import { connectEvents } from "../api/events";
-import type { ConnectionState, EventSourceFactory, EventSourceLike } from "../api/events";
+import { browserEventSource } from "../api/eventSource";
+import type { ConnectionState, EventSourceFactory } from "../api/eventSource";
 import type { TrafficFilter } from "../api/traffic";
 import { createTransport } from "../api/http";
 import type { Draft, EventKind, Session, TppMessage, WorkbenchEvent } from "../api/types";
@@ -36,7 +37,7 @@ export interface Workbench {
   screen: Accessor<ScreenId>;
   go(screen: ScreenId): void;
   /** Opens an EventSource the way the app's own stream is opened (a fake in tests), or null when closed. */
-  openSource: ((url: string) => EventSourceLike) | null;
+  openSource: EventSourceFactory | null;
   /** Requests one screen makes of another (open a draft in the composer, a journey in the flow view, …). */
   handoff: Handoff;
 }
@@ -108,10 +109,7 @@ function createWorkbench(options: WorkbenchOptions): Workbench & { start(): () =
     inspectorExchange,
     setInspectorExchange,
   };
-  const openSource =
-    options.eventSource === null
-      ? null
-      : (options.eventSource ?? ((url: string) => new EventSource(url) as unknown as EventSourceLike));
+  const openSource = options.eventSource === null ? null : (options.eventSource ?? browserEventSource);
 
   const go = (id: ScreenId) => {
     setScreen(id);

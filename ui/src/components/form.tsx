@@ -1,11 +1,12 @@
 // A form's state and frame: `createForm` runs the submit action (busy while it runs) and keeps the service's
 // tppMessages; fields register the JSON path they edit so each message appears at its field, and the ones no
 // field claims appear at the top of the form.
-import { createContext, createMemo, createSignal, For, Show, useContext } from "solid-js";
+import { createContext, createMemo, createSignal, Show, useContext } from "solid-js";
 import type { Accessor, JSX } from "solid-js";
 import { fieldErrors, messagesFromError, normalisePath } from "../api/errors";
 import type { FieldErrors } from "../api/errors";
 import type { TppMessage } from "../api/types";
+import { MessageLines } from "./ErrorMessages";
 
 export interface FormState {
   busy: Accessor<boolean>;
@@ -87,18 +88,7 @@ export function FormMessages(props: { form: FormState }) {
   return (
     <Show when={props.form.unclaimed().length > 0}>
       <div class="form-messages" role="alert">
-        <For each={props.form.unclaimed()}>
-          {(m) => (
-            <p>
-              <strong>{m.code}</strong>
-              <Show when={m.path}>
-                {" "}
-                at <code>{m.path}</code>
-              </Show>
-              : {m.text}
-            </p>
-          )}
-        </For>
+        <MessageLines messages={props.form.unclaimed()} />
       </div>
     </Show>
   );

@@ -63,3 +63,38 @@ describe("diffLines", () => {
     ]);
   });
 });
+
+describe("bounds", () => {
+  const randomText = (n: number, seed: number) => {
+    let x = seed;
+    return Array.from({ length: n }, () => {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      // The high bits: a power-of-two modulus leaves the low bits of this generator a short cycle.
+      return "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[Math.floor((x / 2 ** 31) * 64)];
+    }).join("");
+  };
+
+  it("marks the one differing character of a long line (a certificate pasted whole)", () => {
+    const certificate = randomText(2_400, 1);
+    const edited = `${certificate.slice(0, 1_200)}${certificate[1_200] === "x" ? "y" : "x"}${certificate.slice(1_201)}`;
+    const [l, r] = diffChars(certificate, edited);
+    expect(l.filter((s) => s.changed).map((s) => s.text.length)).toEqual([1]);
+    expect(r.filter((s) => s.changed).map((s) => s.text.length)).toEqual([1]);
+  });
+
+  it("marks two lines with little in common whole instead of by scattered characters", () => {
+    const [l, r] = diffChars(randomText(200, 2), randomText(200, 3));
+    expect(l).toEqual([{ text: randomText(200, 2), changed: true }]);
+    expect(r).toEqual([{ text: randomText(200, 3), changed: true }]);
+  });
+
+  it("pairs the lines of texts with nothing in common in order, each marked whole", () => {
+    const a = Array.from({ length: 300 }, (_, i) => randomText(60, 10 + i)).join("\n");
+    const b = Array.from({ length: 300 }, (_, i) => randomText(60, 1_000 + i)).join("\n");
+    const rows = diffLines(a, b);
+    expect(rows).toHaveLength(300);
+    expect(rows.every((row) => row.kind === "changed")).toBe(true);
+    expect(rows[299]).toMatchObject({ leftLine: 300, rightLine: 300 });
+    expect(rows.every((row) => row.left?.length === 1 && row.left[0]?.changed)).toBe(true);
+  });
+});

@@ -1,7 +1,8 @@
-// A small line-then-character diff for comparing two signing strings side by side: lines matched by their
-// longest common subsequence, and each pair of lines that differ compared again character by character, so
-// the inspector can mark the exact characters the client signed differently. Inputs are a few short lines;
-// an LCS table is plenty (and a cap keeps a pasted novel from freezing the page).
+// The side-by-side comparison of two signing strings: lines matched by jsdiff (Myers' algorithm, the `diff`
+// package), and each pair of lines that differ compared again character by character, so the inspector can
+// mark the exact characters the client signed differently. This module only shapes jsdiff's changes into
+// the rows the view draws (a run of removed lines paired in order with the added ones that follow it).
+import { diffArrays, diffChars as charChanges } from "diff";
 
 export interface Segment {
   text: string;
@@ -21,38 +22,15 @@ export interface DiffRow {
   rightLine: number | null;
 }
 
-/** Above this many cells of an LCS table the comparison falls back to marking whole lines. */
-const MAX_CELLS = 4_000_000;
-
-type Op = ["same" | "del" | "ins", number, number];
-
-/** The edit script between two sequences (same/del/ins with indexes into a and b). */
-function lcsScript<T>(a: readonly T[], b: readonly T[], eq: (x: T, y: T) => boolean): Op[] | null {
-  const n = a.length;
-  const m = b.length;
-  if ((n + 1) * (m + 1) > MAX_CELLS) return null;
-  // table[i][j] = LCS length of a[i..] and b[j..], flat for speed.
-  const w = m + 1;
-  const table = new Uint32Array((n + 1) * w);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      table[i * w + j] = eq(a[i] as T, b[j] as T)
-        ? (table[(i + 1) * w + j + 1] as number) + 1
-        : Math.max(table[(i + 1) * w + j] as number, table[i * w + j + 1] as number);
-    }
-  }
-  const ops: Op[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n && j < m) {
-    if (eq(a[i] as T, b[j] as T)) ops.push(["same", i++, j++]);
-    else if ((table[(i + 1) * w + j] as number) >= (table[i * w + j + 1] as number)) ops.push(["del", i++, j]);
-    else ops.push(["ins", i, j++]);
-  }
-  while (i < n) ops.push(["del", i++, j]);
-  while (j < m) ops.push(["ins", i, j++]);
-  return ops;
-}
+// Myers' algorithm is quick where two texts are alike (the case here: a signing string with a character or a
+// line wrong) and slow where they have little in common, so each comparison gives up past a bound and marks
+// whole lines instead: typing into the paste box must never freeze the page (scripts/diff-time.mjs).
+/** Past this many lines inserted and removed, the lines are paired in order instead of matched. */
+const MAX_LINE_EDITS = 100;
+/** Past this many characters inserted and removed, a pair of lines is marked whole: they are not alike. */
+const MAX_CHAR_EDITS = 64;
+/** Characters inserted and removed over one whole comparison; once spent, the remaining pairs are marked whole. */
+const CHAR_EDIT_BUDGET = 1_024;
 
 function pushSegment(list: Segment[], text: string, changed: boolean) {
   const last = list[list.length - 1];
@@ -60,22 +38,30 @@ function pushSegment(list: Segment[], text: string, changed: boolean) {
   else list.push({ text, changed });
 }
 
-/** Two lines compared character by character: the segments of each, the differing ones marked. */
-export function diffChars(a: string, b: string): [Segment[], Segment[]] {
+/** Both lines marked whole. */
+const whole = (a: string, b: string): [Segment[], Segment[]] => [
+  a ? [{ text: a, changed: true }] : [],
+  b ? [{ text: b, changed: true }] : [],
+];
+
+/** Two lines compared character by character, or null past `maxEdits`; with how many characters differ. */
+function compareChars(a: string, b: string, maxEdits: number): { sides: [Segment[], Segment[]]; edits: number } | null {
+  const changes = charChanges(a, b, { maxEditLength: maxEdits });
+  if (!changes) return null;
   const left: Segment[] = [];
   const right: Segment[] = [];
-  const ca = [...a];
-  const cb = [...b];
-  const ops = lcsScript(ca, cb, (x, y) => x === y);
-  if (!ops) return [[{ text: a, changed: true }], [{ text: b, changed: true }]];
-  for (const [op, i, j] of ops) {
-    if (op === "same") {
-      pushSegment(left, ca[i] as string, false);
-      pushSegment(right, cb[j] as string, false);
-    } else if (op === "del") pushSegment(left, ca[i] as string, true);
-    else pushSegment(right, cb[j] as string, true);
+  let edits = 0;
+  for (const change of changes) {
+    if (change.added || change.removed) edits += change.count;
+    if (!change.added) pushSegment(left, change.value, change.removed);
+    if (!change.removed) pushSegment(right, change.value, change.added);
   }
-  return [left, right];
+  return { sides: [left, right], edits };
+}
+
+/** Two lines compared character by character: the segments of each, the differing ones marked. */
+export function diffChars(a: string, b: string): [Segment[], Segment[]] {
+  return compareChars(a, b, MAX_CHAR_EDITS)?.sides ?? whole(a, b);
 }
 
 /** Splits a text into lines; CRLF counts as one line break, and a final newline adds no empty line. */
@@ -92,11 +78,19 @@ export function splitLines(text: string): string[] {
 export function diffLines(a: string, b: string): DiffRow[] {
   const la = splitLines(a);
   const lb = splitLines(b);
-  const ops = lcsScript(la, lb, (x, y) => x === y) ?? [
-    ...la.map((_, i): Op => ["del", i, 0]),
-    ...lb.map((_, j): Op => ["ins", la.length, j]),
+  // Past the cap every line of one side is paired with the other's in order, each compared by character.
+  const changes = diffArrays(la, lb, { maxEditLength: MAX_LINE_EDITS }) ?? [
+    { value: la, added: false, removed: true, count: la.length },
+    { value: lb, added: true, removed: false, count: lb.length },
   ];
   const rows: DiffRow[] = [];
+  let budget = CHAR_EDIT_BUDGET;
+  const pairChars = (a: string, b: string): [Segment[], Segment[]] => {
+    const cap = Math.min(MAX_CHAR_EDITS, budget);
+    const compared = cap > 0 ? compareChars(a, b, cap) : null;
+    budget -= compared ? compared.edits : cap;
+    return compared?.sides ?? whole(a, b);
+  };
   let dels: number[] = [];
   let ins: number[] = [];
   const flush = () => {
@@ -104,7 +98,7 @@ export function diffLines(a: string, b: string): DiffRow[] {
     for (let k = 0; k < pairs; k++) {
       const i = dels[k] as number;
       const j = ins[k] as number;
-      const [left, right] = diffChars(la[i] as string, lb[j] as string);
+      const [left, right] = pairChars(la[i] as string, lb[j] as string);
       rows.push({ kind: "changed", left, right, leftLine: i + 1, rightLine: j + 1 });
     }
     for (const i of dels.slice(pairs)) {
@@ -116,13 +110,19 @@ export function diffLines(a: string, b: string): DiffRow[] {
     dels = [];
     ins = [];
   };
-  for (const [op, i, j] of ops) {
-    if (op === "same") {
-      flush();
-      const text = la[i] as string;
-      rows.push({ kind: "same", left: [{ text, changed: false }], right: [{ text: lb[j] as string, changed: false }], leftLine: i + 1, rightLine: j + 1 });
-    } else if (op === "del") dels.push(i);
-    else ins.push(j);
+  let i = 0;
+  let j = 0;
+  for (const change of changes) {
+    for (let k = 0; k < change.value.length; k++) {
+      if (change.removed) dels.push(i++);
+      else if (change.added) ins.push(j++);
+      else {
+        flush();
+        rows.push({ kind: "same", left: [{ text: la[i] as string, changed: false }], right: [{ text: lb[j] as string, changed: false }], leftLine: i + 1, rightLine: j + 1 });
+        i++;
+        j++;
+      }
+    }
   }
   flush();
   return rows;

@@ -1,5 +1,5 @@
 // An EventSource stand-in the tests drive by hand: open it, deliver events with ids, make it fail.
-import type { EventSourceLike } from "../api/events";
+import type { EventSourceLike } from "../api/eventSource";
 
 export class FakeEventSource implements EventSourceLike {
   static instances: FakeEventSource[] = [];

@@ -1,7 +1,32 @@
 // Answers for the unit tests, typed with the service's generated schemas (so a field the document requires
 // cannot be left out) and shaped like the real service's (read from `xs2a-sandbox serve`): the fetch mock
 // validates them against the document too.
+import type { ExchangeSummary } from "../api/traffic";
 import type { Account, CustomerView, Persona } from "../api/types";
+
+/** A traffic log entry for an exchange: a plain 200 to an anonymous GET, `partial` laid over it. */
+export function exchangeSummary(id: number, partial: Partial<ExchangeSummary> = {}): ExchangeSummary {
+  return {
+    id,
+    kind: "exchange",
+    at: "2026-06-01T12:00:00Z",
+    durationMs: 1,
+    method: "GET",
+    path: "/v1/accounts",
+    query: null,
+    status: 200,
+    area: "bank",
+    source: "external",
+    tpp: null,
+    psuId: null,
+    tppSessionId: null,
+    failedStep: null,
+    code: null,
+    resources: [],
+    journeys: [],
+    ...partial,
+  };
+}
 
 export function customerView(
   name: string,

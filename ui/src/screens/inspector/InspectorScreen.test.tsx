@@ -6,33 +6,22 @@ import { describe, expect, it } from "vitest";
 import type { Exchange, ExchangeSummary } from "../../api/traffic";
 import { renderWorkbench } from "../../test/harness";
 import { FakeEventSource } from "../../test/fakeEventSource";
-import { persona } from "../../test/fixtures";
+import { exchangeSummary, persona } from "../../test/fixtures";
 import { json } from "../../test/fetchMock";
 import { useWorkbench } from "../../app/context";
 import { InspectorScreen } from "./InspectorScreen";
 import { likelyCause, unsignedHeaders, draftFromExchange } from "./explain";
 
 function summary(id: number, partial: Partial<ExchangeSummary> = {}): ExchangeSummary {
-  return {
-    id,
-    kind: "exchange",
+  return exchangeSummary(id, {
     at: "2026-06-01T12:00:00.123Z",
     durationMs: 2,
-    method: "GET",
     path: `/v1/accounts/a${id}`,
-    query: null,
-    status: 200,
-    area: "bank",
-    source: "external",
     tpp: { organisationId: "PSDNO-FSA-ABC123", name: "Test TPP", subject: "CN=Test TPP" },
     psuId: "12345678901",
-    tppSessionId: null,
-    failedStep: null,
-    code: null,
     resources: [{ kind: "account", id: `a${id}` }],
-    journeys: [],
     ...partial,
-  };
+  });
 }
 
 const COMPUTED = "date: Mon, 01 Jun 2026 12:00:00 GMT\ndigest: SHA-256=abc=\nx-request-id: 1";

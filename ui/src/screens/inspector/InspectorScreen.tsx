@@ -2,7 +2,7 @@
 // virtualised list (the traffic log's pages, then its stream, resumed after a reconnect), filters mapped to
 // the API's query, and the chosen exchange opened beside it (ExchangeView).
 import { createEffect, createSignal, on, onCleanup, onMount, Show } from "solid-js";
-import type { ConnectionState } from "../../api/events";
+import type { ConnectionState } from "../../api/eventSource";
 import { connectTraffic, matchesFilter } from "../../api/traffic";
 import type { Entry, TrafficFilter, TrafficResource } from "../../api/traffic";
 import { useWorkbench } from "../../app/context";

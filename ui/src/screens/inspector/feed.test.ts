@@ -2,27 +2,10 @@
 import { createRoot } from "solid-js";
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../../api/traffic";
+import { exchangeSummary } from "../../test/fixtures";
 import { createFeed } from "./feed";
 
-const entry = (id: number): Entry => ({
-  id,
-  kind: "exchange",
-  at: "2026-06-01T12:00:00Z",
-  durationMs: 1,
-  method: "GET",
-  path: `/v1/accounts/${id}`,
-  query: null,
-  status: 200,
-  area: "bank",
-  source: "external",
-  tpp: null,
-  psuId: null,
-  tppSessionId: null,
-  failedStep: null,
-  code: null,
-  resources: [],
-  journeys: [],
-});
+const entry = (id: number): Entry => exchangeSummary(id, { path: `/v1/accounts/${id}` });
 
 function harness(cap?: number, slack = 0) {
   const frames: (() => void)[] = [];

@@ -1,6 +1,6 @@
 // Short-lived notices (done, warnings from the service) in a polite live region; errors stay until dismissed.
 import { For } from "solid-js";
-import { useWorkbench } from "../app/context";
+import { useWorkbench } from "./context";
 
 export function Notices() {
   const wb = useWorkbench();
