@@ -74,7 +74,10 @@ pub fn router(state: AppState) -> Router {
         .nest("/v1", v1)
         .route("/health", axum::routing::get(health))
         .route("/openapi.json", axum::routing::get(openapi_document))
-        .merge(sca_pages::router())
+        .merge(sca_pages::router().route_layer(from_fn_with_state(
+            state.clone(),
+            rehearsal::sca_pages::inject,
+        )))
         .merge(workbench::router(state.clone()))
         .fallback(layers::no_such_path)
         .method_not_allowed_fallback(layers::no_such_method)

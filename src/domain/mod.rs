@@ -8,6 +8,7 @@ pub mod country;
 pub mod currency;
 mod currency_table;
 pub mod error;
+pub mod fix;
 pub mod iban;
 pub mod kid;
 pub mod mod11;

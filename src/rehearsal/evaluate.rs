@@ -3,14 +3,17 @@
 //! seeded generator (splitmix64), whose state is stored with the plan. Same plan, same requests, same
 //! decisions — in `serve --fixture` and in `replay`.
 
-use super::plan::{Effect, Plan, Rule};
+use super::plan::{Effect, Interface, Plan, Rule};
 use time::OffsetDateTime;
 
 /// What a rule is matched against.
 #[derive(Debug, Clone, Copy)]
 pub struct Call<'a> {
+    pub interface: Interface,
     pub method: &'a str,
     pub path: &'a str,
+    /// The operationId of `/openapi.json` the request is an operation of, if any.
+    pub operation: Option<&'a str>,
     /// The TPP's organisation identifier, when the gate identified one.
     pub tpp: Option<&'a str>,
     pub psu: Option<&'a str>,
@@ -46,6 +49,16 @@ impl Decision {
             Effect::NoAnswer { hold_seconds } => {
                 format!("no answer (connection closed after {hold_seconds} s)")
             }
+            Effect::ConsentRevoked => "consent revoked by the PSU at the bank".to_owned(),
+            Effect::ConsentExpired => "consent expired (SCA older than 180 days)".to_owned(),
+            Effect::PaymentRejected => "payment rejected by the next batch run".to_owned(),
+            Effect::BasketPartlyRejected { rejected } => {
+                format!("basket partly rejected ({rejected} payment(s) by the next batch run)")
+            }
+            Effect::ScaCancelled => "the PSU cancelled the authorisation".to_owned(),
+            Effect::ScaExpired => "the authorisation expired on the page".to_owned(),
+            Effect::ScaOtherAccounts => "the PSU ticked other accounts".to_owned(),
+            Effect::ScaOtherContext => "the PSU picked the other context".to_owned(),
         };
         format!("injected: {what} (rule {})", self.rule)
     }
@@ -89,11 +102,27 @@ pub fn pattern_matches(pattern: &str, text: &str) -> bool {
     rest.len() >= last.len() && rest.ends_with(last)
 }
 
+/// Whether the effect can act on this request: its interface, and for a form the SCA pages rewrite, the
+/// form's own step (so that the page views before it do not use up `every` or the draws).
+fn fits(effect: &Effect, call: &Call) -> bool {
+    let step = |name: &str| call.method == "POST" && call.path.ends_with(name);
+    effect.acts_on(call.interface)
+        && match effect {
+            Effect::ScaOtherAccounts => step("/consent"),
+            Effect::ScaOtherContext => step("/context"),
+            _ => true,
+        }
+}
+
 fn conditions_hold(rule: &Rule, call: &Call) -> bool {
     let m = &rule.matches;
-    m.path
-        .as_deref()
-        .is_none_or(|p| pattern_matches(p, call.path))
+    fits(&rule.effect, call)
+        && m.path
+            .as_deref()
+            .is_none_or(|p| pattern_matches(p, call.path))
+        && m.operation
+            .as_deref()
+            .is_none_or(|o| call.operation == Some(o))
         && m.method.as_deref().is_none_or(|x| x == call.method)
         && m.tpp.as_deref().is_none_or(|t| call.tpp == Some(t))
         && m.psu.as_deref().is_none_or(|p| call.psu == Some(p))
@@ -162,8 +191,10 @@ mod tests {
 
     fn call(path: &str) -> Call<'_> {
         Call {
+            interface: Interface::Bank,
             method: "GET",
             path,
+            operation: None,
             tpp: Some("PSDNO-FSA-1"),
             psu: None,
             now: time::macros::datetime!(2026-03-02 10:00 UTC),
@@ -186,6 +217,7 @@ mod tests {
         let mut plan = Plan {
             seed: 1,
             rng_state: None,
+            fix_defaults: Vec::new(),
             rules: vec![rule(
                 "third",
                 Match {
@@ -206,6 +238,7 @@ mod tests {
         let plan = || Plan {
             seed: 42,
             rng_state: None,
+            fix_defaults: Vec::new(),
             rules: vec![rule(
                 "half",
                 Match {
@@ -233,6 +266,7 @@ mod tests {
         let mut plan = Plan {
             seed: 0,
             rng_state: None,
+            fix_defaults: Vec::new(),
             rules: vec![rule(
                 "w",
                 Match {
@@ -250,6 +284,39 @@ mod tests {
         assert!(decide(&mut plan, &late).is_none());
         plan.rules[0].enabled = false;
         assert!(decide(&mut plan, &call("/v1/payments/x")).is_none());
+    }
+
+    #[test]
+    fn an_operation_id_selects_its_requests_and_effects_their_interface() {
+        let mut plan = Plan {
+            rules: vec![
+                rule(
+                    "op",
+                    Match {
+                        operation: Some("get_v1_accounts".into()),
+                        ..Default::default()
+                    },
+                ),
+                Rule {
+                    effect: Effect::ScaCancelled,
+                    ..rule("cancel", Match::default())
+                },
+            ],
+            ..Plan::default()
+        };
+        let mut accounts = call("/v1/accounts");
+        accounts.operation = Some("get_v1_accounts");
+        assert_eq!(decide(&mut plan, &accounts).unwrap().rule, "op");
+        let mut other = call("/v1/accounts/1");
+        other.operation = Some("get_v1_accounts_accountId");
+        assert!(decide(&mut plan, &other).is_none());
+        let mut page = call("/sca/x/identify");
+        page.interface = Interface::ScaPages;
+        assert_eq!(decide(&mut plan, &page).unwrap().rule, "cancel");
+        assert_eq!(
+            plan.rules[0].matched, 1,
+            "a bank effect is not asked on the SCA pages"
+        );
     }
 
     #[test]

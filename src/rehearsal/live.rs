@@ -3,13 +3,14 @@
 //! Imports of a state file reload them (`state_file::live`).
 
 use super::evaluate::{self, Call, Decision};
-use super::plan::Plan;
+use super::plan::{FixDefault, Plan};
 use super::profile::{self, Profile};
 use super::stored;
 use crate::refusal::CoreResult;
 use crate::store::Store;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLock};
+use time::OffsetDateTime;
 
 /// The rehearsal state of a running service.
 #[derive(Debug, Default)]
@@ -18,6 +19,10 @@ pub struct Rehearsal {
     /// Whether the plan has an enabled rule: the one load the hot path pays without a plan.
     plan_active: AtomicBool,
     plan: Mutex<Plan>,
+    /// The plan's fix defaults, apart from the plan so that reading them (every account information
+    /// request, when there are any) takes no lock shared with the plan's counters.
+    has_fix_defaults: AtomicBool,
+    fix_defaults: RwLock<Vec<FixDefault>>,
     /// The simulated central register.
     pub register: super::register::Register,
 }
@@ -38,7 +43,7 @@ impl Rehearsal {
         self.register.reload();
         let plan = stored::load_plan(store)?;
         let mut held = self.lock();
-        self.plan_active.store(plan.is_active(), Ordering::Release);
+        self.publish(&plan);
         *held = plan;
         Ok(())
     }
@@ -80,7 +85,7 @@ impl Rehearsal {
         let out = change(&mut plan)?;
         plan.validate()?;
         stored::save_plan(store, &plan)?;
-        self.plan_active.store(plan.is_active(), Ordering::Release);
+        self.publish(&plan);
         *held = plan.clone();
         Ok((plan, out))
     }
@@ -95,6 +100,27 @@ impl Rehearsal {
             *held = plan;
         }
         Ok(decision)
+    }
+
+    /// The day `fix` (a published name) becomes the default: the plan's date when it names the fix,
+    /// else `spec_default` (SPEC.md's date).
+    pub fn fix_made_default(&self, fix: &str, spec_default: OffsetDateTime) -> OffsetDateTime {
+        if !self.has_fix_defaults.load(Ordering::Acquire) {
+            return spec_default;
+        }
+        let defaults = self.fix_defaults.read().unwrap_or_else(|p| p.into_inner());
+        defaults
+            .iter()
+            .find(|d| d.fix.eq_ignore_ascii_case(fix))
+            .map_or(spec_default, |d| d.from)
+    }
+
+    /// What the request paths read without the plan's lock: whether a rule is on, the fix defaults.
+    fn publish(&self, plan: &Plan) {
+        self.plan_active.store(plan.is_active(), Ordering::Release);
+        *self.fix_defaults.write().unwrap_or_else(|p| p.into_inner()) = plan.fix_defaults.clone();
+        self.has_fix_defaults
+            .store(!plan.fix_defaults.is_empty(), Ordering::Release);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Plan> {

@@ -26,6 +26,21 @@ pub struct Plan {
     pub rng_state: Option<u64>,
     #[serde(default)]
     pub rules: Vec<Rule>,
+    /// Fixes that become the default on a date of the sandbox clock (the day a breaking change lands),
+    /// in place of the date SPEC.md gives them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fix_defaults: Vec<FixDefault>,
+}
+
+/// An `x-accept-fix` made the default from `from` (sandbox clock): before it the fix applies only to a
+/// request that names it, from it to every request, as if the header were sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FixDefault {
+    /// A published fix name (SPEC.md, Versioning), as in the header.
+    pub fix: String,
+    #[serde(with = "time::serde::rfc3339")]
+    pub from: OffsetDateTime,
 }
 
 /// One rule: when it matches, its effect is applied (the first enabled rule that fires wins).
@@ -58,6 +73,10 @@ pub struct Match {
     /// A path pattern as sent (`/v1/accounts*`, `*/transactions`): `*` stands for any characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// An operation of the bank interface by its operationId in `/openapi.json`
+    /// (`get_v1_accounts_accountId_balances`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
     /// An HTTP method (`GET`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
@@ -89,7 +108,8 @@ pub struct Match {
     pub until: Option<OffsetDateTime>,
 }
 
-/// What happens to a request a rule fires on (the bank interface, `/v1`).
+/// What happens to a request a rule fires on. Most effects belong to one interface: the bank's (`/v1`)
+/// or the SCA pages (`/sca`); latency to both ([`Effect::interfaces`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", tag = "kind", deny_unknown_fields)]
 pub enum Effect {
@@ -120,6 +140,59 @@ pub enum Effect {
         #[serde(default = "default_hold")]
         hold_seconds: u64,
     },
+    /// The PSU revokes, at the bank, the consent the request's PSU gave its TPP (every context); the
+    /// request is then served, so it gets what a revoked consent gets.
+    ConsentRevoked,
+    /// The SCA behind the request's consent (every context of its PSU at its TPP) reaches the 180-day
+    /// renewal; the request is then served.
+    ConsentExpired,
+    /// The payment the request creates or names is rejected by the next batch run (the forced outcome
+    /// RJCT).
+    PaymentRejected,
+    /// Of the signing basket the request creates or names, the last `rejected` payments (at least one
+    /// is kept) are rejected by the next batch run; the others go their way.
+    #[serde(rename_all = "camelCase")]
+    BasketPartlyRejected {
+        #[serde(default = "one")]
+        rejected: u64,
+    },
+    /// SCA pages: the PSU cancels instead of taking the step.
+    ScaCancelled,
+    /// SCA pages: the authorisation expires while the PSU is on the page.
+    ScaExpired,
+    /// SCA pages: on the consent page the PSU ticks other accounts than those sent (the ones left
+    /// unticked, or only the first offered when every one was ticked).
+    ScaOtherAccounts,
+    /// SCA pages: on the context page the PSU picks the other context (private for corporate, or the
+    /// first agreement for private).
+    ScaOtherContext,
+}
+
+/// The interfaces a rule can act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interface {
+    /// The bank interface, `/v1` (and its `/api-sandbox` form).
+    Bank,
+    /// The bank's SCA pages, `/sca`.
+    ScaPages,
+}
+
+impl Effect {
+    /// Whether the effect can act on this interface.
+    pub fn acts_on(&self, interface: Interface) -> bool {
+        match self {
+            Effect::Latency { .. } => true,
+            Effect::ScaCancelled
+            | Effect::ScaExpired
+            | Effect::ScaOtherAccounts
+            | Effect::ScaOtherContext => interface == Interface::ScaPages,
+            _ => interface == Interface::Bank,
+        }
+    }
+}
+
+fn one() -> u64 {
+    1
 }
 
 fn default_hold() -> u64 {
@@ -146,6 +219,31 @@ impl Plan {
                 "rules",
                 format!("a plan holds at most {MAX_RULES} rules"),
             ));
+        }
+        for (i, entry) in self.fix_defaults.iter().enumerate() {
+            if crate::domain::fix::Fix::parse(&entry.fix).is_none() {
+                let known: Vec<&str> = crate::domain::fix::Fix::ALL
+                    .iter()
+                    .map(|f| f.name())
+                    .collect();
+                return Err(Refusal::format(
+                    &format!("fixDefaults[{i}].fix"),
+                    format!(
+                        "fixDefaults[{i}].fix: '{}' is not a published fix; the published ones are {}",
+                        entry.fix,
+                        known.join(", ")
+                    ),
+                ));
+            }
+            if self.fix_defaults[..i]
+                .iter()
+                .any(|e| e.fix.eq_ignore_ascii_case(&entry.fix))
+            {
+                return Err(Refusal::format(
+                    &format!("fixDefaults[{i}].fix"),
+                    format!("fixDefaults[{i}].fix: '{}' is named twice", entry.fix),
+                ));
+            }
         }
         for (i, rule) in self.rules.iter().enumerate() {
             let at = |field: &str| format!("rules[{i}].{field}");
@@ -228,6 +326,10 @@ impl Rule {
                     at("effect"),
                     MAX_HOLD_SECONDS * 1000
                 ),
+            )),
+            Effect::BasketPartlyRejected { rejected } if *rejected == 0 => Err(Refusal::format(
+                &at("effect.rejected"),
+                format!("{} must be 1 or more", at("effect.rejected")),
             )),
             _ => Ok(()),
         }

@@ -106,5 +106,83 @@ pub fn presets(now: OffsetDateTime) -> Vec<Preset> {
                 Effect::NoAnswer { hold_seconds: 120 },
             ),
         },
+        Preset {
+            title: "Consent revoked by the PSU at the bank on the next account read".into(),
+            rule: rule("consent-revoked", accounts(), Effect::ConsentRevoked),
+        },
+        Preset {
+            title: "Consent expired (180-day SCA renewal) on the next account read".into(),
+            rule: rule("consent-expired", accounts(), Effect::ConsentExpired),
+        },
+        Preset {
+            title: "Payments initiated now are rejected by the next batch run".into(),
+            rule: rule(
+                "payment-rejected",
+                Match {
+                    path: Some("/v1/*payments/*".into()),
+                    method: Some("POST".into()),
+                    ..Default::default()
+                },
+                Effect::PaymentRejected,
+            ),
+        },
+        Preset {
+            title: "Signing baskets created now are partly rejected by the next batch run".into(),
+            rule: rule(
+                "basket-partly-rejected",
+                Match {
+                    path: Some("/v1/signing-baskets".into()),
+                    method: Some("POST".into()),
+                    ..Default::default()
+                },
+                Effect::BasketPartlyRejected { rejected: 1 },
+            ),
+        },
+        Preset {
+            title: "SCA pages: the PSU cancels".into(),
+            rule: rule("psu-cancels", pages(), Effect::ScaCancelled),
+        },
+        Preset {
+            title: "SCA pages: the authorisation expires while the PSU is on the page".into(),
+            rule: rule("sca-expires", pages(), Effect::ScaExpired),
+        },
+        Preset {
+            title: "SCA pages: the PSU ticks other accounts than the app expects".into(),
+            rule: rule("other-accounts", pages(), Effect::ScaOtherAccounts),
+        },
+        Preset {
+            title: "SCA pages: the PSU picks the other context".into(),
+            rule: rule("other-context", pages(), Effect::ScaOtherContext),
+        },
+        Preset {
+            title: "SCA pages: every page 3 s late".into(),
+            rule: rule(
+                "slow-sca-pages",
+                Match {
+                    path: Some("/sca/*".into()),
+                    ..Default::default()
+                },
+                Effect::Latency {
+                    fixed_ms: 3000,
+                    jitter_ms: 0,
+                },
+            ),
+        },
     ]
+}
+
+fn accounts() -> Match {
+    Match {
+        path: Some("/v1/accounts*".into()),
+        ..Default::default()
+    }
+}
+
+/// The forms the PSU sends on the SCA pages.
+fn pages() -> Match {
+    Match {
+        path: Some("/sca/*".into()),
+        method: Some("POST".into()),
+        ..Default::default()
+    }
 }

@@ -21,58 +21,9 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
 use std::convert::Infallible;
-use time::macros::datetime;
 use time::OffsetDateTime;
 
-/// One published fix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fix {
-    AmountAsString,
-    CardAccountSwitchAmounts,
-    LongerNames,
-    CashAccountTypeIso,
-}
-
-impl Fix {
-    pub const ALL: [Fix; 4] = [
-        Fix::AmountAsString,
-        Fix::CardAccountSwitchAmounts,
-        Fix::LongerNames,
-        Fix::CashAccountTypeIso,
-    ];
-
-    /// The name as written in the header.
-    pub fn name(self) -> &'static str {
-        match self {
-            Fix::AmountAsString => "amount-as-string",
-            Fix::CardAccountSwitchAmounts => {
-                "cardaccount-switch-originalamount-and-transactionamount"
-            }
-            Fix::LongerNames => "longer-names",
-            Fix::CashAccountTypeIso => "cash-account-type-iso",
-        }
-    }
-
-    /// SPEC.md, Versioning: the day the fix became the default for everyone.
-    pub fn made_default(self) -> OffsetDateTime {
-        match self {
-            Fix::AmountAsString => datetime!(2020-08-01 0:00 UTC),
-            Fix::CardAccountSwitchAmounts => datetime!(2024-11-13 0:00 UTC),
-            Fix::LongerNames => datetime!(2024-10-01 0:00 UTC),
-            Fix::CashAccountTypeIso => datetime!(2024-11-13 0:00 UTC),
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Fix> {
-        Fix::ALL
-            .into_iter()
-            .find(|f| f.name().eq_ignore_ascii_case(name.trim()))
-    }
-
-    fn bit(self) -> u8 {
-        1 << (self as u8)
-    }
-}
+pub use crate::domain::fix::Fix;
 
 /// The fixes in force for one request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,9 +42,19 @@ impl AcceptedFixes {
 
     /// Reads `x-accept-fix` and the clock; unknown names come back as warnings.
     pub fn from_request(headers: &HeaderMap, now: OffsetDateTime) -> (Self, Vec<TppMessage>) {
+        Self::from_request_with(headers, now, Fix::made_default)
+    }
+
+    /// As [`Self::from_request`], with the day each fix became the default given by `made_default`
+    /// (a fault plan moves it: the day a breaking change lands, docs/rehearsal.md).
+    pub fn from_request_with(
+        headers: &HeaderMap,
+        now: OffsetDateTime,
+        made_default: impl Fn(Fix) -> OffsetDateTime,
+    ) -> (Self, Vec<TppMessage>) {
         let mut bits = Fix::ALL
             .iter()
-            .filter(|f| now >= f.made_default())
+            .filter(|f| now >= made_default(**f))
             .fold(0, |bits, f| bits | f.bit());
         let mut unknown = Vec::new();
         let names = headers
@@ -177,7 +138,12 @@ impl FromRequestParts<AppState> for RequestFixes {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Infallible> {
-        let (fixes, warnings) = AcceptedFixes::from_request(&parts.headers, state.clock.now());
+        let (fixes, warnings) =
+            AcceptedFixes::from_request_with(&parts.headers, state.clock.now(), |fix| {
+                state
+                    .rehearsal
+                    .fix_made_default(fix.name(), fix.made_default())
+            });
         Ok(RequestFixes { fixes, warnings })
     }
 }

@@ -6,7 +6,7 @@
 use crate::api::error::ApiError;
 use crate::refusal::Code;
 use crate::rehearsal::evaluate::{Call, Decision};
-use crate::rehearsal::plan::Effect;
+use crate::rehearsal::plan::{Effect, Interface};
 use crate::signing::verifier::VerifiedTpp;
 use crate::state::AppState;
 use axum::body::Body;
@@ -30,23 +30,17 @@ pub async fn inject(State(state): State<AppState>, request: Request, next: Next)
     if !state.rehearsal.plan_active() {
         return next.run(request).await;
     }
-    let path = request
-        .extensions()
-        .get::<OriginalUri>()
-        .map(|o| o.0.path().to_owned())
-        .unwrap_or_else(|| request.uri().path().to_owned());
+    let path = sent_path(&request);
     let tpp = request
         .extensions()
         .get::<VerifiedTpp>()
         .and_then(|v| v.tpp().organization_identifier.clone());
-    let psu = request
-        .headers()
-        .get("psu-id")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
+    let psu = psu_id(&request);
     let call = Call {
+        interface: Interface::Bank,
         method: request.method().as_str(),
         path: &path,
+        operation: super::operations::operation_id(request.method().as_str(), &path),
         tpp: tpp.as_deref(),
         psu: psu.as_deref(),
         now: state.clock.now(),
@@ -116,7 +110,36 @@ async fn apply(state: &AppState, decision: &Decision, request: Request, next: Ne
             tokio::time::sleep(Duration::from_secs(*hold_seconds)).await;
             broken()
         }
+        Effect::ConsentRevoked
+        | Effect::ConsentExpired
+        | Effect::PaymentRejected
+        | Effect::BasketPartlyRejected { .. } => {
+            super::resources::apply(state, &decision.effect, request, next).await
+        }
+        // Effects of the SCA pages never fire on the bank interface (`Effect::acts_on`).
+        Effect::ScaCancelled
+        | Effect::ScaExpired
+        | Effect::ScaOtherAccounts
+        | Effect::ScaOtherContext => next.run(request).await,
     }
+}
+
+/// The path as the TPP sent it (before nesting stripped `/v1`).
+pub(super) fn sent_path(request: &Request) -> String {
+    request
+        .extensions()
+        .get::<OriginalUri>()
+        .map(|o| o.0.path().to_owned())
+        .unwrap_or_else(|| request.uri().path().to_owned())
+}
+
+/// The request's PSU-ID header.
+pub(super) fn psu_id(request: &Request) -> Option<String> {
+    request
+        .headers()
+        .get("psu-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
 }
 
 fn with_retry_after(mut response: Response, seconds: u64) -> Response {
@@ -150,7 +173,7 @@ impl http_body::Body for Broken {
     }
 }
 
-fn ascii(text: &str) -> String {
+pub(super) fn ascii(text: &str) -> String {
     text.chars()
         .map(|c| {
             if c.is_ascii() && !c.is_ascii_control() {

@@ -5,8 +5,11 @@
 pub mod faults;
 pub mod inject;
 pub mod openapi;
+pub mod operations;
 pub mod profile;
 pub mod register;
+pub mod resources;
+pub mod sca_pages;
 
 use crate::api::operator::{presented_token, same_token};
 use crate::rehearsal::Profile;

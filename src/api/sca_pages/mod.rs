@@ -14,6 +14,8 @@ mod method;
 mod notices;
 mod payment;
 
+pub(crate) use layout::see_other;
+
 use crate::state::AppState;
 use axum::routing::get;
 use axum::Router;

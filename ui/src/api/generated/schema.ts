@@ -3167,7 +3167,10 @@ export interface components {
             redirect: string;
             tppSessionId: string;
         };
-        /** @description What happens to a request a rule fires on (the bank interface, `/v1`). */
+        /**
+         * @description What happens to a request a rule fires on. Most effects belong to one interface: the bank's (`/v1`)
+         *     or the SCA pages (`/sca`); latency to both ([`Effect::interfaces`]).
+         */
         Effect: {
             /** Format: int64 */
             fixedMs: number;
@@ -3196,6 +3199,32 @@ export interface components {
             holdSeconds?: number;
             /** @enum {string} */
             kind: "noAnswer";
+        } | {
+            /** @enum {string} */
+            kind: "consentRevoked";
+        } | {
+            /** @enum {string} */
+            kind: "consentExpired";
+        } | {
+            /** @enum {string} */
+            kind: "paymentRejected";
+        } | {
+            /** @enum {string} */
+            kind: "basketPartlyRejected";
+            /** Format: int64 */
+            rejected?: number;
+        } | {
+            /** @enum {string} */
+            kind: "scaCancelled";
+        } | {
+            /** @enum {string} */
+            kind: "scaExpired";
+        } | {
+            /** @enum {string} */
+            kind: "scaOtherAccounts";
+        } | {
+            /** @enum {string} */
+            kind: "scaOtherContext";
         };
         /** @description One person's engagement in a request. */
         EngagementInput: {
@@ -3319,6 +3348,16 @@ export interface components {
             creditorAccount: components["schemas"]["CreditorAccountRequest"];
             debtorAccount: components["schemas"]["DebtorAccountRequest"];
             instructedAmount: components["schemas"]["AmountRequest"];
+        };
+        /**
+         * @description An `x-accept-fix` made the default from `from` (sandbox clock): before it the fix applies only to a
+         *     request that names it, from it to every request, as if the header were sent.
+         */
+        FixDefault: {
+            /** @description A published fix name (SPEC.md, Versioning), as in the header. */
+            fix: string;
+            /** Format: date-time */
+            from: string;
         };
         /**
          * xs2a-sandbox recorded flow, version 1
@@ -3625,6 +3664,11 @@ export interface components {
             from?: string | null;
             /** @description An HTTP method (`GET`). */
             method?: string | null;
+            /**
+             * @description An operation of the bank interface by its operationId in `/openapi.json`
+             *     (`get_v1_accounts_accountId_balances`).
+             */
+            operation?: string | null;
             /** @description A path pattern as sent (`/v1/accounts*`, `*\/transactions`): `*` stands for any characters. */
             path?: string | null;
             /**
@@ -3914,6 +3958,11 @@ export interface components {
         };
         /** @description A fault plan. */
         Plan: {
+            /**
+             * @description Fixes that become the default on a date of the sandbox clock (the day a breaking change lands),
+             *     in place of the date SPEC.md gives them.
+             */
+            fixDefaults?: components["schemas"]["FixDefault"][];
             /**
              * Format: int64
              * @description The generator's state, advanced by every draw (absent: the seed). Stored with the plan so that

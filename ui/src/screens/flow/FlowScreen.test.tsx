@@ -1,6 +1,7 @@
 // The flow view against a mocked traffic API: the diagram's lanes and statuses, live additions, the
 // Mermaid export, and presentation mode stepping with the arrow keys.
 import { fireEvent, render, screen, waitFor } from "@solidjs/testing-library";
+import type { Exchange } from "../../api/traffic";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { renderWorkbench } from "../../test/harness";
@@ -8,7 +9,7 @@ import { FakeEventSource } from "../../test/fakeEventSource";
 import { json } from "../../test/fetchMock";
 import { FlowScreen } from "./FlowScreen";
 import { layout, messagesOf } from "./layout";
-import { event, straksJourney } from "./layout.test";
+import { event, exchange, straksJourney } from "./layout.test";
 import { SequenceDiagram } from "./SequenceDiagram";
 
 const JOURNEY = {
@@ -55,6 +56,50 @@ describe("FlowScreen", () => {
     stream.open();
     stream.emitRaw("entry", event({ id: 999, event: "clock", data: { now: "2026-06-02T00:00:00Z" } }), 999);
     await waitFor(() => expect(container.querySelectorAll("g.message")).toHaveLength(14));
+  });
+
+  it("marks a step whose answer the fault plan injected, once the plan has fired", async () => {
+    const refused = exchange({ id: 501, path: "/v1/accounts", status: 503, code: "SYSTEM_ERROR" });
+    const marker = "injected: 503 maintenance until 02:30 (rule maintenance)";
+    const whole: Exchange = {
+      ...refused,
+      request: { headers: [], body: null, bodyBytes: 0, bodyBase64: false },
+      response: {
+        headers: [
+          ["content-type", "application/json"],
+          ["sandbox-injected", marker],
+        ],
+        body: null,
+        bodyBytes: 0,
+        bodyBase64: false,
+      },
+      gate: null,
+      tppMessages: [],
+      composerSigningString: null,
+    };
+    const plan = {
+      seed: 0,
+      rules: [
+        {
+          id: "maintenance",
+          enabled: true,
+          match: { path: "/v1/*" },
+          effect: { kind: "maintenance", until: "2026-06-01T02:30:00Z" },
+          matched: 1,
+          fired: 1,
+        },
+      ],
+    };
+    renderWorkbench(() => <FlowScreen />, {
+      routes: {
+        "GET /journeys": json([JOURNEY]),
+        "GET /journeys/payment%3Ap1": json({ journey: JOURNEY, entries: [refused] }),
+        "GET /faults": json(plan),
+        "GET /traffic/501": json(whole),
+      },
+    });
+    const svg = await screen.findByRole("img", { name: "Sequence diagram" });
+    await waitFor(() => expect(svg).toHaveTextContent("injected: 503 maintenance until 02:30"));
   });
 
   it("presentation mode steps through the messages with the arrow keys and leaves with Escape", async () => {

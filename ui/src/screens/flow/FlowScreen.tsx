@@ -34,7 +34,12 @@ export function FlowScreen() {
   const journeyId = () => chosen() ?? valueOf(journeys)?.[0]?.id ?? null;
   const journey = () => valueOf(journeys)?.find((j) => j.id === journeyId()) ?? null;
   const [leaving, setLeaving] = createSignal<ReadonlyMap<number, string>>(new Map());
-  const messages = createMemo(() => messagesOf(entries(), leaving()));
+  const [injected, setInjected] = createSignal<ReadonlyMap<number, string>>(new Map());
+  const messages = createMemo(() => messagesOf(entries(), leaving(), injected()));
+  // Whether the fault plan has fired at all: only then are the journey's exchanges read whole for the
+  // Sandbox-Injected marker (without a plan the view reads no more than the redirects).
+  const [plan, { refetch: refetchPlan }] = createResource(() => wb.client.rehearsal.faults().catch(() => null));
+  const faultsFired = () => (valueOf(plan)?.rules ?? []).some((r) => (r.fired ?? 0) > 0);
   // A presentation holds on to its journey: without a choice the view follows the most recently active
   // journey, and another one becoming active must not swap the diagram under the trainer.
   const present = (at: { start?: number }) => {
@@ -46,18 +51,23 @@ export function FlowScreen() {
   let presentButton: HTMLButtonElement | undefined;
 
   // Where the bank's pages sent the PSU's browser after a step: a redirect leaving the pages goes back to
-  // the TPP (its TPP-Redirect-URI), which the diagram shows. Read once per exchange from the whole entry.
+  // the TPP (its TPP-Redirect-URI), which the diagram shows; and, once the fault plan fired, which answers
+  // it injected. Read once per exchange from the whole entry.
   const asked = new Set<number>();
   createEffect(
-    on(entries, (list) => {
-      for (const id of redirectsOf(list)) {
+    on([entries, faultsFired] as const, ([list, fired]) => {
+      const ids = fired ? list.filter((e) => e.kind === "exchange").map((e) => e.id) : redirectsOf(list);
+      for (const id of ids) {
         if (asked.has(id)) continue;
         asked.add(id);
         wb.client.traffic.entry(id).then(
           (whole) => {
             if (!("response" in whole)) return;
-            const location = whole.response.headers.find(([n]) => n.toLowerCase() === "location")?.[1];
+            const header = (name: string) => whole.response.headers.find(([n]) => n.toLowerCase() === name)?.[1];
+            const location = header("location");
             if (location) setLeaving((known) => new Map(known).set(id, location));
+            const marker = header("sandbox-injected");
+            if (marker) setInjected((known) => new Map(known).set(id, marker));
           },
           () => asked.delete(id),
         );
@@ -93,7 +103,10 @@ export function FlowScreen() {
     }),
   );
 
-  const refetchSoon = createDebounced(() => void refetchJourneys(), 500);
+  const refetchSoon = createDebounced(() => {
+    void refetchJourneys();
+    void refetchPlan();
+  }, 500);
   // Live entries near a journey also bring a re-read of it, merged by id: it covers the moment between the
   // journey's read and the stream's opening (the stream starts from now), and any entry the stream sends
   // later than entries with higher ids (an exchange is numbered when its request arrives).

@@ -115,6 +115,17 @@ describe("messagesOf", () => {
     expect(redirectsOf([step, confirm, exchange({})])).toEqual([step.id, confirm.id]);
   });
 
+  it("marks an answer the fault plan injected on its arrow", () => {
+    const refused = exchange({ path: "/v1/accounts", status: 503, code: "SYSTEM_ERROR" });
+    const served = exchange({ path: "/v1/accounts" });
+    const marker = "injected: 503 maintenance until 02:30 (rule maintenance)";
+    const messages = messagesOf([refused, served], new Map(), new Map([[refused.id, marker]]));
+    expect(messages[1]?.label).toBe(`503 Service Unavailable — SYSTEM_ERROR · ${marker}`);
+    expect(messages[1]?.injected).toBe(marker);
+    expect(messages[3]?.label).toBe("200 OK");
+    expect(messages[3]?.injected).toBeUndefined();
+  });
+
   it("marks the PSU's page views with their URL", () => {
     const messages = messagesOf(straksJourney());
     expect(messages[4]).toMatchObject({ psuActs: true, pageUrl: "/sca/a1?step=identify" });

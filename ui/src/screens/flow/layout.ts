@@ -30,6 +30,8 @@ export interface Message {
   /** The SCA page's path and query, for that view. */
   pageUrl: string | null;
   at: string;
+  /** On an answer the fault plan injected: its marker (`injected: 503 maintenance until 02:30 (rule …)`). */
+  injected?: string;
 }
 
 const REASONS: Record<number, string> = {
@@ -96,7 +98,7 @@ export function requestLabel(e: ExchangeSummary): string {
   return act ? `${act}: ${plain}` : plain;
 }
 
-function exchangeMessages(e: ExchangeSummary): Message[] {
+function exchangeMessages(e: ExchangeSummary, injected: string | undefined): Message[] {
   const psu = e.area === "sca-page";
   const client: LaneId = psu ? "psu" : "tpp";
   const url = `${e.path}${e.query ? `?${e.query.replace(/^\?/, "")}` : ""}`;
@@ -119,13 +121,15 @@ function exchangeMessages(e: ExchangeSummary): Message[] {
       entryId: e.id,
       from: "bank",
       to: client,
-      label: responseLabel(e),
+      // Marked where it happened, so nobody takes an injected failure for a bug of the app or the bank.
+      label: injected ? `${responseLabel(e)} · ${injected}` : responseLabel(e),
       status: String(e.status),
       tone: httpTone(e.status),
       kind: "response",
       psuActs: false,
       pageUrl: null,
       at: e.at,
+      ...(injected ? { injected } : {}),
     },
   ];
 }
@@ -199,15 +203,20 @@ export function redirectTarget(location: string): string {
 /**
  * The messages of a journey in time (id) order: a request and its answer per exchange, one per event, and
  * the PSU's browser going back to the TPP where the bank's pages redirected there (`leaving`: the Location
- * of an SCA page's redirect, by exchange id, read from the whole exchange).
+ * of an SCA page's redirect, by exchange id, read from the whole exchange). `injected`: the fault plan's
+ * marker (the answer's Sandbox-Injected header), by exchange id, shown on the answer's arrow.
  */
-export function messagesOf(entries: readonly Entry[], leaving: ReadonlyMap<number, string> = new Map()): Message[] {
+export function messagesOf(
+  entries: readonly Entry[],
+  leaving: ReadonlyMap<number, string> = new Map(),
+  injected: ReadonlyMap<number, string> = new Map(),
+): Message[] {
   const sorted = [...entries].sort((a, b) => a.id - b.id);
   const explained = statusesExplained(sorted);
   const out: Message[] = [];
   for (const entry of sorted) {
     if (entry.kind === "exchange") {
-      out.push(...exchangeMessages(entry));
+      out.push(...exchangeMessages(entry, injected.get(entry.id)));
       const location = leaving.get(entry.id);
       if (entry.area === "sca-page" && location && !/^(https?:\/\/[^/]+)?\/sca\//.test(location)) {
         out.push({

@@ -90,7 +90,12 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
   const ex = () => props.exchange;
   const [definition] = createResource(() => gateOf(wb.client));
   const client = () => ex().composerSigningString ?? pasted();
-  const cause = () => likelyCause(ex(), client(), valueOf(definition)?.signableHeaders ?? []);
+  // An answer the fault plan made in place of the bank's (429, 500, 503) was not the handler's: the cause
+  // says so instead of blaming the handler.
+  const cause = () =>
+    /^injected: (429|500|503) /.test(injectedMarker(ex()) ?? "")
+      ? "The sandbox's fault plan answered this request (see the marker above); the bank's handler did not run."
+      : likelyCause(ex(), client(), valueOf(definition)?.signableHeaders ?? []);
   const showCompare = () => comparable(ex());
 
   const withPersona = async () => {

@@ -108,6 +108,44 @@ describe("InspectorScreen", () => {
     expect(screen.getByRole("note")).toHaveTextContent("Digest over a different body: the client signed a Digest other than the one sent.");
   });
 
+  it("marks an answer the fault plan injected and does not blame the handler for it", async () => {
+    const marker = "injected: 503 maintenance until 02:30 (rule maintenance)";
+    const base = refused();
+    const injected = refused({
+      status: 503,
+      failedStep: null,
+      code: "SYSTEM_ERROR",
+      response: {
+        headers: [
+          ["Content-Type", "application/json"],
+          ["sandbox-injected", marker],
+        ],
+        body: '{"tppMessages":[]}',
+        bodyBytes: 18,
+        bodyBase64: false,
+      },
+      gate: {
+        ...base.gate!,
+        steps: base.gate!.steps.map((step) => ({ ...step, outcome: "passed", detail: null })),
+        likelyCause: "The gate accepted the request; the handler refused it with SYSTEM_ERROR",
+      },
+      composerSigningString: null,
+    });
+    renderWorkbench(() => <InspectorScreen />, { routes: routes({ "GET /traffic/2": json(injected) }) });
+    const list = await screen.findByRole("listbox", { name: "Exchanges" });
+    await waitFor(() => expect(within(list).getAllByRole("option")).toHaveLength(2));
+    list.focus();
+    fireEvent.keyDown(list, { key: "ArrowDown" });
+    fireEvent.keyDown(list, { key: "ArrowDown" });
+    fireEvent.keyDown(list, { key: "Enter" });
+    const article = await screen.findByRole("article", { name: "Exchange 2" });
+    await waitFor(() => expect(within(article).getAllByRole("note")).toHaveLength(2));
+    const [shown, cause] = within(article).getAllByRole("note");
+    expect(shown).toHaveTextContent(marker);
+    expect(cause).toHaveTextContent("fault plan answered this request");
+    expect(cause).not.toHaveTextContent("handler refused");
+  });
+
   it("sends the filters as the API's query", async () => {
     const { calls } = renderWorkbench(() => <InspectorScreen />, { routes: routes() });
     await screen.findByRole("listbox", { name: "Exchanges" });

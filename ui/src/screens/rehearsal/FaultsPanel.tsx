@@ -24,6 +24,22 @@ export function effectText(rule: Rule): string {
       return "connection reset";
     case "noAnswer":
       return `no answer (closed after ${e.holdSeconds ?? 120} s)`;
+    case "consentRevoked":
+      return "consent revoked by the PSU at the bank";
+    case "consentExpired":
+      return "consent expired (SCA older than 180 days)";
+    case "paymentRejected":
+      return "payment rejected by the next batch run";
+    case "basketPartlyRejected":
+      return `basket partly rejected (${e.rejected ?? 1} payment(s))`;
+    case "scaCancelled":
+      return "SCA page: the PSU cancels";
+    case "scaExpired":
+      return "SCA page: the authorisation expires";
+    case "scaOtherAccounts":
+      return "SCA page: other accounts ticked";
+    case "scaOtherContext":
+      return "SCA page: the other context picked";
   }
 }
 
@@ -31,6 +47,7 @@ export function effectText(rule: Rule): string {
 export function matchText(rule: Rule): string {
   const m = rule.match ?? {};
   const parts = [
+    m.operation,
     m.method,
     m.path ?? "every request",
     m.tpp && `TPP ${m.tpp}`,
