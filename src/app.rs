@@ -56,6 +56,8 @@ pub struct AppConfig {
     /// The most memory the store's page cache takes; `None`: [`crate::store::CACHE_BYTES`]. A smaller one
     /// keeps an embedding process (the desktop app) smaller at the price of more disk reads.
     pub store_cache_bytes: Option<u64>,
+    /// Keep the change journal (docs/rewind.md); off, its records are dropped.
+    pub journal: bool,
 }
 
 impl Default for AppConfig {
@@ -72,6 +74,7 @@ impl Default for AppConfig {
             traffic: Default::default(),
             fixture: None,
             store_cache_bytes: None,
+            journal: true,
         }
     }
 }
@@ -105,6 +108,13 @@ impl App {
             ) => text,
             (error, _) => format!("cannot open the data store: {error}"),
         })?;
+        let store = if config.journal {
+            store
+        } else {
+            store
+                .without_journal()
+                .map_err(|e| format!("cannot open the data store: {e}"))?
+        };
         let unknown = store.unknown_trees();
         if !unknown.is_empty() {
             tracing::warn!(

@@ -18,6 +18,7 @@ pub mod fixtures;
 pub mod flow;
 pub mod payments;
 pub mod refusal;
+pub mod rewind;
 pub mod sandbox;
 pub mod sca;
 pub mod signing;

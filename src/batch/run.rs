@@ -128,9 +128,11 @@ pub(super) fn run_locked(
     at: OffsetDateTime,
     trigger: Trigger,
 ) -> Result<BatchRun, Refusal> {
-    let run = run_atomically(store, at, trigger, |_| Ok(()))?;
-    publish(events, &run);
-    Ok(run)
+    store.as_event("batch.run", || {
+        let run = run_atomically(store, at, trigger, |_| Ok(()))?;
+        publish(events, &run);
+        Ok(run)
+    })
 }
 
 /// Decides and writes one run inside one atomic operation; `also` adds writes that must happen with it
@@ -306,13 +308,16 @@ pub fn run_due(
     let mut runs = Vec::with_capacity(due.len());
     for at in due {
         // The marker moves with the run, so a crash never performs a scheduled run twice or skips one.
-        let run = run_atomically(store, at, Trigger::Scheduled, |store| {
-            Ok(store.table::<ScheduleMarker>()?.insert(&ScheduleMarker {
-                id: ScheduleMarker::KEY.to_owned(),
-                last_run: at,
-            })?)
+        let run = store.as_event("batch.run", || {
+            let run = run_atomically(store, at, Trigger::Scheduled, |store| {
+                Ok(store.table::<ScheduleMarker>()?.insert(&ScheduleMarker {
+                    id: ScheduleMarker::KEY.to_owned(),
+                    last_run: at,
+                })?)
+            })?;
+            publish(events, &run);
+            Ok::<_, Refusal>(run)
         })?;
-        publish(events, &run);
         runs.push(run);
     }
     Ok(runs)

@@ -8,6 +8,11 @@ use crate::state::AppState;
 /// Imports `bytes` into the running service's store, then restores the clock and the traffic log's
 /// settings from what was imported.
 pub fn import(state: &AppState, bytes: &[u8], mode: Mode) -> Result<Preview, FileError> {
+    let what = || serde_json::json!({"what": "import", "mode": mode});
+    crate::rewind::cause::recorded(state, what, || import_live(state, bytes, mode))
+}
+
+fn import_live(state: &AppState, bytes: &[u8], mode: Mode) -> Result<Preview, FileError> {
     let preview = import::import(&state.store, bytes, mode)?;
     crate::clock_control::restore(&state.store, &state.clock)
         .map_err(|r| FileError::storage(r.text))?;

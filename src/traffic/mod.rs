@@ -76,6 +76,8 @@ enum Pending {
     /// Answered once everything queued before it is stored (read-your-writes for one entry).
     Barrier(Waiter),
     Event {
+        /// The number given out already (an event the change journal recorded writes under).
+        id: Option<u64>,
         at: OffsetDateTime,
         event: String,
         data: serde_json::Value,
@@ -164,7 +166,16 @@ impl TrafficLog {
             .map_err(Refusal::internal)?;
         let log = TrafficLog { inner };
         log.follow(events);
+        if let Some(journal) = log.inner.store.journal() {
+            journal.attach(log.timeline())?;
+        }
         Ok(log)
+    }
+
+    /// The log as the change journal's timeline: entry numbers for events, and the byte cap. Holds the log
+    /// weakly (the store holds the journal, and the log holds the store).
+    pub fn timeline(&self) -> std::sync::Arc<dyn crate::store::journal::cause::Timeline> {
+        Arc::new(LogTimeline(Arc::downgrade(&self.inner)))
     }
 
     /// Events of the broadcast become timeline entries.
@@ -181,13 +192,23 @@ impl TrafficLog {
                     Ok(event)
                         if matches!(
                             event.kind,
-                            "batch.run" | "payment.status" | "sca.step" | "clock"
+                            "batch.run"
+                                | "payment.status"
+                                | "sca.step"
+                                | "clock"
+                                | "state.change"
+                                | "rewind"
                         ) =>
                     {
                         let Some(inner) = log.upgrade() else {
                             return false;
                         };
-                        TrafficLog { inner }.record_event(event.at, event.kind, event.data);
+                        TrafficLog { inner }.record_numbered_event(
+                            event.entry,
+                            event.at,
+                            event.kind,
+                            event.data,
+                        );
                         true
                     }
                     Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => true,
@@ -239,8 +260,21 @@ impl TrafficLog {
     }
 
     pub fn record_event(&self, at: OffsetDateTime, event: &str, data: serde_json::Value) {
+        self.record_numbered_event(None, at, event, data);
+    }
+
+    /// Records an event under the number `id` given out for it (see [`TrafficLog::timeline`]), or a fresh
+    /// one.
+    pub fn record_numbered_event(
+        &self,
+        id: Option<u64>,
+        at: OffsetDateTime,
+        event: &str,
+        data: serde_json::Value,
+    ) {
         if self.enabled() {
             self.send(Pending::Event {
+                id,
                 at,
                 event: event.to_owned(),
                 data,
@@ -453,6 +487,27 @@ impl TrafficLog {
     }
 }
 
+/// The log as the journal's timeline (see [`TrafficLog::timeline`]).
+struct LogTimeline(std::sync::Weak<Inner>);
+
+impl crate::store::journal::cause::Timeline for LogTimeline {
+    fn reserve(&self) -> Option<u64> {
+        let inner = self.0.upgrade()?;
+        let log = TrafficLog { inner };
+        log.enabled().then(|| log.next_id())
+    }
+
+    fn last_given(&self) -> u64 {
+        self.0.upgrade().map_or(0, |inner| TrafficLog { inner }.last_given())
+    }
+
+    fn max_bytes(&self) -> u64 {
+        self.0
+            .upgrade()
+            .map_or(u64::MAX, |inner| TrafficLog { inner }.settings().max_bytes)
+    }
+}
+
 /// The writer: rebuilds the journey index from what is kept, then stores what arrives, in batches.
 fn write_loop(inner: std::sync::Weak<Inner>, receiver: Receiver<Pending>) {
     if let Some(inner) = inner.upgrade() {
@@ -617,10 +672,15 @@ fn write_batch(inner: &Inner, batch: Vec<Pending>) -> CoreResult<()> {
                     exchange.summary = summary;
                     captured.push(exchange);
                 }
-                Pending::Event { at, event, data } => {
+                Pending::Event {
+                    id,
+                    at,
+                    event,
+                    data,
+                } => {
                     let (resources, journeys) = index.classify_event(&event, &data);
                     let event = EventEntry {
-                        id: inner.next_id.fetch_add(1, Ordering::SeqCst),
+                        id: id.unwrap_or_else(|| inner.next_id.fetch_add(1, Ordering::SeqCst)),
                         at,
                         event,
                         data,
@@ -756,6 +816,10 @@ fn prune(inner: &Inner) -> CoreResult<()> {
                 index.forget(journey);
             }
         }
+    }
+    // What the pruned entries changed goes with them: the sandbox can no longer return to before them.
+    if let (Some(journal), Some(oldest)) = (inner.store.journal(), shelf().oldest()) {
+        journal.forget_before(oldest.min)?;
     }
     Ok(())
 }
