@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
 # CI for the desktop part, after the main build in .ci/run: the desktop's system packages, the UI build if
-# .ci/run has not made it, the release app built once (--all-targets, so the test binary comes with it),
-# its unit tests, and the real-window tests under Xvfb (about a minute). Time goes to the two compiles of the
-# Tauri tree: the release build (about 5 min on an idle 2-core machine per the trial build; 29 min here while
-# other builds shared the cores) and clippy's check of it; XS2A_DESKTOP_LINT=0 skips the latter.
+# .ci/run has not made it, the shipped binaries built ONCE in release (xs2a-desktop and xs2a-sandbox, in one
+# cargo invocation), the real-window and desktop-program tests against that build under Xvfb, the .deb and
+# .rpm bundled from the same binaries, the installed-package test, and the sizes. The tests' own binaries
+# are the debug ones .ci/run built with the workspace (`--workspace` keeps the features the same, so
+# nothing rebuilds); they drive the release app through XS2A_DESKTOP_BIN. Each step prints its time.
+#
+#   scripts/ci-desktop.sh     XS2A_DESKTOP_LINT=0 skips clippy of the desktop crate (.ci/run lints it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== desktop: %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
+step_started=$(date +%s)
+step() {
+  local now
+  now=$(date +%s)
+  [ -n "${step_name:-}" ] && printf '== desktop: %s took %d s\n' "$step_name" $((now - step_started))
+  step_name="$1"
+  step_started=$now
+  [ -n "$1" ] && printf '\n== desktop: %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"
+  return 0
+}
+ci_started=$(date +%s)
 
 step "system packages"
 bash scripts/desktop-packages.sh
@@ -19,18 +32,25 @@ command -v tauri-driver >/dev/null || cargo install tauri-driver --locked --vers
 step "UI"
 [ -f ui/dist/index.html ] || (cd ui && npm ci --no-audit --no-fund && npm run build)
 
-features=(--release --locked -p xs2a-desktop --features custom-protocol)
-step "build (release, all targets, once)"
-cargo build "${features[@]}" --all-targets
+step "release build of the shipped binaries (once)"
+cargo build --release --locked -p xs2a-desktop -p xs2a-sandbox --bins --features xs2a-desktop/custom-protocol
 
 if [ "${XS2A_DESKTOP_LINT:-1}" != 0 ]; then
   step "lint"
-  # The dev profile, as .ci/run's clippy: dependencies' check builds are shared with it where features agree.
-  cargo clippy --locked -p xs2a-desktop --features custom-protocol --all-targets -- -D warnings
+  cargo clippy --locked --workspace --all-targets -- -D warnings
 fi
 
-step "unit tests"
-cargo test "${features[@]}" --bins
-
-step "real window (Xvfb, tauri-driver, WebKitWebDriver)"
+step "real window and desktop program (Xvfb, D-Bus session, tauri-driver, WebKitWebDriver)"
 bash scripts/test-desktop.sh --no-build
+
+step "package (.deb, .rpm) from the same binaries"
+bash scripts/package-desktop.sh --no-build
+
+step "the installed package"
+bash scripts/test-package.sh
+
+step "sizes"
+bash scripts/measure-sizes.sh
+
+step ""
+printf '== desktop: all steps took %d s\n' $(($(date +%s) - ci_started))

@@ -42,9 +42,8 @@ step "UI (npm ci, npm run build)"
 (cd ui && npm ci --no-audit --no-fund && npm run build)
 
 step "release build"
-# --all-targets, as scripts/test-desktop.sh builds: the test's dependencies switch on features in shared
-# crates, and building both ways would compile the whole tree twice.
-cargo build --release --locked -p xs2a-desktop --features custom-protocol --all-targets
+# Both shipped binaries in one invocation, as scripts/package-desktop.sh and CI build them.
+cargo build --release --locked -p xs2a-desktop -p xs2a-sandbox --bins --features xs2a-desktop/custom-protocol
 app="${CARGO_TARGET_DIR:-$PWD/target}/release/xs2a-desktop"
 echo "built $app"
 

@@ -2,7 +2,8 @@
 # The browser end-to-end tests: starts the built service headless (ephemeral, a free port), serving the built
 # UI at /workbench, and runs the Playwright tests in Debian's chromium against its tokenised URL.
 # Needs: a built binary (BIN, default target/debug/xs2a-sandbox), ui/node_modules and ui/dist, /usr/bin/chromium.
-# Screenshots go to SHOTS (default target/screenshots).
+# Screenshots go to SHOTS (default target/screenshots). UI_DIST serves another build of the UI (e.g. an older
+# commit's, to see which tests it fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,8 +12,9 @@ shots="${SHOTS:-$PWD/target/screenshots}"
 log="$(mktemp)"
 mkdir -p "$shots"
 
-# The UI the binary serves: this checkout's ui/dist, whatever tree the binary was built from.
-XS2A_UI_DIST="$PWD/ui/dist" "$bin" serve --ephemeral --port 0 >"$log" 2>&1 &
+# The UI the binary serves: this checkout's ui/dist (or UI_DIST), whatever tree the binary was built from.
+export XS2A_UI_DIST="${UI_DIST:-$PWD/ui/dist}"
+"$bin" serve --ephemeral --port 0 >"$log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log"' EXIT
 

@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # The real-window tests: the release app under Xvfb, started by tauri-driver + WebKitWebDriver and driven
 # with fantoccini through the payment journey (src-tauri/tests/real_window.rs) and through the inspector and
-# the flow view with an external signed client (src-tauri/tests/real_window_traffic.rs); both ignored in a
-# plain `cargo test`, run one after the other. Builds the UI and the app first unless --no-build.
+# the flow view with an external signed client (src-tauri/tests/real_window_traffic.rs), through the two
+# tasks that need native parts, the SCA window from the SCA screen's list and a snapshot through the native
+# save and open dialogs (src-tauri/tests/real_window_tasks.rs), then the desktop
+# program from outside (src-tauri/tests/desktop_program.rs: first start, SIGTERM within a second, a second
+# launch, the window's place kept). All ignored in a plain `cargo test`; run one after the other, inside a
+# D-Bus session bus (dbus-run-session: the single-instance lock is a D-Bus name). The tests themselves are
+# debug builds with the workspace's features (what .ci/run builds); the app they drive is the release
+# build, XS2A_DESKTOP_BIN. Builds the UI and the app first unless --no-build.
 # Screenshots: target/screenshots/desktop-*.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,10 +22,10 @@ for arg in "$@"; do
 done
 
 target="${CARGO_TARGET_DIR:-$PWD/target}"
-features=(--release --locked -p xs2a-desktop --features custom-protocol)
 
 command -v WebKitWebDriver >/dev/null || { echo "WebKitWebDriver missing: bash scripts/desktop-packages.sh" >&2; exit 1; }
 command -v xvfb-run >/dev/null || { echo "xvfb-run missing: bash scripts/desktop-packages.sh" >&2; exit 1; }
+command -v dbus-run-session >/dev/null || { echo "dbus-run-session missing: bash scripts/desktop-packages.sh" >&2; exit 1; }
 if ! command -v tauri-driver >/dev/null; then
   export PATH="$HOME/.cargo/bin:$PATH"
   command -v tauri-driver >/dev/null || cargo install tauri-driver --locked --version '^2'
@@ -27,12 +33,13 @@ fi
 
 if [ "$build" -eq 1 ]; then
   [ -f ui/dist/index.html ] || (cd ui && npm ci --no-audit --no-fund && npm run build)
-  cargo build "${features[@]}" --all-targets
+  cargo build --release --locked -p xs2a-desktop -p xs2a-sandbox --bins --features xs2a-desktop/custom-protocol
 fi
 
 mkdir -p target/screenshots
 export XS2A_DESKTOP_BIN="$target/release/xs2a-desktop"
 export XS2A_SCREENSHOTS="$PWD/target/screenshots"
-xvfb-run -a -s "-screen 0 1280x800x24" \
-  cargo test "${features[@]}" --test real_window --test real_window_traffic -- --ignored --nocapture
+dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" \
+  cargo test --locked --workspace --test real_window --test real_window_traffic --test real_window_tasks --test desktop_program \
+  -- --include-ignored --test-threads=1 --nocapture
 ls target/screenshots/desktop-*.png

@@ -1,6 +1,9 @@
-//! Build script: compiles the Tauri context from the repository's root `tauri.conf.json` and declares the
+//! Build script: compiles the Tauri context from the repository's root `tauri.conf.json`, declares the
 //! app's own commands, so that capabilities grant them by name (a window without a capability, such as the
-//! bank's SCA pages, can call none of them).
+//! bank's SCA pages, can call none of them), and generates the shipped components' licences for About.
+
+#[path = "build/licences.rs"]
+mod licences;
 
 fn main() {
     let commands = tauri_build::AppManifest::new().commands(&[
@@ -8,6 +11,8 @@ fn main() {
         "save_file",
         "open_file",
         "ui_ready",
+        "about",
+        "open_data_folder",
     ]);
     tauri_build::try_build(
         tauri_build::Attributes::new()
@@ -15,4 +20,13 @@ fn main() {
             .app_manifest(commands),
     )
     .expect("the Tauri build step (tauri.conf.json, capabilities, icons) failed");
+
+    let manifest_dir = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    licences::generate(
+        manifest_dir
+            .parent()
+            .expect("src-tauri is in the workspace"),
+        &out_dir,
+    );
 }

@@ -2,14 +2,15 @@
 //! — for the workbench's live views and the event streams. Every event gets a number; the last
 //! [`REPLAY`] are kept so that a listener that reconnects resumes where it left off (SSE `Last-Event-ID`).
 //! Bounded: a slow listener loses the oldest events rather than holding memory; nothing here is the record
-//! of truth (the store is).
+//! of truth (the store is). When the server stops, [`Events::end_streams`] tells every event stream to end,
+//! so that a graceful stop finishes at once instead of waiting for listeners that never leave.
 
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use time::OffsetDateTime;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
 /// How many events a listener may fall behind before it misses some.
 const CAPACITY: usize = 1024;
@@ -40,6 +41,8 @@ pub struct Events {
     sender: broadcast::Sender<Event>,
     next: Arc<AtomicU64>,
     recent: Arc<Mutex<VecDeque<Event>>>,
+    /// True once the server stops: the streams over this broadcast end.
+    ending: Arc<watch::Sender<bool>>,
 }
 
 impl Default for Events {
@@ -48,6 +51,7 @@ impl Default for Events {
             sender: broadcast::channel(CAPACITY).0,
             next: Arc::new(AtomicU64::new(1)),
             recent: Arc::new(Mutex::new(VecDeque::with_capacity(REPLAY))),
+            ending: Arc::new(watch::channel(false).0),
         }
     }
 }
@@ -88,6 +92,19 @@ impl Events {
             .cloned()
             .collect();
         (backlog, missed_some, receiver)
+    }
+
+    /// Tells every event stream (the sandbox's and the traffic log's) to end: the server is stopping.
+    pub fn end_streams(&self) {
+        self.ending.send_replace(true);
+    }
+
+    /// Completes once [`Events::end_streams`] was called (at once if it was already).
+    pub fn streams_end(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut ending = self.ending.subscribe();
+        async move {
+            let _ = ending.wait_for(|&ending| ending).await;
+        }
     }
 }
 

@@ -10,6 +10,7 @@ pub mod batch;
 pub mod cli;
 pub mod clock;
 pub mod clock_control;
+pub mod conformance;
 pub mod consent;
 pub mod customer_removal;
 pub mod domain;

@@ -17,6 +17,7 @@ fn main() -> ExitCode {
         Command::Har(args) => xs2a_sandbox::cli::har::run_har(args),
         Command::Curl(args) => xs2a_sandbox::cli::har::run_curl(args),
         Command::Openapi(args) => xs2a_sandbox::cli::openapi::run(args),
+        Command::Conformance(args) => xs2a_sandbox::cli::conformance::run(args),
     };
     match outcome {
         Ok(code) => code,

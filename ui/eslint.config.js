@@ -5,7 +5,8 @@ import solid from "eslint-plugin-solid/configs/typescript";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "test-results/", "playwright-report/"] },
+  // The generated wire types (scripts/gen-types.mjs) are not linted.
+  { ignores: ["dist/", "node_modules/", "test-results/", "playwright-report/", "src/api/generated/"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -26,9 +27,9 @@ export default tseslint.config(
     ...solid,
     rules: {
       ...solid.rules,
-      // form.run(action) and load(key, action) call their action at once, outside any tracking; a promise's
-      // then-callback likewise. Reading signals there is intended.
-      "solid/reactivity": ["warn", { customReactiveFunctions: ["run", "load", "then"] }],
+      // form.run(action), load(key, action) and act(key, action) call their action at once, outside any
+      // tracking; a promise's then- and catch-callbacks likewise. Reading signals there is intended.
+      "solid/reactivity": ["warn", { customReactiveFunctions: ["run", "load", "act", "then", "catch"] }],
     },
   },
   {
@@ -36,9 +37,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
-    // Plain-JavaScript tools, not part of the app (the service's stand-in, the frame-time measurement):
+    // Plain-JavaScript tools, not part of the app (the service's stand-in, the frame-time measurement, the
+    // type generator):
     // linted without types.
-    files: ["scripts/fake-service.mjs", "scripts/frame-time.mjs"],
+    files: ["scripts/fake-service.mjs", "scripts/frame-time.mjs", "scripts/gen-types.mjs"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { parserOptions: { project: false, projectService: false } },
   },

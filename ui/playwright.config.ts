@@ -14,7 +14,7 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     locale: "en-US",
-    viewport: { width: 1440, height: 960 },
+    viewport: { width: 1440, height: 900 },
     launchOptions: {
       executablePath: process.env.XS2A_CHROMIUM ?? "/usr/bin/chromium",
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],

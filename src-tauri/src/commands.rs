@@ -116,16 +116,21 @@ impl Readiness {
 }
 
 /// Called once by the main window's init script when the UI shows live data from the service. Logs
-/// `xs2a-desktop: ready after N ms` (from process start) on stdout: scripts/measure-desktop.sh and the
-/// real-window test wait for that line.
+/// `xs2a-desktop: ready after N ms on <screen>` (from process start) on stdout: scripts/measure-desktop.sh,
+/// the real-window tests and the package test wait for that line.
 #[tauri::command]
-pub fn ui_ready(readiness: State<'_, Readiness>) {
+pub fn ui_ready(readiness: State<'_, Readiness>, screen: Option<String>) {
     if readiness.reported.swap(true, Ordering::SeqCst) {
         return;
     }
     use std::io::Write;
     let elapsed = readiness.started.elapsed();
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "xs2a-desktop: ready after {} ms", elapsed.as_millis());
+    let screen = screen.as_deref().unwrap_or("an unknown screen");
+    let _ = writeln!(
+        out,
+        "xs2a-desktop: ready after {} ms on {screen}",
+        elapsed.as_millis()
+    );
     let _ = out.flush();
 }

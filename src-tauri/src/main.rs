@@ -1,12 +1,15 @@
 //! The desktop workbench: one Tauri window over the sandbox service, which runs in this process through the
 //! same [`xs2a_sandbox::app::App`] as `xs2a-sandbox serve`. This file wires the parts together and owns the
-//! life cycle: start the service, open the window, and on exit (window closed, SIGINT/SIGTERM) stop serving
-//! and make the store durable before the process ends.
+//! life cycle: answer `--version`/`--help`, hand a second launch to the running app (instance.rs), start the
+//! service, open the window (its size and position kept between launches), and on exit (window closed,
+//! SIGINT/SIGTERM) stop serving and make the store durable before the process ends.
 
 // A release build on Windows must not open a console next to the window.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+mod about;
 mod commands;
+mod instance;
 mod memory;
 mod options;
 mod service;
@@ -14,35 +17,69 @@ mod window;
 
 use std::time::Instant;
 use tauri::{Manager, RunEvent, WindowEvent};
+use tauri_plugin_window_state::{AppHandleExt, StateFlags};
 
 fn main() {
     let started = Instant::now();
-    memory::before_gtk();
-    xs2a_sandbox::cli::init_tracing();
     let options =
         match options::Options::parse(std::env::args().skip(1), |name| std::env::var(name).ok()) {
             Ok(options) => options,
             Err(message) => {
-                eprintln!("xs2a-desktop: {message}");
+                eprintln!("xs2a-desktop: {message}\n\n{}", options::USAGE);
                 std::process::exit(2);
             }
         };
+    if options.version {
+        println!("xs2a-desktop {}", env!("CARGO_PKG_VERSION"));
+        return;
+    }
+    if options.help {
+        println!("{}", options::USAGE);
+        return;
+    }
+    memory::before_gtk();
+    xs2a_sandbox::cli::init_tracing();
 
-    let app = tauri::Builder::default()
+    let context = tauri::generate_context!("../tauri.conf.json");
+    // Tauri's app data directory (the data directory followed by the identifier), known here already because
+    // the single-instance lock is per data directory and must be taken before the app starts.
+    let identifier = context.config().identifier.clone();
+    let app_data_dir = dirs::data_dir().unwrap_or_default().join(&identifier);
+    let data = options.data_dir(app_data_dir);
+
+    let mut builder = tauri::Builder::default();
+    // First of the plugins: a second launch must leave before anything else starts.
+    if let Some(lock) = instance::lock_name(&identifier, &data) {
+        builder = builder.plugin(
+            tauri_plugin_single_instance::Builder::new()
+                .dbus_id(lock)
+                .callback(|app, args, _cwd| instance::bring_forward(app, &args))
+                .build(),
+        );
+    }
+    let app = builder
+        // The main window's size, position and maximised state; the SCA window opens at its own size.
+        .plugin(
+            tauri_plugin_window_state::Builder::default()
+                .with_denylist(&[commands::SCA])
+                .build(),
+        )
         .manage(commands::Readiness::new(started))
         .invoke_handler(tauri::generate_handler![
             commands::open_sca_window,
             commands::save_file,
             commands::open_file,
             commands::ui_ready,
+            about::about,
+            about::open_data_folder,
         ])
         .setup(move |app| {
-            let data = options.data_dir(app.path().app_data_dir()?);
             let service = match service::Service::start(data, options.port) {
                 Ok(service) => service,
                 Err(message) => {
-                    // Most often a second copy of the app on the same data directory: say where the first
-                    // one serves and leave, rather than panic inside Tauri's setup.
+                    // A second copy on the same data directory where the single-instance lock could not
+                    // help (no D-Bus session): say where the first one serves and leave, rather than panic
+                    // inside Tauri's setup.
                     eprintln!("xs2a-desktop: {message}");
                     std::process::exit(1);
                 }
@@ -57,12 +94,12 @@ fn main() {
             window::open_main(app.handle(), service.base_url(), service.token())?;
             app.manage(service);
 
-            // SIGINT/SIGTERM end the app the way closing the window does, so the store is closed cleanly.
-            // The windows go first: their pages hold the event stream open, which a graceful stop of the
-            // server would otherwise wait out.
+            // SIGINT/SIGTERM end the app the way closing the window does: the window's place is saved, the
+            // windows go, and the store is closed (the server ends the page's event stream as it stops).
             let handle = app.handle().clone();
             tauri::async_runtime::spawn(async move {
                 xs2a_sandbox::api::server::shutdown_signal().await;
+                let _ = handle.save_window_state(StateFlags::all());
                 for window in handle.webview_windows().into_values() {
                     let _ = window.destroy();
                 }
@@ -70,7 +107,7 @@ fn main() {
             });
             Ok(())
         })
-        .build(tauri::generate_context!("../tauri.conf.json"))
+        .build(context)
         .unwrap_or_else(|error| {
             eprintln!("xs2a-desktop: cannot start the window: {error}");
             std::process::exit(1);

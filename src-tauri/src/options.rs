@@ -1,7 +1,7 @@
 //! What the user can fix when starting the app: the port (`--port N` or `XS2A_DESKTOP_PORT`; otherwise the
 //! OS picks a free one) and the data directory (`--data DIR` or `XS2A_DESKTOP_DATA`, `--ephemeral`;
-//! otherwise the app's data directory). Unknown arguments are ignored, because WebDriver and desktop
-//! launchers add their own.
+//! otherwise the app's data directory), and `--version` / `--help`, answered before any window opens.
+//! Unknown arguments are ignored, because WebDriver and desktop launchers add their own.
 
 use std::path::PathBuf;
 use xs2a_sandbox::app::DataDir;
@@ -11,7 +11,26 @@ pub struct Options {
     pub port: Option<u16>,
     pub data: Option<PathBuf>,
     pub ephemeral: bool,
+    /// `--version` / `-V`: print the version and exit.
+    pub version: bool,
+    /// `--help` / `-h`: print the usage and exit.
+    pub help: bool,
 }
+
+/// What `--help` prints.
+pub const USAGE: &str = "\
+Usage: xs2a-desktop [--port N] [--data DIR | --ephemeral] [--version] [--help]
+
+The xs2a-sandbox workbench: a desktop window over the embedded sandbox service.
+
+  --port N       serve on 127.0.0.1:N (default: a free port; env XS2A_DESKTOP_PORT)
+  --data DIR     keep the sandbox's data in DIR (default: the app's data directory; env XS2A_DESKTOP_DATA)
+  --ephemeral    keep nothing (a temporary store)
+  -V, --version  print the version
+  -h, --help     print this help
+
+A second launch on the same data directory brings the running window forward.
+The headless service and its CLI (sign, cert, verify, ...) are `xs2a-sandbox`.";
 
 fn port(text: &str) -> Result<u16, String> {
     text.parse()
@@ -32,7 +51,7 @@ impl Options {
             data: env("XS2A_DESKTOP_DATA")
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from),
-            ephemeral: false,
+            ..Options::default()
         };
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
@@ -50,6 +69,8 @@ impl Options {
                 "--port" => options.port = Some(port(&value("--port")?)?),
                 "--data" => options.data = Some(PathBuf::from(value("--data")?)),
                 "--ephemeral" => options.ephemeral = true,
+                "--version" | "-V" => options.version = true,
+                "--help" | "-h" => options.help = true,
                 _ => {}
             }
         }
@@ -103,6 +124,16 @@ mod tests {
             parse(&["--automation", "-psn_0_1"], &[]).unwrap(),
             Options::default()
         );
+    }
+
+    #[test]
+    fn version_and_help_are_asked_for_by_their_usual_names() {
+        assert!(parse(&["--version"], &[]).unwrap().version);
+        assert!(parse(&["-V"], &[]).unwrap().version);
+        assert!(parse(&["--help"], &[]).unwrap().help);
+        assert!(parse(&["-h"], &[]).unwrap().help);
+        assert!(!parse(&[], &[]).unwrap().version);
+        assert!(USAGE.contains("--ephemeral") && USAGE.contains("--version"));
     }
 
     #[test]

@@ -8,7 +8,8 @@ use tauri::async_runtime::JoinHandle;
 use tokio::sync::oneshot;
 use xs2a_sandbox::app::{App, AppConfig, DataDir};
 
-/// How long the app waits on exit for requests in flight (an SSE stream ends at once on shutdown).
+/// How long the app waits on exit for requests in flight. Event streams are not waited for: the server
+/// ends them as it stops (`Events::end_streams`), so an app whose window follows them ends at once.
 const STOP_GRACE: Duration = Duration::from_secs(5);
 
 pub struct Service {
@@ -71,6 +72,11 @@ impl Service {
 
     pub fn token(&self) -> &str {
         self.app.operator_token()
+    }
+
+    /// The data directory, unless the store is ephemeral.
+    pub fn data_dir(&self) -> Option<&std::path::Path> {
+        self.app.data_dir()
     }
 
     /// Says where the service is: on stdout as `xs2a-sandbox serve` does (the same tokenised workbench URL

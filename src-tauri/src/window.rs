@@ -17,8 +17,8 @@ pub fn is_app_page(url: &Url) -> bool {
 }
 
 /// The script run before the page's own: the hand-over, and a watcher that reports once when the UI shows
-/// live data (the header has the session's details and the event stream says "Live"), which the app logs
-/// as the moment the window is ready. Both only on the app's own pages, so the token never reaches another.
+/// live data (the header has the session's details and the event stream says "Live"), with the screen it
+/// shows, which the app logs as the moment the window is ready. Both only on the app's own pages, so the token never reaches another.
 pub fn init_script(base_url: &str, token: &str) -> String {
     let hand_over = serde_json::json!({ "baseUrl": base_url, "token": token, "desktop": true });
     format!(
@@ -36,7 +36,10 @@ pub fn init_script(base_url: &str, token: &str) -> String {
     reported = true;
     observer.disconnect();
     var ipc = window.__TAURI_INTERNALS__;
-    if (ipc) ipc.invoke("ui_ready", {{}}).catch(function () {{}});
+    var tab = document.querySelector('[role="tab"][aria-selected="true"]');
+    var title = tab && (tab.querySelector(".tab-title") || tab);
+    var screen = title ? title.textContent.trim() : null;
+    if (ipc) ipc.invoke("ui_ready", {{ screen: screen }}).catch(function () {{}});
   }}
   document.addEventListener("DOMContentLoaded", function () {{
     var observer = new MutationObserver(function () {{ check(observer); }});
@@ -47,9 +50,17 @@ pub fn init_script(base_url: &str, token: &str) -> String {
     )
 }
 
+/// The window's title: the product, its version and where the service listens.
+pub fn title(base_url: &str) -> String {
+    format!(
+        "xs2a-sandbox workbench {} — {base_url}",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
 pub fn open_main(app: &AppHandle, base_url: &str, token: &str) -> tauri::Result<()> {
     let window = WebviewWindowBuilder::new(app, MAIN, WebviewUrl::App("index.html".into()))
-        .title(format!("xs2a-sandbox workbench — {base_url}"))
+        .title(title(base_url))
         .inner_size(1280.0, 800.0)
         .min_inner_size(900.0, 600.0)
         .initialization_script(init_script(base_url, token))
@@ -81,6 +92,17 @@ mod tests {
         assert!(!is_app_page(
             &"http://tauri.localhost.evil.example/".parse().unwrap()
         ));
+    }
+
+    #[test]
+    fn the_title_names_the_version_and_the_service() {
+        assert_eq!(
+            title("http://127.0.0.1:5000"),
+            format!(
+                "xs2a-sandbox workbench {} — http://127.0.0.1:5000",
+                env!("CARGO_PKG_VERSION")
+            )
+        );
     }
 
     #[test]

@@ -32,7 +32,7 @@ const CONSENT: &str = r#"{"access":{"balances":[],"transactions":[]},"recurringI
 /// A refused consent request in the inspector's list (method, path, status and the refusal mark).
 const REFUSED: &str = "POST/v1/consents400 ✕";
 /// The inspector's lines, by selector: the list is there only while it has lines (an empty state otherwise).
-const ROWS: &str = "[role=list][aria-label=Exchanges] [role=listitem]";
+const ROWS: &str = "[role=listbox][aria-label=Exchanges] [role=option]";
 
 /// An external TPP app: signs with the bundled test certificate and sends over its own connection.
 struct Tpp {
@@ -530,7 +530,7 @@ async fn traffic(w: &Window, home: &Path, app_port: u16, started: Instant) {
     w.snap("flow").await;
 
     // 7. Presentation mode: from the first message forward with the arrow keys to the PSU's page, one back.
-    w.click(&panel, "button", "Present").await;
+    w.click(&panel, "button", "Present journey").await;
     let (show, _) = w.role(&page, "dialog", "Presentation").await;
     w.press(Key::Home).await;
     let first = w.expect_css(&show, "[role=status]", &["1 / "]).await;

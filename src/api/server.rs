@@ -14,8 +14,8 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::rustls;
 
-/// How long in-flight requests may take to finish after shutdown was asked (an event stream never
-/// finishes by itself).
+/// How long in-flight requests may take to finish after shutdown was asked (event streams are told to end
+/// at once: see [`then_end_streams`]).
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// Serves the API on `listener` until `shutdown` completes, then finishes in-flight requests. Also runs
@@ -28,6 +28,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     // Batch runs happen when the clock passes their times, whether or not anyone is calling.
     let scheduler = crate::batch::spawn_scheduler(state.clone());
+    let shutdown = then_end_streams(&state, shutdown);
     let app = super::limits::apply(crate::api::router(state), limits);
     let served = accept_loop(listener, shutdown, move |stream, peer, watcher| {
         let app = app.clone();
@@ -47,6 +48,7 @@ pub async fn serve_tls(
     limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let shutdown = then_end_streams(&state, shutdown);
     let app = super::limits::apply(crate::api::router_for_tls(state), limits);
     let acceptor = tokio_rustls::TlsAcceptor::from(tls);
     accept_loop(listener, shutdown, move |stream, peer, watcher| {
@@ -62,6 +64,19 @@ pub async fn serve_tls(
         }
     })
     .await
+}
+
+/// `shutdown`, then every event stream told to end: an event stream never finishes by itself, and the
+/// graceful stop would wait the whole grace period for it (the desktop app took five seconds to close).
+fn then_end_streams(
+    state: &AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> impl Future<Output = ()> + Send + 'static {
+    let events = state.events.clone();
+    async move {
+        shutdown.await;
+        events.end_streams();
+    }
 }
 
 /// Accepts connections until `shutdown` completes, each served on a task of its own by `connection`;
@@ -137,5 +152,74 @@ pub fn shutdown_signal() -> impl Future<Output = ()> {
         async {
             let _ = tokio::signal::ctrl_c().await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::{App, AppConfig, DataDir};
+    use std::time::{Duration, Instant};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// An open event stream (the workbench's, as the desktop window holds it) does not hold up a stop.
+    #[tokio::test]
+    async fn a_stop_ends_the_open_event_streams_at_once() {
+        let app = App::build(AppConfig {
+            data: DataDir::Ephemeral,
+            ..AppConfig::default()
+        })
+        .unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let token = app.operator_token().to_owned();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let serving = tokio::spawn(async move {
+            app.serve(listener, async move {
+                let _ = stopped.await;
+            })
+            .await
+        });
+
+        let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let request = format!(
+            "GET /workbench/api/events?token={token} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut opened = Vec::new();
+        let mut buf = [0u8; 1024];
+        while !String::from_utf8_lossy(&opened).contains(": connected") {
+            let n = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buf))
+                .await
+                .expect("the stream opens")
+                .unwrap();
+            assert!(
+                n > 0,
+                "closed before the stream opened: {}",
+                String::from_utf8_lossy(&opened)
+            );
+            opened.extend_from_slice(&buf[..n]);
+        }
+        assert!(String::from_utf8_lossy(&opened).starts_with("HTTP/1.1 200"));
+
+        let asked = Instant::now();
+        stop.send(()).unwrap();
+        tokio::time::timeout(Duration::from_secs(5), serving)
+            .await
+            .expect("the server stops within the test's bound")
+            .unwrap()
+            .unwrap();
+        let took = asked.elapsed();
+        assert!(
+            took < Duration::from_secs(2),
+            "the stop waited {took:?} for the open event stream"
+        );
+        // The client sees the stream end (the chunked body's last chunk, then the connection closes).
+        let mut rest = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(2), stream.read_to_end(&mut rest)).await;
+        assert!(
+            String::from_utf8_lossy(&rest).contains("0\r\n\r\n"),
+            "{}",
+            String::from_utf8_lossy(&rest)
+        );
     }
 }

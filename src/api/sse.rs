@@ -73,7 +73,7 @@ pub fn last_event_id(headers: &HeaderMap, query: Option<&str>) -> Option<u64> {
 }
 
 /// 200 `text/event-stream`: the kept events after `resume_after` (when given), then every event from now
-/// on that `keep` accepts, until the client goes away.
+/// on that `keep` accepts, until the client goes away or the server stops.
 pub fn stream(
     events: &Events,
     resume_after: Option<u64>,
@@ -84,7 +84,9 @@ pub fn stream(
         None => (Vec::new(), false, events.subscribe()),
     };
     let (tx, rx) = mpsc::channel::<Bytes>(64);
+    let server_stops = events.streams_end();
     tokio::spawn(async move {
+        tokio::pin!(server_stops);
         // The first bytes go out at once, so the client sees the stream open before any event.
         let mut opening = vec![Bytes::from_static(b": connected\n\n")];
         if missed_some {
@@ -112,6 +114,7 @@ pub fn stream(
                 },
                 _ = keep_alive.tick() => Bytes::from_static(b": keep-alive\n\n"),
                 _ = tx.closed() => return,
+                () = &mut server_stops => return,
             };
             if tx.send(chunk).await.is_err() {
                 return;

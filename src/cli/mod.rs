@@ -1,6 +1,7 @@
 //! The command line: argument definitions, one module per subcommand.
 
 pub mod cert;
+pub mod conformance;
 pub mod export;
 pub mod har;
 pub mod http_client;
@@ -42,6 +43,8 @@ pub enum Command {
     Har(har::HarArgs),
     /// Write a flow as a shell script that signs and sends each request with curl.
     Curl(har::CurlArgs),
+    /// Grade a TPP app's traffic against the bank's rules: JSON, JUnit and HTML reports.
+    Conformance(conformance::ConformanceArgs),
     /// Write the OpenAPI 3.1 document of the whole service (also served at /openapi.json).
     Openapi(openapi::OpenApiArgs),
 }

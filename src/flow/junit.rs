@@ -87,7 +87,8 @@ pub struct CaseResult {
     pub failure: Option<(String, String)>,
 }
 
-fn escape(text: &str) -> String {
+/// Text escaped for XML 1.0 (attributes and character data); control characters XML cannot hold become `?`.
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

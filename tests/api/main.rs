@@ -9,6 +9,8 @@ mod cli;
 mod cli_kit;
 mod clock;
 mod concurrency;
+mod conformance;
+mod conformance_cli;
 mod data_dirs;
 mod durability;
 mod errors;

@@ -132,7 +132,7 @@ fn expected_warnings(request: &KitRequest) -> Vec<String> {
 }
 
 /// Runs every script in the manifest's order; returns the answers, script by script.
-async fn run_scripts(app: &TestApp) -> Vec<(String, Vec<TestResponse>)> {
+pub(crate) async fn run_scripts(app: &TestApp) -> Vec<(String, Vec<TestResponse>)> {
     let manifest = read_json("manifest.json");
     let tpp = fixture_tpp();
     let mut filled = Filled::from_manifest(&manifest);

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// The blocks fenced as ```` ```sh walkthrough ````, in order.
-fn walkthrough_blocks(readme: &str) -> Vec<String> {
+pub(crate) fn walkthrough_blocks(readme: &str) -> Vec<String> {
     let mut blocks = Vec::new();
     let mut current: Option<String> = None;
     for line in readme.lines() {

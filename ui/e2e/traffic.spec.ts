@@ -9,6 +9,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { approveInBank } from "./support/bank";
+import { approveByAutomation, externalPayment } from "./support/payments";
 import { bban, syntheticNationalId } from "./support/numbers";
 import { send, sha256Digest, sign } from "./support/tpp";
 import { show, snap } from "./support/workbench";
@@ -51,7 +52,7 @@ async function api(request: APIRequestContext, wb: Workbench, method: string, pa
 
 function rows(page: Page, text: RegExp) {
   const panel = page.getByRole("tabpanel", { name: "Inspector", exact: true });
-  return panel.getByRole("list", { name: "Exchanges" }).getByRole("listitem").filter({ hasText: text });
+  return panel.getByRole("listbox", { name: "Exchanges" }).getByRole("option").filter({ hasText: text });
 }
 
 /** Waits for the live list to show one more line like `text` than `before`, and opens it. */
@@ -91,7 +92,7 @@ test.describe("traffic inspector and flow view", () => {
     await expect(exchange.getByRole("note")).toContainText("Digest over a different body");
     // The client's signing string, pasted: the digest line differs.
     await exchange.getByLabel("The client's signing string (paste it to compare)").fill(signed.signingString);
-    await expect(exchange.getByText(/^1 line differ/)).toBeVisible();
+    await expect(exchange.getByText(/^1 line differs/)).toBeVisible();
     const changed = exchange.getByRole("table", { name: "Signing string comparison" }).locator('tr[data-kind="changed"]');
     await expect(changed).toHaveCount(1);
     await expect(changed).toContainText("digest: SHA-256=");
@@ -120,12 +121,55 @@ test.describe("traffic inspector and flow view", () => {
     await expect(composer.getByLabel("Method", { exact: true })).toHaveValue("POST");
     await show(page, "Inspector");
 
-    // The list's keyboard: Home, then Enter opens the first line.
-    const list = panel.getByRole("list", { name: "Exchanges" });
+    // The list's keyboard: the list keeps the focus and names the row it is on (aria-activedescendant), so
+    // arrowing announces the row; Home, then Enter opens the first line.
+    const list = panel.getByRole("listbox", { name: "Exchanges" });
     await list.focus();
+    await page.keyboard.press("Home");
+    const active = await list.getAttribute("aria-activedescendant");
+    expect(active).toBeTruthy();
+    await expect(page.locator(`#${active ?? "none"}`)).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("ArrowDown");
+    expect(await list.getAttribute("aria-activedescendant")).not.toBe(active);
+    await expect(list).toBeFocused();
     await page.keyboard.press("Home");
     await page.keyboard.press("Enter");
     await expect(panel.getByRole("article", { name: /^Exchange \d+$/ })).toBeVisible();
+  });
+
+  test("the handler's refusal after the gate let a request through, statuses on event lines, paths kept at their end", async ({ page, request }) => {
+    const wb = await workbench(request);
+    await page.goto(URL_WITH_TOKEN);
+    const panel = await show(page, "Inspector");
+    await expect(panel.getByRole("status").filter({ hasText: "live: open" })).toBeVisible();
+    const before = await rows(page, /POST\/v1\/consents400(?! ✕)/).count();
+    // Signed properly, refused by the handler: a consent whose body is not a consent.
+    const url = `${wb.baseUrl}/v1/consents`;
+    const body = JSON.stringify({ access: "everything" });
+    const headers = { "Content-Type": "application/json", "TPP-Session-ID": randomUUID(), "PSU-IP-Address": "192.0.2.10" };
+    const refused = await send(request, "POST", url, { ...headers, ...sign("POST", url, headers, body).headers }, body);
+    expect(refused.status()).toBe(400);
+    const exchange = await openNew(page, /POST\/v1\/consents400(?! ✕)/, before);
+    const verdict = exchange.getByRole("region", { name: "Verdict" });
+    const heading = verdict.getByRole("heading", { name: /^Gate verdict/ });
+    await expect(heading).toContainText("accepted, then refused by the handler (400");
+    await expect(heading).not.toHaveText("Gate verdict: accepted");
+    await expect(verdict.getByRole("note")).toContainText("Likely cause:");
+
+    // A payment's status events say their statuses; a long path keeps its distinguishing end in view.
+    const made = await externalPayment(request, wb, STRAKS, "inspector");
+    await approveByAutomation(request, wb, made);
+    const statusUrl = `${wb.baseUrl}${STRAKS}/${made.paymentId}/status`;
+    await send(request, "GET", statusUrl, sign("GET", statusUrl, {}).headers);
+    const events = panel.getByRole("listbox", { name: "Exchanges" }).getByRole("option").filter({ hasText: /payment (RCVD|ACTC|ACSC)/ });
+    await expect(events.last()).toContainText(/payment [A-Z]{4}( → [A-Z]{4})?/);
+    await expect(panel.getByRole("listbox", { name: "Exchanges" })).not.toContainText(/payment\s+→/);
+    const line = rows(page, new RegExp(`${made.paymentId.slice(0, 8)}…/status`)).last();
+    const end = line.getByText(`/${made.paymentId.slice(0, 8)}…/status`, { exact: true });
+    await expect(line.getByTitle(`${STRAKS}/${made.paymentId}/status`)).toBeVisible();
+    await expect(end).toBeVisible();
+    expect(await end.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    await snap(page, "6-inspector");
   });
 
   test("a straks payment journey in the flow view, and presentation mode through it", async ({ page, request, context }) => {
@@ -201,9 +245,11 @@ test.describe("traffic inspector and flow view", () => {
     const svgText = readFileSync((await svgFile.path()) ?? "", "utf8");
     expect(svgText).toContain("<svg");
     expect(svgText).toContain("Batch simulator");
+    // The file says what it shows.
+    expect(svgText).toMatch(/<svg[^>]*>\s*<title>[^<]*125\.50[^<]*<\/title>/);
 
     // Presentation mode: from the first message, forward with the arrow keys to the PSU's page.
-    await panel.getByRole("button", { name: "Present", exact: true }).click();
+    await panel.getByRole("button", { name: "Present journey", exact: true }).click();
     const show_ = page.getByRole("dialog", { name: "Presentation" });
     await page.keyboard.press("Home");
     await expect(show_.getByRole("status")).toContainText(/^1 \/ \d+/);
@@ -211,10 +257,8 @@ test.describe("traffic inspector and flow view", () => {
     await page.keyboard.press("ArrowRight");
     await expect(show_.getByRole("status")).toContainText(/^2 \/ \d+/);
     await expect(show_.getByLabel("Current message")).toContainText("201 Created");
-    await snap(page, "presentation-created");
     for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
     await expect(show_.getByRole("region", { name: "The PSU's SCA page" })).toBeVisible();
-    await snap(page, "presentation-sca-page");
     await page.keyboard.press("ArrowLeft");
     await expect(show_.getByRole("status")).toContainText(/^4 \/ \d+/);
     await page.keyboard.press("Escape");

@@ -246,7 +246,9 @@ pub async fn stream(
         None => Vec::new(),
     };
     let (tx, rx) = mpsc::channel::<Bytes>(256);
+    let server_stops = state.events.streams_end();
     tokio::spawn(async move {
+        tokio::pin!(server_stops);
         let mut last = resume.unwrap_or(0);
         let _ = tx.send(Bytes::from_static(b": connected\n\n")).await;
         for entry in &backlog {
@@ -269,6 +271,7 @@ pub async fn stream(
                 },
                 _ = keep_alive.tick() => Bytes::from_static(b": keep-alive\n\n"),
                 _ = tx.closed() => return,
+                () = &mut server_stops => return,
             };
             if tx.send(chunk).await.is_err() {
                 return;

@@ -6,6 +6,7 @@
 pub mod access;
 mod callback;
 pub mod composer;
+pub mod conformance;
 mod fixtures;
 pub mod gate;
 pub mod openapi;
@@ -59,6 +60,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/state/compare", get(rewind::compare))
         .route("/journeys/{id}/restart", post(rewind::restart))
         .merge(crate::api::traffic::router())
+        .merge(conformance::router())
         .fallback(crate::api::layers::no_such_path)
         .layer(from_fn_with_state(state.clone(), rewind::workbench_cause))
         .layer(from_fn_with_state(state, access::operator_api));

@@ -29,6 +29,7 @@ pub fn describe(doc: &mut Document) {
     crate::api::traffic::openapi::describe(doc);
     super::rewind::describe(doc);
     crate::api::sandbox::openapi::describe_workbench_edits(doc);
+    super::conformance::describe(doc);
     describe_pages(doc);
 }
 

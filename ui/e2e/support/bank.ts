@@ -1,6 +1,6 @@
 // Going through the bank's SCA pages in the popup the workbench opened, as a PSU: identify with the
-// national identity number, pick a method, act as a private person, approve (or consent), until the bank
-// redirects to the workbench's callback page.
+// national identity number, pick a method, act as a private person, tick every account offered and consent
+// (or approve a payment), until the bank redirects to the workbench's callback page.
 import type { Page } from "@playwright/test";
 
 async function visible(page: Page, locator: ReturnType<Page["getByRole"]>): Promise<boolean> {
@@ -33,6 +33,9 @@ export async function approveInBank(popup: Page, nationalId: string): Promise<vo
       await go(popup, () => popup.getByRole("button", { name: "Continue", exact: true }).click());
       continue;
     }
+    // The consent page: the accounts to grant are ticked by the PSU (none are by default).
+    const accounts = popup.getByRole("checkbox");
+    for (let i = 0; i < (await accounts.count()); i++) await accounts.nth(i).check();
     for (const name of ["Approve", "Confirm"]) {
       const button = popup.getByRole("button", { name, exact: true });
       if (await visible(popup, button)) {

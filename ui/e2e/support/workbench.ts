@@ -4,7 +4,7 @@ import type { Locator, Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
-export type Screen = "Sandbox data" | "Composer" | "SCA" | "Batch & clock" | "Inspector" | "Flow";
+export type Screen = "Sandbox data" | "Composer" | "SCA" | "Batch & clock" | "Inspector" | "Flow" | "Conformance";
 
 const KEYS: Record<Screen, string> = {
   "Sandbox data": "1",
@@ -13,6 +13,7 @@ const KEYS: Record<Screen, string> = {
   "Batch & clock": "4",
   Inspector: "5",
   Flow: "6",
+  Conformance: "7",
 };
 
 /** Switches screen with its shortcut and answers the screen's panel. */
@@ -22,14 +23,22 @@ export async function show(page: Page, screen: Screen): Promise<Locator> {
   return page.getByRole("tabpanel", { name: screen, exact: true });
 }
 
-/** Saves a screenshot to $XS2A_SCREENSHOTS when set. */
+/**
+ * Saves a screenshot of the window as it is (1440x900 by default, the presentation tests' 1280x720) to
+ * $XS2A_SCREENSHOTS when set: the README's pictures come from here.
+ */
 export async function snap(page: Page, name: string): Promise<void> {
   const dir = process.env.XS2A_SCREENSHOTS;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
   // Let the editors finish measuring (CodeMirror lays out on the next animation frames).
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))));
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+}
+
+/** Whether the page scrolls sideways (its content wider than the window). */
+export async function scrollsSideways(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
 
 /** Sets a header row of the composer's request, adding a row when there is none with that name. */
@@ -68,6 +77,8 @@ export async function removeHeader(panel: Locator, name: string): Promise<void> 
 /** Chooses the operation whose option ends with "METHOD path"; answers whether there was one. */
 export async function chooseOperation(panel: Locator, method: string, path: string): Promise<boolean> {
   const select = panel.getByLabel("Operation", { exact: true });
+  // The forms come from the service: wait until they are there.
+  await expect(select.locator("option")).not.toHaveCount(1);
   const options = await select.locator("option").evaluateAll((list) =>
     list.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? "" })),
   );
@@ -77,6 +88,9 @@ export async function chooseOperation(panel: Locator, method: string, path: stri
     return false;
   }
   await select.selectOption(match.value);
+  // The form is filled from the operation: the request line shows its method and path.
+  await expect(panel.getByLabel("Method", { exact: true })).toHaveValue(method);
+  await expect(panel.getByLabel("Path", { exact: true })).toHaveValue(new RegExp(`^${path.split("{")[0]!.replace(/[.*+?^$()|[\]\\]/g, "\\$&")}`));
   return true;
 }
 

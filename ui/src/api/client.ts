@@ -24,21 +24,28 @@ import type {
   ExportFormat,
   ForcedOutcome,
   ForcedOutcomeAnswer,
+  GateDefinition,
   GenerateTransactions,
   Generated,
+  GeneratedValue,
   HistoryEntry,
+  ImportOutcome,
   ImportPersona,
   InitSummary,
+  NationalIdKind,
   IssuePersona,
   Operation,
   PaymentStatus,
   PaymentSummary,
+  PendingAuthorisation,
   Persona,
   PersonaPatch,
   Preview,
   Sent,
   Session,
   Settings,
+  Snapshot,
+  StateMode,
   Transaction,
   TransactionInput,
   UpdateCustomer,
@@ -51,6 +58,8 @@ export function createClient(t: Transport) {
     transport: t,
 
     session: () => t.request<Session>("GET", "/session"),
+    /** The live event stream (EventSource, so the token goes in the URL). */
+    eventsUrl: () => t.url("/events", true),
 
     sandbox: {
       initialize: () => t.request<InitSummary>("POST", "/sandbox/initialize"),
@@ -79,8 +88,6 @@ export function createClient(t: Transport) {
         t.request<CardTransactionList>("GET", `/sandbox/card-accounts/${seg(id)}/transactions`, undefined, { query }),
       addCardTransactions: (id: string, items: CardTransactionInput[]) =>
         t.request<unknown>("POST", `/sandbox/card-accounts/${seg(id)}/transactions`, items),
-      generateCardTransactions: (id: string, body: GenerateTransactions) =>
-        t.request<Generated>("POST", `/sandbox/card-accounts/${seg(id)}/transactions/generate`, body),
 
       agreements: () => t.request<Agreement[]>("GET", "/sandbox/agreements"),
       createAgreement: (body: AgreementBody) => t.request<Agreement>("POST", "/sandbox/agreements", body),
@@ -96,6 +103,14 @@ export function createClient(t: Transport) {
         t.request<PaymentSummary[]>("GET", "/sandbox/payments", undefined, { query }),
       forceOutcome: (paymentId: string, outcome: ForcedOutcome | null) =>
         t.request<ForcedOutcomeAnswer>("PUT", `/sandbox/payments/${seg(paymentId)}/forced-outcome`, { outcome }),
+
+      /** Valid identifiers, not used by any customer or account yet (the mock-data scripts' numbers). */
+      generate: {
+        nationalId: (kind: NationalIdKind) =>
+          t.request<GeneratedValue>("GET", "/sandbox/generate/national-id", undefined, { query: { kind } }),
+        orgNumber: () => t.request<GeneratedValue>("GET", "/sandbox/generate/org-number"),
+        bban: () => t.request<GeneratedValue>("GET", "/sandbox/generate/bban"),
+      },
 
       settings: () => t.request<Settings>("GET", "/sandbox/settings"),
       updateSettings: (body: Settings) => t.request<Settings>("PUT", "/sandbox/settings", body),
@@ -123,6 +138,24 @@ export function createClient(t: Transport) {
 
     sca: {
       callbacks: () => t.request<Callback[]>("GET", "/sca/callbacks"),
+      /** The authorisations not finished yet, newest first. */
+      pending: () => t.request<PendingAuthorisation[]>("GET", "/sca/pending"),
+    },
+
+    /** The signed-request gate's steps and the headers it signs and requires, as the verifier has them. */
+    gate: () => t.request<GateDefinition>("GET", "/gate"),
+
+    fixtures: {
+      /** The whole state as a state file (docs/fixtures.md), as text to save unchanged. */
+      exportState: () => t.request<string>("GET", "/state", undefined, { text: true }),
+      /** What importing a state file would change (`preview`), or the import itself. */
+      importState: (file: string, mode: StateMode, preview: boolean) =>
+        t.request<ImportOutcome>("POST", "/state", file, { raw: true, query: { mode, preview: preview ? true : undefined } }),
+      snapshots: () => t.request<Snapshot[]>("GET", "/snapshots"),
+      takeSnapshot: (name: string) => t.request<Snapshot>("PUT", `/snapshots/${seg(name)}`),
+      snapshotFile: (name: string) => t.request<string>("GET", `/snapshots/${seg(name)}`, undefined, { text: true }),
+      restoreSnapshot: (name: string) => t.request<ImportOutcome>("POST", `/snapshots/${seg(name)}/restore`),
+      deleteSnapshot: (name: string) => t.request<void>("DELETE", `/snapshots/${seg(name)}`),
     },
 
     traffic: {

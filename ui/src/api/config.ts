@@ -1,7 +1,13 @@
 // Where the service is and which operator token to send: from the desktop shell's hand-over when present,
 // else the page's own origin and the `?token=` it was opened with (then kept in sessionStorage and removed
 // from the address bar, as docs/workbench-api.md asks).
-import type { WorkbenchHandOver } from "./types";
+/** What the desktop shell sets before any script runs (docs/workbench-api.md, "Desktop shell hand-over"): the
+ * Tauri shell's contract, not part of the HTTP API's OpenAPI document. */
+export interface WorkbenchHandOver {
+  baseUrl: string;
+  token: string;
+  desktop: boolean;
+}
 
 declare global {
   interface Window {

@@ -4,25 +4,46 @@ import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "./errors";
 import { createTransport } from "./http";
 import { json, mockFetch, refusal } from "../test/fetchMock";
+import { SESSION } from "../test/harness";
+
+const ACCOUNT = {
+  id: "a1",
+  resourceId: "a1",
+  customerNumber: "14838510036",
+  ownerName: "Kari Nordmann",
+  bban: "12051000004",
+  iban: "NO1612051000004",
+  currency: "NOK",
+  name: "X",
+  product: "Brukskonto",
+  cashAccountType: "CACC",
+  status: "enabled",
+  usage: "PRIV",
+  balances: [],
+};
 
 const config = { baseUrl: "http://127.0.0.1:8080", token: "s3cret", desktop: false };
 
 describe("transport", () => {
   it("sends the token as a bearer header under /workbench/api", async () => {
-    const { fetch, calls } = mockFetch({ "GET /session": json({ version: "0.2.0" }) });
+    const { fetch, calls } = mockFetch({ "GET /session": json(SESSION) });
     const t = createTransport(config, {}, fetch);
-    await expect(t.request("GET", "/session")).resolves.toEqual({ version: "0.2.0" });
+    await expect(t.request("GET", "/session")).resolves.toEqual(SESSION);
     expect(calls[0]?.url).toBe("http://127.0.0.1:8080/workbench/api/session");
     expect(calls[0]?.headers.Authorization).toBe("Bearer s3cret");
   });
 
   it("sends JSON bodies and query parameters, leaving out empty ones", async () => {
-    const { fetch, calls } = mockFetch({ "POST /sandbox/customers": json({ id: "c1" }, 201) });
+    const { fetch, calls } = mockFetch({ "GET /sandbox/payments": json([]) });
     const t = createTransport(config, {}, fetch);
-    await t.request("POST", "/sandbox/customers", { name: "Kari" }, { query: { limit: 5, status: "" } });
-    expect(calls[0]?.body).toEqual({ name: "Kari" });
-    expect(calls[0]?.headers["Content-Type"]).toBe("application/json");
+    await t.request("GET", "/sandbox/payments", undefined, { query: { limit: 5, status: "" } });
     expect(calls[0]?.query.toString()).toBe("limit=5");
+    const customer = { id: "c1", customerId: "c1", customerNumber: "14838510036", customerName: "Kari", name: "Kari", customerType: "private", type: "private" };
+    const created = mockFetch({ "POST /sandbox/customers": json(customer, 201) });
+    await createTransport(config, {}, created.fetch).request("POST", "/sandbox/customers", { customerNumber: "14838510036", name: "Kari", type: "private" });
+    const sent = created.calls[0];
+    expect(sent?.body).toEqual({ customerNumber: "14838510036", name: "Kari", type: "private" });
+    expect(sent?.headers["Content-Type"]).toBe("application/json");
   });
 
   it("turns a refusal into an ApiError with the service's messages", async () => {
@@ -47,16 +68,16 @@ describe("transport", () => {
   it("hands the WARNINGs of a successful answer to the listener", async () => {
     const onWarnings = vi.fn();
     const { fetch } = mockFetch({
-      "PUT /sandbox/settings": json({ ok: true, tppMessages: [{ category: "WARNING", code: "WARNING", text: "heads up" }] }),
+      "POST /sandbox/accounts": json({ ...ACCOUNT, tppMessages: [{ category: "WARNING", code: "FORMAT_ERROR", path: "bban", text: "heads up" }] }, 201),
     });
     const t = createTransport(config, { onWarnings }, fetch);
-    await t.request("PUT", "/sandbox/settings", {});
-    expect(onWarnings).toHaveBeenCalledWith([{ category: "WARNING", code: "WARNING", path: null, text: "heads up" }]);
+    await t.request("POST", "/sandbox/accounts", { customerNumber: "14838510036", accountName: "X", bban: "12051000004" });
+    expect(onWarnings).toHaveBeenCalledWith([{ category: "WARNING", code: "FORMAT_ERROR", path: "bban", text: "heads up" }]);
   });
 
   it("counts requests in flight", async () => {
     const counts: number[] = [];
-    const { fetch } = mockFetch({ "GET /session": json({}) });
+    const { fetch } = mockFetch({ "GET /session": json(SESSION) });
     const t = createTransport(config, { onPending: (n) => counts.push(n) }, fetch);
     await t.request("GET", "/session");
     expect(counts).toEqual([1, 0]);

@@ -12,8 +12,10 @@ export type QueryValue = string | number | boolean | null | undefined;
 export interface RequestOptions {
   query?: Record<string, QueryValue>;
   signal?: AbortSignal;
-  /** The answer is text (e.g. a PEM), not JSON. */
+  /** The answer is text (e.g. a PEM, a state file to save as it came), not parsed. */
   text?: boolean;
+  /** The body is JSON text already (a file the user chose): sent as it is, for the service to judge. */
+  raw?: boolean;
 }
 
 export interface Transport {
@@ -62,7 +64,7 @@ export function createTransport(
     const init: RequestInit = { method, headers };
     if (body !== undefined) {
       headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
+      init.body = options.raw && typeof body === "string" ? body : JSON.stringify(body);
     }
     if (options.signal) init.signal = options.signal;
     pending(1);

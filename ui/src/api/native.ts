@@ -1,6 +1,11 @@
 // The desktop shell's native commands (open_sca_window, save_file, open_file) when the page runs inside
 // Tauri, and the browser's fallbacks otherwise: window.open, a download link, an <input type=file>.
-import type { OpenFileResult } from "./types";
+
+/** The `open_file` command's answer (src-tauri), or the browser's file input read the same way. */
+export interface OpenFileResult {
+  path: string;
+  contents: string;
+}
 
 interface TauriGlobal {
   core: { invoke<T>(command: string, args?: Record<string, unknown>): Promise<T> };

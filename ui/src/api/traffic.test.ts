@@ -94,7 +94,7 @@ describe("filters", () => {
 
   it("judges live entries as the service would", () => {
     const ok = exchange(1);
-    const refused = exchange(2, { status: 401, failedStep: "signature", code: "SIGNATURE_INVALID" });
+    const refused = exchange(2, { status: 400, failedStep: "signature", code: "BAD_REQUEST" });
     const event: Entry = { id: 3, kind: "event", at: "", event: "batch.run", data: {}, resources: [], journeys: [] };
     expect(matchesFilter(ok, {})).toBe(true);
     expect(matchesFilter(ok, { failed: true })).toBe(false);
@@ -103,7 +103,7 @@ describe("filters", () => {
     expect(matchesFilter(ok, { psu: "p2" })).toBe(false);
     expect(matchesFilter(ok, { resource: "payment:x" })).toBe(true);
     expect(matchesFilter(ok, { resource: "payment:y" })).toBe(false);
-    expect(matchesFilter(refused, { q: "signature_invalid" })).toBe(true);
+    expect(matchesFilter(refused, { q: "bad_request" })).toBe(true);
     expect(matchesFilter(ok, { q: "acme" })).toBe(true);
     expect(matchesFilter(event, { failed: true })).toBe(false);
     expect(matchesFilter(event, { kind: "event" })).toBe(true);

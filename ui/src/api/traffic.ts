@@ -3,122 +3,43 @@
 // are entries, not `{kind, at, data}` envelopes, and because the inspector batches them itself.
 import type { EventSourceFactory, EventSourceLike, ConnectionState } from "./events";
 import { withLastEventId } from "./events";
-import type { Header } from "./types";
+import type { components } from "./generated/schema";
 
-export type ResourceKind =
-  | "consent"
-  | "payment"
-  | "basket"
-  | "authorisation"
-  | "session"
-  | "batch-run"
-  | "account"
-  | "customer";
+type S = components["schemas"];
 
-export interface TrafficResource {
-  kind: ResourceKind;
-  id: string;
-}
+// The traffic log's wire types are the document's schemas. NARROWED (as in ./types.ts): an event entry's
+// data, which the document gives as one of the timeline events' shapes, is read here field by field as its
+// `event` says (the bank's payment notice and the workbench's carry different fields).
 
-export interface TppRef {
-  organisationId: string;
-  name: string;
-  subject: string;
-}
+export type TrafficResource = S["Resource"];
+export type ResourceKind = TrafficResource["kind"];
+export type TppRef = S["TppRef"];
 
-export interface ExchangeSummary {
-  id: number;
-  kind: "exchange";
-  at: string;
-  durationMs: number;
-  method: string;
-  path: string;
-  query: string | null;
-  status: number;
-  area: "bank" | "sandbox" | "sca-page" | "other";
-  source: "composer" | "external";
-  tpp: TppRef | null;
-  psuId: string | null;
-  tppSessionId: string | null;
-  failedStep: string | null;
-  code: string | null;
-  resources: TrafficResource[];
-  journeys: string[];
-}
+/** A summary as the list has it (the document's Entry with kind "exchange"). */
+export type ExchangeSummary = Extract<S["Entry"], { kind: "exchange" }>;
 
-export type TimelineEventKind = "batch.run" | "payment.status" | "sca.step" | "clock";
+export type TimelineEventKind = S["EventEntry"]["event"];
 
-export interface EventEntry {
-  id: number;
-  kind: "event";
-  at: string;
-  event: TimelineEventKind;
-  data: Record<string, unknown>;
-  resources: TrafficResource[];
-  journeys: string[];
-}
+export type EventEntry = Omit<Extract<S["Entry"], { kind: "event" }>, "data"> & { data: Record<string, unknown> };
 
 export type Entry = ExchangeSummary | EventEntry;
 
-export interface TrafficPage {
-  entries: Entry[];
-  nextBefore: number | null;
-}
+export type TrafficPage = Omit<S["Page"], "entries"> & { entries: Entry[] };
 
-export interface RecordedMessage {
-  headers: Header[];
-  body: string | null;
-  bodyBytes: number;
-  bodyBase64: boolean;
-}
+export type RecordedMessage = S["Message"];
 
-export type StepOutcome = "passed" | "failed" | "warning" | "skipped";
+export type GateStep = S["GateStep"];
+export type StepOutcome = GateStep["outcome"];
+export type GateVerdict = S["GateVerdict"];
 
-export interface GateStep {
-  step: string;
-  outcome: StepOutcome;
-  header: string | null;
-  rule: string;
-  detail: string | null;
-}
+/** An exchange whole (`GET /traffic/{id}`), with its summary's kind. */
+export type Exchange = ExchangeSummary & Omit<S["Exchange"], keyof S["ExchangeSummary"]>;
 
-export interface GateVerdict {
-  steps: GateStep[];
-  signingString: string | null;
-  signedHeaders: string[];
-  likelyCause: string | null;
-}
+export type Journey = S["Journey"];
 
-export interface Exchange extends ExchangeSummary {
-  request: RecordedMessage;
-  response: RecordedMessage;
-  gate: GateVerdict | null;
-  tppMessages: { category: string; code: string; path?: string; text?: string }[];
-  composerSigningString: string | null;
-}
+export type JourneyEntries = Omit<S["JourneyEntries"], "entries"> & { entries: Entry[] };
 
-export interface Journey {
-  id: string;
-  kind: "consent" | "payment" | "basket" | "user-lookup";
-  title: string;
-  tpp: string | null;
-  tppSessionId: string | null;
-  status: string | null;
-  startedAt: string;
-  lastAt: string;
-  entries: number;
-}
-
-export interface JourneyEntries {
-  journey: Journey;
-  entries: Entry[];
-}
-
-export interface TrafficSettings {
-  maxEntries: number;
-  maxBytes: number;
-  enabled: boolean;
-}
+export type TrafficSettings = S["TrafficSettings"];
 
 /** The list's filters, as the query of `GET /traffic` names them. */
 export interface TrafficFilter {
@@ -183,7 +104,7 @@ export function compactEntry(entry: Entry): Entry {
     entry.path = shared(sharedStrings, entry.path, entry.path);
     entry.area = shared(sharedStrings, entry.area, entry.area) as ExchangeSummary["area"];
     entry.source = shared(sharedStrings, entry.source, entry.source) as ExchangeSummary["source"];
-    if (entry.psuId !== null) entry.psuId = shared(sharedStrings, entry.psuId, entry.psuId);
+    if (entry.psuId) entry.psuId = shared(sharedStrings, entry.psuId, entry.psuId);
     if (entry.tpp) {
       const tpp = entry.tpp;
       entry.tpp = shared(sharedTpps, `${tpp.organisationId}\n${tpp.name}\n${tpp.subject}`, tpp);

@@ -1,97 +1,190 @@
-// Every wire type of the workbench API (docs/workbench-api.md) and the sandbox bodies it mirrors.
-// The one place these are written: they are to be generated from the service's OpenAPI document later,
-// so nothing else in the UI declares the shape of a request or an answer.
+// The workbench API's wire types: names the UI uses for the schemas of the service's OpenAPI document,
+// generated into ./generated/schema.ts by `npm run gen:types` (and drift-checked by `npm run check:types`).
+// Nothing here writes the shape of a request or an answer; the one exception is marked below (NARROWED):
+// fields the document types too loosely (a plain string where the service sends one of a few values),
+// narrowed to what the service sends until its annotations say so.
+import type { components, paths } from "./generated/schema";
+
+type S = components["schemas"];
+
+// ---------------------------------------------------------------------------------------------------
+// NARROWED: the document's imprecise schemas, made precise for the UI in this one place. Each line names
+// the schema and field; the service's OpenAPI annotations should carry these (reported to the service).
+
+/** Replaces fields of a generated schema with narrower types. */
+type Narrow<T, N extends { [K in keyof N]: K extends keyof T ? unknown : never }> = Omit<T, keyof N> & N;
+
+export type ClockMode = "real" | "shifted" | "frozen";
+export type ForcedOutcome = "RJCT" | "ACCP" | "PDNG" | "PART";
+
+/** ClockReading.mode: a string in the document. */
+export type ClockReading = Narrow<S["ClockReading"], { mode: ClockMode; offsetSeconds?: number }>;
+/** Session.clock is a ClockReading. */
+export type Session = Narrow<S["Session"], { clock: ClockReading }>;
+/** PaymentSummary.forcedOutcome, ForcedResult: strings in the document. */
+export type PaymentSummary = Narrow<S["PaymentSummary"], { forcedOutcome?: ForcedOutcome | null }>;
+export type ForcedOutcomeAnswer = Narrow<
+  S["ForcedResult"],
+  { forcedOutcome?: ForcedOutcome | null; transactionStatus: PaymentStatus }
+>;
+
+// ---------------------------------------------------------------------------------------------------
+// Workbench: personas, composer, SCA, gate, generators
+
+export type Persona = S["Persona"];
+export type PersonaStatus = Persona["status"];
+export type HistoryEntry = S["HistoryLine"];
+export type Operation = S["Operation"];
+export type OperationGroup = S["OperationGroup"];
+export type PathParam = S["PathParam"];
+export type ResourceFollowed = S["Follows"];
+export type Callback = S["Callback"];
+export type ExportFormat = S["ExportFormat"];
+export type ExportRequest = S["ExportRequest"];
+export type UpdateCustomer = S["UpdateCustomer"];
+export type UpdateAccount = S["UpdateAccount"];
+export type UpdateCardAccount = S["UpdateCardAccount"];
+export type GeneratedValue = S["GeneratedValue"];
+/** The `kind` query parameter of `GET .../sandbox/generate/national-id`. */
+export type NationalIdKind = NonNullable<
+  NonNullable<paths["/workbench/api/sandbox/generate/national-id"]["get"]["parameters"]["query"]>["kind"]
+>;
+export type PendingAuthorisation = S["PendingSca"];
+export type GateDefinition = S["GateDefinition"];
+export type GateStepDefinition = S["GateStepDefinition"];
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
 
-export type MessageCategory = "ERROR" | "WARNING";
-
+export type MessageCategory = S["Category"];
 /** One entry of the bank's error shape; `path` is the JSON path (or header, or query parameter) at fault. */
-export interface TppMessage {
-  category: MessageCategory;
-  code: string;
-  path?: string | null;
-  text?: string | null;
-}
-
-export interface TppMessages {
-  tppMessages: TppMessage[];
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Desktop shell hand-over and native commands
-
-export interface WorkbenchHandOver {
-  baseUrl: string;
-  token: string;
-  desktop: boolean;
-}
-
-export interface OpenFileResult {
-  path: string;
-  contents: string;
-}
+export type TppMessage = Omit<S["TppMessage"], "code"> & { code: S["TppMessage"]["code"] | (string & {}) };
+export type TppMessages = S["ErrorBody"];
 
 // ---------------------------------------------------------------------------------------------------
 // Session and clock
 
-export type ClockMode = "real" | "shifted" | "frozen";
-
-/** `GET /workbench/api/sandbox/clock` and `clock` events; `offsetSeconds` only on the sandbox endpoint. */
-export interface ClockReading {
-  now: string;
-  mode: ClockMode;
-  offsetSeconds?: number;
-}
-
-/** `PUT .../sandbox/clock`: exactly one of the three. */
-export type ClockChange = { now: string } | { advance: string } | { mode: "real" | "frozen" };
-
-export interface Session {
-  version: string;
-  baseUrl: string;
-  mode: "loopback" | "shared";
-  dataDir: string | null;
-  callbackUrl: string;
-  clock: ClockReading;
-}
+/** `PUT .../sandbox/clock`: exactly one of `now`, `advance`, `mode`. */
+export type ClockChange = S["ClockChangeBody"];
 
 // ---------------------------------------------------------------------------------------------------
-// Live events
+// Sandbox data
 
-export type PaymentStatus =
-  | "RCVD"
-  | "PDNG"
-  | "ACTC"
-  | "ACCP"
-  | "ACWC"
-  | "ACWP"
-  | "ACSP"
-  | "ACSC"
-  | "RJCT"
-  | "CANC"
-  | "PART";
+export type PaymentStatus = S["PaymentStatus"];
+export type CustomerType = S["CustomerType"];
+export type Customer = S["CustomerAnswer"];
+export type CustomerView = S["CustomerView"];
+export type AccountSummary = S["AccountSummary"];
+export type CardAccountSummary = S["CardAccountSummary"];
+export type CreateCustomer = S["CreateCustomer"];
+export type InitSummary = S["InitSummary"];
 
-export interface PaymentStatusEvent {
-  paymentId: string;
-  before: PaymentStatus;
-  after: PaymentStatus;
-  reason?: string | null;
-  fundsAvailable?: boolean | null;
-  batchRunId?: string | null;
-}
+export type BalanceType = S["BalanceType"];
+export type AccountStatus = S["AccountStatus"];
+/** BalanceView.balanceType (NARROWED): a string in the document. */
+export type Balance = Narrow<S["BalanceView"], { balanceType: BalanceType }>;
+export type BalanceInput = S["BalanceInput"];
+export type Amount = S["AmountView"];
+export type AccountBody = S["CreateAccount"];
+export type Account = S["AccountView"];
+export type CardAccountBody = S["CreateCardAccount"];
+export type CardAccount = S["CardAccountView"];
 
-export type BatchTrigger = "Scheduled" | "Manual";
+export type AccountRef = S["AccountRefInput"];
+export type TransactionInput = S["TransactionInput"];
+export type Transaction = S["TransactionView"];
+export type CardTransactionStatus = S["CardTransactionStatus"];
+export type CardTransactionInput = S["CardTransactionInput"];
+export type CardTransactionList = S["CardTransactionList"];
+export type GenerateTransactions = S["GenerateRequest"];
+export type Generated = S["Generated"];
 
-export interface BatchRunEvent {
-  id: string;
-  at: string;
-  trigger: BatchTrigger;
-  lastOfDay: boolean;
-  processed: number;
-  statuses: Partial<Record<PaymentStatus, number>>;
-}
+export type EngagementRole = S["Role"];
+export type AgreementBody = S["CreateAgreement"];
+export type Agreement = S["AgreementView"];
+export type Engagement = S["EngagementView"];
+
+export type BatchTrigger = S["Trigger"];
+export type BatchRun = S["BatchRun"];
+export type BatchOutcome = S["RunOutcome"];
+export type BatchRuns = S["RunsView"];
+export type Settings = S["PaymentSettings"];
+
+// ---------------------------------------------------------------------------------------------------
+// TPP personas
+
+export type Psd2Role = S["Psd2Role"];
+export type PersonaSource = S["Source"];
+export type IssuePersona = S["IssueRequest"];
+export type ImportPersona = S["ImportRequest"];
+/** `PATCH /workbench/api/personas/{id}`; `null` clears a field. */
+export type PersonaPatch = S["PersonaPatch"];
+
+// ---------------------------------------------------------------------------------------------------
+// Composer
+
+/** A header as the workbench writes it: `[name, value]`. */
+export type Header = S["Draft"]["headers"] extends (infer H)[] | undefined ? H : never;
+export type Draft = S["Draft"];
+export type Preview = S["Prepared"];
+export type Sent = S["Sent"];
+export type SentRequest = S["SentRequest"];
+export type SentResponse = S["SentResponse"];
+export type ExportAnswer = S["ExportText"];
+export type QueryParam = S["QueryParam"];
+
+// ---------------------------------------------------------------------------------------------------
+// Fixtures: state files and snapshots
+
+export type StatePreview = S["Preview"];
+export type StateMode = S["Mode"];
+export type ImportOutcome = S["ImportOutcome"];
+export type Snapshot = S["Summary"];
+
+// ---------------------------------------------------------------------------------------------------
+// Value lists the forms offer, checked against the document's enums at compile time: a value the service
+// adds or drops fails the type check (`Exhaustive`).
+
+type Exhaustive<All, Listed extends readonly All[]> = [Exclude<All, Listed[number]>] extends [never] ? Listed : never;
+
+const balanceTypes = [
+  "closingBooked",
+  "expected",
+  "openingBooked",
+  "interimAvailable",
+  "interimBooked",
+  "forwardAvailable",
+  "nonInvoiced",
+] as const;
+export const BALANCE_TYPES: Exhaustive<BalanceType, typeof balanceTypes> = balanceTypes;
+
+const accountStatuses = ["enabled", "blocked", "deleted"] as const;
+export const ACCOUNT_STATUSES: Exhaustive<AccountStatus, typeof accountStatuses> = accountStatuses;
+
+const engagementRoles = ["VIEW", "REGISTER", "APPROVE"] as const;
+export const ENGAGEMENT_ROLES: Exhaustive<EngagementRole, typeof engagementRoles> = engagementRoles;
+
+const psd2Roles = ["PSP_AI", "PSP_PI", "PSP_AS", "PSP_IC"] as const;
+export const PSD2_ROLES: Exhaustive<Psd2Role, typeof psd2Roles> = psd2Roles;
+
+export const FORCED_OUTCOMES: readonly ForcedOutcome[] = ["RJCT", "ACCP", "PDNG", "PART"];
+
+/** ISO 20022 ExternalCashAccountType1Code values the service accepts (src/sandbox/input.rs). */
+export const CASH_ACCOUNT_TYPES: readonly string[] = [
+  "CACC", "CARD", "CASH", "CHAR", "CISH", "COMM", "CPAC", "LLSV", "LOAN", "MGLD", "MOMA", "NFCA",
+  "NREX", "ODFT", "ONDP", "OTHR", "SACC", "SLRY", "SVGS", "TAXE", "TRAN", "TRAS", "VACC",
+];
+
+// ---------------------------------------------------------------------------------------------------
+// Live events (`GET /workbench/api/events`, the document's WorkbenchEvent). NARROWED: `batch.progress` and
+// `lagged`, which the stream may also send, are not in the document's list.
+
+export type PaymentStatusEvent = S["PaymentStatusEvent"];
+export type BatchRunEvent = S["BatchRunEvent"];
+export type SandboxChangedEvent = S["SandboxChangedEvent"];
+export type SandboxArea = SandboxChangedEvent["what"];
+export type ScaStepEvent = S["ScaStepEvent"];
+export type PersonaChangedEvent = S["PersonaChangedEvent"];
 
 export interface BatchProgressEvent {
   runId: string;
@@ -99,36 +192,23 @@ export interface BatchProgressEvent {
   total: number;
 }
 
-export type SandboxArea = "customers" | "accounts" | "cardAccounts" | "transactions" | "agreements" | "all";
-
-export interface SandboxChangedEvent {
-  what: SandboxArea;
-}
-
-export interface ScaStepEvent {
-  authorisationId: string;
-  step: string;
-  tppId: string;
-}
-
-export interface PersonaChangedEvent {
-  id: string;
-}
-
 /** The `/v1` stream's notice that a listener fell behind; the workbench stream may send it too. */
 export interface LaggedEvent {
   missed: number;
 }
 
+type Documented = S["WorkbenchEvent"];
+type DataOf<K extends Documented["kind"]> = Extract<Documented, { kind: K }>["data"];
+
 export interface EventDataByKind {
-  "payment.status": PaymentStatusEvent;
-  "batch.run": BatchRunEvent;
+  "payment.status": DataOf<"payment.status">;
+  "batch.run": DataOf<"batch.run">;
   "batch.progress": BatchProgressEvent;
   clock: ClockReading;
-  "sandbox.changed": SandboxChangedEvent;
-  "sca.step": ScaStepEvent;
-  "sca.callback": Callback;
-  "persona.changed": PersonaChangedEvent;
+  "sandbox.changed": DataOf<"sandbox.changed">;
+  "sca.step": DataOf<"sca.step">;
+  "sca.callback": DataOf<"sca.callback">;
+  "persona.changed": DataOf<"persona.changed">;
   lagged: LaggedEvent;
 }
 
@@ -139,529 +219,4 @@ export interface WorkbenchEvent<K extends EventKind = EventKind> {
   kind: K;
   at: string;
   data: EventDataByKind[K];
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Sandbox data: customers
-
-export type CustomerType = "private" | "corporate";
-
-export interface Customer {
-  id: string;
-  customerNumber: string;
-  name: string;
-  type: CustomerType;
-}
-
-export interface AccountSummary {
-  id: string;
-  bban: string;
-  iban: string;
-  currency: string;
-  name: string;
-  cashAccountType: string;
-}
-
-export interface CardAccountSummary {
-  id: string;
-  maskedPan: string;
-  currency: string;
-  name: string;
-}
-
-/** `GET .../sandbox/customers`: a customer with their accounts and card accounts. */
-export interface CustomerView extends Customer {
-  accounts: AccountSummary[];
-  cardAccounts: CardAccountSummary[];
-}
-
-export interface CreateCustomer {
-  customerNumber: string;
-  name: string;
-  type: CustomerType;
-}
-
-export interface UpdateCustomer {
-  name: string;
-}
-
-export interface InitSummary {
-  customers: number;
-  privateCustomers: number;
-  corporateCustomers: number;
-  accounts: number;
-  cardAccounts: number;
-  transactions: number;
-  cardTransactions: number;
-  agreements: number;
-  referenceDate: string;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Sandbox data: accounts and card accounts
-
-export type BalanceType =
-  | "closingBooked"
-  | "expected"
-  | "openingBooked"
-  | "interimAvailable"
-  | "interimBooked"
-  | "forwardAvailable"
-  | "nonInvoiced";
-
-export const BALANCE_TYPES: readonly BalanceType[] = [
-  "closingBooked",
-  "expected",
-  "openingBooked",
-  "interimAvailable",
-  "interimBooked",
-  "forwardAvailable",
-  "nonInvoiced",
-];
-
-export type AccountStatus = "enabled" | "deleted" | "blocked";
-
-export const ACCOUNT_STATUSES: readonly AccountStatus[] = ["enabled", "blocked", "deleted"];
-
-/** An `{amount, currency}` object; amounts are decimal strings. */
-export interface Amount {
-  amount: string;
-  currency: string;
-}
-
-export interface Balance {
-  balanceType: BalanceType;
-  balanceAmount: Amount;
-  creditLimitIncluded?: boolean;
-  referenceDate?: string;
-}
-
-/** The body of `POST .../sandbox/accounts` and `PUT .../sandbox/accounts/{id}`. */
-export interface AccountBody {
-  customerNumber: string;
-  accountName: string;
-  bban: string;
-  iban?: string;
-  currency?: string;
-  product?: string;
-  cashAccountType?: string;
-  status?: AccountStatus;
-  creditLine?: Amount;
-  balances?: Balance[];
-}
-
-export interface Account {
-  id: string;
-  resourceId: string;
-  customerNumber: string;
-  ownerName: string;
-  bban: string;
-  iban: string;
-  currency: string;
-  name: string;
-  product: string;
-  cashAccountType: string;
-  status: AccountStatus;
-  usage: "PRIV" | "ORGA";
-  creditLine?: Amount;
-  balances: Balance[];
-}
-
-/** The body of `POST .../sandbox/card-accounts` and `PUT .../sandbox/card-accounts/{id}`. */
-export interface CardAccountBody {
-  customerNumber: string;
-  maskedPan: string;
-  currency?: string;
-  creditLimit?: Amount;
-  balances?: Balance[];
-  name?: string;
-  product?: string;
-  status?: AccountStatus;
-  relatedAccount?: string;
-}
-
-export interface CardAccount {
-  id: string;
-  resourceId: string;
-  customerNumber: string;
-  ownerName: string;
-  maskedPan: string;
-  currency: string;
-  name: string;
-  product: string;
-  status: AccountStatus;
-  usage: "PRIV" | "ORGA";
-  creditLimit?: Amount;
-  relatedAccount?: string;
-  balances: Balance[];
-}
-
-/** ISO 20022 ExternalCashAccountType1Code values the service accepts (src/sandbox/input.rs). */
-export const CASH_ACCOUNT_TYPES: readonly string[] = [
-  "CACC", "CARD", "CASH", "CHAR", "CISH", "COMM", "CPAC", "LLSV", "LOAN", "MGLD", "MOMA", "NFCA",
-  "NREX", "ODFT", "ONDP", "OTHR", "SACC", "SLRY", "SVGS", "TAXE", "TRAN", "TRAS", "VACC",
-];
-
-// ---------------------------------------------------------------------------------------------------
-// Sandbox data: transactions
-
-export interface AccountRef {
-  iban?: string;
-  bban?: string;
-}
-
-/** One item of `POST .../accounts/{id}/transactions`. `amount`: integer minor units or a decimal string. */
-export interface TransactionInput {
-  amount: number | string;
-  currency: string;
-  bookingDate: string;
-  valueDate?: string;
-  remittanceInformationUnstructured?: string;
-  creditorName?: string;
-  creditorAccount?: AccountRef;
-  debtorName?: string;
-  debtorAccount?: AccountRef;
-  bankTransactionCode?: string;
-  ultimateDebtor?: string;
-  ultimateCreditor?: string;
-  purposeCode?: string;
-}
-
-export interface Link {
-  href: string;
-  verbs?: string[];
-}
-
-export interface Transaction {
-  id: string;
-  /** Integer minor units (`-12550` is -125.50 NOK). */
-  amount: number;
-  currency: string;
-  valueDate: string;
-  bookingDate: string;
-  remittanceInformationUnstructured: string;
-  creditorName: string;
-  creditorAccount: AccountRef;
-  debtorName: string;
-  debtorAccount: AccountRef;
-  bankTransactionCode: string;
-  ultimateDebtor: string;
-  ultimateCreditor: string;
-  purposeCode: string;
-  _links?: { self: Link };
-}
-
-export interface CardAmountInput {
-  amount: number | string;
-  currency: string;
-}
-
-export type CardTransactionStatus = "booked" | "pending";
-
-/** One item of `POST .../card-accounts/{id}/transactions`. */
-export interface CardTransactionInput {
-  transactionAmount: CardAmountInput;
-  transactionDate: string;
-  cardTransactionId?: string;
-  bookingDate?: string;
-  originalAmount?: CardAmountInput;
-  merchantCategoryCode?: string;
-  status?: CardTransactionStatus;
-}
-
-export interface MinorAmount {
-  currency: string;
-  amount: number;
-}
-
-export interface CardTransaction {
-  cardTransactionId: string;
-  status?: CardTransactionStatus;
-  bookingDate?: string;
-  transactionDate: string;
-  transactionAmount: MinorAmount;
-  originalAmount: MinorAmount;
-  merchantCategoryCode: string;
-}
-
-/** `GET .../card-accounts/{id}/transactions` (SPEC.md operation 5). */
-export interface CardTransactionList {
-  cardAccount: { maskedPan: string };
-  cardTransactions: { booked: CardTransaction[]; pending: string[] };
-}
-
-/** `POST .../transactions/generate`. Dates `YYYY-MM-DD`. */
-export interface GenerateTransactions {
-  count: number;
-  fromDate: string;
-  toDate: string;
-}
-
-export interface Generated {
-  created: number;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Sandbox data: agreements
-
-export type EngagementRole = "VIEW" | "REGISTER" | "APPROVE";
-
-export const ENGAGEMENT_ROLES: readonly EngagementRole[] = ["VIEW", "REGISTER", "APPROVE"];
-
-export interface EngagementInput {
-  /** The person's national identity number. */
-  customer: string;
-  account: AccountRef;
-  roles: EngagementRole[];
-}
-
-export interface AgreementBody {
-  /** The corporation's organisation number. */
-  owner: string;
-  name: string;
-  engagements: EngagementInput[];
-}
-
-export interface Engagement {
-  customer: string;
-  customerName: string;
-  account: { id: string; iban: string; bban: string };
-  roles: EngagementRole[];
-}
-
-export interface Agreement {
-  id: string;
-  owner: string;
-  ownerName: string;
-  name: string;
-  engagements: Engagement[];
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Batch runs and payments
-
-export interface BatchOutcome {
-  paymentId: string;
-  before: PaymentStatus;
-  after: PaymentStatus;
-  reason?: string;
-  fundsAvailable?: boolean;
-}
-
-export interface BatchRun {
-  id: string;
-  at: string;
-  trigger: BatchTrigger;
-  lastOfDay: boolean;
-  processed: number;
-  outcomes: BatchOutcome[];
-}
-
-export interface BatchRuns {
-  runs: BatchRun[];
-  scheduled: string[];
-}
-
-export type ForcedOutcome = "RJCT" | "ACCP" | "PDNG" | "PART";
-
-export const FORCED_OUTCOMES: readonly ForcedOutcome[] = ["RJCT", "ACCP", "PDNG", "PART"];
-
-export interface PaymentSummary {
-  paymentId: string;
-  product: string;
-  service: string;
-  status: PaymentStatus;
-  amount: string;
-  currency: string;
-  debtor: string;
-  creditorName: string;
-  createdAt: string;
-  authorisedAt?: string | null;
-  fundsAvailable?: boolean | null;
-  forcedOutcome?: ForcedOutcome | null;
-  tppId: string;
-}
-
-export interface ForcedOutcomeBody {
-  outcome: ForcedOutcome | null;
-}
-
-export interface ForcedOutcomeAnswer {
-  paymentId: string;
-  forcedOutcome: ForcedOutcome | null;
-  transactionStatus: PaymentStatus;
-}
-
-export interface Settings {
-  reproduceDomesticReadBeforeApprovalIssue: boolean;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// TPP personas
-
-export type Psd2Role = "PSP_AS" | "PSP_PI" | "PSP_AI" | "PSP_IC";
-
-export const PSD2_ROLES: readonly Psd2Role[] = ["PSP_AI", "PSP_PI", "PSP_AS", "PSP_IC"];
-
-export type PersonaSource = "bundled" | "issued" | "imported";
-
-export type PersonaStatus = "valid" | "expired" | "not-yet-valid" | "untrusted" | "no-roles";
-
-export interface Persona {
-  id: string;
-  name: string;
-  source: PersonaSource;
-  roles: Psd2Role[];
-  organisationId: string;
-  subject: string;
-  issuer: string;
-  serial: string;
-  notBefore: string;
-  notAfter: string;
-  status: PersonaStatus;
-  problem: string | null;
-  psuId: string | null;
-  psuCorporateId: string | null;
-  tppSessionId: string | null;
-}
-
-export interface IssuePersona {
-  name: string;
-  roles: Psd2Role[];
-  days?: number;
-  organisationId?: string;
-  validFrom?: string;
-  expired?: boolean;
-  untrusted?: boolean;
-}
-
-export interface ImportPersona {
-  name: string;
-  certificatePem: string;
-  privateKeyPem: string;
-}
-
-/** `PATCH /workbench/api/personas/{id}`; `null` clears a field. */
-export interface PersonaPatch {
-  name?: string;
-  psuId?: string | null;
-  psuCorporateId?: string | null;
-  tppSessionId?: string | null;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Composer
-
-/** A header as the workbench writes it: `[name, value]`. */
-export type Header = [string, string];
-
-export interface Draft {
-  personaId: string;
-  method: string;
-  /** Relative to the base URL, e.g. `/v1/accounts`. */
-  path: string;
-  /** The query string without `?`. */
-  query?: string;
-  headers: Header[];
-  body?: string;
-}
-
-export interface Preview {
-  url: string;
-  headers: Header[];
-  signedHeaders: string[];
-  signingString: string;
-  digest?: string | null;
-}
-
-export interface SentRequest {
-  method: string;
-  url: string;
-  headers: Header[];
-  body?: string | null;
-}
-
-export interface SentResponse {
-  status: number;
-  headers: Header[];
-  body: string;
-}
-
-export interface Sent {
-  id: string;
-  at: string;
-  draft: Draft;
-  request: SentRequest;
-  signingString: string;
-  response: SentResponse;
-  durationMs: number;
-  exchangeId?: string | null;
-}
-
-export interface HistoryEntry {
-  id: string;
-  at: string;
-  personaId: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-}
-
-export type ExportFormat = "curl" | "script";
-
-export interface ExportRequest {
-  draft: Draft;
-  format: ExportFormat;
-}
-
-export interface ExportAnswer {
-  text: string;
-}
-
-export type OperationGroup = "Consent" | "Accounts" | "Payments" | "Baskets" | "Authorisations" | "Sandbox";
-
-export interface PathParam {
-  name: string;
-  description: string;
-  source?: string | null;
-}
-
-export interface QueryParam {
-  name: string;
-  value: string;
-  required: boolean;
-}
-
-export interface Operation {
-  id: string;
-  group: OperationGroup;
-  name: string;
-  method: string;
-  path: string;
-  pathParams: PathParam[];
-  query: QueryParam[];
-  headers: Header[];
-  body?: string | null;
-  role: "PSP_AI" | "PSP_PI" | null;
-  description: string;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// SCA
-
-export interface Callback {
-  id: string;
-  at: string;
-  personaId?: string | null;
-  outcome: "success" | "failure";
-  psuId?: string | null;
-  psuCorporateId?: string | null;
-  context?: string | null;
-  tppSessionId?: string | null;
-  system?: string | null;
-  status?: string | null;
-  code?: string | null;
-  message?: string | null;
-  query: Record<string, string>;
 }

@@ -1,4 +1,4 @@
-// The shell: six screens as tabs, Alt/Ctrl+1..6 and the arrow keys switch, `?` lists the shortcuts, the base
+// The shell: seven screens as tabs, Alt/Ctrl+1..7 and the arrow keys switch, `?` lists the shortcuts, the base
 // URL is shown and copyable, the live connection is shown, a missing token is explained.
 import { fireEvent, screen, waitFor, within } from "@solidjs/testing-library";
 import userEvent from "@testing-library/user-event";
@@ -24,7 +24,7 @@ const EMPTY = {
 };
 
 describe("App shell", () => {
-  it("lists six screens as tabs and shows the chosen one", async () => {
+  it("lists seven screens as tabs and shows the chosen one", async () => {
     renderWorkbench(() => <App />, { routes: EMPTY });
     const tabs = within(screen.getByRole("tablist", { name: "Workbench screens" })).getAllByRole("tab");
     expect(tabs.map((t) => t.textContent?.replace(/\d$/, ""))).toEqual([
@@ -34,6 +34,7 @@ describe("App shell", () => {
       "Batch & clock",
       "Inspector",
       "Flow",
+      "Conformance",
     ]);
     expect(screen.getByRole("tab", { name: /Sandbox data/ })).toHaveAttribute("aria-selected", "true");
     expect(await screen.findByRole("tabpanel", { name: /Sandbox data/ })).toBeVisible();
@@ -60,6 +61,50 @@ describe("App shell", () => {
     expect(dialog).toHaveTextContent("Ctrl+Enter");
     fireEvent.keyDown(dialog, { key: "Escape" });
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  });
+
+  it("gives the focus back to the control that opened the shortcuts, or to their button when opened by key", async () => {
+    renderWorkbench(() => <App />, { routes: EMPTY });
+    const button = screen.getByRole("button", { name: "Keyboard shortcuts" });
+    await userEvent.click(button);
+    fireEvent.keyDown(screen.getByRole("dialog", { name: "Keyboard shortcuts" }), { key: "Escape" });
+    await waitFor(() => expect(button).toHaveFocus());
+    (document.activeElement as HTMLElement).blur();
+    fireEvent.keyDown(document.body, { key: "?" });
+    fireEvent.keyDown(screen.getByRole("dialog", { name: "Keyboard shortcuts" }), { key: "Escape" });
+    await waitFor(() => expect(button).toHaveFocus());
+  });
+
+  it("names the large-type switch apart from the flow view's presentation", () => {
+    renderWorkbench(() => <App />, { routes: EMPTY });
+    expect(screen.getByRole("button", { name: "Large type" })).toHaveAttribute("aria-pressed", "false");
+    expect(screen.queryByRole("button", { name: "Presentation" })).toBeNull();
+  });
+
+  it("says where to begin while the service has seen no request, and not once it has", async () => {
+    const { unmount } = renderWorkbench(() => <App />, {
+      routes: { ...EMPTY, "GET /traffic": json({ entries: [], nextBefore: null }) },
+    });
+    expect(await screen.findByRole("note")).toHaveTextContent("Where to begin: send a first signed request from the Composer");
+    expect(screen.getByRole("note")).toHaveTextContent("http://127.0.0.1:8080");
+    unmount();
+    renderWorkbench(() => <App />, {
+      routes: {
+        ...EMPTY,
+        "GET /traffic": json({
+          entries: [
+            {
+              id: 1, kind: "exchange", at: "2026-06-01T12:00:00Z", durationMs: 1, method: "GET", path: "/v1/accounts", query: null,
+              status: 401, area: "bank", source: "external", tpp: null, psuId: null, tppSessionId: null, failedStep: null,
+              code: "CONSENT_INVALID", resources: [], journeys: [],
+            },
+          ],
+          nextBefore: null,
+        }),
+      },
+    });
+    await screen.findByRole("tabpanel", { name: /Sandbox data/ });
+    await waitFor(() => expect(screen.queryByRole("note")).toBeNull());
   });
 
   it("does not take ? typed into a field", async () => {
@@ -89,9 +134,17 @@ describe("App shell", () => {
     await waitFor(() => expect(status).toHaveTextContent("Live"));
   });
 
-  it("explains a missing or wrong token", async () => {
+  // As the service answers: a wrong token 401, none at all 403, both FORBIDDEN at Authorization.
+  it.each([401, 403])("explains a missing or wrong token (%i)", async (status) => {
     renderWorkbench(() => <App />, {
-      routes: { ...EMPTY, "GET /session": refusal(401, { code: "UNAUTHORIZED", text: "no token" }) },
+      routes: {
+        ...EMPTY,
+        "GET /session": refusal(status, {
+          code: "FORBIDDEN",
+          path: "Authorization",
+          text: "The workbench API needs the operator credential: Authorization: Bearer <token>",
+        }),
+      },
     });
     expect(await screen.findByText(/Not authorised/)).toBeInTheDocument();
   });

@@ -8,7 +8,8 @@ import { ErrorMessages } from "../components/ErrorMessages";
 import { Notices } from "../components/Notices";
 import { ApiError } from "../api/errors";
 import { useWorkbench } from "./context";
-import { Header } from "./Header";
+import { FirstStart } from "./FirstStart";
+import { Header, SHORTCUTS_BUTTON } from "./Header";
 import { Nav, panelId, tabId } from "./Nav";
 import { SCREEN_IDS, SCREEN_TITLES, type ScreenId } from "./screens";
 import { isHelpKey, screenForKey } from "./shortcuts";
@@ -19,6 +20,7 @@ import { ScaScreen } from "../screens/sca/ScaScreen";
 import { BatchScreen } from "../screens/batch/BatchScreen";
 import { InspectorScreen } from "../screens/inspector/InspectorScreen";
 import { FlowScreen } from "../screens/flow/FlowScreen";
+import { ConformanceScreen } from "../screens/conformance/ConformanceScreen";
 
 const SCREENS: Record<ScreenId, Component> = {
   sandbox: SandboxScreen,
@@ -27,6 +29,7 @@ const SCREENS: Record<ScreenId, Component> = {
   batch: BatchScreen,
   inspector: InspectorScreen,
   flow: FlowScreen,
+  conformance: ConformanceScreen,
 };
 
 function SessionProblem() {
@@ -34,7 +37,11 @@ function SessionProblem() {
   const sessionError = (): unknown => wb.session.error;
   const unauthorised = () => {
     const error = sessionError();
-    return error instanceof ApiError && error.status === 401;
+    // The service answers a wrong token 401 and a missing one 403, both FORBIDDEN at Authorization.
+    return (
+      error instanceof ApiError &&
+      (error.status === 401 || (error.status === 403 && error.messages.some((m) => m.path === "Authorization")))
+    );
   };
   return (
     <Show when={sessionError()}>
@@ -61,6 +68,15 @@ function SessionProblem() {
 export function App() {
   const wb = useWorkbench();
   const [help, setHelp] = createSignal(false);
+  // Focus goes back to the control that opened the list; opened by `?` from nowhere in particular (the page
+  // itself), to the header's shortcuts button, which is the control that opens it.
+  let helpOpener: HTMLElement | null = null;
+  const openHelp = () => {
+    const focused = document.activeElement;
+    helpOpener =
+      focused instanceof HTMLElement && focused !== document.body ? focused : document.getElementById(SHORTCUTS_BUTTON);
+    setHelp(true);
+  };
   const visited = new Set<ScreenId>();
   const mounted = (id: ScreenId) => {
     if (wb.screen() === id) visited.add(id);
@@ -77,7 +93,7 @@ export function App() {
       }
       if (isHelpKey(e)) {
         e.preventDefault();
-        setHelp(true);
+        openHelp();
       }
     };
     document.addEventListener("keydown", onKey);
@@ -87,10 +103,11 @@ export function App() {
   return (
     <div class="app">
       <ActivityBar active={wb.inFlight() > 0} />
-      <Header onHelp={() => setHelp(true)} />
+      <Header onHelp={openHelp} />
       <Nav />
       <main class="app-main">
         <SessionProblem />
+        <FirstStart />
         <For each={SCREEN_IDS}>
           {(id) => (
             <section
@@ -110,7 +127,7 @@ export function App() {
       </main>
       <Notices />
       <Show when={help()}>
-        <ShortcutsDialog onClose={() => setHelp(false)} />
+        <ShortcutsDialog onClose={() => setHelp(false)} returnFocus={helpOpener} />
       </Show>
     </div>
   );

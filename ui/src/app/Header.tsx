@@ -1,10 +1,14 @@
 // The top bar: the service's base URL (copyable), its version and mode, the live connection, the theme and
-// the presentation type scale.
+// the large type scale for a projector (not the flow view's presentation mode, which has its own button).
 import { createSignal, Show } from "solid-js";
 import { CopyButton } from "../components/CopyButton";
 import { useWorkbench } from "./context";
 import { applyPresentation, applyTheme, nextTheme, storedPresentation, storedTheme, type ThemeChoice } from "./theme";
 import { valueOf } from "../lib/resource";
+import { AboutDialog } from "./About";
+
+/** The id of the button that opens the shortcut list: focus returns there when the list was opened by key. */
+export const SHORTCUTS_BUTTON = "shortcuts-button";
 
 const CONNECTION_TEXT = {
   connecting: "Connecting…",
@@ -17,6 +21,7 @@ export function Header(props: { onHelp: () => void }) {
   const wb = useWorkbench();
   const [theme, setTheme] = createSignal<ThemeChoice>(storedTheme());
   const [presenting, setPresenting] = createSignal(storedPresentation());
+  const [about, setAbout] = createSignal(false);
   const baseUrl = () => valueOf(wb.session)?.baseUrl ?? wb.config.baseUrl;
   const cycleTheme = () => {
     const next = nextTheme(theme());
@@ -54,11 +59,17 @@ export function Header(props: { onHelp: () => void }) {
           applyPresentation(presenting());
         }}
       >
-        Presentation
+        Large type
       </button>
-      <button type="button" class="btn secondary" onClick={() => props.onHelp()} aria-label="Keyboard shortcuts">
+      <button id={SHORTCUTS_BUTTON} type="button" class="btn secondary" onClick={() => props.onHelp()} aria-label="Keyboard shortcuts">
         ?
       </button>
+      <button type="button" class="btn secondary" onClick={() => setAbout(true)} aria-label="About" title="About">
+        ⓘ
+      </button>
+      <Show when={about()}>
+        <AboutDialog onClose={() => setAbout(false)} />
+      </Show>
     </header>
   );
 }

@@ -1,4 +1,4 @@
-// The list of the six screens as a vertical tab list: arrows move between tabs, each tab says its shortcut.
+// The list of the screens as a vertical tab list: arrows move between tabs, each tab says its shortcut.
 import { For } from "solid-js";
 import { SCREEN_IDS, SCREEN_TITLES, type ScreenId } from "./screens";
 import { useWorkbench } from "./context";

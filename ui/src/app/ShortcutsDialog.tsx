@@ -4,9 +4,9 @@ import { Dialog } from "../components/Dialog";
 import { Button } from "../components/Button";
 import { SHORTCUTS } from "./shortcuts";
 
-export function ShortcutsDialog(props: { onClose: () => void }) {
+export function ShortcutsDialog(props: { onClose: () => void; returnFocus?: HTMLElement | null }) {
   return (
-    <Dialog title="Keyboard shortcuts" onClose={props.onClose}>
+    <Dialog title="Keyboard shortcuts" onClose={props.onClose} returnFocus={props.returnFocus}>
       <table class="shortcuts">
         <thead>
           <tr>

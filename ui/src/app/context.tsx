@@ -49,6 +49,9 @@ export interface Handoff {
   setFlowJourney(id: string | null): void;
   inspectorFilter: Accessor<TrafficFilter | null>;
   setInspectorFilter(filter: TrafficFilter | null): void;
+  /** An exchange to open in the inspector (the conformance report's evidence). */
+  inspectorExchange: Accessor<number | null>;
+  setInspectorExchange(id: number | null): void;
 }
 
 export interface WorkbenchOptions {
@@ -80,8 +83,10 @@ function createWorkbench(options: WorkbenchOptions): Workbench & { start(): () =
     setNotices((list) => [...list.slice(-4), { id, text, tone }]);
     if (tone !== "error") setTimeout(() => dismiss(id), 8000);
   };
+  // A warning accompanies an answer that succeeded: its text says what the service noticed (it names the
+  // field itself); the code, an error code such as FORMAT_ERROR, would read as a failure.
   const warn = (messages: TppMessage[]) => {
-    for (const m of messages) notify(`${m.code}${m.path ? ` at ${m.path}` : ""}: ${m.text ?? ""}`, "warning");
+    for (const m of messages) notify(m.text || `Warning${m.path ? ` at ${m.path}` : ""}`, "warning");
   };
 
   const transport = createTransport(options.config, { onWarnings: warn, onPending: setInFlight }, options.fetch);
@@ -92,6 +97,7 @@ function createWorkbench(options: WorkbenchOptions): Workbench & { start(): () =
   const [composerDraft, setComposerDraft] = createSignal<Draft | null>(null);
   const [flowJourney, setFlowJourney] = createSignal<string | null>(null);
   const [inspectorFilter, setInspectorFilter] = createSignal<TrafficFilter | null>(null);
+  const [inspectorExchange, setInspectorExchange] = createSignal<number | null>(null);
   const handoff: Handoff = {
     composerDraft,
     setComposerDraft,
@@ -99,6 +105,8 @@ function createWorkbench(options: WorkbenchOptions): Workbench & { start(): () =
     setFlowJourney,
     inspectorFilter,
     setInspectorFilter,
+    inspectorExchange,
+    setInspectorExchange,
   };
   const openSource =
     options.eventSource === null
@@ -115,9 +123,14 @@ function createWorkbench(options: WorkbenchOptions): Workbench & { start(): () =
   const start = () => {
     if (options.eventSource === null) return () => undefined;
     const stream = connectEvents({
-      url: transport.url("/events", true),
+      url: client.eventsUrl(),
       onEvent: (event) => {
         hub.emit(event);
+        // A restored snapshot or an imported state replaces everything: every view reads its data afresh.
+        if (event.kind === "sandbox.changed" && (event as WorkbenchEvent<"sandbox.changed">).data.what === "all") {
+          hub.resync();
+          void refetch();
+        }
         if (event.kind === "clock" && !session.error && session()) {
           const clock = (event as WorkbenchEvent<"clock">).data;
           mutate((s) => (s ? { ...s, clock: { now: clock.now, mode: clock.mode } } : s));

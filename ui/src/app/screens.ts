@@ -1,5 +1,5 @@
-// The six screens' ids, titles and order: the order gives the Alt+1..6 / Ctrl+1..6 shortcuts.
-export const SCREEN_IDS = ["sandbox", "composer", "sca", "batch", "inspector", "flow"] as const;
+// The seven screens' ids, titles and order: the order gives the Alt+1..7 / Ctrl+1..7 shortcuts.
+export const SCREEN_IDS = ["sandbox", "composer", "sca", "batch", "inspector", "flow", "conformance"] as const;
 
 export type ScreenId = (typeof SCREEN_IDS)[number];
 
@@ -10,4 +10,5 @@ export const SCREEN_TITLES: Record<ScreenId, string> = {
   batch: "Batch & clock",
   inspector: "Inspector",
   flow: "Flow",
+  conformance: "Conformance",
 };

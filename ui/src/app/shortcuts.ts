@@ -1,4 +1,4 @@
-// The keyboard shortcuts: Alt+1..6 or Ctrl+1..6 switch screens, `?` shows the list. Ctrl+Enter (send in the
+// The keyboard shortcuts: Alt+1..7 or Ctrl+1..7 switch screens, `?` shows the list. Ctrl+Enter (send in the
 // composer) is handled by the composer itself. Listed here once, for the handler and the help dialog.
 import { SCREEN_IDS, SCREEN_TITLES, type ScreenId } from "./screens";
 
@@ -25,7 +25,7 @@ function typingIn(target: EventTarget | null): boolean {
 /** The screen a key press asks for, if any. */
 export function screenForKey(e: KeyboardEvent): ScreenId | null {
   if (!(e.altKey || e.ctrlKey) || e.shiftKey || e.metaKey) return null;
-  const match = /^Digit([1-6])$/.exec(e.code) ?? /^([1-6])$/.exec(e.key);
+  const match = /^Digit([1-7])$/.exec(e.code) ?? /^([1-7])$/.exec(e.key);
   if (!match) return null;
   return SCREEN_IDS[Number(match[1]) - 1] ?? null;
 }

@@ -10,6 +10,8 @@ export interface DialogProps {
   children: JSX.Element;
   /** A short description read after the title. */
   description?: string;
+  /** Where the focus goes on close; by default where it was on open (the control that opened the dialog). */
+  returnFocus?: HTMLElement | null;
 }
 
 const FOCUSABLE =
@@ -19,7 +21,9 @@ export function Dialog(props: DialogProps) {
   const titleId = createUniqueId();
   const descriptionId = `${titleId}-description`;
   let panel!: HTMLDivElement;
-  const before = document.activeElement as HTMLElement | null;
+  const focused = document.activeElement as HTMLElement | null;
+  // eslint-disable-next-line solid/reactivity -- read once, on open
+  const before = props.returnFocus ?? (focused && focused !== document.body ? focused : null);
 
   const focusables = () => Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE));
 

@@ -25,8 +25,8 @@ describe("visibleRange", () => {
 describe("VirtualList", () => {
   it("renders only the visible rows of 100,000 and says how many there are", () => {
     render(() => <VirtualList items={ROWS} rowHeight={20} height={400} overscan={5} label="Log" renderRow={(r) => <span>{r}</span>} />);
-    const list = screen.getByRole("list", { name: "Log" });
-    const items = within(list).getAllByRole("listitem");
+    const list = screen.getByRole("listbox", { name: "Log" });
+    const items = within(list).getAllByRole("option");
     expect(items.length).toBeLessThanOrEqual(30);
     expect(items[0]).toHaveTextContent("row 0");
     expect(items[0]).toHaveAttribute("aria-setsize", "100000");
@@ -37,32 +37,32 @@ describe("VirtualList", () => {
 
   it("renders the rows around the scroll position", () => {
     render(() => <VirtualList items={ROWS} rowHeight={20} height={400} overscan={5} label="Log" renderRow={(r) => <span>{r}</span>} />);
-    const list = screen.getByRole("list", { name: "Log" });
+    const list = screen.getByRole("listbox", { name: "Log" });
     scrollTo(list, 50_000 * 20);
-    const items = within(list).getAllByRole("listitem");
+    const items = within(list).getAllByRole("option");
     // 20 rows in view, one partly, and 5 either side.
     expect(items.length).toBeLessThanOrEqual(31);
     expect(within(list).getByText("row 50000")).toBeInTheDocument();
     expect(within(list).queryByText("row 0")).not.toBeInTheDocument();
-    expect(within(list).getByText("row 50000").closest("[role=listitem]")).toHaveAttribute("aria-posinset", "50001");
+    expect(within(list).getByText("row 50000").closest("[role=option]")).toHaveAttribute("aria-posinset", "50001");
   });
 
   it("keeps the last row in view while rows are appended, when following", () => {
     const [rows, setRows] = createSignal(ROWS.slice(0, 1000));
     render(() => <VirtualList items={rows()} rowHeight={20} height={400} label="Live" follow renderRow={(r) => <span>{r}</span>} />);
-    const list = screen.getByRole("list", { name: "Live" });
+    const list = screen.getByRole("listbox", { name: "Live" });
     scrollTo(list, 1000 * 20 - 400);
     expect(within(list).getByText("row 999")).toBeInTheDocument();
     for (let batch = 0; batch < 20; batch++) setRows((r) => [...r, ...ROWS.slice(r.length, r.length + 100)]);
     expect(list.scrollTop).toBe(3000 * 20 - 400);
     expect(within(list).getByText("row 2999")).toBeInTheDocument();
-    expect(within(list).getAllByRole("listitem").length).toBeLessThanOrEqual(40);
+    expect(within(list).getAllByRole("option").length).toBeLessThanOrEqual(40);
   });
 
   it("opens a live list at its newest row and follows from there", () => {
     const [rows, setRows] = createSignal(ROWS.slice(0, 1000));
     render(() => <VirtualList items={rows()} rowHeight={20} height={400} label="Live" follow renderRow={(r) => <span>{r}</span>} />);
-    const list = screen.getByRole("list", { name: "Live" });
+    const list = screen.getByRole("listbox", { name: "Live" });
     expect(list.scrollTop).toBe(1000 * 20 - 400);
     expect(within(list).getByText("row 999")).toBeInTheDocument();
     setRows(ROWS.slice(0, 1100));
@@ -71,7 +71,7 @@ describe("VirtualList", () => {
 
   it("opens a list that does not follow at its first row", () => {
     render(() => <VirtualList items={ROWS.slice(0, 1000)} rowHeight={20} height={400} label="Log" renderRow={(r) => <span>{r}</span>} />);
-    const list = screen.getByRole("list", { name: "Log" });
+    const list = screen.getByRole("listbox", { name: "Log" });
     expect(list.scrollTop).toBe(0);
     expect(within(list).getByText("row 0")).toBeInTheDocument();
   });
@@ -79,7 +79,7 @@ describe("VirtualList", () => {
   it("does not jump to the end while the reader is looking further up", () => {
     const [rows, setRows] = createSignal(ROWS.slice(0, 1000));
     render(() => <VirtualList items={rows()} rowHeight={20} height={400} label="Live" follow renderRow={(r) => <span>{r}</span>} />);
-    const list = screen.getByRole("list", { name: "Live" });
+    const list = screen.getByRole("listbox", { name: "Live" });
     scrollTo(list, 100 * 20);
     setRows(ROWS.slice(0, 2000));
     expect(list.scrollTop).toBe(2000);
@@ -88,14 +88,30 @@ describe("VirtualList", () => {
 
   it("moves the active row with the keyboard", () => {
     render(() => <VirtualList items={ROWS} rowHeight={20} height={400} label="Log" renderRow={(r) => <span>{r}</span>} />);
-    const list = screen.getByRole("list", { name: "Log" });
+    const list = screen.getByRole("listbox", { name: "Log" });
     Object.defineProperty(list, "scrollTop", { configurable: true, writable: true, value: 0 });
     list.focus();
     fireEvent.keyDown(list, { key: "End" });
-    expect(within(list).getByText("row 99999").closest("[role=listitem]")).toHaveAttribute("aria-current", "true");
+    expect(within(list).getByText("row 99999").closest("[role=option]")).toHaveAttribute("aria-selected", "true");
     fireEvent.keyDown(list, { key: "Home" });
     fireEvent.keyDown(list, { key: "ArrowDown" });
-    expect(within(list).getByText("row 1").closest("[role=listitem]")).toHaveAttribute("aria-current", "true");
+    expect(within(list).getByText("row 1").closest("[role=option]")).toHaveAttribute("aria-selected", "true");
+  });
+
+  it("names the active row to assistive technology while the list keeps the focus (aria-activedescendant)", () => {
+    render(() => <VirtualList items={ROWS} rowHeight={20} height={400} label="Log" renderRow={(r) => <span>{r}</span>} />);
+    const list = screen.getByRole("listbox", { name: "Log" });
+    expect(list).not.toHaveAttribute("aria-activedescendant");
+    list.focus();
+    fireEvent.keyDown(list, { key: "ArrowDown" });
+    const first = within(list).getByText("row 0").closest("[role=option]");
+    expect(list.getAttribute("aria-activedescendant")).toBe(first?.id);
+    fireEvent.keyDown(list, { key: "ArrowDown" });
+    const second = within(list).getByText("row 1").closest("[role=option]");
+    expect(list.getAttribute("aria-activedescendant")).toBe(second?.id);
+    expect(second).toHaveAttribute("aria-selected", "true");
+    expect(first).toHaveAttribute("aria-selected", "false");
+    expect(list).toHaveFocus();
   });
 });
 
@@ -119,7 +135,7 @@ describe("VirtualList keyed (a live tail)", () => {
         }}
       />
     ));
-    const list = screen.getByRole("list", { name: "Tail" });
+    const list = screen.getByRole("listbox", { name: "Tail" });
     scrollTo(list, 100 * 20 - 400);
     const before = within(list).getByText("entry 99").parentElement;
     built = 0;
@@ -138,7 +154,7 @@ describe("VirtualList dropped rows", () => {
     render(() => (
       <VirtualList items={ROWS} rowHeight={20} height={400} label="Capped" dropped={dropped()} renderRow={(r) => <span>{r}</span>} />
     ));
-    const list = screen.getByRole("list", { name: "Capped" });
+    const list = screen.getByRole("listbox", { name: "Capped" });
     scrollTo(list, 20_000);
     setDropped(100);
     expect(list.scrollTop).toBe(20_000 - 100 * 20);
@@ -160,7 +176,7 @@ describe("VirtualList older rows", () => {
         renderRow={(r) => <span>{r}</span>}
       />
     ));
-    const list = screen.getByRole("list", { name: "Older" });
+    const list = screen.getByRole("listbox", { name: "Older" });
     scrollTo(list, 2_000);
     expect(asked).toBe(0);
     scrollTo(list, 40);

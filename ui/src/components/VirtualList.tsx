@@ -1,7 +1,9 @@
 // A virtualised list of fixed-height rows: only the rows in view (plus a few either side) are in the DOM, so
 // 100,000 rows scroll smoothly, and rows appended live keep the view pinned to the end when it was there.
-// Keyboard: the list is focusable; arrows, Page Up/Down, Home and End move the active row.
-import { createEffect, createMemo, createSignal, For, Index, on, onCleanup, onMount, Show, untrack } from "solid-js";
+// Keyboard: the list is a listbox that keeps the focus itself; arrows, Page Up/Down, Home and End move the
+// active row, named to assistive technology through aria-activedescendant (the row is always rendered, as
+// moving scrolls it into view), so arrowing announces the row.
+import { createEffect, createMemo, createSignal, createUniqueId, For, Index, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import type { JSX } from "solid-js";
 
 export interface VirtualListProps<T> {
@@ -48,6 +50,8 @@ export function visibleRange(
 
 export function VirtualList<T>(props: VirtualListProps<T>) {
   let viewportEl!: HTMLDivElement;
+  const listId = createUniqueId();
+  const rowId = (index: number) => `${listId}-row-${index}`;
   const [scrollTop, setScrollTop] = createSignal(0);
   const [measured, setMeasured] = createSignal(0);
   const [active, setActive] = createSignal(-1);
@@ -131,9 +135,11 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     if (n === 0) return;
     const page = Math.max(1, Math.floor(viewport() / props.rowHeight) - 1);
     const current = active() < 0 ? range()[0] : active();
+    // The first arrow press into a list with no active row takes the first row in view.
+    const step = active() < 0 ? 0 : 1;
     let next = current;
-    if (e.key === "ArrowDown") next = current + 1;
-    else if (e.key === "ArrowUp") next = current - 1;
+    if (e.key === "ArrowDown") next = current + step;
+    else if (e.key === "ArrowUp") next = current - step;
     else if (e.key === "PageDown") next = current + page;
     else if (e.key === "PageUp") next = current - page;
     else if (e.key === "Home") next = 0;
@@ -152,12 +158,13 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     const index = () => start() + slot();
     return (
       <div
-        role="listitem"
+        role="option"
+        id={rowId(index())}
         class="virtual-row"
         classList={{ active: active() === index() }}
         aria-setsize={count()}
         aria-posinset={index() + 1}
-        aria-current={active() === index() ? "true" : undefined}
+        aria-selected={active() === index()}
         style={{ transform: `translateY(${index() * props.rowHeight}px)`, height: `${props.rowHeight}px` }}
         onClick={() => {
           setActive(index());
@@ -178,8 +185,9 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     <div
       ref={viewportEl}
       class="virtual-list"
-      role="list"
+      role="listbox"
       aria-label={props.label}
+      aria-activedescendant={active() >= 0 && active() >= range()[0] && active() < range()[1] ? rowId(active()) : undefined}
       tabIndex={0}
       style={{ height: `${props.height}px` }}
       onScroll={(e) => onScroll(e.currentTarget.scrollTop)}

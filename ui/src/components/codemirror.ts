@@ -3,8 +3,21 @@
 import { EditorState } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
-import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
+import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
 import { json } from "@codemirror/lang-json";
+import { tags } from "@lezer/highlight";
+
+/**
+ * JSON's colours from the theme (theme.css, --code-*), which meet 4.5:1 on the editor's background in the
+ * light and the dark theme; CodeMirror's default style is for a light background only.
+ */
+const jsonHighlight = HighlightStyle.define([
+  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: "var(--code-key)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--code-string)" },
+  { tag: tags.number, color: "var(--code-number)" },
+  { tag: [tags.bool, tags.null, tags.atom], color: "var(--code-atom)" },
+  { tag: tags.invalid, color: "var(--bad)" },
+]);
 
 export interface EditorOptions {
   doc: string;
@@ -31,7 +44,7 @@ export function createEditor(parent: HTMLElement, options: EditorOptions): Edito
         highlightActiveLine(),
         bracketMatching(),
         indentOnInput(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(jsonHighlight),
         json(),
         EditorView.lineWrapping,
         EditorState.readOnly.of(options.readOnly),

@@ -44,3 +44,15 @@ export function prettyJson(text: string): string {
     return text;
   }
 }
+
+/** `1 card`, `2 cards`: a count with its noun, plural when it is not 1 (`plural` for irregular nouns). */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? noun : plural}`;
+}
+
+/** A duration as people read it: `<1 ms` under a millisecond (never `0 ms`), whole ms below 10 s, else seconds. */
+export function duration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 1) return "<1 ms";
+  if (ms < 10_000) return `${Math.round(ms).toLocaleString("en-US")} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}

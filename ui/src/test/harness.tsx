@@ -7,14 +7,15 @@ import type { ScreenId } from "../app/screens";
 import { FakeEventSource } from "./fakeEventSource";
 import { json, mockFetch } from "./fetchMock";
 import type { Route } from "./fetchMock";
+import type { Session } from "../api/types";
 
-export const SESSION = {
+export const SESSION: Session = {
   version: "0.2.0",
   baseUrl: "http://127.0.0.1:8080",
   mode: "loopback",
   dataDir: null,
   callbackUrl: "http://127.0.0.1:8080/workbench/callback",
-  clock: { now: "2026-06-01T12:00:00Z", mode: "frozen" },
+  clock: { now: "2026-06-01T12:00:00Z", mode: "frozen", offsetSeconds: 0 },
 };
 
 export interface HarnessOptions {

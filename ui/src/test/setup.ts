@@ -1,7 +1,9 @@
-// Vitest setup: jest-dom matchers, a clean DOM and clean mocks after each test.
+// Vitest setup: jest-dom matchers, a clean DOM and clean mocks after each test, and no test passes that
+// broke the service's contract (a request or an answer its OpenAPI document does not allow; ./contract.ts).
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@solidjs/testing-library";
-import { afterEach, vi } from "vitest";
+import { afterEach, expect, vi } from "vitest";
+import { takeViolations } from "./contract";
 
 afterEach(() => {
   cleanup();
@@ -9,4 +11,5 @@ afterEach(() => {
   vi.useRealTimers();
   sessionStorage.clear();
   localStorage.clear();
+  expect(takeViolations(), "contract violations (the service's OpenAPI document)").toEqual([]);
 });

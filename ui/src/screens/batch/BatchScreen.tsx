@@ -10,6 +10,7 @@ import { PaymentsPanel } from "./PaymentsPanel";
 import { RunsPanel } from "./RunsPanel";
 import { createDebounced } from "../../lib/debounce";
 import { valueOf } from "../../lib/resource";
+import { count } from "../../lib/format";
 
 export function BatchScreen() {
   const wb = useWorkbench();
@@ -51,10 +52,13 @@ export function BatchScreen() {
       refetchPaymentsSoon();
       return;
     }
+    // The workbench's notice says `after`; the bank's own says `transactionStatus`.
+    const status = (e.data.after ?? e.data.transactionStatus) as PaymentStatus | undefined;
+    if (!status) return;
     mutatePayments(
       list.map((p) =>
         p.paymentId === e.data.paymentId
-          ? { ...p, status: e.data.after, ...(e.data.fundsAvailable != null ? { fundsAvailable: e.data.fundsAvailable } : {}) }
+          ? { ...p, status, ...(e.data.fundsAvailable != null ? { fundsAvailable: e.data.fundsAvailable } : {}) }
           : p,
       ),
     );
@@ -69,7 +73,7 @@ export function BatchScreen() {
     setRunError(null);
     try {
       const run = await wb.client.sandbox.runBatchNow();
-      wb.notify(`Batch run done: ${run.processed} payments processed`, "success");
+      wb.notify(`Batch run done: ${count(run.processed, "payment")} processed`, "success");
       refreshAll();
     } catch (e) {
       setRunError(e);

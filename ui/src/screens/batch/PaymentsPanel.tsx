@@ -2,7 +2,7 @@
 // each payment's forced outcome set or cleared (`PUT .../forced-outcome`).
 import { createSignal, For, Show } from "solid-js";
 import { FORCED_OUTCOMES } from "../../api/types";
-import type { ForcedOutcome, PaymentStatus, PaymentSummary } from "../../api/types";
+import type { ForcedOutcome, ForcedOutcomeAnswer, PaymentStatus, PaymentSummary } from "../../api/types";
 import { useWorkbench } from "../../app/context";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorMessages } from "../../components/ErrorMessages";
@@ -15,7 +15,7 @@ export interface PaymentsPanelProps {
   payments: readonly PaymentSummary[];
   status: PaymentStatus | "";
   onStatus: (status: PaymentStatus | "") => void;
-  onForced: (answer: { paymentId: string; forcedOutcome: ForcedOutcome | null; transactionStatus: PaymentStatus }) => void;
+  onForced: (answer: ForcedOutcomeAnswer) => void;
 }
 
 export function PaymentsPanel(props: PaymentsPanelProps) {

@@ -7,6 +7,7 @@ import { EmptyState } from "../../components/EmptyState";
 import { Progress } from "../../components/ProgressBar";
 import { StatusBadge } from "../../components/StatusBadge";
 import { formatInstant } from "../../lib/format";
+import { count } from "../../lib/format";
 
 export interface RunsPanelProps {
   scheduled: readonly string[];
@@ -22,7 +23,7 @@ function RunHeading(props: { id: string; at: string; trigger: string; lastOfDay:
   return (
     <>
       <strong>{formatInstant(props.at)}</strong> · {props.trigger === "Manual" ? "run now" : "scheduled"}
-      {props.lastOfDay ? " · last of the day" : ""} · {props.processed} payments · <code>{props.id}</code>
+      {props.lastOfDay ? " · last of the day" : ""} · {count(props.processed, "payment")} · <code>{props.id}</code>
     </>
   );
 }

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ComposerScreen } from "./ComposerScreen";
 import { renderWorkbench } from "../../test/harness";
 import { json, refusal } from "../../test/fetchMock";
+import { persona } from "../../test/fixtures";
 import type { Draft, Operation, Persona, Sent } from "../../api/types";
 
 // CodeMirror is not loaded in jsdom: the editors stay plain labelled textareas.
@@ -33,6 +34,8 @@ const PERSONA: Persona = {
 
 const STRAKS: Operation = {
   id: "create-straks",
+  operationId: "create_payment",
+  hints: [],
   group: "Payments",
   name: "Create instant payment",
   method: "POST",
@@ -50,13 +53,21 @@ const STRAKS: Operation = {
 
 const STATUS: Operation = {
   id: "payment-status",
+  operationId: "payment_status",
+  hints: [],
   group: "Payments",
   name: "Payment status",
   method: "GET",
-  path: "/v1/payments/{product}/{paymentId}/status",
+  path: "/v1/{paymentService}/{paymentProduct}/{paymentId}/status",
   pathParams: [
-    { name: "product", description: "The payment product" },
-    { name: "paymentId", description: "The payment's id", source: "paymentId" },
+    { name: "paymentService", description: "The payment service", follows: "payment", values: ["payments", "periodic-payments", "bulk-payments"] },
+    {
+      name: "paymentProduct",
+      description: "The payment product",
+      follows: "payment",
+      values: ["norwegian-domestic-credit-transfers", "instant-norwegian-domestic-credit-transfers-straks"],
+    },
+    { name: "paymentId", description: "The payment's id", follows: "payment" },
   ],
   query: [],
   headers: [],
@@ -76,6 +87,22 @@ function sentFor(draft: Draft, body: unknown, status = 201): Sent {
     durationMs: 12,
   };
 }
+
+const ACCOUNTS: Operation = {
+  id: "accounts",
+  operationId: "accounts",
+  hints: [],
+  group: "Accounts",
+  name: "Read accounts",
+  method: "GET",
+  path: "/v1/accounts",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: null,
+  role: "PSP_AI",
+  description: "The PSU's accounts.",
+};
 
 const BASE_ROUTES = {
   "GET /operations": json([STRAKS, STATUS]),
@@ -150,7 +177,18 @@ describe("ComposerScreen", () => {
       screen: "composer",
       routes: {
         ...BASE_ROUTES,
-        "POST /compose/send": (call) => json(sentFor(call.body as Draft, { paymentId: "pay-9", transactionStatus: "RCVD" })),
+        "POST /compose/send": (call) =>
+          json(
+            sentFor(call.body as Draft, {
+              paymentId: "pay-9",
+              transactionStatus: "RCVD",
+              // As the service links a payment it created.
+              _links: {
+                self: { href: "/v1/payments/instant-norwegian-domestic-credit-transfers-straks/pay-9" },
+                status: { href: "/v1/payments/instant-norwegian-domestic-credit-transfers-straks/pay-9/status" },
+              },
+            }),
+          ),
       },
     });
     const user = userEvent.setup();
@@ -159,9 +197,41 @@ describe("ComposerScreen", () => {
     await screen.findByRole("region", { name: "Response" });
     await user.selectOptions(screen.getByLabelText("Operation"), "payment-status");
     expect(screen.getByLabelText("paymentId")).toHaveValue("pay-9");
-    await user.type(screen.getByLabelText("product"), "instant-norwegian-domestic-credit-transfers-straks");
+    // The service and product of the payment the status follows, from the answer's link; both are choices.
+    expect(screen.getByLabelText("paymentProduct")).toHaveValue("instant-norwegian-domestic-credit-transfers-straks");
+    expect(screen.getByLabelText("paymentService").tagName).toBe("SELECT");
     expect(screen.getByLabelText("Path")).toHaveValue(
       "/v1/payments/instant-norwegian-domestic-credit-transfers-straks/pay-9/status",
+    );
+  });
+
+  it("refuses a path parameter still empty at its field and sends nothing", async () => {
+    const { calls } = renderWorkbench(() => <ComposerScreen />, { screen: "composer", routes: BASE_ROUTES });
+    const user = userEvent.setup();
+    await waitFor(() => expect(screen.getByLabelText("Path")).toHaveValue(STRAKS.path));
+    await user.selectOptions(screen.getByLabelText("Operation"), "payment-status");
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    const field = screen.getByLabelText("paymentId");
+    await waitFor(() => expect(field).toHaveAttribute("aria-invalid", "true"));
+    expect(field).toHaveAccessibleErrorMessage(/no payment was answered in this composer yet/);
+    await user.click(screen.getByRole("button", { name: "Copy as curl" }));
+    expect(calls.filter((c) => c.method === "POST")).toEqual([]);
+  });
+
+  it("says so when an operation needs another persona", async () => {
+    const aisp = persona({ id: "bundled-aisp", name: "Sandbox AISP AS", roles: ["PSP_AI"] });
+    renderWorkbench(() => <ComposerScreen />, {
+      screen: "composer",
+      routes: { ...BASE_ROUTES, "GET /personas": json([aisp, PERSONA]), "GET /operations": json([ACCOUNTS, STRAKS]) },
+    });
+    const user = userEvent.setup();
+    await waitFor(() => expect(screen.getByLabelText("Path")).toHaveValue("/v1/accounts"));
+    expect(screen.getByRole("combobox", { name: "Persona" })).toHaveValue("bundled-aisp");
+    await user.selectOptions(screen.getByLabelText("Operation"), "create-straks");
+    expect(screen.getByRole("combobox", { name: "Persona" })).toHaveValue("bundled-aisp-pisp");
+    const region = screen.getByRole("region", { name: "Signing persona" });
+    expect(within(region).getByRole("status")).toHaveTextContent(
+      "Persona switched to AISP + PISP (bundled): Sandbox AISP AS does not have PSP_PI, which “Create instant payment” needs.",
     );
   });
 
@@ -171,11 +241,13 @@ describe("ComposerScreen", () => {
       routes: {
         ...BASE_ROUTES,
         "POST /compose/preview": json({
+          method: "POST",
           url: "http://127.0.0.1:8080/v1/payments/instant-norwegian-domestic-credit-transfers-straks",
           headers: [["Digest", "SHA-256=abc="], ["Signature", "keyId=..."]],
           signedHeaders: ["digest", "date"],
           signingString: "(request-target): post /v1/payments/…\ndigest: SHA-256=abc=",
           digest: "SHA-256=abc=",
+          omitted: [{ header: "PSU-ID", reason: "the persona has no PSU-ID yet" }],
         }),
       },
     });
@@ -185,6 +257,9 @@ describe("ComposerScreen", () => {
     const preview = await screen.findByRole("region", { name: "Preview" });
     expect(within(preview).getByLabelText("Signing string")).toHaveTextContent("(request-target): post");
     expect(within(preview).getByRole("table", { name: "Headers to be sent" })).toHaveTextContent("SHA-256=abc=");
+    expect(within(preview).getByRole("list", { name: "Headers left out" })).toHaveTextContent(
+      "PSU-ID left out: the persona has no PSU-ID yet",
+    );
   });
 
   it("reopens a past request from the history for editing", async () => {

@@ -1,17 +1,19 @@
-// Screen 2, Composer (the TPP side): pick an operation and a persona, edit the request, preview the exact
-// headers, Digest and signing string, send it (Ctrl+Enter), read the answer, reopen any past request,
-// export it as curl or a script, open the SCA pages the answer links to.
+// Screen 2, Composer (the TPP side), laid out as request workbenches are: the operation and, on one line
+// at the top, method, URL and Send; below, the path parameters, headers, query and body; beside them the
+// signing persona, the preview (exact headers, Digest, signing string), the answer and the history. Ctrl+Enter
+// sends; a request with a path parameter still empty is refused at that field and never sent; the answer's
+// ids fill the next operation's parameters; export as curl or a script; Open SCA where the answer links.
 import { createEffect, createResource, createSignal, on, onCleanup, onMount, Show } from "solid-js";
 import { messagesFromError } from "../../api/errors";
-import type { Operation, Persona, Preview, Sent } from "../../api/types";
+import type { Draft, Operation, PathParam, Persona, Preview, Sent } from "../../api/types";
 import { useEvent, useResync, useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorMessages } from "../../components/ErrorMessages";
 import { createForm, Form } from "../../components/form";
 import { Loading } from "../../components/Loading";
-import { EMPTY_EDITOR, fromDraft, fromOperation, idsFrom, toDraft } from "./draft";
-import type { EditorState } from "./draft";
+import { EMPTY_EDITOR, fromDraft, fromOperation, learn, toDraft, unfilled } from "./draft";
+import type { EditorState, Known } from "./draft";
 import { ExportPanel } from "./ExportPanel";
 import { HistoryList } from "./HistoryList";
 import { OperationPicker } from "./OperationPicker";
@@ -22,11 +24,29 @@ import { ResponsePanel } from "./ResponsePanel";
 import { valueOf } from "../../lib/resource";
 
 /** The persona to start an operation with: the chosen one if it fits, else the first valid one with the role. */
-function personaFor(list: readonly Persona[], op: Operation | undefined, current: string): string {
+export function personaFor(list: readonly Persona[], op: Operation | undefined | null, current: string): string {
   const fits = (p: Persona) => !op?.role || p.roles.includes(op.role);
   const chosen = list.find((p) => p.id === current);
   if (chosen && fits(chosen)) return chosen.id;
   return (list.find((p) => p.status === "valid" && fits(p)) ?? chosen ?? list[0])?.id ?? "";
+}
+
+const FOLLOWED: Record<string, string> = {
+  payment: "payment",
+  consent: "consent",
+  basket: "signing basket",
+  authorisation: "authorisation",
+  account: "account list",
+  cardAccount: "card account list",
+  transaction: "transaction list",
+};
+
+/** Why a path parameter is still empty, said at its field. */
+function emptyParamText(name: string, param: PathParam | undefined): string {
+  if (param?.follows) {
+    return `${name} is empty: no ${FOLLOWED[param.follows] ?? param.follows} was answered in this composer yet. Send the operation that makes one first, or type its id.`;
+  }
+  return `${name} is empty: fill it in; the request is not sent with {${name}} in its path.`;
 }
 
 export function ComposerScreen() {
@@ -40,11 +60,13 @@ export function ComposerScreen() {
   const [sent, setSent] = createSignal<Sent | null>(null);
   const [action, setAction] = createSignal<"send" | "preview" | null>(null);
   const [opening, setOpening] = createSignal<string | null>(null);
-  const knownIds: Record<string, string> = {};
+  const [switched, setSwitched] = createSignal<string | null>(null);
+  let known: Known = {};
   let touched = false;
   const form = createForm();
 
   const operation = () => valueOf(operations)?.find((o) => o.id === operationId()) ?? null;
+  const baseUrl = () => valueOf(wb.session)?.baseUrl ?? wb.config.baseUrl;
 
   useEvent("persona.changed", () => void refetchPersonas());
   useEvent("sca.callback", () => void refetchPersonas());
@@ -63,36 +85,79 @@ export function ComposerScreen() {
   createEffect(
     on(() => valueOf(personas), (list) => {
       if (!list || list.length === 0) return;
-      const id = personaFor(list, operation() ?? undefined, editor().personaId);
-      if (id !== editor().personaId) setEditor((e) => ({ ...e, personaId: id }));
+      choosePersona(personaFor(list, operation(), editor().personaId));
     }),
   );
+
+  /**
+   * Moves to another persona when the operation needs a role the chosen one lacks — never silently: the
+   * persona panel says which, and why.
+   */
+  function choosePersona(id: string) {
+    const before = editor().personaId;
+    if (id === before) return;
+    setEditor((e) => ({ ...e, personaId: id }));
+    const list = valueOf(personas) ?? [];
+    const from = list.find((p) => p.id === before);
+    const to = list.find((p) => p.id === id);
+    const op = operation();
+    if (from && to && op?.role) {
+      const psu = to.psuId ? "" : ` ${to.name} has no PSU-ID yet: the bank will ask the PSU who they are on its pages.`;
+      const text = `Persona switched to ${to.name}: ${from.name} does not have ${op.role}, which “${op.name}” needs.${psu}`;
+      setSwitched(text);
+    }
+  }
 
   function selectOperation(id: string, byUser = true) {
     touched ||= byUser;
     setOperationId(id);
     setPreview(null);
+    setSwitched(null);
     form.clear();
     const op = valueOf(operations)?.find((o) => o.id === id);
-    if (op) setEditor(fromOperation(op, personaFor(valueOf(personas) ?? [], op, editor().personaId), knownIds));
-    else setEditor((e) => ({ ...e, template: null }));
+    if (op) {
+      const persona = personaFor(valueOf(personas) ?? [], op, editor().personaId);
+      setEditor(fromOperation(op, editor().personaId || persona, known));
+      choosePersona(persona);
+    } else setEditor((e) => ({ ...e, template: null }));
+  }
+
+  /** The draft to send, or null (with the reason at the field) while a path parameter is still empty. */
+  function ready(): Draft | null {
+    const missing = unfilled(editor());
+    if (missing.length === 0) return toDraft(editor());
+    const params = operation()?.pathParams ?? [];
+    form.setMessages(
+      missing.map((name) => ({
+        category: "ERROR",
+        code: "FORMAT_ERROR",
+        path: editor().template ? `pathParams.${name}` : "path",
+        text: emptyParamText(name, params.find((p) => p.name === name)),
+      })),
+    );
+    return null;
   }
 
   const send = async () => {
     if (action()) return;
+    const draft = ready();
+    if (!draft) return;
     setAction("send");
-    const result = await form.run(() => wb.client.compose.send(toDraft(editor())));
+    const result = await form.run(() => wb.client.compose.send(draft));
     setAction(null);
     if (!result) return;
     setSent(result);
-    Object.assign(knownIds, idsFrom(result.response.body));
+    setPreview(null);
+    known = learn(known, valueOf(operations) ?? [], draft, result.response.status, result.response.body);
     void refetchHistory();
   };
 
   const showPreview = async () => {
     if (action()) return;
+    const draft = ready();
+    if (!draft) return;
     setAction("preview");
-    const result = await form.run(() => wb.client.compose.preview(toDraft(editor())));
+    const result = await form.run(() => wb.client.compose.preview(draft));
     setAction(null);
     if (result) setPreview(result);
   };
@@ -144,9 +209,30 @@ export function ComposerScreen() {
     <div class="composer">
       <div class="composer-side">
         <ErrorMessages error={operations.error as unknown} title="The operations could not be read." />
-        <Show when={valueOf(operations)} fallback={<Show when={operations.loading}><Loading label="Loading operations…" /></Show>}>
-          {(ops) => <OperationPicker operations={ops()} selected={operationId()} onSelect={selectOperation} />}
-        </Show>
+        <Form form={form} onSubmit={() => void send()} label="Request">
+          <Show when={valueOf(operations)} fallback={<Show when={operations.loading}><Loading label="Loading operations…" /></Show>}>
+            {(ops) => <OperationPicker operations={ops()} selected={operationId()} onSelect={selectOperation} />}
+          </Show>
+          <RequestEditor
+            editor={editor()}
+            onEditor={setEditor}
+            operation={operation()}
+            baseUrl={baseUrl()}
+            actions={
+              <>
+                <Button type="submit" variant="primary" busy={action() === "send"} aria-keyshortcuts="Control+Enter" title="Send (Ctrl+Enter)">
+                  Send
+                </Button>
+                <Button busy={action() === "preview"} onClick={() => void showPreview()}>
+                  Preview
+                </Button>
+              </>
+            }
+          />
+        </Form>
+        <ExportPanel draft={ready} />
+      </div>
+      <div class="composer-side">
         <ErrorMessages error={personas.error as unknown} title="The personas could not be read." />
         <Show when={valueOf(personas)}>
           {(list) => (
@@ -161,27 +247,16 @@ export function ComposerScreen() {
               <PersonaPanel
                 personas={list()}
                 selected={editor().personaId}
-                onSelect={(personaId) => setEditor((e) => ({ ...e, personaId }))}
+                notice={switched()}
+                onSelect={(personaId) => {
+                  setSwitched(null);
+                  setEditor((e) => ({ ...e, personaId }));
+                }}
                 onChanged={() => void refetchPersonas()}
               />
             </Show>
           )}
         </Show>
-        <Form form={form} onSubmit={() => void send()} label="Request">
-          <RequestEditor editor={editor()} onEditor={setEditor} operation={operation()} />
-          <div class="actions">
-            <Button busy={action() === "preview"} onClick={() => void showPreview()}>
-              Preview
-            </Button>
-            <Button type="submit" variant="primary" busy={action() === "send"} aria-keyshortcuts="Control+Enter">
-              Send
-            </Button>
-            <span class="hint">Ctrl+Enter sends</span>
-          </div>
-        </Form>
-        <ExportPanel draft={() => toDraft(editor())} />
-      </div>
-      <div class="composer-side">
         <Show when={preview()}>{(p) => <PreviewPanel preview={p()} />}</Show>
         <Show
           when={sent()}

@@ -8,18 +8,22 @@ import { Button } from "../../components/Button";
 import { copyText } from "../../components/CopyButton";
 import { ErrorMessages } from "../../components/ErrorMessages";
 
-export function ExportPanel(props: { draft: () => Draft }) {
+/** `draft` answers null when the request cannot go as it is (the composer says why at the field). */
+export function ExportPanel(props: { draft: () => Draft | null }) {
   const wb = useWorkbench();
   const [busy, setBusy] = createSignal<string | null>(null);
   const [text, setText] = createSignal("");
   const [error, setError] = createSignal<unknown>(null);
 
   const run = async (format: ExportFormat, then: "copy" | "save") => {
+    const draft = props.draft();
+    if (!draft) return;
     setBusy(`${format}-${then}`);
     setError(null);
     try {
-      const answer = await wb.client.compose.export(props.draft(), format);
+      const answer = await wb.client.compose.export(draft, format);
       setText(answer.text);
+      for (const o of answer.omitted) wb.notify(`${o.header} is left out of the ${format}: ${o.reason}`, "info");
       if (then === "copy") {
         await copyText(answer.text);
         wb.notify(`Copied as ${format}`, "success");

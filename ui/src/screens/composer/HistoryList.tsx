@@ -3,7 +3,7 @@ import { For, Show } from "solid-js";
 import type { HistoryEntry, Persona } from "../../api/types";
 import { Button } from "../../components/Button";
 import { StatusBadge } from "../../components/StatusBadge";
-import { formatInstant } from "../../lib/format";
+import { duration, formatInstant } from "../../lib/format";
 
 export interface HistoryListProps {
   entries: readonly HistoryEntry[];
@@ -26,7 +26,7 @@ export function HistoryList(props: HistoryListProps) {
                   <StatusBadge value={e.status} /> {e.method} <code>{e.path}</code>
                   <br />
                   <span class="hint">
-                    {formatInstant(e.at)} · {personaName(e.personaId)} · {e.durationMs} ms
+                    {formatInstant(e.at)} · {personaName(e.personaId)} · {duration(e.durationMs)}
                   </span>
                 </span>
                 <Button

@@ -19,6 +19,8 @@ export interface PersonaPanelProps {
   selected: string;
   onSelect: (id: string) => void;
   onChanged: () => void;
+  /** Why the composer moved to this persona by itself (an operation needing a role), said next to it. */
+  notice?: string | null;
 }
 
 function PsuFields(props: { persona: Persona; onSaved: () => void }) {
@@ -121,6 +123,11 @@ export function PersonaPanel(props: PersonaPanelProps) {
           </For>
         </select>
       </div>
+      <Show when={props.notice}>
+        <p class="persona-switched" role="status">
+          {props.notice}
+        </p>
+      </Show>
       <Show when={current()}>
         {(p) => (
           <div class="persona-card">

@@ -8,7 +8,7 @@ import { CodeEditor } from "../../components/CodeEditor";
 import { ErrorMessages } from "../../components/ErrorMessages";
 import { HeadersTable } from "../../components/HeadersTable";
 import { StatusBadge } from "../../components/StatusBadge";
-import { formatInstant, prettyJson } from "../../lib/format";
+import { duration, formatInstant, prettyJson } from "../../lib/format";
 import { scaRedirectOf } from "./draft";
 
 export function ResponsePanel(props: { sent: Sent }) {
@@ -31,7 +31,7 @@ export function ResponsePanel(props: { sent: Sent }) {
         <span>
           {props.sent.request.method} <code class="wrap">{props.sent.request.url}</code>
         </span>
-        <span>{props.sent.durationMs} ms</span>
+        <span>{duration(props.sent.durationMs)}</span>
         <span class="hint">{formatInstant(props.sent.at)}</span>
       </p>
       <Show when={sca()}>

@@ -14,6 +14,10 @@ export interface RowsEditorProps {
   onRows: (rows: Header[]) => void;
   /** Marks rows whose name is required (query parameters the operation requires). */
   required?: readonly string[];
+  /** A line under the legend about all the rows. */
+  note?: string;
+  /** What the operation says about a row, by its name (a header's hint). */
+  hints?: readonly { header: string; text: string }[];
 }
 
 export function RowsEditor(props: RowsEditorProps) {
@@ -21,6 +25,9 @@ export function RowsEditor(props: RowsEditorProps) {
   return (
     <fieldset class="rows-editor">
       <legend>{props.noun}s</legend>
+      <Show when={props.note && props.rows.length > 0}>
+        <p class="hint">{props.note}</p>
+      </Show>
       <Index each={props.rows}>
         {(row, i) => (
           <div class="header-row" role="group" aria-label={`${props.noun} ${i + 1}`}>
@@ -35,7 +42,10 @@ export function RowsEditor(props: RowsEditorProps) {
             <TextField
               label={`${props.noun} ${i + 1} value`}
               path={`${props.path}[${i}][1]`}
-              hint={props.required?.includes(row()[0]) ? "Required by the operation" : undefined}
+              hint={
+                props.hints?.find((h) => h.header.toLowerCase() === row()[0].trim().toLowerCase())?.text ??
+                (props.required?.includes(row()[0]) ? "Required by the operation" : undefined)
+              }
               value={row()[1]}
               onValue={(v) => set(i, [row()[0], v])}
               autocomplete="off"

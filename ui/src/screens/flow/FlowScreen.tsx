@@ -13,9 +13,10 @@ import { EmptyState } from "../../components/EmptyState";
 import { ErrorMessages } from "../../components/ErrorMessages";
 import { StatusBadge } from "../../components/StatusBadge";
 import { createDebounced } from "../../lib/debounce";
-import { formatInstant } from "../../lib/format";
+import { count, formatInstant } from "../../lib/format";
 import { valueOf } from "../../lib/resource";
-import { layout, messagesOf } from "./layout";
+import { createWidth } from "../../lib/size";
+import { geometryFor, layout, messagesOf, redirectsOf } from "./layout";
 import { toMermaid } from "./mermaid";
 import { Presentation } from "./Presentation";
 import { SequenceDiagram, svgFile } from "./SequenceDiagram";
@@ -27,19 +28,42 @@ export function FlowScreen() {
   const [entries, setEntries] = createSignal<Entry[]>([]);
   const [error, setError] = createSignal<unknown>(null);
   const [presenting, setPresenting] = createSignal<{ start?: number } | null>(null);
-  let svg: SVGSVGElement | undefined;
+  let frame: HTMLElement | undefined;
   let generation = 0;
 
   const journeyId = () => chosen() ?? valueOf(journeys)?.[0]?.id ?? null;
   const journey = () => valueOf(journeys)?.find((j) => j.id === journeyId()) ?? null;
-  const messages = createMemo(() => messagesOf(entries()));
+  const [leaving, setLeaving] = createSignal<ReadonlyMap<number, string>>(new Map());
+  const messages = createMemo(() => messagesOf(entries(), leaving()));
   // A presentation holds on to its journey: without a choice the view follows the most recently active
   // journey, and another one becoming active must not swap the diagram under the trainer.
   const present = (at: { start?: number }) => {
     setChosen(journeyId());
     setPresenting(at);
   };
-  const model = createMemo(() => layout(messages()));
+  const [frameWidth, trackFrame] = createWidth(1000);
+  const model = createMemo(() => layout(messages(), geometryFor(frameWidth(), 14)));
+  let presentButton: HTMLButtonElement | undefined;
+
+  // Where the bank's pages sent the PSU's browser after a step: a redirect leaving the pages goes back to
+  // the TPP (its TPP-Redirect-URI), which the diagram shows. Read once per exchange from the whole entry.
+  const asked = new Set<number>();
+  createEffect(
+    on(entries, (list) => {
+      for (const id of redirectsOf(list)) {
+        if (asked.has(id)) continue;
+        asked.add(id);
+        wb.client.traffic.entry(id).then(
+          (whole) => {
+            if (!("response" in whole)) return;
+            const location = whole.response.headers.find(([n]) => n.toLowerCase() === "location")?.[1];
+            if (location) setLeaving((known) => new Map(known).set(id, location));
+          },
+          () => asked.delete(id),
+        );
+      }
+    }),
+  );
 
   createEffect(
     on(journeyId, (id) => {
@@ -122,12 +146,25 @@ export function FlowScreen() {
           </select>
         </label>
         <Button onClick={() => void refetchJourneys()}>Refresh</Button>
-        <Button disabled={messages().length === 0} onClick={() => present({})} variant="primary">
-          Present
+        <Button
+          ref={(el: HTMLButtonElement) => (presentButton = el)}
+          disabled={messages().length === 0}
+          onClick={() => present({})}
+          variant="primary"
+        >
+          Present journey
         </Button>
         <Button
           disabled={messages().length === 0}
-          onClick={() => svg && void saveFile(fileName("svg"), svgFile(svg), "image/svg+xml")}
+          onClick={() => {
+            // The drawing as it is now (it is drawn afresh when the journey changes).
+            const svg = frame?.querySelector<SVGSVGElement>("svg[role=img]");
+            if (!svg) return;
+            saveFile(fileName("svg"), svgFile(svg), "image/svg+xml").then(
+              (where) => where && wb.notify(`SVG saved: ${where}`, "success"),
+              (e: unknown) => wb.notify(`The SVG could not be saved: ${e instanceof Error ? e.message : String(e)}`, "error"),
+            );
+          }}
         >
           Export SVG
         </Button>
@@ -147,11 +184,18 @@ export function FlowScreen() {
       <Show when={journey()}>
         {(j) => (
           <p class="hint">
-            {j().title} · TPP {j().tpp ?? "–"} · {j().entries} entries · status <StatusBadge value={j().status ?? "–"} />
+            {j().title} · TPP {j().tpp ?? "–"} · {count(j().entries, "entry", "entries")} · status <StatusBadge value={j().status ?? "–"} />
           </p>
         )}
       </Show>
-      <section class="flow-frame" aria-label="Flow diagram">
+      <section
+        class="flow-frame"
+        aria-label="Flow diagram"
+        ref={(el) => {
+          frame = el;
+          trackFrame(el);
+        }}
+      >
         <Show
           when={messages().length > 0}
           fallback={
@@ -163,11 +207,19 @@ export function FlowScreen() {
             </EmptyState>
           }
         >
-          <SequenceDiagram layout={model()} ref={(el) => (svg = el)} onSelect={(i) => present({ start: i })} />
+          <SequenceDiagram layout={model()} title={title()} onSelect={(i) => present({ start: i })} />
         </Show>
       </section>
       <Show when={presenting()}>
-        {(p) => <Presentation title={title()} layout={model()} start={p().start} onClose={() => setPresenting(null)} />}
+        {(p) => (
+          <Presentation
+            title={title()}
+            messages={messages()}
+            start={p().start}
+            returnFocus={presentButton}
+            onClose={() => setPresenting(null)}
+          />
+        )}
       </Show>
     </div>
   );

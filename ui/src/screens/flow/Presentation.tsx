@@ -1,37 +1,45 @@
-// Presentation mode for trainers: large type for a projector, one message at a time (→ / ← or Page Down /
-// Page Up; Home, End; F follows live; Escape leaves), the diagram up to that message, the message's body
-// with headers and base64 folded away, and — where the PSU acts — the bank's SCA page as the PSU saw it
-// (the recorded page, drawn inert in a shadow root, so nothing is requested again).
+// Presentation mode for trainers, made for a projector (1280x720 and up): one message at a time (→ / ← or
+// Page Down / Page Up; Home, End; F follows live; Escape leaves). The title, the "N / M" counter and the
+// current message stay at the top; below, the diagram up to that message is drawn to fit its column (all
+// four lanes, text at least 16 px and growing with the room, nothing scrolling sideways) and scrolls only
+// down, keeping the message in view; beside it, the bank's SCA page as the PSU saw it where the PSU acts
+// (the recorded page, drawn inert in a shadow root, so nothing is requested again), else the message's body
+// with headers and base64 folded away. Leaving gives the focus back to the control that opened it.
 import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import type { Exchange } from "../../api/traffic";
 import { useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
 import { HeadersTable } from "../../components/HeadersTable";
 import { valueOf } from "../../lib/resource";
+import { createWidth } from "../../lib/size";
 import { foldBase64, presentBody } from "./fold";
 import { PagePreview } from "./PagePreview";
-import type { Layout, PlacedMessage } from "./layout";
-import { LANES } from "./layout";
+import type { Message, PlacedMessage } from "./layout";
+import { geometryFor, LANES, layout } from "./layout";
 import { SequenceDiagram } from "./SequenceDiagram";
-
-/** The diagram's size on the projector. */
-const SCALE = 1.25;
 
 const LANE_TITLE = Object.fromEntries(LANES.map((l) => [l.id, l.title]));
 
+/** The diagram's type on the projector: 16 px at least, larger as the column grows (1/55 of its width). */
+export function presentationFontSize(width: number): number {
+  return Math.round(Math.min(28, Math.max(16, width / 55)));
+}
+
 export interface PresentationProps {
   title: string;
-  layout: Layout;
+  messages: readonly Message[];
   start?: number;
   onClose: () => void;
+  /** Where the focus goes on leaving when the control that opened it is gone. */
+  returnFocus?: HTMLElement | null;
 }
 
 /** The SCA page message to show beside the diagram at `index`: the PSU's latest page view up to there. */
-export function pageAt(messages: readonly PlacedMessage[], index: number): PlacedMessage | null {
+export function pageAt(messages: readonly Message[], index: number): Message | null {
   const current = messages[index];
   if (!current || (current.from !== "psu" && current.to !== "psu")) return null;
   for (let i = index; i >= 0; i--) {
-    const m = messages[i] as PlacedMessage;
+    const m = messages[i] as Message;
     if (m.pageUrl) return m;
   }
   return null;
@@ -43,12 +51,19 @@ function isHtml(ex: Exchange): boolean {
 
 export function Presentation(props: PresentationProps) {
   const wb = useWorkbench();
-  const count = () => props.layout.messages.length;
+  const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+  const count = () => props.messages.length;
   // Where to start is read once: the trainer moves on from there.
   const start = untrack(() => props.start);
   const [index, setIndex] = createSignal(Math.min(start ?? 0, Math.max(0, untrack(count) - 1)));
   const [follow, setFollow] = createSignal(start === undefined);
-  const current = () => props.layout.messages[index()] ?? null;
+  const [width, track] = createWidth(720);
+  // The lane titles are drawn above the scrolling diagram, so the diagram itself needs no header's room.
+  const model = createMemo(() => {
+    const g = geometryFor(width(), presentationFontSize(width()));
+    return layout(props.messages, { ...g, header: 0 });
+  });
+  const current = (): PlacedMessage | null => model().messages[index()] ?? null;
 
   const go = (i: number, keepFollow = false) => {
     setIndex(Math.max(0, Math.min(count() - 1, i)));
@@ -66,7 +81,7 @@ export function Presentation(props: PresentationProps) {
     () => (current()?.kind === "event" ? null : current()?.entryId),
     (id) => wb.client.traffic.entry(id) as Promise<Exchange>,
   );
-  const page = createMemo(() => pageAt(props.layout.messages, index()));
+  const page = createMemo(() => pageAt(props.messages, index()));
   const [pageExchange] = createResource(
     () => page()?.entryId,
     (id) => wb.client.traffic.entry(id) as Promise<Exchange>,
@@ -78,29 +93,32 @@ export function Presentation(props: PresentationProps) {
   const body = () => {
     const ex = valueOf(exchange);
     const m = current();
-    if (!ex || !m || ex.id !== m.entryId) return "";
+    if (!ex || !m || ex.id !== m.entryId || m.key.endsWith(":back")) return "";
     const message = m.kind === "request" ? ex.request : ex.response;
     if (message.bodyBase64) return `«binary, ${message.bodyBytes} bytes»`;
     if (ex.area === "sca-page" && m.kind === "response") return "";
-    return presentBody(message.body);
+    return presentBody(message.body ?? null);
   };
   const headers = () => {
     const ex = valueOf(exchange);
     const m = current();
-    if (!ex || !m || ex.id !== m.entryId) return [];
+    if (!ex || !m || ex.id !== m.entryId || m.key.endsWith(":back")) return [];
     return m.kind === "request" ? ex.request.headers : ex.response.headers;
   };
+  // The side column is always there (what it shows changes), so the diagram keeps its size while stepping.
+  const side = () => (page() ? "page" : "message");
 
   let root!: HTMLDivElement;
-  let diagram!: HTMLDivElement;
-  // Keep the current message in view as the trainer steps through a long journey.
-  createEffect(
-    on(index, (i) => {
-      const key = props.layout.messages[i]?.key;
-      const el = key ? diagram.querySelector(`g.message[data-key="${key}"]`) : null;
-      if (el && "scrollIntoView" in el) el.scrollIntoView({ block: "center", inline: "nearest" });
-    }),
-  );
+  let scroller!: HTMLDivElement;
+  // Keep the current message in view as the trainer steps through a long journey: the diagram scrolls
+  // down within its column, never the page and never sideways.
+  createEffect(() => {
+    const m = current();
+    if (!m || !scroller) return;
+    const top = Math.max(0, m.y - scroller.clientHeight / 2);
+    if (typeof scroller.scrollTo === "function") scroller.scrollTo({ top, behavior: "auto" });
+    else scroller.scrollTop = top;
+  });
 
   onMount(() => {
     root.focus();
@@ -131,6 +149,10 @@ export function Presentation(props: PresentationProps) {
     document.addEventListener("keydown", onKey, true);
     onCleanup(() => document.removeEventListener("keydown", onKey, true));
   });
+  onCleanup(() => {
+    const target = opener?.isConnected ? opener : props.returnFocus;
+    queueMicrotask(() => target?.focus());
+  });
 
   return (
     <div class="presentation" role="dialog" aria-modal="true" aria-label="Presentation" tabIndex={-1} ref={root}>
@@ -152,30 +174,36 @@ export function Presentation(props: PresentationProps) {
           </Button>
           <Button onClick={() => props.onClose()}>Leave (Esc)</Button>
         </div>
+        <Show when={current()}>
+          {(m) => (
+            <p class={`presentation-message tone-${m().tone}`} aria-label="Current message">
+              <span class="presentation-lanes">
+                {LANE_TITLE[m().from]} → {LANE_TITLE[m().to]}
+              </span>
+              <strong>{m().label}</strong>
+              <Show when={m().kind === "event" && m().status}>
+                <span class="presentation-status">{m().status}</span>
+              </Show>
+            </p>
+          )}
+        </Show>
       </header>
-      <Show when={current()}>
-        {(m) => (
-          <p class={`presentation-message tone-${m().tone}`} aria-label="Current message">
-            <span class="presentation-lanes">
-              {LANE_TITLE[m().from]} → {LANE_TITLE[m().to]}
-            </span>
-            <strong>{m().label}</strong>
-            <Show when={m().kind === "event" && m().status}>
-              <span class="presentation-status">{m().status}</span>
-            </Show>
-          </p>
-        )}
-      </Show>
-      <div class="presentation-body" classList={{ "with-page": page() !== null }}>
-        <div class="presentation-diagram" ref={diagram}>
-          {/* The lane titles stay in view (sticky) however far down the journey the trainer is. */}
-          <div class="presentation-lane-titles" style={{ width: `${props.layout.width * SCALE}px` }} aria-hidden="true">
-            <For each={props.layout.lanes}>{(lane) => <span style={{ left: `${lane.x * SCALE}px` }}>{lane.title}</span>}</For>
+      <div class="presentation-body">
+        <div class="presentation-diagram-column" ref={track}>
+          {/* The lane titles stay in view however far down the journey the trainer is. */}
+          <div class="presentation-lane-titles" role="group" aria-label="Lanes" style={{ "font-size": `${model().fontSize}px` }}>
+            <For each={model().lanes}>
+              {(lane) => (
+                <span style={{ left: `${lane.x}px`, "max-width": `${model().laneWidth - 8}px` }}>{lane.title}</span>
+              )}
+            </For>
           </div>
-          <SequenceDiagram layout={props.layout} current={index()} onSelect={(i) => go(i)} scale={SCALE} />
+          <div class="presentation-diagram" ref={scroller}>
+            <SequenceDiagram layout={model()} title={props.title} current={index()} onSelect={(i) => go(i)} headless />
+          </div>
         </div>
-        <Show when={page()}>
-          <section class="presentation-page" aria-label="The PSU's SCA page">
+        <Show when={side() === "page"}>
+          <section class="presentation-side presentation-page" aria-label="The PSU's SCA page">
             <h3>What the PSU sees</h3>
             <Show
               when={pageHtml()}
@@ -185,17 +213,24 @@ export function Presentation(props: PresentationProps) {
             </Show>
           </section>
         </Show>
-        <Show when={body()}>
-          <pre class="presentation-json" aria-label="Message body">{body()}</pre>
-        </Show>
-        <Show when={headers().length > 0}>
-          <details class="presentation-headers">
-            <summary>Headers ({headers().length})</summary>
-            <HeadersTable headers={headers().map(([n, v]) => [n, foldBase64(v)] as [string, string])} label="Headers" />
-          </details>
+        <Show when={side() === "message"}>
+          <section class="presentation-side" aria-label="The message">
+            <Show when={!body() && headers().length === 0}>
+              <p class="hint">{current()?.kind === "event" ? "An event on the bank's side: nothing travels." : "No body."}</p>
+            </Show>
+            <Show when={body()}>
+              <pre class="presentation-json" aria-label="Message body">{body()}</pre>
+            </Show>
+            <Show when={headers().length > 0}>
+              <details class="presentation-headers">
+                <summary>Headers ({headers().length})</summary>
+                <HeadersTable headers={headers().map(([n, v]) => [n, foldBase64(v)] as [string, string])} label="Headers" />
+              </details>
+            </Show>
+          </section>
         </Show>
       </div>
-      <p class="hint">→ next · ← back · Home / End · F follow live · Esc leave</p>
+      <p class="hint presentation-keys">→ next · ← back · Home / End · F follow live · Esc leave</p>
     </div>
   );
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Entry, EventEntry, ExchangeSummary } from "../../api/traffic";
 import { foldBase64, presentBody } from "./fold";
-import { layout, LANES, messagesOf, responseLabel, shortPath } from "./layout";
+import { geometryFor, layout, LANES, messagesOf, redirectsOf, responseLabel, shortPath } from "./layout";
 import { mermaidText, toMermaid } from "./mermaid";
 import { pageAt } from "./Presentation";
 
@@ -42,11 +42,11 @@ export function straksJourney(): Entry[] {
     exchange({ method: "POST", path: PAY, status: 401 }),
     exchange({ method: "POST", path: PAY, status: 201 }),
     exchange({ method: "GET", path: "/sca/a1", query: "step=identify", area: "sca-page", status: 200 }),
-    event({ event: "sca.step", data: { step: "identify" } }),
+    event({ event: "sca.step", data: { authorisationId: "a1", step: "identify", tppId: "PSDNO-FSA-9C2C0A" } }),
     exchange({ method: "POST", path: "/sca/a1/approve", area: "sca-page", status: 303 }),
     exchange({ method: "GET", path: `${PAY}/3f2a1b4c-aaaa-bbbb-cccc-123456789012/status`, status: 200 }),
-    event({ event: "payment.status", data: { before: "ACTC", after: "ACCP", batchRunId: "r1" } }),
-    event({ event: "payment.status", data: { before: "ACCP", after: "ACSC", batchRunId: "r1" } }),
+    event({ event: "payment.status", data: { paymentId: "p1", before: "ACTC", after: "ACCP", batchRunId: "r1" } }),
+    event({ event: "payment.status", data: { paymentId: "p1", before: "ACCP", after: "ACSC", batchRunId: "r1" } }),
   ];
 }
 
@@ -80,9 +80,39 @@ describe("messagesOf", () => {
     expect(messages[12]).toMatchObject({ status: "ACCP → ACSC", tone: "ok" });
   });
 
-  it("reads the bank's status notice too", () => {
-    const [m] = messagesOf([event({ event: "payment.status", data: { paymentId: "p1", transactionStatus: "ACSC" } })]);
-    expect(m).toMatchObject({ from: "bank", to: "tpp", status: "ACSC", tone: "ok" });
+  it("draws the bank's own status changes as notes on its lane, not as messages to the TPP", () => {
+    const [m] = messagesOf([event({ event: "payment.status", data: { paymentId: "p1", transactionStatus: "RCVD" } })]);
+    expect(m).toMatchObject({ from: "bank", to: "bank", status: "RCVD", label: "payment status" });
+    const [change] = messagesOf([event({ event: "payment.status", data: { paymentId: "p1", before: "ACTC", after: "ACSC", batchRunId: null } })]);
+    expect(change).toMatchObject({ from: "bank", to: "bank", status: "ACTC → ACSC", tone: "ok" });
+    expect(layout([change!]).messages[0]?.self).toBe(true);
+  });
+
+  it("draws one status change once: the bank's notice after the workbench's (as the service logs them) is left out", () => {
+    // As logged by the service for a straks payment: RCVD at creation (the bank's notice only), then
+    // ACTC → ACSC twice over, the workbench's notice and the bank's.
+    const entries = [
+      event({ event: "payment.status", data: { paymentId: "p1", transactionStatus: "RCVD" } }),
+      event({ event: "payment.status", data: { paymentId: "p1", before: "ACTC", after: "ACSC", batchRunId: null, fundsAvailable: true } }),
+      event({ event: "payment.status", data: { paymentId: "p1", basketId: null, transactionStatus: "ACSC" } }),
+    ];
+    const statuses = (list: Entry[]) => messagesOf(list).map((m) => m.status);
+    expect(statuses(entries)).toEqual(["RCVD", "ACTC → ACSC"]);
+    // Whatever order they come in.
+    expect(statuses([entries[0]!, entries[2]!, entries[1]!].map((e, i) => ({ ...e, id: 9000 + i })))).toEqual(["RCVD", "ACTC → ACSC"]);
+  });
+
+  it("shows the PSU's browser going back to the TPP where the bank's pages redirect there", () => {
+    const step = exchange({ method: "POST", path: "/sca/a1/identify", area: "sca-page", status: 303 });
+    const confirm = exchange({ method: "POST", path: "/sca/a1/confirm", area: "sca-page", status: 303 });
+    const leaving = new Map([
+      [step.id, "/sca/a1"],
+      [confirm.id, "https://tpp.example/cb?psu-id=e2cf17c6-3b04-5ad1-80cc-a507aeadf8f6&context=PRIVATE"],
+    ]);
+    const messages = messagesOf([step, confirm], leaving);
+    expect(messages.map((m) => `${m.from}>${m.to}`)).toEqual(["psu>bank", "bank>psu", "psu>bank", "bank>psu", "psu>tpp"]);
+    expect(messages[4]?.label).toBe("back to the TPP: GET /cb?psu-id=e2cf17…&context=PRIVATE");
+    expect(redirectsOf([step, confirm, exchange({})])).toEqual([step.id, confirm.id]);
   });
 
   it("marks the PSU's page views with their URL", () => {
@@ -98,8 +128,8 @@ describe("messagesOf", () => {
   });
 
   it("says where the gate refused a request", () => {
-    expect(responseLabel(exchange({ status: 401, failedStep: "digest", code: "SIGNATURE_INVALID" }))).toBe(
-      "401 Unauthorized — refused at digest",
+    expect(responseLabel(exchange({ status: 400, failedStep: "digest", code: "BAD_REQUEST" }))).toBe(
+      "400 Bad Request — refused at digest",
     );
   });
 
@@ -109,8 +139,21 @@ describe("messagesOf", () => {
 });
 
 describe("layout", () => {
+  it("fits the width it is given, every label inside it, and writes at the size asked", () => {
+    const messages = messagesOf(straksJourney());
+    for (const width of [700, 1000, 1280]) {
+      const model = layout(messages, geometryFor(width, 16));
+      expect(model.width).toBeLessThanOrEqual(width);
+      expect(model.fontSize).toBe(16);
+      for (const m of model.messages) {
+        expect(m.labelX - m.labelWidth / 2).toBeGreaterThanOrEqual(0);
+        expect(m.labelX + m.labelWidth / 2).toBeLessThanOrEqual(model.width);
+      }
+    }
+  });
+
   it("places four lanes and one row per message", () => {
-    const model = layout(messagesOf(straksJourney()), { laneWidth: 200, margin: 10, header: 50, rowGap: 40 });
+    const model = layout(messagesOf(straksJourney()), { laneWidth: 200, margin: 10, header: 50, rowGap: 40, fontSize: 13 });
     expect(model.lanes.map((l) => l.title)).toEqual(LANES.map((l) => l.title));
     expect(model.lanes.map((l) => l.x)).toEqual([110, 310, 510, 710]);
     expect(model.messages[0]).toMatchObject({ x1: 110, x2: 310, y: 90, index: 0, self: false });

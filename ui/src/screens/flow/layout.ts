@@ -134,19 +134,35 @@ function str(v: unknown): string {
   return typeof v === "string" || typeof v === "number" ? String(v) : "";
 }
 
-function eventMessage(e: EventEntry): Message | null {
+/**
+ * A status change has two notices on the timeline: the workbench's `{paymentId, before, after}` and the
+ * bank's own `{paymentId, transactionStatus}` (the /v1 stream's). The bank's is drawn only when no
+ * workbench notice of the same payment reached that status: a payment's creation (RCVD) has only the
+ * bank's; `ACTC → ACSC` is not followed by a second `ACSC`.
+ */
+function statusesExplained(entries: readonly Entry[]): Set<string> {
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (e.kind === "event" && e.event === "payment.status" && e.data.before) seen.add(`${str(e.data.paymentId)} ${str(e.data.after)}`);
+  }
+  return seen;
+}
+
+function eventMessage(e: EventEntry, explained: ReadonlySet<string>): Message | null {
   const d = e.data;
   const base = { key: `${e.id}:ev`, entryId: e.id, kind: "event" as const, psuActs: false, pageUrl: null, at: e.at };
   switch (e.event) {
     case "payment.status": {
-      // Two shapes: the workbench's {before, after, batchRunId} and the bank's {transactionStatus}.
       const after = str(d.after) || str(d.transactionStatus);
+      if (!d.before && explained.has(`${str(d.paymentId)} ${after}`)) return null;
       const change = d.before ? `${str(d.before)} → ${after}` : after;
       const byBatch = d.batchRunId !== undefined && d.batchRunId !== null;
+      // The bank changes a payment's status itself (a note on its lane: nothing travels to the TPP, which
+      // reads the status when it asks); the batch simulator's runs are the other cause.
       return {
         ...base,
         from: byBatch ? "batch" : "bank",
-        to: byBatch ? "bank" : "tpp",
+        to: "bank",
         label: byBatch ? "payment status at the batch run" : "payment status",
         status: change,
         tone: STATUS_TONES[after] ?? "neutral",
@@ -168,18 +184,57 @@ function eventMessage(e: EventEntry): Message | null {
   }
 }
 
-/** The messages of a journey in time (id) order: a request and its answer per exchange, one per event. */
-export function messagesOf(entries: readonly Entry[]): Message[] {
+/** `https://tpp.example/cb?psu-id=…&tpp-session-id=…` → `/cb?psu-id=…` without the host, ids shortened. */
+export function redirectTarget(location: string): string {
+  let path = location;
+  try {
+    const url = new URL(location, "http://sandbox.invalid");
+    path = `${url.pathname}${url.search}`;
+  } catch {
+    // Not a URL: shown as it came.
+  }
+  return path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, (id) => `${id.slice(0, 6)}…`);
+}
+
+/**
+ * The messages of a journey in time (id) order: a request and its answer per exchange, one per event, and
+ * the PSU's browser going back to the TPP where the bank's pages redirected there (`leaving`: the Location
+ * of an SCA page's redirect, by exchange id, read from the whole exchange).
+ */
+export function messagesOf(entries: readonly Entry[], leaving: ReadonlyMap<number, string> = new Map()): Message[] {
   const sorted = [...entries].sort((a, b) => a.id - b.id);
+  const explained = statusesExplained(sorted);
   const out: Message[] = [];
   for (const entry of sorted) {
-    if (entry.kind === "exchange") out.push(...exchangeMessages(entry));
-    else {
-      const m = eventMessage(entry);
+    if (entry.kind === "exchange") {
+      out.push(...exchangeMessages(entry));
+      const location = leaving.get(entry.id);
+      if (entry.area === "sca-page" && location && !/^(https?:\/\/[^/]+)?\/sca\//.test(location)) {
+        out.push({
+          key: `${entry.id}:back`,
+          entryId: entry.id,
+          from: "psu",
+          to: "tpp",
+          label: `back to the TPP: GET ${redirectTarget(location)}`,
+          status: "",
+          tone: "neutral",
+          kind: "request",
+          psuActs: false,
+          pageUrl: null,
+          at: entry.at,
+        });
+      }
+    } else {
+      const m = eventMessage(entry, explained);
       if (m) out.push(m);
     }
   }
   return out;
+}
+
+/** The exchanges whose redirect may leave the bank's pages: the SCA pages' 3xx answers. */
+export function redirectsOf(entries: readonly Entry[]): number[] {
+  return entries.filter((e) => e.kind === "exchange" && e.area === "sca-page" && e.status >= 300 && e.status < 400).map((e) => e.id);
 }
 
 export interface Geometry {
@@ -187,9 +242,26 @@ export interface Geometry {
   margin: number;
   header: number;
   rowGap: number;
+  /** The text's size in the diagram's own units (pixels when drawn at its natural width). */
+  fontSize: number;
 }
 
-export const DEFAULT_GEOMETRY: Geometry = { laneWidth: 260, margin: 24, header: 56, rowGap: 46 };
+export const DEFAULT_GEOMETRY: Geometry = { laneWidth: 260, margin: 24, header: 56, rowGap: 46, fontSize: 13 };
+
+/**
+ * A geometry that fills `width` pixels with the four lanes and writes at `fontSize` pixels: rows and
+ * headers grow with the type, so a projector's larger text keeps its spacing.
+ */
+export function geometryFor(width: number, fontSize: number): Geometry {
+  const margin = Math.max(12, Math.round(fontSize));
+  return {
+    margin,
+    laneWidth: Math.max(120, (width - margin * 2) / LANES.length),
+    header: Math.round(fontSize * 4.2),
+    rowGap: Math.round(fontSize * 3.4),
+    fontSize,
+  };
+}
 
 export interface PlacedLane {
   id: LaneId;
@@ -204,6 +276,10 @@ export interface PlacedMessage extends Message {
   y: number;
   /** From a lane to itself: drawn as a note on that lane. */
   self: boolean;
+  /** Where the label is centred: over the arrow, moved in so that it is not cut off at either edge. */
+  labelX: number;
+  /** The label's width as estimated for its length (a note's box is this wide). */
+  labelWidth: number;
 }
 
 export interface Layout {
@@ -211,28 +287,39 @@ export interface Layout {
   messages: PlacedMessage[];
   width: number;
   height: number;
+  fontSize: number;
+  laneWidth: number;
+}
+
+/** A label's width at `fontSize`: the system UI faces average a little over half an em per character. */
+export function textWidth(text: string, fontSize: number): number {
+  return Math.ceil(text.length * fontSize * 0.58);
 }
 
 /** Coordinates for every lane and message; each message has its own row, top to bottom. */
 export function layout(messages: readonly Message[], g: Geometry = DEFAULT_GEOMETRY): Layout {
+  const width = g.margin * 2 + g.laneWidth * LANES.length;
   const laneX = new Map<LaneId, number>();
   const lanes = LANES.map((lane, i) => {
     const x = g.margin + g.laneWidth * (i + 0.5);
     laneX.set(lane.id, x);
     return { id: lane.id, title: lane.title, x };
   });
-  const placed = messages.map((m, index) => ({
-    ...m,
-    index,
-    x1: laneX.get(m.from) as number,
-    x2: laneX.get(m.to) as number,
-    y: g.header + g.rowGap * (index + 1),
-    self: m.from === m.to,
-  }));
+  const placed = messages.map((m, index) => {
+    const x1 = laneX.get(m.from) as number;
+    const x2 = laneX.get(m.to) as number;
+    const text = m.from === m.to && m.status ? `${m.label}: ${m.status}` : m.label;
+    const labelWidth = Math.min(width - 4, textWidth(text, g.fontSize) + (m.from === m.to ? g.fontSize : 0));
+    const half = labelWidth / 2;
+    const labelX = Math.max(half + 2, Math.min(width - half - 2, (x1 + x2) / 2));
+    return { ...m, index, x1, x2, y: g.header + g.rowGap * (index + 1), self: m.from === m.to, labelX, labelWidth };
+  });
   return {
     lanes,
     messages: placed,
-    width: g.margin * 2 + g.laneWidth * LANES.length,
+    width,
     height: g.header + g.rowGap * (messages.length + 1) + g.margin,
+    fontSize: g.fontSize,
+    laneWidth: g.laneWidth,
   };
 }

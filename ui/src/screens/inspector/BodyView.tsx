@@ -49,7 +49,7 @@ export function BodyView(props: { message: RecordedMessage; label: string }) {
             {(props.message.body ?? "").length > VIEW_LIMIT ? ", cut in this view" : ""}
           </span>
         </div>
-        <pre class="body" aria-label={props.label}>
+        <pre class="body" aria-label={props.label} tabIndex={0}>
           <For each={parts()}>{(p) => (p.match ? <mark>{p.text}</mark> : <>{p.text}</>)}</For>
         </pre>
       </div>

@@ -10,16 +10,37 @@ import { ErrorMessages } from "../../components/ErrorMessages";
 import { HeadersTable } from "../../components/HeadersTable";
 import { Loading } from "../../components/Loading";
 import { StatusBadge } from "../../components/StatusBadge";
-import { formatInstant } from "../../lib/format";
+import { duration, formatInstant } from "../../lib/format";
+import { createActions } from "../../lib/action";
 import { valueOf } from "../../lib/resource";
 import { BodyView } from "./BodyView";
-import { draftFromExchange, likelyCause, personaFor, SIGNING_STEPS } from "./explain";
+import { comparable, draftFromExchange, likelyCause, personaFor } from "./explain";
+import type { Client } from "../../api/client";
+import type { GateDefinition } from "../../api/types";
+
+/** The gate's definitions, read once per client (they do not change while the service runs). */
+const gates = new WeakMap<Client, Promise<GateDefinition | null>>();
+function gateOf(client: Client): Promise<GateDefinition | null> {
+  let gate = gates.get(client);
+  if (!gate) {
+    gate = client.gate().catch(() => null);
+    gates.set(client, gate);
+  }
+  return gate;
+}
 import { SigningCompare } from "./SigningCompare";
 import { VerdictChecklist } from "./VerdictChecklist";
 
 export interface ExchangeViewProps {
   id: number;
   onFilterResource: (resource: TrafficResource) => void;
+}
+
+/** The verdict in a few words: where the gate refused, or that it let through what the handler then refused. */
+export function verdictTitle(ex: Exchange): string {
+  if (ex.failedStep) return `refused at “${ex.failedStep}”`;
+  if (ex.status >= 400) return `accepted, then refused by the handler (${ex.status}${ex.code ? ` ${ex.code}` : ""})`;
+  return "accepted";
 }
 
 /** An exchange whole has its request and response; the service leaves `kind` out of it (only events carry one). */
@@ -59,16 +80,13 @@ function Links(props: { entry: Exchange | Entry; onFilterResource: (r: TrafficRe
 
 function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: TrafficResource) => void }) {
   const wb = useWorkbench();
-  const [busy, setBusy] = createSignal<string | null>(null);
-  const [error, setError] = createSignal<unknown>(null);
+  const { busy, error, run: act } = createActions();
   const [pasted, setPasted] = createSignal<string | null>(null);
   const ex = () => props.exchange;
+  const [definition] = createResource(() => gateOf(wb.client));
   const client = () => ex().composerSigningString ?? pasted();
-  const cause = () => likelyCause(ex(), client());
-  const showCompare = () => {
-    const gate = ex().gate;
-    return !!gate?.signingString && (SIGNING_STEPS.has(ex().failedStep ?? "") || ex().composerSigningString !== null);
-  };
+  const cause = () => likelyCause(ex(), client(), valueOf(definition)?.signableHeaders ?? []);
+  const showCompare = () => comparable(ex());
 
   const withPersona = async () => {
     const personas = await wb.client.personas.list();
@@ -78,18 +96,6 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
       wb.notify(`No persona of ${ex().tpp?.organisationId}; using ${persona.name}.`, "warning");
     }
     return draftFromExchange(ex(), persona.id);
-  };
-
-  const act = async (what: string, run: () => Promise<void>) => {
-    setBusy(what);
-    setError(null);
-    try {
-      await run();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(null);
-    }
   };
 
   async function toComposer() {
@@ -115,7 +121,7 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
           <StatusBadge value={ex().status} />
         </h3>
         <p class="hint">
-          #{ex().id} · {formatInstant(ex().at)} · {ex().durationMs} ms · {ex().source}
+          #{ex().id} · {formatInstant(ex().at)} · {duration(ex().durationMs)} · {ex().source}
           {ex().tpp ? ` · ${ex().tpp?.name} (${ex().tpp?.organisationId})` : ""}
           {ex().psuId ? ` · PSU ${ex().psuId}` : ""}
           {ex().code ? ` · ${ex().code}` : ""}
@@ -147,7 +153,7 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
       <Show when={ex().gate}>
         {(gate) => (
           <section aria-label="Verdict" class="panel">
-            <h4>Gate verdict{ex().failedStep ? `: refused at “${ex().failedStep}”` : ": accepted"}</h4>
+            <h4>Gate verdict: {verdictTitle(ex())}</h4>
             <Show when={cause()}>
               <p class="likely-cause" role="note">
                 <strong>Likely cause: </strong>
@@ -157,7 +163,7 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
             <VerdictChecklist verdict={gate()} />
             <Show when={showCompare() && gate().signingString}>
               {(computed) => (
-                <SigningCompare computed={computed()} composer={ex().composerSigningString} onClientString={setPasted} />
+                <SigningCompare computed={computed()} composer={ex().composerSigningString ?? null} onClientString={setPasted} />
               )}
             </Show>
           </section>
@@ -204,7 +210,7 @@ export function ExchangeView(props: ExchangeViewProps) {
                 <h3>Event {(e() as Extract<Entry, { kind: "event" }>).event}</h3>
                 <p class="hint">{formatInstant(e().at)}</p>
                 <Links entry={e()} onFilterResource={props.onFilterResource} />
-                <pre class="body">{JSON.stringify((e() as Extract<Entry, { kind: "event" }>).data, null, 2)}</pre>
+                <pre class="body" aria-label="Event data" tabIndex={0}>{JSON.stringify((e() as Extract<Entry, { kind: "event" }>).data, null, 2)}</pre>
               </article>
             }
           >

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Exchange, ExchangeSummary } from "../../api/traffic";
 import { renderWorkbench } from "../../test/harness";
 import { FakeEventSource } from "../../test/fakeEventSource";
+import { persona } from "../../test/fixtures";
 import { json } from "../../test/fetchMock";
 import { useWorkbench } from "../../app/context";
 import { InspectorScreen } from "./InspectorScreen";
@@ -39,7 +40,7 @@ const SIGNED = "date: Mon, 01 Jun 2026 12:00:00 GMT\ndigest: SHA-256=abd=\nx-req
 
 function refused(partial: Partial<Exchange> = {}): Exchange {
   return {
-    ...summary(2, { method: "POST", path: "/v1/consents", status: 401, failedStep: "signature", code: "SIGNATURE_INVALID" }),
+    ...summary(2, { method: "POST", path: "/v1/consents", status: 400, failedStep: "signature", code: "BAD_REQUEST" }),
     request: {
       headers: [
         ["Date", "Mon, 01 Jun 2026 12:00:00 GMT"],
@@ -69,7 +70,7 @@ function refused(partial: Partial<Exchange> = {}): Exchange {
       signedHeaders: ["date", "digest", "x-request-id"],
       likelyCause: "The signature does not verify.",
     },
-    tppMessages: [{ category: "ERROR", code: "SIGNATURE_INVALID", text: "The signature does not verify" }],
+    tppMessages: [{ category: "ERROR", code: "BAD_REQUEST", text: "The signature does not verify" }],
     composerSigningString: SIGNED,
     ...partial,
   };
@@ -88,22 +89,22 @@ describe("InspectorScreen", () => {
     renderWorkbench(() => <InspectorScreen />, { routes: { "GET /traffic": json({ entries: [], nextBefore: null }) } });
     const empty = await screen.findByRole("region", { name: "No exchanges here yet" });
     expect(empty).toHaveTextContent("send one from the Composer");
-    expect(screen.queryByRole("list", { name: "Exchanges" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("listbox", { name: "Exchanges" })).not.toBeInTheDocument();
   });
 
   it("lists the page oldest first with method, path, status, TPP and PSU", async () => {
     renderWorkbench(() => <InspectorScreen />, { routes: routes() });
-    const list = await screen.findByRole("list", { name: "Exchanges" });
-    await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(2));
-    const rows = within(list).getAllByRole("listitem");
+    const list = await screen.findByRole("listbox", { name: "Exchanges" });
+    await waitFor(() => expect(within(list).getAllByRole("option")).toHaveLength(2));
+    const rows = within(list).getAllByRole("option");
     expect(rows[0]).toHaveTextContent("/v1/accounts/a1");
     expect(rows[1]).toHaveTextContent("POST/v1/consents401 ✕Test TPP12345678901");
   });
 
   it("opens an exchange from the keyboard and shows the failing step, the difference and the cause", async () => {
     renderWorkbench(() => <InspectorScreen />, { routes: routes() });
-    const list = await screen.findByRole("list", { name: "Exchanges" });
-    await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(2));
+    const list = await screen.findByRole("listbox", { name: "Exchanges" });
+    await waitFor(() => expect(within(list).getAllByRole("option")).toHaveLength(2));
     list.focus();
     fireEvent.keyDown(list, { key: "ArrowDown" });
     fireEvent.keyDown(list, { key: "ArrowDown" });
@@ -120,7 +121,7 @@ describe("InspectorScreen", () => {
 
   it("sends the filters as the API's query", async () => {
     const { calls } = renderWorkbench(() => <InspectorScreen />, { routes: routes() });
-    await screen.findByRole("list", { name: "Exchanges" });
+    await screen.findByRole("listbox", { name: "Exchanges" });
     await userEvent.click(screen.getByRole("checkbox", { name: "Failed only" }));
     await userEvent.selectOptions(screen.getByRole("combobox", { name: "Status" }), "4xx");
     await waitFor(() => {
@@ -132,7 +133,7 @@ describe("InspectorScreen", () => {
 
   it("appends live entries that pass the filter, resuming a margin before the page's newest id", async () => {
     renderWorkbench(() => <InspectorScreen />, { routes: routes(), live: true });
-    const list = await screen.findByRole("list", { name: "Exchanges" });
+    const list = await screen.findByRole("listbox", { name: "Exchanges" });
     await waitFor(() => expect(FakeEventSource.find("/traffic/stream")).toBeDefined());
     const stream = FakeEventSource.find("/traffic/stream")!;
     // A margin before the newest id (2): entries numbered earlier but written later are not missed.
@@ -140,8 +141,8 @@ describe("InspectorScreen", () => {
     stream.open();
     stream.emitRaw("entry", summary(3, { path: "/v1/accounts/live" }), 3);
     stream.emitRaw("entry", summary(3, { path: "/v1/accounts/live" }), 3);
-    await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(3));
-    expect(within(list).getAllByRole("listitem")[2]).toHaveTextContent("/v1/accounts/live");
+    await waitFor(() => expect(within(list).getAllByRole("option")).toHaveLength(3));
+    expect(within(list).getAllByRole("option")[2]).toHaveTextContent("/v1/accounts/live");
   });
 });
 
@@ -155,9 +156,36 @@ function Probe() {
   );
 }
 
+/** The gate's definitions as the service serves them (GET /workbench/api/gate), trimmed to two steps. */
+const GATE = {
+  steps: [
+    { id: "signed headers", name: "Signed headers", checks: "date signed; digest signed with a body; every listed header present", refusalCodes: ["BAD_REQUEST"] },
+    { id: "signature", name: "Signature", checks: "RSA-SHA256 over the signing string", refusalCodes: ["BAD_REQUEST"] },
+  ],
+  signableHeaders: ["date", "digest", "x-request-id", "psu-id", "psu-corporate-id", "tpp-redirect-uri"],
+  requiredHeaders: ["X-Request-ID", "Date", "TPP-Signature-Certificate", "Signature"],
+  requiredWithBody: ["Digest"],
+  maxClockSkewSeconds: 60,
+};
+
+describe("InspectorScreen and the gate's definitions", () => {
+  it("names the header the request carries but did not sign, from the headers the gate serves as signable", async () => {
+    renderWorkbench(() => <InspectorScreen />, {
+      routes: routes({ "GET /traffic/2": json(refused({ failedStep: "signed headers" })), "GET /gate": json(GATE) }),
+      screen: "inspector",
+    });
+    const list = await screen.findByRole("listbox", { name: "Exchanges" });
+    await waitFor(() => expect(within(list).getAllByRole("option")).toHaveLength(2));
+    await userEvent.click(within(list).getAllByRole("option")[1]!);
+    expect(await screen.findByRole("note")).toHaveTextContent(
+      "Header missing from the signed list: the request carries psu-id but the Signature's headers",
+    );
+  });
+});
+
 describe("InspectorScreen actions", () => {
   it("opens the exchange in the composer with the persona of its TPP, and copies it as curl", async () => {
-    const persona = { id: "mine", name: "Mine", organisationId: "PSDNO-FSA-ABC123", status: "valid", roles: [] };
+    const mine = persona({ id: "mine", name: "Mine", organisationId: "PSDNO-FSA-ABC123", source: "issued" });
     const { calls } = renderWorkbench(
       () => (
         <>
@@ -167,15 +195,15 @@ describe("InspectorScreen actions", () => {
       ),
       {
         routes: routes({
-          "GET /personas": json([{ ...persona, id: "other", organisationId: "X" }, persona]),
-          "POST /compose/export": json({ text: "curl …" }),
+          "GET /personas": json([{ ...mine, id: "other", organisationId: "X" }, mine]),
+          "POST /compose/export": json({ text: "curl …", omitted: [] }),
         }),
         screen: "inspector",
       },
     );
-    const list = await screen.findByRole("list", { name: "Exchanges" });
-    await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(2));
-    await userEvent.click(within(list).getAllByRole("listitem")[1]!);
+    const list = await screen.findByRole("listbox", { name: "Exchanges" });
+    await waitFor(() => expect(within(list).getAllByRole("option")).toHaveLength(2));
+    await userEvent.click(within(list).getAllByRole("option")[1]!);
     await userEvent.click(await screen.findByRole("button", { name: "Copy as curl" }));
     await waitFor(() => expect(calls.some((c) => c.path === "/compose/export")).toBe(true));
     const exported = calls.find((c) => c.path === "/compose/export")?.body as { draft: { personaId: string }; format: string };
@@ -188,12 +216,24 @@ describe("InspectorScreen actions", () => {
 describe("explain", () => {
   it("names a header missing from the signed list", () => {
     const ex = refused({ failedStep: "signed headers" });
-    expect(unsignedHeaders(ex)).toEqual(["psu-id"]);
-    expect(likelyCause(ex, null)).toContain("the request carries psu-id but the Signature's headers");
+    // The headers the gate signs, as the service serves them (GET /gate), not a list of the UI's own.
+    const signable = ["date", "digest", "x-request-id", "psu-id", "psu-corporate-id", "tpp-redirect-uri"];
+    expect(unsignedHeaders(ex, signable)).toEqual(["psu-id"]);
+    expect(unsignedHeaders(ex, ["date"])).toEqual([]);
+    expect(likelyCause(ex, null, signable)).toContain("the request carries psu-id but the Signature's headers");
   });
 
   it("says wrong key when both signed the same string", () => {
     expect(likelyCause(refused(), COMPUTED)).toMatch(/^Wrong key/);
+  });
+
+  it("gives the handler's reason for a request the gate accepted and the handler refused", () => {
+    const accepted = refused({ failedStep: null, status: 400, code: "FORMAT_ERROR", tppMessages: [{ category: "ERROR", code: "FORMAT_ERROR", path: "PSU-ID", text: "PSU-ID is required" }] });
+    expect(likelyCause({ ...accepted, gate: { ...accepted.gate!, likelyCause: null } }, null)).toBe(
+      "The gate accepted the request; the handler refused it: PSU-ID is required",
+    );
+    expect(likelyCause({ ...accepted, gate: { ...accepted.gate!, likelyCause: "the service's words" } }, null)).toBe("the service's words");
+    expect(likelyCause({ ...accepted, status: 200, tppMessages: [] }, null)).toBeNull();
   });
 
   it("falls back to the service's words", () => {

@@ -13,6 +13,7 @@ import { ExchangeView } from "./ExchangeView";
 import { createFeed } from "./feed";
 import { TrafficList } from "./TrafficList";
 import { EmptyState } from "../../components/EmptyState";
+import { count } from "../../lib/format";
 
 const PAGE = 500;
 /** Older pages as the user scrolls up: the API's largest. */
@@ -87,7 +88,7 @@ export function InspectorScreen() {
       const page = await wb.client.traffic.page(filter(), null, PAGE);
       if (mine !== generation) return;
       feed.reset(page.entries);
-      setNextBefore(page.nextBefore);
+      setNextBefore(page.nextBefore ?? null);
     } catch (e) {
       if (mine === generation) setError(e);
     } finally {
@@ -105,7 +106,7 @@ export function InspectorScreen() {
       const page = await wb.client.traffic.page(filter(), before, OLDER_PAGE);
       if (mine !== generation) return;
       feed.prepend(page.entries);
-      setNextBefore(page.nextBefore);
+      setNextBefore(page.nextBefore ?? null);
     } catch (e) {
       if (mine === generation) setError(e);
     } finally {
@@ -129,6 +130,15 @@ export function InspectorScreen() {
       setFilter(f);
       void reload();
       wb.handoff.setInspectorFilter(null);
+    }),
+  );
+
+  // Another screen asked for one exchange (the conformance report's evidence): open it.
+  createEffect(
+    on(wb.handoff.inspectorExchange, (id) => {
+      if (id === null) return;
+      setSelected(id);
+      wb.handoff.setInspectorExchange(null);
     }),
   );
 
@@ -167,7 +177,7 @@ export function InspectorScreen() {
             Load older
           </Button>
           <span class="hint" role="status">
-            {(feed.version(), feed.items.length)} entries · live: {state()}
+            {(feed.version(), count(feed.items.length, "entry", "entries"))} · live: {state()}
           </span>
         </div>
         <ErrorMessages error={error()} title="The traffic log could not be read." />

@@ -3,6 +3,7 @@
 import { createMemo, createSignal, For, Show } from "solid-js";
 import type { Segment } from "../../lib/diff";
 import { diffLines } from "../../lib/diff";
+import { count } from "../../lib/format";
 
 function Line(props: { segments: Segment[] | null }) {
   return (
@@ -46,7 +47,7 @@ export function SigningCompare(props: {
         fallback={
           <div>
             <p class="hint">Computed by the sandbox:</p>
-            <pre class="signing-string" aria-label="Computed by the sandbox">{props.computed}</pre>
+            <pre class="signing-string" aria-label="Computed by the sandbox" tabIndex={0}>{props.computed}</pre>
           </div>
         }
       >
@@ -54,7 +55,7 @@ export function SigningCompare(props: {
           <>
             <p role="status" class={differing() > 0 ? "diff-summary bad" : "diff-summary ok"}>
               {differing() > 0
-                ? `${differing()} line${differing() > 1 ? "s" : ""} differ`
+                ? `${count(differing(), "line")} ${differing() === 1 ? "differs" : "differ"}`
                 : "The two signing strings are identical"}
               {props.composer !== null ? " (client: the composer's own)" : ""}
             </p>

@@ -18,14 +18,46 @@ function text(v: unknown): string {
   return typeof v === "string" || typeof v === "number" ? String(v) : "";
 }
 
-/** A short line for an event entry. */
+/** A short line for an event entry. A payment's status comes as the workbench's `{before, after}` or as the
+ * bank's `{transactionStatus}` notice. */
 export function eventLine(entry: Extract<Entry, { kind: "event" }>): string {
   const d = entry.data;
-  if (entry.event === "payment.status") return `payment ${text(d.before)} → ${text(d.after)}`;
+  if (entry.event === "payment.status") {
+    const after = text(d.after) || text(d.transactionStatus);
+    return d.before ? `payment ${text(d.before)} → ${after}` : `payment ${after}`;
+  }
   if (entry.event === "batch.run") return `batch run ${text(d.id)} (${text(d.processed ?? 0)} processed)`;
   if (entry.event === "sca.step") return `SCA step ${text(d.step)}`;
   if (entry.event === "clock") return `clock ${text(d.now)}`;
   return entry.event;
+}
+
+/** A UUID shortened to its first eight digits, which tell resources apart in a list (the title has it whole). */
+function shortIds(text: string): string {
+  return text.replace(/\b([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, "$1…");
+}
+
+/**
+ * A path split where it is cut when the column is narrow: the start may shrink to an ellipsis, the end —
+ * the last segments, which tell one resource's requests from another's (`…/3f2a1b4c…/status`) — stays.
+ */
+export function splitPath(path: string): [string, string] {
+  const parts = path.split("/");
+  if (parts.length <= 3) return [path, ""];
+  const two = `/${shortIds(parts.slice(-2).join("/"))}`;
+  const end = two.length <= 32 ? two : `/${shortIds(parts[parts.length - 1] ?? "")}`;
+  const kept = end === two ? 2 : 1;
+  return [parts.slice(0, parts.length - kept).join("/"), end];
+}
+
+function PathCell(props: { path: string; query: string | null }) {
+  const parts = () => splitPath(props.path);
+  return (
+    <span class="t-path" title={props.query ? `${props.path}?${props.query}` : props.path}>
+      <span class="t-path-start">{parts()[0]}</span>
+      <span class="t-path-end">{parts()[1]}</span>
+    </span>
+  );
 }
 
 /** A row's cells. Entries never change once logged, so a row is built once and not tracked. */
@@ -46,9 +78,7 @@ function rowCells(e: Entry): JSX.Element {
     <>
       <span class="t-time">{clockTime(e.at)}</span>
       <span class="t-method">{e.method}</span>
-      <span class="t-path" title={e.query ? `${e.path}?${e.query}` : e.path}>
-        {e.path}
-      </span>
+      <PathCell path={e.path} query={e.query ?? null} />
       <span class={`t-status badge ${toneOf(e.status)}`} title={e.failedStep ? `refused at ${e.failedStep}` : undefined}>
         {e.status}
         {e.failedStep ? " ✕" : ""}

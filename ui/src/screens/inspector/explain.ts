@@ -1,27 +1,35 @@
-// What the inspector says about an exchange, worked out from the recorded data alone: the client-side
-// signing string to compare with (the composer's own, else one pasted), the likely cause of a signature
-// refusal said plainly, and the request again as a composer draft.
+// What the inspector says about an exchange, from the recorded data and the gate's own definitions
+// (`GET /workbench/api/gate`: its steps and the headers it signs, served by the service, not restated here):
+// whether the signing strings are worth comparing, the likely cause of a refusal said plainly, and the
+// request again as a composer draft.
 import type { Exchange } from "../../api/traffic";
 import type { Draft, Header, Persona } from "../../api/types";
 import { diffLines, sameText } from "../../lib/diff";
 
-/** The headers the gate expects in the signed list when the request carries them (SPEC.md, 'headers'). */
-export const SIGNABLE = ["date", "digest", "x-request-id", "psu-id", "psu-corporate-id", "tpp-redirect-uri"] as const;
-
-/** Steps whose refusal is about what was signed, so the signing strings are worth comparing. */
-export const SIGNING_STEPS = new Set(["signature", "signed headers", "digest", "date", "keyId"]);
+/**
+ * Whether the sandbox's and the client's signing strings are worth comparing: the gate got as far as
+ * computing the string and then refused (a step about what was signed), or the composer signed it.
+ */
+export function comparable(exchange: Exchange): boolean {
+  return !!exchange.gate?.signingString && (!!exchange.failedStep || !!exchange.composerSigningString);
+}
 
 export function headerValue(headers: readonly Header[], name: string): string | null {
   const found = headers.find(([n]) => n.toLowerCase() === name.toLowerCase());
   return found ? found[1] : null;
 }
 
-/** Headers the request carried that should have been signed but are missing from the Signature's list. */
-export function unsignedHeaders(exchange: Exchange): string[] {
+/**
+ * Headers the request carried that the gate signs when present (`signable`, as the gate serves them) but that
+ * are missing from the Signature's list.
+ */
+export function unsignedHeaders(exchange: Exchange, signable: readonly string[]): string[] {
   const signed = new Set((exchange.gate?.signedHeaders ?? []).map((h) => h.toLowerCase()));
   const listed = /headers="([^"]*)"/i.exec(headerValue(exchange.request.headers, "Signature") ?? "")?.[1];
   for (const name of listed?.split(/\s+/) ?? []) if (name) signed.add(name.toLowerCase());
-  return SIGNABLE.filter((name) => headerValue(exchange.request.headers, name) !== null && !signed.has(name));
+  return signable
+    .map((name) => name.toLowerCase())
+    .filter((name) => headerValue(exchange.request.headers, name) !== null && !signed.has(name));
 }
 
 /** The header names of the signing-string lines that differ between the sandbox's and the client's. */
@@ -42,13 +50,20 @@ export function differingHeaders(computed: string, client: string): string[] {
  * The likely cause, said plainly. The service's own words come first; with the client's signing string in
  * hand it can be narrowed: identical strings mean the key is wrong, differing lines name the header.
  */
-export function likelyCause(exchange: Exchange, client: string | null): string | null {
+export function likelyCause(exchange: Exchange, client: string | null, signable: readonly string[] = []): string | null {
   const gate = exchange.gate;
   const step = exchange.failedStep;
-  if (!gate || !step) return null;
+  if (!gate) return null;
   const base = gate.likelyCause;
+  if (!step) {
+    // Accepted by the gate and still refused: the handler's reason (the service says it; else its first
+    // tppMessage). A 2xx has no cause to give.
+    if (exchange.status < 400) return null;
+    const first = exchange.tppMessages.find((m) => m.category !== "WARNING");
+    return base ?? (first ? `The gate accepted the request; the handler refused it: ${first.text ?? first.code}` : null);
+  }
   if (step === "signed headers") {
-    const missing = unsignedHeaders(exchange);
+    const missing = unsignedHeaders(exchange, signable);
     if (missing.length > 0) {
       return `Header missing from the signed list: the request carries ${missing.join(", ")} but the Signature's headers="…" does not list ${missing.length > 1 ? "them" : "it"}.`;
     }
@@ -62,7 +77,7 @@ export function likelyCause(exchange: Exchange, client: string | null): string |
     if (lines.includes("digest")) return "Digest over a different body: the client signed a Digest other than the one sent.";
     if (lines.length > 0) return `The client signed a different signing string: the ${lines.join(", ")} line${lines.length > 1 ? "s" : ""} differ.`;
   }
-  return base;
+  return base ?? null;
 }
 
 /** Headers the composer adds itself when it signs (docs/workbench-api.md) or that the transport sets. */

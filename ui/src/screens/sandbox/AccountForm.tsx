@@ -1,6 +1,6 @@
 // Creates or edits a mock account: the same body for POST and PUT (README, Sandbox data), every field
 // checked by the service and its message shown at the field.
-import { createSignal } from "solid-js";
+import { createSignal, Show } from "solid-js";
 import { ACCOUNT_STATUSES, CASH_ACCOUNT_TYPES } from "../../api/types";
 import type { Account, AccountBody, AccountStatus } from "../../api/types";
 import { useWorkbench } from "../../app/context";
@@ -9,6 +9,7 @@ import { SelectField, TextField } from "../../components/Field";
 import { createForm, Form } from "../../components/form";
 import { compact, optional, optionalAmount } from "../../lib/body";
 import { BalancesEditor, balancesFromRows, rowsFromBalances } from "./BalancesEditor";
+import { GenerateButton } from "./GenerateButton";
 import type { BalanceRow } from "./BalancesEditor";
 
 export interface AccountFormProps {
@@ -57,7 +58,7 @@ export function AccountForm(props: AccountFormProps) {
       existing ? wb.client.sandbox.updateAccount(existing.id, body()) : wb.client.sandbox.createAccount(body()),
     );
     if (saved) {
-      wb.notify(`Account ${saved.bban} ${existing ? "saved" : "created"}`, "success");
+      wb.notify(`Account “${saved.name}” (${saved.bban}) ${existing ? "saved" : "created"}`, "success");
       props.onDone(saved);
     }
   };
@@ -68,7 +69,12 @@ export function AccountForm(props: AccountFormProps) {
       <div class="grid">
         <TextField label="Owner's customer number" path="customerNumber" value={customerNumber()} onValue={setCustomerNumber} />
         <TextField label="Account name" path="accountName" value={accountName()} onValue={setAccountName} />
-        <TextField label="BBAN" path="bban" hint="11 digits" inputmode="numeric" value={bban()} onValue={setBban} />
+        <div class="field-with-action">
+          <TextField label="BBAN" path="bban" hint="11 digits" inputmode="numeric" value={bban()} onValue={setBban} />
+          <Show when={!props.account}>
+            <GenerateButton label="Generate a BBAN" form={form} generate={() => wb.client.sandbox.generate.bban()} onValue={setBban} />
+          </Show>
+        </div>
         <TextField label="IBAN" path="iban" hint="Optional: derived from the BBAN" value={iban()} onValue={setIban} />
         <TextField label="Currency" path="currency" value={currency()} onValue={setCurrency} size={4} />
         <TextField label="Product" path="product" value={product()} onValue={setProduct} />

@@ -15,7 +15,7 @@ export interface BalanceRow {
 export function rowsFromBalances(balances: readonly Balance[] | undefined): BalanceRow[] {
   return (balances ?? []).map((b) => ({
     balanceType: b.balanceType,
-    amount: b.balanceAmount.amount,
+    amount: String(b.balanceAmount.amount),
     currency: b.balanceAmount.currency,
   }));
 }

@@ -57,7 +57,7 @@ export function CardAccountForm(props: CardAccountFormProps) {
         : wb.client.sandbox.createCardAccount(body()),
     );
     if (saved) {
-      wb.notify(`Card account ${saved.maskedPan} ${existing ? "saved" : "created"}`, "success");
+      wb.notify(`Card account “${saved.name}” (${saved.maskedPan}) ${existing ? "saved" : "created"}`, "success");
       props.onDone(saved);
     }
   };

@@ -23,7 +23,9 @@ export function CardTransactionForm(props: CardTransactionFormProps) {
   const [currency, setCurrency] = createSignal(props.currency);
   // eslint-disable-next-line solid/reactivity
   const [transactionDate, setTransactionDate] = createSignal(props.today);
-  const [bookingDate, setBookingDate] = createSignal("");
+  // A booked card transaction needs its booking date: the same day as the purchase unless changed.
+  // eslint-disable-next-line solid/reactivity
+  const [bookingDate, setBookingDate] = createSignal(props.today);
   const [status, setStatus] = createSignal<CardTransactionStatus>("booked");
   const [merchantCategoryCode, setMerchantCategoryCode] = createSignal("");
   const [originalAmount, setOriginalAmount] = createSignal("");
@@ -34,7 +36,7 @@ export function CardTransactionForm(props: CardTransactionFormProps) {
     compact({
       transactionAmount: { amount: amount().trim(), currency: currency().trim() },
       transactionDate: transactionDate(),
-      bookingDate: optional(bookingDate()),
+      bookingDate: status() === "booked" ? optional(bookingDate()) : undefined,
       status: status(),
       merchantCategoryCode: optional(merchantCategoryCode()),
       originalAmount: optional(originalAmount())

@@ -7,6 +7,8 @@ import { ErrorMessages } from "../../components/ErrorMessages";
 import { Loading } from "../../components/Loading";
 import { CardTransactionForm } from "./CardTransactionForm";
 import { GenerateForm } from "./GenerateForm";
+import { cardTransactionBatch } from "./cardBatch";
+import { count } from "../../lib/format";
 import { createDebounced } from "../../lib/debounce";
 import { valueOf } from "../../lib/resource";
 
@@ -24,8 +26,8 @@ export function CardTransactionsPanel(props: { card: CardAccountSummary; today: 
   const pending = () => valueOf(list)?.cardTransactions.pending ?? [];
 
   const generate = async (body: GenerateTransactions) => {
-    const answer = await wb.client.sandbox.generateCardTransactions(props.card.id, body);
-    wb.notify(`${answer.created} card transactions generated`, "success");
+    await wb.client.sandbox.addCardTransactions(props.card.id, cardTransactionBatch(body, props.card.currency));
+    wb.notify(`${count(body.count, "card transaction")} generated`, "success");
     void refetch();
   };
 
@@ -56,7 +58,7 @@ export function CardTransactionsPanel(props: { card: CardAccountSummary; today: 
         </Show>
         <Show when={booked().length > 0} fallback={<p class="hint">No booked card transactions yet.</p>}>
           <table class="data">
-            <caption>{booked().length} booked card transactions (amounts in minor units)</caption>
+            <caption>{count(booked().length, "booked card transaction")} (amounts in minor units)</caption>
             <thead>
               <tr>
                 <th scope="col">Id</th>

@@ -15,6 +15,9 @@ import { CardTransactionsPanel } from "./CardTransactionsPanel";
 import { CustomerForm } from "./CustomerForm";
 import { GenerateForm } from "./GenerateForm";
 import { TransactionsPanel } from "./TransactionsPanel";
+import { createActions } from "../../lib/action";
+import { cardTransactionBatch } from "./cardBatch";
+import { count } from "../../lib/format";
 
 type Editor =
   | { kind: "none" }
@@ -38,8 +41,7 @@ export function CustomerDetail(props: CustomerDetailProps) {
   const wb = useWorkbench();
   const [editor, setEditor] = createSignal<Editor>({ kind: "none" });
   const [confirmDelete, setConfirmDelete] = createSignal(false);
-  const [busy, setBusy] = createSignal<string | null>(null);
-  const [error, setError] = createSignal<unknown>(null);
+  const { busy, error, run: load } = createActions();
   const [progress, setProgress] = createSignal<{ done: number; total: number } | null>(null);
   const bbans = () => props.customer.accounts.map((a) => a.bban);
   const only = <K extends Editor["kind"]>(kind: K) => {
@@ -50,18 +52,6 @@ export function CustomerDetail(props: CustomerDetailProps) {
   const saved = () => {
     close();
     props.onChanged();
-  };
-
-  const load = async (key: string, action: () => Promise<void>) => {
-    setBusy(key);
-    setError(null);
-    try {
-      await action();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(null);
-    }
   };
 
   const remove = () =>
@@ -75,7 +65,10 @@ export function CustomerDetail(props: CustomerDetailProps) {
   const generateAll = async (body: { count: number; fromDate: string; toDate: string }) => {
     const targets = [
       ...props.customer.accounts.map((a) => () => wb.client.sandbox.generateTransactions(a.id, body)),
-      ...props.customer.cardAccounts.map((c) => () => wb.client.sandbox.generateCardTransactions(c.id, body)),
+      ...props.customer.cardAccounts.map((c) => async () => {
+        await wb.client.sandbox.addCardTransactions(c.id, cardTransactionBatch(body, c.currency));
+        return { created: body.count };
+      }),
     ];
     setProgress({ done: 0, total: targets.length });
     let created = 0;
@@ -84,7 +77,7 @@ export function CustomerDetail(props: CustomerDetailProps) {
         created += (await run()).created;
         setProgress({ done: i + 1, total: targets.length });
       }
-      wb.notify(`${created} transactions generated over ${targets.length} accounts`, "success");
+      wb.notify(`${count(created, "transaction")} generated over ${count(targets.length, "account")}`, "success");
     } finally {
       setProgress(null);
     }

@@ -6,6 +6,7 @@ import { useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
 import { SelectField, TextField } from "../../components/Field";
 import { createForm, Form } from "../../components/form";
+import { GenerateButton } from "./GenerateButton";
 
 export interface CustomerFormProps {
   /** Renames this customer; creates a new one when absent. */
@@ -29,7 +30,7 @@ export function CustomerForm(props: CustomerFormProps) {
     const existing = props.customer;
     const saved = await form.run(() =>
       existing
-        ? wb.client.sandbox.updateCustomer(existing.id, { name: name() })
+        ? wb.client.sandbox.updateCustomer(existing.id, { customerName: name() })
         : wb.client.sandbox.createCustomer({ customerNumber: customerNumber().trim(), name: name(), type: type() }),
     );
     if (saved) {
@@ -55,12 +56,38 @@ export function CustomerForm(props: CustomerFormProps) {
         <TextField
           label={type() === "private" ? "National identity number" : "Organisation number"}
           path="customerNumber"
-          hint={type() === "private" ? "11 digits" : "9 digits"}
+          hint={type() === "private" ? "11 digits: a fødselsnummer, a D-number or a synthetic number" : "9 digits"}
           inputmode="numeric"
           autocomplete="off"
           value={customerNumber()}
           onValue={setCustomerNumber}
         />
+        <div class="actions generators">
+          <Show
+            when={type() === "private"}
+            fallback={
+              <GenerateButton
+                label="Generate an organisation number"
+                form={form}
+                generate={() => wb.client.sandbox.generate.orgNumber()}
+                onValue={setCustomerNumber}
+              />
+            }
+          >
+            <GenerateButton
+              label="Generate a fødselsnummer"
+              form={form}
+              generate={() => wb.client.sandbox.generate.nationalId("fodselsnummer")}
+              onValue={setCustomerNumber}
+            />
+            <GenerateButton
+              label="Generate a D-number"
+              form={form}
+              generate={() => wb.client.sandbox.generate.nationalId("d-number")}
+              onValue={setCustomerNumber}
+            />
+          </Show>
+        </div>
       </Show>
       <TextField label="Name" path="name" value={name()} onValue={setName} autocomplete="off" />
       <div class="actions">

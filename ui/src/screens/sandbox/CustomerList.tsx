@@ -1,6 +1,7 @@
 // The customers, searchable by name, number, BBAN or masked PAN; choosing one shows it beside the list.
 import { createMemo, createSignal, For, Show } from "solid-js";
 import type { CustomerView } from "../../api/types";
+import { count } from "../../lib/format";
 
 export function matches(customer: CustomerView, query: string): boolean {
   const q = query.trim().toLowerCase();
@@ -33,7 +34,7 @@ export function CustomerList(props: CustomerListProps) {
         onInput={(e) => setQuery(e.currentTarget.value)}
       />
       <p class="hint" role="status">
-        {shown().length} of {props.customers.length} customers
+        {shown().length} of {count(props.customers.length, "customer")}
       </p>
       <ul aria-label="Customers">
         <For each={shown()}>
@@ -47,8 +48,8 @@ export function CustomerList(props: CustomerListProps) {
               >
                 <span class="name">{c.name}</span>
                 <span class="meta">
-                  <code>{c.customerNumber}</code> · {c.type} · {c.accounts.length} accounts
-                  <Show when={c.cardAccounts.length > 0}> · {c.cardAccounts.length} cards</Show>
+                  <code>{c.customerNumber}</code> · {c.type} · {count(c.accounts.length, "account")}
+                  <Show when={c.cardAccounts.length > 0}> · {count(c.cardAccounts.length, "card")}</Show>
                 </span>
               </button>
             </li>

@@ -2,22 +2,18 @@
 // the field they name.
 import { fireEvent, screen, waitFor, within } from "@solidjs/testing-library";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SandboxScreen } from "./SandboxScreen";
 import { renderWorkbench } from "../../test/harness";
 import { json, refusal } from "../../test/fetchMock";
+import { customerView } from "../../test/fixtures";
 
-const KARI = {
-  id: "c-kari",
-  customerNumber: "14838510036",
-  name: "Kari Nordmann",
-  type: "private",
+const KARI = customerView("Kari Nordmann", "14838510036", {
   accounts: [
     { id: "a-1", bban: "12051000003", iban: "NO8312051000003", currency: "NOK", name: "Brukskonto", cashAccountType: "CACC" },
   ],
-  cardAccounts: [],
-};
-const OLA = { ...KARI, id: "c-ola", customerNumber: "02917910181", name: "Ola Nordmann", accounts: [] };
+});
+const OLA = customerView("Ola Nordmann", "02917910181");
 
 describe("SandboxScreen", () => {
   it("says what to do first when there are no customers", async () => {
@@ -138,5 +134,76 @@ describe("SandboxScreen", () => {
     await waitFor(() => expect(within(form).getByLabelText("Amount")).toHaveAttribute("aria-invalid", "true"));
     expect(within(form).getByLabelText("Amount")).toHaveAccessibleErrorMessage("[0].amount: not a number");
     expect(within(form).getByRole("alert")).toHaveTextContent("the batch was refused whole");
+  });
+});
+
+/** The smallest state file the service takes (fixtures/schema/state.schema.json). */
+const STATE = JSON.stringify({ format: "xs2a-sandbox/state", version: 1, trees: { "sandbox-customers": [] } });
+
+describe("Snapshots", () => {
+  const SNAP = { name: "start-of-demo", takenAt: "2026-06-01T12:00:00Z", bytes: 48_213 };
+  const OUTCOME = {
+    applied: false,
+    preview: { mode: "replace", records: 42, trees: { "sandbox-customers": { added: 1, changed: 0, unchanged: 5, removed: 0 } } },
+  };
+
+  it("saves one by name, lists it with time and size, and restores it only after confirmation", async () => {
+    let list: (typeof SNAP)[] = [];
+    const { calls } = renderWorkbench(() => <SandboxScreen />, {
+      routes: {
+        "GET /sandbox/customers": json([KARI]),
+        "GET /sandbox/agreements": json([]),
+        "GET /snapshots": () => json(list),
+        "PUT /snapshots/start-of-demo": () => {
+          list = [SNAP];
+          return json(SNAP, 201);
+        },
+        "POST /snapshots/start-of-demo/restore": json({ ...OUTCOME, applied: true }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Snapshots and state files" }));
+    const panel = await screen.findByRole("region", { name: "Snapshots" });
+    await user.type(within(panel).getByLabelText("Snapshot name"), "start-of-demo");
+    await user.click(within(panel).getByRole("button", { name: "Save snapshot" }));
+    const table = await within(panel).findByRole("table", { name: "1 snapshot, by name" });
+    const row = within(table).getByRole("row", { name: /start-of-demo/ });
+    expect(row).toHaveTextContent("2026-06-01 12:00:00 UTC");
+    expect(row).toHaveTextContent("47.1 KB");
+    await user.click(within(row).getByRole("button", { name: "Restore snapshot start-of-demo" }));
+    const dialog = screen.getByRole("dialog", { name: "Restore “start-of-demo”?" });
+    expect(calls.some((c) => c.path.endsWith("/restore"))).toBe(false);
+    await user.click(within(dialog).getByRole("button", { name: "Restore" }));
+    await waitFor(() => expect(calls.filter((c) => c.path.endsWith("/restore"))).toHaveLength(1));
+  });
+
+  it("imports a state file after showing what it would change", async () => {
+    const { calls } = renderWorkbench(() => <SandboxScreen />, {
+      routes: {
+        "GET /sandbox/customers": json([KARI]),
+        "GET /sandbox/agreements": json([]),
+        "GET /snapshots": json([]),
+        "POST /state": (call) => json({ ...OUTCOME, applied: call.query.get("preview") !== "true" }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Snapshots and state files" }));
+    const panel = await screen.findByRole("region", { name: "Snapshots" });
+    const click = vi.spyOn(HTMLInputElement.prototype, "click").mockImplementation(function (this: HTMLInputElement) {
+      const file = new File([STATE], "state.json", { type: "application/json" });
+      Object.defineProperty(this, "files", { value: [file] });
+      this.dispatchEvent(new Event("change"));
+    });
+    await user.click(within(panel).getByRole("button", { name: "Import a state file…" }));
+    const dialog = await screen.findByRole("dialog", { name: "Import this state file?" });
+    expect(within(dialog).getByRole("table", { name: "What the import changes" })).toHaveTextContent("sandbox-customers");
+    expect(calls.filter((c) => c.path === "/state").map((c) => c.query.get("preview"))).toEqual(["true"]);
+    await user.click(within(dialog).getByRole("button", { name: "Import" }));
+    await waitFor(() => expect(calls.filter((c) => c.path === "/state")).toHaveLength(2));
+    const imported = calls.filter((c) => c.path === "/state")[1];
+    expect(imported?.query.get("mode")).toBe("replace");
+    expect(imported?.query.get("preview")).toBeNull();
+    expect(imported?.body).toEqual(JSON.parse(STATE));
+    click.mockRestore();
   });
 });

@@ -1,5 +1,6 @@
 // Screen 1, Sandbox data: initialise or reset the sandbox, find customers, create and edit customers,
-// accounts, card accounts, agreements and transactions. Lists follow `sandbox.changed` events.
+// accounts, card accounts, agreements and transactions; snapshots and state files. Lists follow
+// `sandbox.changed` events.
 import { createMemo, createResource, createSignal, Show } from "solid-js";
 import { useEvent, useResync, useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
@@ -12,6 +13,7 @@ import { dateOf } from "../../lib/format";
 import { CustomerDetail } from "./CustomerDetail";
 import { CustomerForm } from "./CustomerForm";
 import { CustomerList } from "./CustomerList";
+import { SnapshotsPanel } from "./SnapshotsPanel";
 import { valueOf } from "../../lib/resource";
 
 export function SandboxScreen() {
@@ -21,6 +23,7 @@ export function SandboxScreen() {
   const [selected, setSelected] = createSignal<string | null>(null);
   const [creating, setCreating] = createSignal(false);
   const [confirmReset, setConfirmReset] = createSignal(false);
+  const [snapshots, setSnapshots] = createSignal(false);
   const [resetting, setResetting] = createSignal(false);
   const [resetError, setResetError] = createSignal<unknown>(null);
 
@@ -73,7 +76,20 @@ export function SandboxScreen() {
         >
           New customer
         </Button>
+        <Button aria-expanded={snapshots()} aria-controls="snapshots-panel" onClick={() => setSnapshots(!snapshots())}>
+          Snapshots and state files
+        </Button>
       </div>
+      <Show when={snapshots()}>
+        <div id="snapshots-panel">
+          <SnapshotsPanel
+            onChanged={() => {
+              setSelected(null);
+              refresh();
+            }}
+          />
+        </div>
+      </Show>
       <ErrorMessages error={resetError()} />
       <ErrorMessages error={customers.error as unknown} />
 

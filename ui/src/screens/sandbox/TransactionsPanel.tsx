@@ -9,6 +9,7 @@ import { GenerateForm } from "./GenerateForm";
 import { TransactionForm } from "./TransactionForm";
 import { createDebounced } from "../../lib/debounce";
 import { valueOf } from "../../lib/resource";
+import { count } from "../../lib/format";
 
 export function TransactionsPanel(props: { account: AccountSummary; today: string }) {
   const wb = useWorkbench();
@@ -50,7 +51,7 @@ export function TransactionsPanel(props: { account: AccountSummary; today: strin
         <Show when={(valueOf(list) ?? []).length > 0} fallback={<p class="hint">No transactions yet.</p>}>
           <table class="data">
             <caption>
-              {valueOf(list)?.length} transactions (at most 500 shown; amounts in minor units, as the sandbox lists them)
+              {count(valueOf(list)?.length ?? 0, "transaction")} (at most 500 shown; amounts in minor units, as the sandbox lists them)
             </caption>
             <thead>
               <tr>

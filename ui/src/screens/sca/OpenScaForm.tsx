@@ -1,11 +1,15 @@
 // Opens a pasted scaRedirect URL in the SCA window (desktop) or a popup (browser).
 import { createSignal } from "solid-js";
+import { useWorkbench } from "../../app/context";
+import { valueOf } from "../../lib/resource";
 import { openScaWindow } from "../../api/native";
 import { Button } from "../../components/Button";
 import { TextField } from "../../components/Field";
 import { createForm, Form } from "../../components/form";
 
 export function OpenScaForm() {
+  const wb = useWorkbench();
+  const example = () => `${valueOf(wb.session)?.baseUrl ?? wb.config.baseUrl}/sca/…`;
   const form = createForm();
   const [url, setUrl] = createSignal("");
   const open = () =>
@@ -14,7 +18,7 @@ export function OpenScaForm() {
       try {
         new URL(target);
       } catch {
-        form.setMessages([{ category: "ERROR", code: "URL", path: "url", text: "Paste a whole URL, e.g. http://127.0.0.1:8080/sca/…" }]);
+        form.setMessages([{ category: "ERROR", code: "URL", path: "url", text: `Paste a whole URL, e.g. ${example()}` }]);
         return;
       }
       await openScaWindow(target);
@@ -25,7 +29,7 @@ export function OpenScaForm() {
         label="scaRedirect URL"
         path="url"
         type="url"
-        placeholder="http://127.0.0.1:8080/sca/…"
+        placeholder={example()}
         value={url()}
         onValue={setUrl}
         spellcheck={false}

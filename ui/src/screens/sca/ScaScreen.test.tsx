@@ -6,8 +6,9 @@ import { describe, expect, it, vi } from "vitest";
 import { ScaScreen } from "./ScaScreen";
 import { renderWorkbench } from "../../test/harness";
 import { json } from "../../test/fetchMock";
+import { persona } from "../../test/fixtures";
 
-const PERSONAS = [{ id: "bundled-aisp-pisp", name: "AISP + PISP (bundled)" }];
+const PERSONAS = [persona({ id: "bundled-aisp-pisp", name: "AISP + PISP (bundled)" })];
 
 describe("ScaScreen", () => {
   it("says how to get a callback when there is none", async () => {
@@ -78,5 +79,40 @@ describe("ScaScreen", () => {
     } finally {
       delete window.__TAURI__;
     }
+  });
+});
+
+describe("ScaScreen: waiting for the PSU", () => {
+  const PENDING = {
+    id: "auth-7",
+    kind: "consent",
+    tppId: "PSDNO-FSA-9C2C0A",
+    tppName: "Sandbox AISP PISP AS",
+    startedAt: "2026-06-01T12:00:00Z",
+    expiresAt: "2026-06-01T12:30:00Z",
+    scaRedirect: "http://127.0.0.1:8080/sca/auth-7",
+    step: "identify",
+    paymentIds: [],
+  };
+
+  it("lists the authorisations waiting for the PSU and opens one in the SCA window", async () => {
+    const open = vi.spyOn(window, "open").mockReturnValue({} as Window);
+    renderWorkbench(() => <ScaScreen />, {
+      routes: { "GET /sca/callbacks": json([]), "GET /personas": json([]), "GET /sca/pending": json([PENDING]) },
+    });
+    const table = await screen.findByRole("table", { name: "Authorisations waiting for the PSU, newest first" });
+    const row = within(table).getAllByRole("row")[1]!;
+    expect(row).toHaveTextContent("Consent");
+    expect(row).toHaveTextContent("Sandbox AISP PISP AS");
+    await userEvent.click(within(row).getByRole("button", { name: /Open the SCA of Sandbox AISP PISP AS's consent/ }));
+    expect(open).toHaveBeenCalledWith("http://127.0.0.1:8080/sca/auth-7", "xs2a-sca", expect.any(String));
+  });
+
+  it("says when nothing waits, and names this service in the link to paste", async () => {
+    renderWorkbench(() => <ScaScreen />, {
+      routes: { "GET /sca/callbacks": json([]), "GET /personas": json([]), "GET /sca/pending": json([]) },
+    });
+    expect(await screen.findByText("No authorisation is waiting for the PSU.")).toBeInTheDocument();
+    expect(screen.getByLabelText("scaRedirect URL")).toHaveAttribute("placeholder", "http://127.0.0.1:8080/sca/…");
   });
 });

@@ -1,6 +1,7 @@
-// Screen 3, SCA: the callbacks the bank's pages redirected to the workbench (live as `sca.callback` events
-// arrive), the PSU's steps through the pages as they happen, and opening a pasted scaRedirect URL.
-import { createResource, createSignal, For, Show } from "solid-js";
+// Screen 3, SCA: the authorisations waiting for the PSU (opened in the SCA window from here), the callbacks
+// the bank's pages redirected to the workbench (live as `sca.callback` events arrive), the PSU's steps
+// through the pages as they happen, and opening a pasted scaRedirect URL.
+import { createEffect, createResource, createSignal, For, on, Show } from "solid-js";
 import type { Callback, ScaStepEvent } from "../../api/types";
 import { useEvent, useResync, useWorkbench } from "../../app/context";
 import { EmptyState } from "../../components/EmptyState";
@@ -9,24 +10,39 @@ import { Loading } from "../../components/Loading";
 import { formatInstant } from "../../lib/format";
 import { CallbackTable } from "./CallbackTable";
 import { OpenScaForm } from "./OpenScaForm";
+import { PendingList } from "./PendingList";
+import { Button } from "../../components/Button";
 import { valueOf } from "../../lib/resource";
 
 export function ScaScreen() {
   const wb = useWorkbench();
   const [stored, { refetch }] = createResource(() => wb.client.sca.callbacks());
   const [personas, { refetch: refetchPersonas }] = createResource(() => wb.client.personas.list());
+  const [pending, { refetch: refetchPending }] = createResource(() => wb.client.sca.pending());
+  const [openError, setOpenError] = createSignal<unknown>(null);
+  // Authorisations start elsewhere (the composer, a TPP app): read them whenever the screen is shown.
+  createEffect(
+    on(wb.screen, (screen, before) => {
+      if (screen === "sca" && before !== undefined && before !== "sca") void refetchPending();
+    }),
+  );
   const [live, setLive] = createSignal<Callback[]>([]);
   const [steps, setSteps] = createSignal<(ScaStepEvent & { at: string })[]>([]);
 
   useEvent("sca.callback", (e) => {
     setLive((list) => [e.data, ...list.filter((c) => c.id !== e.data.id)]);
     void refetchPersonas();
+    void refetchPending();
   });
-  useEvent("sca.step", (e) => setSteps((list) => [{ ...e.data, at: e.at }, ...list].slice(0, 20)));
+  useEvent("sca.step", (e) => {
+    setSteps((list) => [{ ...e.data, at: e.at }, ...list].slice(0, 20));
+    void refetchPending();
+  });
   useEvent("persona.changed", () => void refetchPersonas());
   useResync(() => {
     setLive([]);
     void refetch();
+    void refetchPending();
   });
 
   // Live callbacks first, then the stored ones not already shown.
@@ -37,6 +53,16 @@ export function ScaScreen() {
 
   return (
     <div class="sca-screen">
+      <section class="panel" aria-label="Waiting for the PSU">
+        <div class="section-head">
+          <h3>Waiting for the PSU</h3>
+          <Button onClick={() => void refetchPending()} busy={pending.loading}>
+            Refresh
+          </Button>
+        </div>
+        <ErrorMessages error={(pending.error as unknown) ?? openError()} />
+        <Show when={valueOf(pending)}>{(list) => <PendingList pending={list()} onError={setOpenError} />}</Show>
+      </section>
       <OpenScaForm />
       <Show when={steps().length > 0}>
         <section class="panel" aria-label="SCA steps">

@@ -1,0 +1,256 @@
+//! The two workbench tasks that need the desktop app's native parts, in the real window (the release app
+//! under Xvfb, tauri-driver and WebKitWebDriver, as `real_window.rs`): an authorisation waiting for the PSU,
+//! opened from the SCA screen's list in the app's own SCA window, its callback captured and the PSU-ID kept;
+//! and a snapshot saved to a file through the native save dialog and a state file imported through the
+//! native open dialog (rfd's GTK dialogs, driven with xdotool: the file name typed, Enter).
+//!
+//! Ignored by default (it needs a display, tauri-driver and the built app): `scripts/test-desktop.sh` runs it.
+//! Screenshots go to `XS2A_SCREENSHOTS` (default `target/screenshots`) as `desktop-*.png`.
+
+mod support;
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+use support::*;
+
+impl Window {
+    /// Chooses the option of a <select> whose text contains `text`.
+    async fn select_containing(&self, scope: &Scope, label: &str, text: &str) {
+        let select = self.label(scope, label).await;
+        let value = self
+            .client
+            .execute(
+                "const [select, text] = arguments;\
+                 const o = [...select.options].find((o) => o.textContent.includes(text));\
+                 return o ? o.value : null;",
+                vec![
+                    serde_json::to_value(&select).unwrap(),
+                    serde_json::json!(text),
+                ],
+            )
+            .await
+            .unwrap();
+        let value = value
+            .as_str()
+            .unwrap_or_else(|| panic!("no option of {label} with {text}"));
+        select.select_by_value(value).await.unwrap();
+    }
+}
+
+/// Starts the app in a HOME of its own and runs `test` against its window, with the driver's log on failure.
+async fn in_the_app<F, Fut>(name: &str, test: F)
+where
+    F: FnOnce(Window, PathBuf) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let app = app_binary();
+    assert!(
+        app.exists(),
+        "build the app first: {} is missing",
+        app.display()
+    );
+    let home = tempfile::tempdir().unwrap();
+    let shots = std::env::var_os("XS2A_SCREENSHOTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repository().join("target/screenshots"));
+    let port = free_port();
+    let log = home.path().join("tauri-driver.log");
+    let driver = start_driver(home.path(), port, &log);
+    let client = connect(port, &app).await;
+    let w = Window {
+        client: client.clone(),
+        shots,
+    };
+    let result =
+        tokio::time::timeout(Duration::from_secs(300), test(w, home.path().to_path_buf())).await;
+    let _ = client.close().await;
+    drop(driver);
+    if result.is_err() || std::thread::panicking() {
+        eprintln!(
+            "tauri-driver log:\n{}",
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+    }
+    result.unwrap_or_else(|_| panic!("{name} finished within 5 minutes"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and the release app: run scripts/test-desktop.sh"]
+async fn a_waiting_authorisation_opened_in_the_sca_window() {
+    in_the_app("the SCA window task", |w, _home| async move {
+        let page = Scope::default();
+        w.expect_text(&page, "status", "Live events", "Live").await;
+
+        // The composer asks for accounts with a persona that has no PSU-ID and a new TPP session: 401.
+        let panel = w.show("Composer").await;
+        w.select_containing(&panel, "Persona", "Sandbox AISP PISP AS")
+            .await;
+        let (persona, _) = w.role(&panel, "region", "Signing persona").await;
+        w.fill(&persona, "PSU-ID", "").await;
+        w.fill(&persona, "TPP-Session-ID", "desktop-sca-window")
+            .await;
+        w.click(&persona, "button", "Save PSU details").await;
+        w.expect_text(&page, "log", "Notices", "PSU details saved")
+            .await;
+        assert!(
+            w.select(&panel, "Operation", "GET /v1/accounts", true)
+                .await
+        );
+        w.click(&panel, "button", "Send").await;
+        let (response, _) = w.role(&panel, "region", "Response").await;
+        w.expect_text(&response, "status", "", "401").await;
+
+        // The SCA screen lists it as waiting for the PSU; opened from there, it shows in the SCA window.
+        let sca = w.show("SCA").await;
+        let (waiting, _) = w
+            .role(
+                &sca,
+                "table",
+                "Authorisations waiting for the PSU, newest first",
+            )
+            .await;
+        w.expect_text(&waiting, "row", "/Sandbox AISP PISP AS/", "Consent")
+            .await;
+        let main = w.client.window().await.unwrap();
+        let before = w.client.windows().await.unwrap();
+        w.click(&waiting, "button", "/Open the SCA of/").await;
+        w.approve_in_sca_pages(main, &before, "14838510036", Some("sca-window-consent"))
+            .await;
+
+        // The redirect back is captured and the PSU-ID kept for the persona.
+        let (callbacks, _) = w.role(&sca, "table", "SCA callbacks, newest first").await;
+        eventually("a successful callback with the psu-id", STEP, || async {
+            let (_, row) = w.query("role", &callbacks, "row", "", false, 1).await?;
+            let text = w.text(&row).await;
+            (text.contains("success") && text.contains("psu-id")).then_some(())
+        })
+        .await;
+        w.snap("sca-screen").await;
+        let panel = w.show("Composer").await;
+        let psu = w.label(&panel, "PSU-ID").await;
+        eventually("the persona's PSU-ID", STEP, || async {
+            (!w.value(&psu).await.is_empty()).then_some(())
+        })
+        .await;
+    })
+    .await;
+}
+
+/// The window of a native file dialog whose title starts with `title`, once it is on the screen.
+async fn dialog_window(title: &str) -> String {
+    eventually(
+        &format!("the {title} dialog on the screen"),
+        STEP,
+        || async {
+            let out = Command::new("xdotool")
+                .args(["search", "--onlyvisible", "--name", &format!("^{title}")])
+                .output()
+                .ok()?;
+            String::from_utf8(out.stdout)
+                .ok()?
+                .split_whitespace()
+                .next()
+                .map(str::to_owned)
+        },
+    )
+    .await
+}
+
+/// Types a whole path into a GTK file chooser and presses Enter: into the name field of a save dialog (it
+/// takes a whole path), into the location field an open dialog shows on Ctrl+L.
+fn type_path(window: &str, path: &Path, open: bool) {
+    let xdotool = |args: &[&str]| {
+        assert!(
+            Command::new("xdotool")
+                .args(args)
+                .status()
+                .unwrap()
+                .success(),
+            "xdotool {args:?}"
+        )
+    };
+    xdotool(&["windowactivate", "--sync", window]);
+    if open {
+        xdotool(&["key", "--window", window, "ctrl+l"]);
+    }
+    xdotool(&["key", "--window", window, "ctrl+a"]);
+    xdotool(&[
+        "type",
+        "--window",
+        window,
+        "--delay",
+        "5",
+        &path.display().to_string(),
+    ]);
+    std::thread::sleep(Duration::from_millis(300));
+    xdotool(&["key", "--window", window, "Return"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and the release app: run scripts/test-desktop.sh"]
+async fn a_snapshot_through_the_native_save_and_open_dialogs() {
+    in_the_app("the file dialog task", |w, home| async move {
+        let page = Scope::default();
+        w.expect_text(&page, "status", "Live events", "Live").await;
+        let panel = w.show("Sandbox data").await;
+        w.click(&panel, "button", "Snapshots and state files").await;
+        let (snapshots, _) = w.role(&panel, "region", "Snapshots").await;
+        w.fill(&snapshots, "Snapshot name", "desktop-start").await;
+        w.click(&snapshots, "button", "Save snapshot").await;
+        w.expect_text(&page, "log", "Notices", "Snapshot “desktop-start” saved")
+            .await;
+
+        // Export it: the native save dialog (GTK), the file's name typed as a whole path.
+        let file = home.join("desktop-start.json");
+        w.click(
+            &snapshots,
+            "button",
+            "Export snapshot desktop-start to a file",
+        )
+        .await;
+        let save = dialog_window("Save").await;
+        if Command::new("import").arg("-version").output().is_ok() {
+            let _ = Command::new("import")
+                .args(["-window", "root"])
+                .arg(w.shots.join("desktop-save-snapshot.png"))
+                .status();
+        }
+        type_path(&save, &file, false);
+        w.expect_text(
+            &page,
+            "log",
+            "Notices",
+            &format!("saved to {}", file.display()),
+        )
+        .await;
+        let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        assert!(saved["trees"].is_object(), "a state file: {saved}");
+
+        // Ola goes; importing the file through the native open dialog (after its preview) brings him back.
+        let (list, _) = w.role(&panel, "list", "Customers").await;
+        w.click(&list, "button", "/Ola Nordmann/").await;
+        let (customer, _) = w.role(&panel, "article", "Customer Ola Nordmann").await;
+        w.click(&customer, "button", "Delete customer").await;
+        let (confirm, _) = w.role(&page, "dialog", "Delete Ola Nordmann?").await;
+        w.click(&confirm, "button", "Delete").await;
+        eventually("Ola gone from the list", STEP, || async {
+            (!w.text(&list).await.contains("Ola Nordmann")).then_some(())
+        })
+        .await;
+        w.click(&snapshots, "button", "Import a state file…").await;
+        let open = dialog_window("Import a state file").await;
+        type_path(&open, &file, true);
+        let (import, _) = w.role(&page, "dialog", "Import this state file?").await;
+        w.role(&import, "table", "What the import changes").await;
+        w.snap("import-preview").await;
+        w.click(&import, "button", "Import").await;
+        w.expect_text(&page, "log", "Notices", "Imported").await;
+        eventually("Ola back in the list", STEP, || async {
+            w.text(&list).await.contains("Ola Nordmann").then_some(())
+        })
+        .await;
+    })
+    .await;
+}
