@@ -30,6 +30,7 @@ mod pis_support;
 mod platform_kit;
 mod readme;
 mod replay_junit;
+mod rewind;
 mod sandbox;
 mod sca_browser;
 mod sca_pages;

@@ -17,8 +17,10 @@ import type {
   ClockChange,
   ClockReading,
   CreateCustomer,
+  Comparison,
   Customer,
   CustomerView,
+  EntryChanges,
   Draft,
   ExportAnswer,
   ExportFormat,
@@ -40,7 +42,10 @@ import type {
   PendingAuthorisation,
   Persona,
   PersonaPatch,
+  Position,
   Preview,
+  Restart,
+  Rewound,
   Sent,
   Session,
   Settings,
@@ -172,6 +177,19 @@ export function createClient(t: Transport) {
       journey: (id: string) => t.request<JourneyEntries>("GET", `/journeys/${seg(id)}`),
       settings: () => t.request<TrafficSettings>("GET", "/traffic/settings"),
       updateSettings: (body: TrafficSettings) => t.request<TrafficSettings>("PUT", "/traffic/settings", body),
+    },
+
+    /** docs/rewind.md: what an entry changed, the state at an entry, the sandbox returned to it. */
+    rewind: {
+      changes: (id: number) => t.request<EntryChanges>("GET", `/traffic/${id}/changes`),
+      to: (to: number, position: Position) => t.request<Rewound>("POST", "/rewind", { to, position }),
+      /** The state file of the state before or after entry `id`. */
+      stateAt: (id: number, position: Position) =>
+        t.request<string>("GET", `/state/at/${id}`, undefined, { query: { position }, text: true }),
+      compare: (a: number, b: number, aPosition: Position = "after", bPosition: Position = "after") =>
+        t.request<Comparison>("GET", "/state/compare", undefined, { query: { a, b, aPosition, bPosition } }),
+      restart: (journey: string, from: number, paceMs?: number) =>
+        t.request<Restart>("POST", `/journeys/${seg(journey)}/restart`, paceMs === undefined ? { from } : { from, paceMs }),
     },
   };
 }
