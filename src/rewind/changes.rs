@@ -2,7 +2,7 @@
 //! payment written three times by one request shows once, from before the first write to after the last).
 
 use super::point::{check_entry, journal, refusal};
-use super::summary::{net_of, summarise, Summary};
+use super::summary::{net_of, summarise, ChangeSummary};
 use crate::refusal::CoreResult;
 use crate::state::AppState;
 use serde::Serialize;
@@ -15,7 +15,7 @@ pub struct EntryChanges {
     /// How many commits it made (0: it changed nothing).
     pub commits: usize,
     #[serde(flatten)]
-    pub summary: Summary,
+    pub summary: ChangeSummary,
 }
 
 /// The changes entry `entry` made; `path` names the parameter for refusals.

@@ -3,7 +3,7 @@
 //! what the first later change replaced, or its current bytes when none did).
 
 use super::point::{record_of, refusal, Point};
-use super::summary::{summarise, Sides, Summary};
+use super::summary::{summarise, Sides, ChangeSummary};
 use crate::refusal::CoreResult;
 use crate::state::AppState;
 use serde::Serialize;
@@ -17,7 +17,7 @@ pub struct Comparison {
     pub b: Point,
     /// Records as they are at `a` ("before") and at `b` ("after").
     #[serde(flatten)]
-    pub summary: Summary,
+    pub summary: ChangeSummary,
 }
 
 /// The state at `a` against the state at `b`.

@@ -20,7 +20,7 @@ pub type Sides = (Option<Vec<u8>>, Option<Vec<u8>>);
 /// What changed between two points.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Summary {
+pub struct ChangeSummary {
     /// The records that differ, in registry order and by key.
     pub resources: Vec<ResourceChange>,
     /// The balances of accounts and card accounts that moved.
@@ -34,12 +34,12 @@ fn tree_rank(tree: &str) -> usize {
 }
 
 /// The summary of records' bytes at two points.
-pub fn summarise(places: BTreeMap<Place, Sides>) -> Summary {
+pub fn summarise(places: BTreeMap<Place, Sides>) -> ChangeSummary {
     let mut places: Vec<(Place, Sides)> = places.into_iter().collect();
     places.sort_by(|((ta, ka), _), ((tb, kb), _)| {
         tree_rank(ta).cmp(&tree_rank(tb)).then_with(|| ka.cmp(kb))
     });
-    let mut summary = Summary {
+    let mut summary = ChangeSummary {
         resources: Vec::new(),
         balances: Vec::new(),
         omitted: 0,
