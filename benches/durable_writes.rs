@@ -29,7 +29,9 @@ fn seconds() -> u64 {
 
 fn start_server(data: &std::path::Path, journal: bool) -> (Child, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_xs2a-sandbox"));
-    command.args(["serve", "--addr", "127.0.0.1:0", "--data"]).arg(data);
+    command
+        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .arg(data);
     if !journal {
         command.arg("--no-journal");
     }
@@ -193,7 +195,11 @@ fn main() {
                     if journal { "on " } else { "off" },
                     p99.as_secs_f64() * 1e3
                 );
-                if journal { with.push(rate) } else { without.push(rate) }
+                if journal {
+                    with.push(rate)
+                } else {
+                    without.push(rate)
+                }
             }
         }
         let median = |v: &mut Vec<f64>| {

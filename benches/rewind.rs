@@ -33,7 +33,12 @@ fn main() {
     .unwrap();
     let store = &app.state().store;
     let table = store.table::<Transaction>().unwrap();
-    let template = table.list().unwrap().into_iter().next().expect("seeded transactions");
+    let template = table
+        .list()
+        .unwrap()
+        .into_iter()
+        .next()
+        .expect("seeded transactions");
     let seeded = table.list().unwrap().len();
     // Entry numbers above any the log gave out at the start.
     let first = 1_000_000u64;
@@ -50,7 +55,10 @@ fn main() {
     let from = journal.before(first).expect("within reach");
     let rewound = store.rewind_to(from).expect("the rewind");
     let rewinding = started.elapsed();
-    assert_eq!(rewound.undone as u64, count, "one journal record per exchange");
+    assert_eq!(
+        rewound.undone as u64, count,
+        "one journal record per exchange"
+    );
     assert_eq!(table.list().unwrap().len(), seeded, "every booking undone");
     println!(
         "journal: {} records, {:.1} MB before the rewind",

@@ -639,7 +639,6 @@ fn twenty_kill_9_trials_leave_every_operation_whole_or_undone() {
 
 const OPERATOR: &str = "crash-trials-operator";
 
-
 /// The whole state of the store in `dir` as a state file, read in-process with the server stopped.
 fn state_file(dir: &Path) -> Vec<u8> {
     let store = Store::open(dir).expect("the store opens after a clean stop");
@@ -662,7 +661,9 @@ fn state_file_before(dir: &Path, entry: u64) -> Vec<u8> {
 fn batch_run_entry(client: &reqwest::blocking::Client, base: &str) -> u64 {
     for _ in 0..250 {
         let page: serde_json::Value = client
-            .get(format!("{base}/workbench/api/traffic?kind=event&q=batch.run"))
+            .get(format!(
+                "{base}/workbench/api/traffic?kind=event&q=batch.run"
+            ))
             .bearer_auth(OPERATOR)
             .send()
             .unwrap()
@@ -741,7 +742,8 @@ fn kill_9_during_a_rewind_leaves_the_state_before_or_after_it() {
         let (server, base) = start(&work);
         let request = rewind_request(&client, &base, entry);
         let sender = std::thread::spawn(move || request.send().map(|r| r.status().as_u16()));
-        let delay = Duration::from_micros(random.below(rewind_takes.as_micros() as u64 * 3 / 2 + 1));
+        let delay =
+            Duration::from_micros(random.below(rewind_takes.as_micros() as u64 * 3 / 2 + 1));
         std::thread::sleep(delay);
         kill(server);
         let acknowledged = sender.join().unwrap().ok() == Some(200);
@@ -751,14 +753,24 @@ fn kill_9_during_a_rewind_leaves_the_state_before_or_after_it() {
         if now == after_rewind {
             after += 1;
         } else {
-            assert!(!acknowledged, "rewind {n}: an acknowledged rewind is on disk");
+            assert!(
+                !acknowledged,
+                "rewind {n}: an acknowledged rewind is on disk"
+            );
             assert!(
                 now == before_rewind,
                 "rewind {n} (killed after {delay:?}): the state is neither before nor after the rewind"
             );
             before += 1;
         }
-        println!("rewind {n}: killed after {delay:?}; {}", if now == after_rewind { "done" } else { "not done" });
+        println!(
+            "rewind {n}: killed after {delay:?}; {}",
+            if now == after_rewind {
+                "done"
+            } else {
+                "not done"
+            }
+        );
         std::fs::remove_dir_all(&work).unwrap();
     }
     println!("{before} trials left the state before the rewind, {after} after it");

@@ -3,7 +3,7 @@
 //! what the first later change replaced, or its current bytes when none did).
 
 use super::point::{record_of, refusal, Point};
-use super::summary::{summarise, Sides, ChangeSummary};
+use super::summary::{summarise, ChangeSummary, Sides};
 use crate::refusal::CoreResult;
 use crate::state::AppState;
 use serde::Serialize;
@@ -28,11 +28,11 @@ pub fn compare(state: &AppState, a: Point, b: Point) -> CoreResult<Comparison> {
     let journal = super::point::journal(state, "a")?;
     // The journal's lock holds commits back while the records and the current bytes are read together.
     let held = journal.lock();
-    if !journal.holds(&held, low).map_err(crate::refusal::Refusal::from)? {
-        return Err(refusal(
-            crate::store::journal::Journal::pruned(&held),
-            "a",
-        ));
+    if !journal
+        .holds(&held, low)
+        .map_err(crate::refusal::Refusal::from)?
+    {
+        return Err(refusal(crate::store::journal::Journal::pruned(&held), "a"));
     }
     let sets = journal
         .records_between(low, u64::MAX)
@@ -46,7 +46,9 @@ pub fn compare(state: &AppState, a: Point, b: Point) -> CoreResult<Comparison> {
             if set.seq < high {
                 at_low.entry(place).or_insert_with(|| change.before.clone());
             } else if at_low.contains_key(&place) {
-                at_high.entry(place).or_insert_with(|| change.before.clone());
+                at_high
+                    .entry(place)
+                    .or_insert_with(|| change.before.clone());
             }
         }
     }

@@ -159,7 +159,12 @@ fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
-fn differences(path: &mut String, before: Option<&Value>, after: Option<&Value>, out: &mut Vec<FieldChange>) {
+fn differences(
+    path: &mut String,
+    before: Option<&Value>,
+    after: Option<&Value>,
+    out: &mut Vec<FieldChange>,
+) {
     if out.len() >= MAX_FIELDS || before == after {
         return;
     }
@@ -208,7 +213,12 @@ impl ResourceChange {
         };
         let mut fields = Vec::new();
         if change == ChangeKind::Changed {
-            differences(&mut String::new(), before.as_ref(), after.as_ref(), &mut fields);
+            differences(
+                &mut String::new(),
+                before.as_ref(),
+                after.as_ref(),
+                &mut fields,
+            );
         }
         let (resource, internal) = resource_of(tree);
         Some(ResourceChange {
@@ -329,7 +339,10 @@ mod tests {
         );
         assert!(ResourceChange::of("payments", b"p1", Some(b"{}"), Some(b"{}")).is_none());
         let created = ResourceChange::of("consents", b"c", None, Some(b"{}")).unwrap();
-        assert_eq!((created.change, created.resource.as_str()), (ChangeKind::Created, "consent"));
+        assert_eq!(
+            (created.change, created.resource.as_str()),
+            (ChangeKind::Created, "consent")
+        );
     }
 
     #[test]
@@ -353,7 +366,11 @@ mod tests {
         let moves = change.balances_moved();
         assert_eq!(moves.len(), 1);
         assert_eq!(
-            (moves[0].balance_type.as_str(), moves[0].moved.as_str(), moves[0].name.as_deref()),
+            (
+                moves[0].balance_type.as_str(),
+                moves[0].moved.as_str(),
+                moves[0].name.as_deref()
+            ),
             ("interimAvailable", "-250.00", Some("Brukskonto"))
         );
     }

@@ -4,8 +4,8 @@
 //! ([`state_at`]); two points compared ([`compare`]); and the return itself ([`rewind`]): the journal
 //! undone newest first down to the point, in one commit, itself an event of the timeline.
 
-pub mod cause;
 pub mod apply;
+pub mod cause;
 pub mod changes;
 pub mod compare;
 pub mod diff;

@@ -103,7 +103,10 @@ pub fn plan(state: &AppState, journey: &str, from: u64, path: &str) -> CoreResul
 fn signer_of(state: &AppState, der: &[u8]) -> CoreResult<Option<(String, SigningCredentials)>> {
     let table = state.store.table::<StoredPersona>()?;
     if let Some(persona) = table.find(|p| pem_to_der(&p.certificate_pem).is_ok_and(|d| d == der))? {
-        return Ok(Some((persona.name.clone(), personas::credentials(&persona)?)));
+        return Ok(Some((
+            persona.name.clone(),
+            personas::credentials(&persona)?,
+        )));
     }
     for (_, name, certificate, key) in crate::fixtures::TPP_CERTIFICATES {
         if pem_to_der(certificate).is_ok_and(|d| d == der) {

@@ -30,7 +30,10 @@ pub struct ChangeSummary {
 }
 
 fn tree_rank(tree: &str) -> usize {
-    TREES.iter().position(|t| t.name == tree).unwrap_or(usize::MAX)
+    TREES
+        .iter()
+        .position(|t| t.name == tree)
+        .unwrap_or(usize::MAX)
 }
 
 /// The summary of records' bytes at two points.
@@ -45,7 +48,8 @@ pub fn summarise(places: BTreeMap<Place, Sides>) -> ChangeSummary {
         omitted: 0,
     };
     for ((tree, key), (before, after)) in places {
-        let Some(change) = ResourceChange::of(tree, &key, before.as_deref(), after.as_deref()) else {
+        let Some(change) = ResourceChange::of(tree, &key, before.as_deref(), after.as_deref())
+        else {
             continue;
         };
         summary.balances.extend(change.balances_moved());

@@ -48,12 +48,10 @@ pub(super) fn write(trees: Vec<(&'static str, Vec<Vec<u8>>)>) -> Result<Vec<u8>,
         let records = values
             .into_iter()
             .map(|value| {
-                let text = String::from_utf8(value).map_err(|_| {
-                    FileError::storage(format!("a record in {tree} is not UTF-8"))
-                })?;
-                RawValue::from_string(text).map_err(|e| {
-                    FileError::storage(format!("a record in {tree} is not JSON: {e}"))
-                })
+                let text = String::from_utf8(value)
+                    .map_err(|_| FileError::storage(format!("a record in {tree} is not UTF-8")))?;
+                RawValue::from_string(text)
+                    .map_err(|e| FileError::storage(format!("a record in {tree} is not JSON: {e}")))
             })
             .collect::<Result<Vec<_>, _>>()?;
         out_trees.push((tree, records));

@@ -547,7 +547,9 @@ impl crate::store::journal::cause::Timeline for LogTimeline {
     }
 
     fn last_given(&self) -> u64 {
-        self.0.upgrade().map_or(0, |inner| TrafficLog { inner }.last_given())
+        self.0
+            .upgrade()
+            .map_or(0, |inner| TrafficLog { inner }.last_given())
     }
 
     fn max_bytes(&self) -> u64 {

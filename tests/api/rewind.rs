@@ -115,7 +115,11 @@ fn bban(i: usize) -> String {
     let weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
     for bump in 0..100usize {
         let body = format!("1205150{:03}", (100 + i + bump * 37) % 1000);
-        let sum: u32 = body.chars().zip(weights).map(|(c, w)| c.to_digit(10).unwrap() * w).sum();
+        let sum: u32 = body
+            .chars()
+            .zip(weights)
+            .map(|(c, w)| c.to_digit(10).unwrap() * w)
+            .sum();
         match 11 - sum % 11 {
             11 => return body + "0",
             10 => continue,
@@ -185,13 +189,23 @@ async fn the_state_at_random_points_of_a_session_is_the_state_exported_there() {
         )
         .await;
         assert_eq!(status, 200, "{rewound}");
-        assert_eq!(&state(&app).await, expected, "rewound to after {id} (seed {seed})");
+        assert_eq!(
+            &state(&app).await,
+            expected,
+            "rewound to after {id} (seed {seed})"
+        );
         rewinds.push(rewound["entry"].as_u64().expect("the rewind's own entry"));
     }
     // The last rewind undone: the state before it.
     let last = *rewinds.last().unwrap();
     let before_last = {
-        let (status, at) = call(&app, Method::GET, &format!("/state/at/{last}?position=before"), None).await;
+        let (status, at) = call(
+            &app,
+            Method::GET,
+            &format!("/state/at/{last}?position=before"),
+            None,
+        )
+        .await;
         assert_eq!(status, 200, "{at}");
         at
     };
@@ -222,7 +236,13 @@ async fn an_exchange_shows_what_it_created_and_changed_and_two_points_compare() 
     settle(&app).await;
     step(&app, 1, &mut None).await;
     let created = newest_exchange(&app, 1).await;
-    let (status, changes) = call(&app, Method::GET, &format!("/traffic/{created}/changes"), None).await;
+    let (status, changes) = call(
+        &app,
+        Method::GET,
+        &format!("/traffic/{created}/changes"),
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{changes}");
     assert_eq!(changes["entry"], created);
     let resources = changes["resources"].as_array().unwrap();
@@ -230,13 +250,22 @@ async fn an_exchange_shows_what_it_created_and_changed_and_two_points_compare() 
         .iter()
         .find(|r| r["resource"] == "account")
         .expect("the account");
-    assert_eq!((account["change"].as_str(), account["internal"].as_bool()), (Some("created"), Some(false)));
+    assert_eq!(
+        (account["change"].as_str(), account["internal"].as_bool()),
+        (Some("created"), Some(false))
+    );
     assert_eq!(account["after"]["name"], "Konto 1");
     // A read changes nothing.
     app.get("/v1/sandbox/customers").send().await.assert_ok();
     let read = newest_exchange(&app, 2).await;
     let (_, nothing) = call(&app, Method::GET, &format!("/traffic/{read}/changes"), None).await;
-    assert_eq!((nothing["commits"].as_u64(), nothing["resources"].as_array().map(Vec::len)), (Some(0), Some(0)));
+    assert_eq!(
+        (
+            nothing["commits"].as_u64(),
+            nothing["resources"].as_array().map(Vec::len)
+        ),
+        (Some(0), Some(0))
+    );
     // Compared: the state before the account and after it differ by the account (and its bookkeeping).
     let (status, compared) = call(
         &app,
@@ -270,25 +299,74 @@ async fn every_refusal_says_its_status_and_code() {
     // Unknown entries.
     for path in ["/traffic/999999/changes", "/state/at/999999"] {
         let (status, body) = call(&app, Method::GET, path, None).await;
-        assert_eq!(refused(status.as_u16(), "RESOURCE_UNKNOWN", &body), 404, "{path}");
+        assert_eq!(
+            refused(status.as_u16(), "RESOURCE_UNKNOWN", &body),
+            404,
+            "{path}"
+        );
     }
-    let (status, body) = call(&app, Method::POST, "/rewind", Some(json!({"to": 999999, "position": "after"}))).await;
+    let (status, body) = call(
+        &app,
+        Method::POST,
+        "/rewind",
+        Some(json!({"to": 999999, "position": "after"})),
+    )
+    .await;
     assert_eq!(refused(status.as_u16(), "RESOURCE_UNKNOWN", &body), 404);
-    let (status, body) = call(&app, Method::GET, &format!("/state/compare?a={id}&b=999999"), None).await;
+    let (status, body) = call(
+        &app,
+        Method::GET,
+        &format!("/state/compare?a={id}&b=999999"),
+        None,
+    )
+    .await;
     assert_eq!(refused(status.as_u16(), "RESOURCE_UNKNOWN", &body), 404);
     // Bad input.
-    let (status, body) = call(&app, Method::POST, "/rewind", Some(json!({"to": id, "position": "sideways"}))).await;
+    let (status, body) = call(
+        &app,
+        Method::POST,
+        "/rewind",
+        Some(json!({"to": id, "position": "sideways"})),
+    )
+    .await;
     assert_eq!(refused(status.as_u16(), "FORMAT_ERROR", &body), 400);
-    let (status, body) = call(&app, Method::GET, &format!("/state/at/{id}?position=middle"), None).await;
+    let (status, body) = call(
+        &app,
+        Method::GET,
+        &format!("/state/at/{id}?position=middle"),
+        None,
+    )
+    .await;
     assert_eq!(refused(status.as_u16(), "FORMAT_ERROR", &body), 400);
     let (status, body) = call(&app, Method::GET, &format!("/state/compare?a={id}"), None).await;
-    assert_eq!(refused(status.as_u16(), "QUERY_PARAMETER_REQUIRED", &body), 400);
-    let (status, body) = call(&app, Method::GET, &format!("/state/compare?a={id}&b={id}&c=1"), None).await;
+    assert_eq!(
+        refused(status.as_u16(), "QUERY_PARAMETER_REQUIRED", &body),
+        400
+    );
+    let (status, body) = call(
+        &app,
+        Method::GET,
+        &format!("/state/compare?a={id}&b={id}&c=1"),
+        None,
+    )
+    .await;
     assert_eq!(refused(status.as_u16(), "FORMAT_ERROR", &body), 400);
     // A restart of an unknown journey, and of an exchange not in the journey.
-    let (status, body) = call(&app, Method::POST, "/journeys/nope/restart", Some(json!({"from": id}))).await;
+    let (status, body) = call(
+        &app,
+        Method::POST,
+        "/journeys/nope/restart",
+        Some(json!({"from": id})),
+    )
+    .await;
     assert_eq!(refused(status.as_u16(), "RESOURCE_UNKNOWN", &body), 404);
-    let (status, body) = call(&app, Method::POST, "/journeys/nope/restart", Some(json!({"from": id, "paceMs": 20000}))).await;
+    let (status, body) = call(
+        &app,
+        Method::POST,
+        "/journeys/nope/restart",
+        Some(json!({"from": id, "paceMs": 20000})),
+    )
+    .await;
     assert_eq!(refused(status.as_u16(), "FORMAT_ERROR", &body), 400);
 }
 
@@ -300,10 +378,22 @@ async fn without_the_journal_the_sandbox_refuses_with_409() {
     settle(&app).await;
     step(&app, 1, &mut None).await;
     let id = newest_exchange(&app, 1).await;
-    let (status, body) = call(&app, Method::POST, "/rewind", Some(json!({"to": id, "position": "before"}))).await;
+    let (status, body) = call(
+        &app,
+        Method::POST,
+        "/rewind",
+        Some(json!({"to": id, "position": "before"})),
+    )
+    .await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["tppMessages"][0]["code"], "CONFLICT");
-    assert!(body["tppMessages"][0]["text"].as_str().unwrap().contains("--no-journal"));
+    assert!(body["tppMessages"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("--no-journal"));
     let (status, body) = call(&app, Method::GET, &format!("/traffic/{id}/changes"), None).await;
-    assert_eq!((status.as_u16(), body["tppMessages"][0]["code"].as_str()), (409, Some("CONFLICT")));
+    assert_eq!(
+        (status.as_u16(), body["tppMessages"][0]["code"].as_str()),
+        (409, Some("CONFLICT"))
+    );
 }

@@ -30,11 +30,18 @@ async fn blocking<T: Send + 'static>(
 /// The layer: a workbench request that changes something (any method but GET and HEAD) is the cause of
 /// its writes, as a `state.change` event `{what: "workbench", method, path, status}` on the timeline when
 /// it wrote and no event of its own (a clock move, a batch run, an import, a rewind) took its number.
-pub async fn workbench_cause(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn workbench_cause(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     if matches!(*request.method(), Method::GET | Method::HEAD) {
         return next.run(request).await;
     }
-    let (method, path) = (request.method().to_string(), request.uri().path().to_owned());
+    let (method, path) = (
+        request.method().to_string(),
+        request.uri().path().to_owned(),
+    );
     crate::rewind::cause::recorded_async(&state, next.run(request), |response| {
         json!({
             "what": "workbench",
@@ -84,7 +91,10 @@ fn query_pairs(raw: Option<&str>, allowed: &[&str]) -> ApiResult<Vec<(String, St
         if !allowed.contains(&name.as_str()) {
             return Err(ApiError::format(
                 name,
-                format!("unknown query parameter; this operation takes {}", allowed.join(", ")),
+                format!(
+                    "unknown query parameter; this operation takes {}",
+                    allowed.join(", ")
+                ),
             ));
         }
         if pairs[..i].iter().any(|(n, _)| n == name) {
@@ -95,7 +105,10 @@ fn query_pairs(raw: Option<&str>, allowed: &[&str]) -> ApiResult<Vec<(String, St
 }
 
 fn value<'p>(pairs: &'p [(String, String)], name: &str) -> Option<&'p str> {
-    pairs.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    pairs
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
 }
 
 fn position(pairs: &[(String, String)], name: &str) -> ApiResult<Position> {
@@ -112,7 +125,10 @@ fn position(pairs: &[(String, String)], name: &str) -> ApiResult<Position> {
 fn entry_id(pairs: &[(String, String)], name: &str) -> ApiResult<u64> {
     let text = value(pairs, name).ok_or_else(|| ApiError::query_parameter_required(name))?;
     text.parse().map_err(|_| {
-        ApiError::format(name, format!("'{text}' is not a timeline entry id (a whole number)"))
+        ApiError::format(
+            name,
+            format!("'{text}' is not a timeline entry id (a whole number)"),
+        )
     })
 }
 
@@ -133,7 +149,10 @@ pub async fn state_at(
     Ok((
         [
             (CONTENT_TYPE, "application/json".to_owned()),
-            (CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
+            (
+                CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
         ],
         bytes,
     )

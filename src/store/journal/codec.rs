@@ -133,7 +133,9 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<ChangeSet, String> {
         let tree = crate::store::registry::find(name)
             .map(|t| t.name)
             .ok_or_else(|| {
-                format!("journal record {seq} names the tree {name}, which this sandbox does not know")
+                format!(
+                    "journal record {seq} names the tree {name}, which this sandbox does not know"
+                )
             })?;
         let key = reader.bytes()?.to_vec();
         let presence = reader.byte()?;

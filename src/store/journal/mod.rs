@@ -333,10 +333,8 @@ impl Journal {
         let mut sets = Vec::new();
         for pair in self.tree.range(key(b'r', from)..key(b'r', to)) {
             let (k, v) = pair?;
-            let set = codec::decode(number(&k[1..]), &v).map_err(|reason| StoreError::Damaged {
-                tree: TREE,
-                reason,
-            })?;
+            let set = codec::decode(number(&k[1..]), &v)
+                .map_err(|reason| StoreError::Damaged { tree: TREE, reason })?;
             sets.push(set);
         }
         Ok(sets)

@@ -75,7 +75,8 @@ fn a_single_write_is_recorded_with_the_bytes_it_replaced() {
         .iter()
         .map(|s| {
             let c = &s.changes[0];
-            let text = |b: &Option<Vec<u8>>| b.as_ref().map(|b| String::from_utf8_lossy(b).into_owned());
+            let text =
+                |b: &Option<Vec<u8>>| b.as_ref().map(|b| String::from_utf8_lossy(b).into_owned());
             (s.pos, text(&c.before), text(&c.after))
         })
         .collect();
@@ -92,9 +93,7 @@ fn a_single_write_is_recorded_with_the_bytes_it_replaced() {
 #[test]
 fn logs_are_not_journaled() {
     let store = Store::temporary().unwrap();
-    let segments = store
-        .table::<crate::traffic::store::Totals>()
-        .unwrap();
+    let segments = store.table::<crate::traffic::store::Totals>().unwrap();
     segments
         .insert(&crate::traffic::store::Totals::default())
         .unwrap();
@@ -124,7 +123,13 @@ fn rewinding_gives_back_the_state_exactly_and_is_itself_undone_by_a_rewind() {
     let before_three = journal.before(3).unwrap();
     assert_eq!(journal.after(2).unwrap(), before_three);
     let rewound = in_entry(10, || store.rewind_to(before_three)).unwrap();
-    assert_eq!(rewound, Rewound { undone: 1, changed: 4 });
+    assert_eq!(
+        rewound,
+        Rewound {
+            undone: 1,
+            changed: 4
+        }
+    );
     assert_eq!(all(&store), at_two);
     assert!(store.table::<Other>().unwrap().get("x").unwrap().is_none());
     // The rewind is entry 10: returning to the state before it undoes it.
@@ -176,10 +181,7 @@ fn writes_without_a_cause_sit_between_the_entries_given_out() {
     in_entry(second, || notes.insert(&note("b", 1))).unwrap();
     let journal = store.journal().unwrap();
     let sets = journal.records_between(0, u64::MAX).unwrap();
-    assert_eq!(
-        sets.iter().map(|s| s.pos).collect::<Vec<_>>(),
-        [2, 5, 4]
-    );
+    assert_eq!(sets.iter().map(|s| s.pos).collect::<Vec<_>>(), [2, 5, 4]);
     // Before entry 2: the background write (after it in commit order) is undone too.
     assert_eq!(journal.before(second).unwrap(), sets[1].seq);
     // After entry 2: after its own last record.
@@ -222,7 +224,10 @@ fn entries_the_log_forgot_are_beyond_reach_and_their_records_go() {
     assert_eq!(journal.reach().oldest_entry, 6);
     assert!(matches!(
         journal.after(5),
-        Err(JournalError::BeyondReach { entry: 5, oldest: 6 })
+        Err(JournalError::BeyondReach {
+            entry: 5,
+            oldest: 6
+        })
     ));
     let before_six = journal.before(6).unwrap();
     in_entry(11, || store.rewind_to(before_six)).unwrap();
@@ -281,7 +286,11 @@ fn a_store_without_the_journal_forgets_it() {
     {
         let store = Store::open(dir.path()).unwrap().without_journal().unwrap();
         assert!(store.journal().is_none());
-        store.table::<Note>().unwrap().insert(&note("a", 2)).unwrap();
+        store
+            .table::<Note>()
+            .unwrap()
+            .insert(&note("a", 2))
+            .unwrap();
         store.close().unwrap();
     }
     let store = Store::open(dir.path()).unwrap();
@@ -290,7 +299,10 @@ fn a_store_without_the_journal_forgets_it() {
     journal
         .attach(Arc::new(Counter(AtomicU64::new(1), u64::MAX)))
         .unwrap();
-    assert!(journal.before(1).is_err(), "nothing before the restart is reachable");
+    assert!(
+        journal.before(1).is_err(),
+        "nothing before the restart is reachable"
+    );
 }
 
 #[test]
