@@ -657,7 +657,9 @@ fn state_file_before(dir: &Path, entry: u64) -> Vec<u8> {
     bytes
 }
 
-/// The id of the newest `batch.run` event on the timeline of the service at `base`.
+/// The id of the newest exchange that ran a batch (`POST /v1/sandbox/batch-runs`) on the timeline of the
+/// service at `base`: its writes are attributed to the exchange (the `batch.run` event it published is
+/// not their cause when the run happens inside a request).
 fn batch_run_entry(client: &reqwest::blocking::Client, base: &str) -> u64 {
     for _ in 0..250 {
         let page: serde_json::Value = client
@@ -674,7 +676,7 @@ fn batch_run_entry(client: &reqwest::blocking::Client, base: &str) -> u64 {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    panic!("no batch.run event on the timeline")
+    panic!("no batch-run exchange on the timeline")
 }
 
 /// A batch run over every pre-state payment, then the service stopped: the data directory `work`, the
