@@ -5,6 +5,11 @@
 //! The server runs as its own process so its CPU time can be read from /proc and divided by the requests
 //! it answered. The load generator is deliberately thin (raw HTTP/1.1 over keep-alive TCP, requests signed
 //! once up front) so that it leaves as much of the 2 cores as possible to the server.
+//!
+//! `-- --drive HOST:PORT --requests N [--health]` only sends N requests (signed GETs, or `/health`) one
+//! after another over one connection to a server already running, and exits: what
+//! `scripts/count-instructions.sh` uses to count a running server's instructions per request under
+//! callgrind, where time is meaningless but instruction counts do not depend on the machine's load.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -118,6 +123,79 @@ fn cpu_time(pid: u32) -> Duration {
     Duration::from_millis(ticks * 1000 / per_second)
 }
 
+/// CPU time and context switches of the server's threads, summed by thread name (digits dropped, so
+/// that the runtime's workers count as one): where the CPU per request goes, and how often threads were
+/// switched out, waiting (voluntary) or preempted (involuntary).
+#[derive(Default, Clone)]
+struct ThreadUsage {
+    /// Name → (user ticks, system ticks, voluntary switches, involuntary switches).
+    by_name: std::collections::BTreeMap<String, [u64; 4]>,
+}
+
+impl ThreadUsage {
+    fn read(pid: u32) -> ThreadUsage {
+        let mut usage = ThreadUsage::default();
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            return usage;
+        };
+        for task in tasks.flatten() {
+            let dir = task.path();
+            let (Ok(stat), Ok(status)) = (
+                std::fs::read_to_string(dir.join("stat")),
+                std::fs::read_to_string(dir.join("status")),
+            ) else {
+                continue;
+            };
+            let name: String = stat[stat.find('(').unwrap() + 1..stat.rfind(')').unwrap()]
+                .trim_end_matches(|c: char| c.is_ascii_digit() || c == '-')
+                .to_owned();
+            let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..]
+                .split_whitespace()
+                .collect();
+            let switches = |key: &str| -> u64 {
+                status
+                    .lines()
+                    .find_map(|l| l.strip_prefix(key))
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or(0)
+            };
+            let entry = usage.by_name.entry(name).or_default();
+            entry[0] += fields[11].parse::<u64>().unwrap_or(0);
+            entry[1] += fields[12].parse::<u64>().unwrap_or(0);
+            entry[2] += switches("voluntary_ctxt_switches:");
+            entry[3] += switches("nonvoluntary_ctxt_switches:");
+        }
+        usage
+    }
+
+    /// One line per request: µs of CPU by thread name (of it in the kernel), and switches.
+    fn describe_since(&self, before: &ThreadUsage, requests: u64) -> String {
+        let tick_us = 1e6 / 100.0; // USER_HZ
+        let per = |v: u64| v as f64 / requests as f64;
+        let mut parts = Vec::new();
+        let mut switches = [0u64; 2];
+        for (name, now) in &self.by_name {
+            let then = before.by_name.get(name).copied().unwrap_or_default();
+            let d: Vec<u64> = (0..4).map(|i| now[i].saturating_sub(then[i])).collect();
+            switches[0] += d[2];
+            switches[1] += d[3];
+            if d[0] + d[1] > 0 {
+                parts.push(format!(
+                    "{name} {:.1} (kernel {:.1})",
+                    per(d[0] + d[1]) * tick_us,
+                    per(d[1]) * tick_us
+                ));
+            }
+        }
+        format!(
+            "µs per request by thread: {}; context switches per request: {:.2} waiting, {:.2} preempted",
+            parts.join(", "),
+            per(switches[0]),
+            per(switches[1])
+        )
+    }
+}
+
 /// The unsigned readiness probe: the cost of the HTTP stack alone, for comparison.
 fn health_request(authority: &str) -> Vec<u8> {
     format!("GET /health HTTP/1.1\r\nHost: {authority}\r\n\r\n").into_bytes()
@@ -201,7 +279,59 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
 
+/// Sends `requests` requests one after another over one keep-alive connection; each must answer 200.
+fn drive(authority: &str, requests: u64, health: bool) {
+    use std::io::{Read, Write};
+    let request = if health {
+        health_request(authority)
+    } else {
+        signed_request(&credentials(), authority)
+    };
+    let mut stream = std::net::TcpStream::connect(authority).expect("connects");
+    stream.set_nodelay(true).unwrap();
+    let mut buffer = Vec::with_capacity(16384);
+    let mut chunk = [0u8; 16384];
+    for _ in 0..requests {
+        stream.write_all(&request).unwrap();
+        buffer.clear();
+        let length = loop {
+            let n = stream.read(&mut chunk).expect("read");
+            assert!(n > 0, "server closed the connection");
+            buffer.extend_from_slice(&chunk[..n]);
+            if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&buffer[..end]).to_ascii_lowercase();
+                assert!(head.starts_with("http/1.1 200"), "{head}");
+                let body: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .map(|v| v.trim().parse().unwrap())
+                    .expect("content-length");
+                break end + 4 + body;
+            }
+        };
+        while buffer.len() < length {
+            let n = stream.read(&mut chunk).expect("read body");
+            assert!(n > 0);
+            buffer.extend_from_slice(&chunk[..n]);
+        }
+    }
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--drive") {
+        let requests = args
+            .iter()
+            .position(|a| a == "--requests")
+            .and_then(|i| args.get(i + 1)?.parse().ok())
+            .unwrap_or(1000);
+        drive(
+            &args[at + 1],
+            requests,
+            args.iter().any(|a| a == "--health"),
+        );
+        return;
+    }
     let options = options();
     let credentials = credentials();
     let verify_rate = raw_verify_rate(&credentials);
@@ -257,10 +387,12 @@ fn main() {
         },
     ));
     let cpu_before = cpu_time(server.id());
+    let threads_before = ThreadUsage::read(server.id());
     let started = Instant::now();
     let (count, mut latencies) = runtime.block_on(load(authority, request, &options));
     let wall = started.elapsed();
     let cpu = cpu_time(server.id()) - cpu_before;
+    let threads = ThreadUsage::read(server.id()).describe_since(&threads_before, count);
     latencies.sort();
     let per_request = cpu.as_secs_f64() / count as f64;
     println!(
@@ -280,6 +412,7 @@ fn main() {
         per_request * 1e6,
         per_request * verify_rate
     );
+    println!("{threads}");
 
     let cpu_before = cpu_time(server.id());
     let started = Instant::now();

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up the desktop workbench on a fresh Debian 12 machine and opens it: system packages (build and test
 # sets), a Rust toolchain if there is none, the UI build (npm ci && npm run build in ui/), the release app,
-# then starts it. With --no-open it stops after building. The app is target/release/xs2a-desktop (or under
+# then starts it. With --no-open it stops after building; with --serve it starts the headless service
+# instead (target/release/xs2a-sandbox serve: the same sandbox and workbench UI on http://127.0.0.1:8080,
+# no window), for a machine without a display or a test run. The app is target/release/xs2a-desktop (or under
 # $CARGO_TARGET_DIR); its data lives in ~/.local/share/no.sandbox.xs2a.workbench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +12,8 @@ open=1
 for arg in "$@"; do
   case "$arg" in
     --no-open) open=0 ;;
-    -h | --help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --serve) open=serve ;;
+    -h | --help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -47,7 +50,11 @@ cargo build --release --locked -p xs2a-desktop -p xs2a-sandbox --bins --features
 app="${CARGO_TARGET_DIR:-$PWD/target}/release/xs2a-desktop"
 echo "built $app"
 
-if [ "$open" -eq 1 ]; then
+if [ "$open" = serve ]; then
+  step "serving headless (Ctrl+C ends it)"
+  exec "${CARGO_TARGET_DIR:-$PWD/target}/release/xs2a-sandbox" serve
+fi
+if [ "$open" = 1 ]; then
   if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     echo "No display here (DISPLAY/WAYLAND_DISPLAY unset): start $app from a desktop session." >&2
     exit 0

@@ -7,8 +7,10 @@
 # (the ready line, a screenshot), sends the embedded service a request signed with the installed
 # `xs2a-sandbox sign` and a bundled test certificate, and runs the desktop-program tests
 # (src-tauri/tests/desktop_program.rs: SIGTERM, a second launch, the window's place) against the installed
-# binary. Removes the package at the end (apt-get remove), whatever happened. Also lists the .rpm's files
-# and requirements with rpm.
+# binary, and the upgrade path: the package installed over an earlier one (XS2A_PREVIOUS_DEB, else this
+# package relabelled one version lower) while the app runs on the data directory 0.1.0 wrote, the same
+# customers read before and after (docs/data-directory.md). Removes the package at the end (apt-get
+# remove), whatever happened. Also lists the .rpm's files and requirements with rpm.
 #
 #   scripts/test-package.sh [--no-rust-tests]    # after scripts/package-desktop.sh
 #
@@ -72,6 +74,7 @@ cleanup() {
     as_root env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq xs2a-sandbox >/dev/null
   fi
   [ -n "${home:-}" ] && rm -rf "$home"
+  [ -n "${previous_made:-}" ] && rm -f "$previous_made"
   return 0
 }
 trap cleanup EXIT
@@ -126,15 +129,41 @@ home="$(mktemp -d)"
 mkdir -p "$home/.local/share" "$home/.config" "$home/.cache" "$home/runtime"
 chmod 700 "$home/runtime"
 log="$home/app.log"
+data_dir="$home/.local/share/no.sandbox.xs2a.workbench"
+
+# Starts the installed app as its desktop entry does, with the temporary HOME, and waits for its window to
+# be live (the ready line); leaves its pid in app_pid and its service's address in base.
+start_app() {
+  : >"$log"
+  HOME="$home" XDG_DATA_HOME="$home/.local/share" XDG_CONFIG_HOME="$home/.config" \
+    XDG_CACHE_HOME="$home/.cache" XDG_RUNTIME_DIR="$home/runtime" "$exec_path" >"$log" 2>&1 &
+  app_pid=$!
+  local started
+  started=$(date +%s)
+  until grep -q "ready after" "$log" 2>/dev/null; do
+    kill -0 "$app_pid" 2>/dev/null || { cat "$log" >&2; fail "the installed app ended before its window was live"; }
+    [ $(($(date +%s) - started)) -lt 90 ] || { cat "$log" >&2; fail "no live window within 90 s"; }
+    sleep 0.05
+  done
+  base="$(sed -n 's/.*sandbox listening on \(http[^ ]*\).*/\1/p' "$log" | head -1)"
+}
+# Ends the app with SIGTERM, as a session's end does; it must exit cleanly.
+stop_app() {
+  kill -TERM "$app_pid"
+  wait "$app_pid" || fail "$1"
+  app_pid=""
+}
+# PATH OUT: the status of a GET of PATH signed with the installed `xs2a-sandbox sign`, its body in OUT.
+# Dated by the sandbox's clock (GET /health), which a stored data directory may have moved.
+signed_get() {
+  local now
+  now="$(curl -fsS "$base/health" | python3 -c 'import json, sys; print(json.load(sys.stdin)["now"])')"
+  xs2a-sandbox sign --cert-dir fixtures/certs/aisp-pisp --at "$now" --url "$base$1" >"$home/headers.txt"
+  curl -s -o "$2" -w '%{http_code}' -H @"$home/headers.txt" "$base$1"
+}
+
 started=$(date +%s%N)
-HOME="$home" XDG_DATA_HOME="$home/.local/share" XDG_CONFIG_HOME="$home/.config" \
-  XDG_CACHE_HOME="$home/.cache" XDG_RUNTIME_DIR="$home/runtime" "$exec_path" >"$log" 2>&1 &
-app_pid=$!
-until grep -q "ready after" "$log" 2>/dev/null; do
-  kill -0 "$app_pid" 2>/dev/null || { cat "$log" >&2; fail "the installed app ended before its window was live"; }
-  [ $(( ($(date +%s%N) - started) / 1000000000 )) -lt 90 ] || { cat "$log" >&2; fail "no live window within 90 s"; }
-  sleep 0.05
-done
+start_app
 sed 's/token=[^ ]*/token=…/; s/^/  /' "$log"
 grep -q "ready after [0-9]* ms on Sandbox data" "$log" || fail "the first start did not open on Sandbox data"
 check "live after $(( ($(date +%s%N) - started) / 1000000 )) ms, on Sandbox data"
@@ -142,9 +171,7 @@ sleep 1
 import -window root "$shots/package-installed-app.png"
 check "screenshot: target/screenshots/package-installed-app.png"
 
-base="$(sed -n 's/.*sandbox listening on \(http[^ ]*\).*/\1/p' "$log" | head -1)"
-xs2a-sandbox sign --cert-dir fixtures/certs/aisp-pisp --url "$base/v1/sandbox/customers" >"$home/headers.txt"
-status="$(curl -s -o "$home/customers.json" -w '%{http_code}' -H @"$home/headers.txt" "$base/v1/sandbox/customers")"
+status="$(signed_get /v1/sandbox/customers "$home/customers.json")"
 [ "$status" = 200 ] || { cat "$home/customers.json" >&2; fail "the signed request answered $status"; }
 grep -q '"name":"Kari Nordmann"' "$home/customers.json" ||
   fail "the seeded customers are not in the answer: $(head -c 300 "$home/customers.json")"
@@ -153,11 +180,50 @@ unsigned="$(curl -s -o /dev/null -w '%{http_code}' "$base/v1/sandbox/customers")
 [ "$unsigned" = 400 ] || [ "$unsigned" = 401 ] || fail "an unsigned request answered $unsigned"
 check "the same request unsigned: $unsigned"
 
-kill -TERM "$app_pid"
-wait "$app_pid" || fail "the installed app did not end cleanly on SIGTERM"
-app_pid=""
-[ ! -f "$home/.local/share/no.sandbox.xs2a.workbench/instance.json" ] || fail "the store was not closed on SIGTERM"
+stop_app "the installed app did not end cleanly on SIGTERM"
+[ ! -f "$data_dir/instance.json" ] || fail "the store was not closed on SIGTERM"
 check "SIGTERM closed the installed app cleanly"
+
+# The upgrade path (issue 20): the package installed over an earlier one while a data directory is in use.
+# No earlier xs2a-sandbox package was ever released; XS2A_PREVIOUS_DEB names one when it exists. Until then
+# this package relabelled one version lower ("<version>~previous") stands in for it, so that dpkg's upgrade
+# (files replaced under a running program, the maintainer scripts) is exercised, and the directory in use is
+# the one 0.1.0 wrote (fixtures/data-dirs/0.1.0), so the data crossing the upgrade has also been migrated.
+echo "== upgrade: the package installed over an earlier one with a data directory in use"
+previous="${XS2A_PREVIOUS_DEB:-}"
+if [ -z "$previous" ]; then
+  relabel="$(mktemp -d)"
+  dpkg-deb -R "$deb" "$relabel/pkg"
+  sed -i "s/^Version: .*/Version: ${version}~previous/" "$relabel/pkg/DEBIAN/control"
+  previous="/tmp/xs2a-sandbox_${version}~previous_amd64.deb"
+  dpkg-deb -b "$relabel/pkg" "$previous" >/dev/null
+  previous_made="$previous"
+  rm -rf "$relabel"
+fi
+as_root env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq xs2a-sandbox >/dev/null
+chmod 644 "$previous"
+as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --allow-downgrades "$previous" >/dev/null
+dpkg-query -W -f='  previous: ${Package} ${Version}\n' xs2a-sandbox
+rm -rf "$data_dir"
+mkdir -p "$data_dir"
+tar -xzf fixtures/data-dirs/0.1.0/data.tar.gz -C "$data_dir" --strip-components=1
+start_app
+[ "$(signed_get /v1/sandbox/customers "$home/before.json")" = 200 ] || fail "the previous package's app did not answer"
+count_customers() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(len(d.get("customers", d) if isinstance(d, dict) else d))' "$1"; }
+[ "$(count_customers "$home/before.json")" -gt 1 ] || fail "the data directory in use has no customers"
+check "the previous package ($(dpkg-query -W -f='${Version}' xs2a-sandbox)) serves the data directory 0.1.0 wrote"
+cp "$deb" "$local_deb"
+chmod 644 "$local_deb"
+# Upgraded while the previous app runs, as a user's apt upgrade would.
+as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$local_deb" >/dev/null
+rm -f "$local_deb"
+[ "$(dpkg-query -W -f='${Version}' xs2a-sandbox)" = "$version" ] || fail "the upgrade did not install $version"
+stop_app "the previous app did not end cleanly after the upgrade"
+start_app
+[ "$(signed_get /v1/sandbox/customers "$home/after.json")" = 200 ] || fail "the upgraded app did not answer"
+cmp -s "$home/before.json" "$home/after.json" || fail "the customers differ after the upgrade: $(diff "$home/before.json" "$home/after.json" | head -5)"
+stop_app "the upgraded app did not end cleanly"
+check "upgraded to $version over the running previous package: the same $(count_customers "$home/after.json") customers' records, field for field"
 
 [ "$rust_tests" -eq 1 ] || exit 0
 echo "== the desktop-program tests against the installed $exec_path"

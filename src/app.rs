@@ -58,6 +58,10 @@ pub struct AppConfig {
     pub store_cache_bytes: Option<u64>,
     /// Keep the change journal (docs/rewind.md); off, its records are dropped.
     pub journal: bool,
+    /// The profile to play the bank in (docs/rehearsal.md), stored; `None`: as stored.
+    pub profile: Option<crate::rehearsal::Profile>,
+    /// A fault plan (docs/rehearsal.md) that replaces the stored one.
+    pub faults: Option<crate::rehearsal::plan::Plan>,
 }
 
 impl Default for AppConfig {
@@ -75,6 +79,8 @@ impl Default for AppConfig {
             fixture: None,
             store_cache_bytes: None,
             journal: true,
+            profile: None,
+            faults: None,
         }
     }
 }
@@ -158,7 +164,23 @@ impl App {
                 .set_settings(config.traffic.apply(traffic.settings()))
                 .map_err(|e| format!("traffic log: {}", e.text))?;
         }
+        let rehearsal = crate::rehearsal::Rehearsal::load(&store)
+            .map_err(|e| format!("cannot read the rehearsal settings: {}", e.text))?;
+        if let Some(profile) = config.profile {
+            rehearsal
+                .set_profile(&store, profile)
+                .map_err(|e| format!("cannot store the profile: {}", e.text))?;
+        }
+        if let Some(plan) = config.faults {
+            rehearsal
+                .update_plan(&store, |held| {
+                    *held = plan;
+                    Ok(())
+                })
+                .map_err(|e| format!("fault plan: {}", e.text))?;
+        }
         let state = AppState::new(crate::state::Services {
+            rehearsal: Arc::new(rehearsal),
             traffic,
             store,
             clock,

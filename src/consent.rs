@@ -3,8 +3,6 @@
 //! The PSU may revoke it at the bank at any time; the TPP is not told. SPEC.md: the SCA behind a consent
 //! must be renewed every 180 days, and history fetched without SCA is limited to 90 days.
 
-pub mod access;
-
 use crate::refusal::CoreResult;
 use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};

@@ -19,6 +19,7 @@ use crate::consent::{AccountAccessLog, Consent};
 use crate::payments::model::Payment;
 use crate::payments::status::PaymentStatus;
 use crate::refusal::{CoreResult, Refusal};
+use crate::sandbox::booking_blocks::BookingBlock;
 use crate::sandbox::model::{
     Account, Agreement, CardAccount, CardTransaction, Customer, PendingTransaction, Transaction,
 };
@@ -80,11 +81,16 @@ fn delete_in(store: &Store, id: &str, now: OffsetDateTime) -> CoreResult<Removal
         .chain(cards.iter().map(|c| c.id.clone()))
         .collect();
     let transactions = store.table::<Transaction>()?;
+    let booking_blocks = store.table::<BookingBlock>()?;
     let pending = store.table::<PendingTransaction>()?;
     let card_transactions = store.table::<CardTransaction>()?;
     for id in &account_ids {
         // Payments debited from a card are booked among the account transactions, under the card's id.
         removal.transactions += remove_prefix(&transactions, id)?;
+        for block in booking_blocks.scan_prefix(&format!("{id}/"))? {
+            booking_blocks.remove(&block.key())?;
+            removal.transactions += block.transactions.len();
+        }
         removal.transactions += remove_prefix(&pending, id)?;
         removal.card_transactions += remove_prefix(&card_transactions, id)?;
     }

@@ -4,12 +4,15 @@
 //! exactly the same thing through [`app::App`]. Nothing here depends on a GUI toolkit, and only `api`
 //! knows HTTP: the core modules refuse with [`refusal::Refusal`] and read time from [`clock::Clock`].
 
+pub mod after_sca;
+pub mod ais_access;
 pub mod api;
 pub mod app;
 pub mod batch;
 pub mod cli;
 pub mod clock;
 pub mod clock_control;
+pub mod compact;
 pub mod conformance;
 pub mod consent;
 pub mod customer_removal;
@@ -19,6 +22,7 @@ pub mod fixtures;
 pub mod flow;
 pub mod payments;
 pub mod refusal;
+pub mod rehearsal;
 pub mod rewind;
 pub mod sandbox;
 pub mod sca;
@@ -27,6 +31,7 @@ pub mod startup;
 pub mod state;
 pub mod state_file;
 pub mod store;
+pub mod stored_persona;
 pub mod tpp_dialogue;
 pub mod traffic;
 pub mod workbench;

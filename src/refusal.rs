@@ -33,6 +33,10 @@ pub enum Code {
     PaymentFailed,
     ExecutionDateInvalid,
     ReferenceMixInvalid,
+    /// Berlin Group 1.3, not in SPEC.md's list: the central register's answers (docs/rehearsal.md).
+    CertificateRevoked,
+    CertificateBlocked,
+    RoleInvalid,
 }
 
 impl Code {
@@ -64,6 +68,9 @@ impl Code {
             PaymentFailed => "PAYMENT_FAILED",
             ExecutionDateInvalid => "EXECUTION_DATE_INVALID",
             ReferenceMixInvalid => "REFERENCE_MIX_INVALID",
+            CertificateRevoked => "CERTIFICATE_REVOKED",
+            CertificateBlocked => "CERTIFICATE_BLOCKED",
+            RoleInvalid => "ROLE_INVALID",
         }
     }
 }

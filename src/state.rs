@@ -72,6 +72,8 @@ pub struct Services {
     pub traffic: crate::traffic::TrafficLog,
     /// The address the service listens on, once it does (the composer sends to it, links name it).
     pub listening: Arc<std::sync::OnceLock<std::net::SocketAddr>>,
+    /// The profile and the fault plan (docs/rehearsal.md).
+    pub rehearsal: Arc<crate::rehearsal::Rehearsal>,
 }
 
 /// The shared state. One reference count to clone: every layer and handler of every request clones it,

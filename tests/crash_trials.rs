@@ -26,6 +26,7 @@ use xs2a_sandbox::payments::model::{
     PaymentService, Remittance, ValidatedPayment,
 };
 use xs2a_sandbox::payments::status::PaymentStatus;
+use xs2a_sandbox::sandbox::booking_blocks::BookingBlock;
 use xs2a_sandbox::sandbox::model::{Account, Customer, Transaction, TransactionSource};
 use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
 use xs2a_sandbox::store::Store;
@@ -270,7 +271,23 @@ fn snapshot(dir: &Path) -> Snapshot {
     let store = Store::open(dir).expect("the store opens after a clean stop");
     let snapshot = Snapshot {
         payments: store.table::<Payment>().unwrap().list().unwrap(),
-        transactions: store.table::<Transaction>().unwrap().list().unwrap(),
+        // Seeded transactions one by one, payment bookings in one block per run and account.
+        transactions: store
+            .table::<Transaction>()
+            .unwrap()
+            .list()
+            .unwrap()
+            .into_iter()
+            .chain(
+                store
+                    .table::<BookingBlock>()
+                    .unwrap()
+                    .list()
+                    .unwrap()
+                    .into_iter()
+                    .flat_map(|block| block.transactions),
+            )
+            .collect(),
         accounts: store.table::<Account>().unwrap().list().unwrap(),
         customers: store.table::<Customer>().unwrap().list().unwrap(),
     };

@@ -21,9 +21,14 @@ pub fn status_of(code: Code) -> StatusCode {
         | ReferenceMixInvalid
         | ExecutionDateInvalid
         | PaymentFailed => StatusCode::BAD_REQUEST,
-        PsuCredentialsInvalid | ScaInvalid | ScaExpired | ConsentInvalid | ConsentExpired => {
-            StatusCode::UNAUTHORIZED
-        }
+        PsuCredentialsInvalid
+        | ScaInvalid
+        | ScaExpired
+        | ConsentInvalid
+        | ConsentExpired
+        | CertificateRevoked
+        | CertificateBlocked
+        | RoleInvalid => StatusCode::UNAUTHORIZED,
         Forbidden | ConsentUnknown | ProductInvalid => StatusCode::FORBIDDEN,
         NotFound | ResourceUnknown | ProductUnknown | ScaNotFound => StatusCode::NOT_FOUND,
         Conflict => StatusCode::CONFLICT,

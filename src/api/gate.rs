@@ -66,12 +66,20 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
             return ApiError::from(error).into_response();
         }
     };
+    // Each tolerance is a WARNING under the sandbox profile and production's refusal under production.
+    let warnings = match crate::rehearsal::tolerance::judge_all(
+        state.rehearsal.profile(),
+        &verified.tolerated,
+    ) {
+        Ok(warnings) => warnings,
+        Err(refusal) => return ApiError::from(refusal).into_response(),
+    };
     if let Err(error) = validate_typed_headers(&parts.headers) {
-        return error
-            .with_messages(verified.warnings.clone())
-            .into_response();
+        return error.with_messages(warnings).into_response();
     }
-    let warnings = verified.warnings.clone();
+    if let Err(refusal) = super::rehearsal::consult_register(&state, &verified, uri.path()) {
+        return ApiError::from(refusal).into_response();
+    }
     parts.extensions.insert::<VerifiedTpp>(verified);
     let response = next.run(Request::from_parts(parts, Body::from(body))).await;
     super::warnings::attach(response, &warnings).await

@@ -181,7 +181,7 @@ pub async fn drive(
             while auth.outcome.is_none() {
                 auth = step(&state, &auth, &request, &plan)?;
             }
-            crate::payments::after_sca::after_sca(&state, &auth);
+            crate::after_sca::after_sca(&state, &auth);
             auth
         }
     };

@@ -1,6 +1,6 @@
 //! The run's in-memory ledger: every sandbox account and card account loaded once, the funds rule, and
-//! bookings that move balances and collect transactions. A run works on this copy and writes each touched
-//! account once at the end, which is what makes a run over 100 000 payments cheap.
+//! bookings that move balances and record transactions (`bookings`). A run works on this copy and writes
+//! each touched account once at the end, which is what makes a run over 100 000 payments cheap.
 //!
 //! Funds rule (SPEC.md: ACCP is used for a payment whose funds are lacking):
 //! - ordinary account: the `interimAvailable` balance (else `closingBooked`, `expected`, `interimBooked`,
@@ -15,13 +15,13 @@
 //! so a debit and its credit are always equal and money is conserved among sandbox accounts (per balance
 //! type both accounts carry; the seeded accounts all carry closingBooked, interimBooked and interimAvailable).
 
+use super::bookings::{Booking, Bookings};
 use crate::domain::{Bban, Currency, Iban};
 use crate::payments::model::{
     CreditorAccount, DebtorAccount, Payment, PaymentOrder, PaymentProduct, Remittance,
 };
 use crate::sandbox::model::{
-    Account, AccountRef, AccountStatus, Balance, BalanceType, CardAccount, Customer, Money,
-    Transaction, TransactionSource,
+    Account, AccountRef, AccountStatus, Balance, BalanceType, CardAccount, Customer,
 };
 use crate::store::Store;
 use rust_decimal::Decimal;
@@ -43,8 +43,15 @@ pub struct Ledger {
     names: HashMap<String, String>,
     touched_accounts: HashSet<String>,
     touched_cards: HashSet<String>,
-    /// The transactions booked so far in this run, numbered when written.
-    pub bookings: Vec<Transaction>,
+    /// The transactions booked so far in this run.
+    bookings: Bookings,
+}
+
+/// What a run's ledger writes: the touched accounts and card accounts, and the bookings.
+pub struct LedgerWrites {
+    pub accounts: Vec<Account>,
+    pub cards: Vec<CardAccount>,
+    pub bookings: Bookings,
 }
 
 /// The order in which a funds balance is chosen for an ordinary account.
@@ -62,11 +69,21 @@ fn balance<'a>(balances: &'a [Balance], types: &[BalanceType]) -> Option<&'a Bal
 }
 
 fn shift(balances: &mut [Balance], by: Decimal) {
+    // `minor_units` looks the code up in the currency list: once per currency, not per balance (a run
+    // shifts hundreds of thousands of balances).
+    let mut units: Option<(Currency, u32)> = None;
     for b in balances {
+        let currency = b.balance_amount.currency;
+        let scale = match units {
+            Some((known, scale)) if known == currency => scale,
+            _ => {
+                let scale = currency.minor_units();
+                units = Some((currency, scale));
+                scale
+            }
+        };
         b.balance_amount.amount += by;
-        b.balance_amount
-            .amount
-            .rescale(b.balance_amount.currency.minor_units());
+        b.balance_amount.amount.rescale(scale);
     }
 }
 
@@ -114,6 +131,8 @@ impl Ledger {
             .into_iter()
             .map(|c| (c.id, c.name))
             .collect();
+        let cards: HashMap<String, CardAccount> = cards;
+        let bookings = Bookings::load(store, accounts.keys().chain(cards.keys()))?;
         Ok(Ledger {
             accounts,
             by_bban,
@@ -121,7 +140,7 @@ impl Ledger {
             names,
             touched_accounts: HashSet::new(),
             touched_cards: HashSet::new(),
-            bookings: Vec::new(),
+            bookings,
         })
     }
 
@@ -226,42 +245,43 @@ impl Ledger {
         (account.currency == order.instructed_amount.currency).then_some(account)
     }
 
-    fn debtor_reference(&self, debtor: &Debtor) -> (String, AccountRef, String) {
+    /// The debtor's side of a booking: its id, (IBAN, BBAN) and owner's name, borrowed; a card account
+    /// books under its own id with the account it settles against.
+    fn debtor_side<'a>(
+        accounts: &'a HashMap<String, Account>,
+        cards: &'a HashMap<String, CardAccount>,
+        names: &'a HashMap<String, String>,
+        debtor: &Debtor,
+        card_settles_against: &'a AccountRef,
+    ) -> (&'a str, (&'a str, &'a str), &'a str) {
         match debtor {
             Debtor::Account(id) => {
-                let a = &self.accounts[id];
-                let owner = self
-                    .names
-                    .get(&a.customer_id)
-                    .cloned()
-                    .unwrap_or_else(|| a.name.clone());
-                (
-                    a.id.clone(),
-                    AccountRef {
-                        iban: a.iban.clone(),
-                        bban: a.bban.clone(),
-                    },
-                    owner,
-                )
+                let a = &accounts[id];
+                let owner = names.get(&a.customer_id).unwrap_or(&a.name);
+                (&a.id, (&a.iban, &a.bban), owner)
             }
             Debtor::Card(id) => {
-                let c = &self.cards[id];
-                let owner = self
-                    .names
-                    .get(&c.customer_id)
-                    .cloned()
-                    .unwrap_or_else(|| c.name.clone());
-                let reference = c
-                    .related_account
-                    .as_deref()
-                    .map(reference_for_bban)
-                    .unwrap_or(AccountRef {
-                        iban: String::new(),
-                        bban: String::new(),
-                    });
-                (c.id.clone(), reference, owner)
+                let c = &cards[id];
+                let owner = names.get(&c.customer_id).unwrap_or(&c.name);
+                let reference = (
+                    card_settles_against.iban.as_str(),
+                    card_settles_against.bban.as_str(),
+                );
+                (&c.id, reference, owner)
             }
         }
+    }
+
+    /// The account a card debtor settles against, in both forms (empty for an ordinary account).
+    fn settles_against(&self, debtor: &Debtor) -> AccountRef {
+        let related = match debtor {
+            Debtor::Card(id) => self.cards[id].related_account.as_deref(),
+            Debtor::Account(_) => None,
+        };
+        related.map(reference_for_bban).unwrap_or(AccountRef {
+            iban: String::new(),
+            bban: String::new(),
+        })
     }
 
     fn shift_debtor(&mut self, debtor: &Debtor, by: Decimal) {
@@ -282,7 +302,7 @@ impl Ledger {
 
     /// Books one order: the debtor's balances down, a sandbox creditor's up, a credit transaction on the
     /// creditor and (unless `debit` is false: bulk batch booking debits once for all) a debit transaction
-    /// on the debtor. Returns the index in [`bookings`](Self::bookings) of the debit, if one was made.
+    /// on the debtor. Returns the id of the debit, if one was made.
     pub fn book(
         &mut self,
         payment: &Payment,
@@ -290,71 +310,67 @@ impl Ledger {
         debtor: &Debtor,
         on: Date,
         debit: bool,
-    ) -> Option<usize> {
+    ) -> Option<String> {
         let amount = order.instructed_amount.amount;
         let currency = order.instructed_amount.currency;
-        let (debtor_id, debtor_ref, debtor_name) = self.debtor_reference(debtor);
-        let creditor = self.creditor(order).map(|a| {
-            (
-                a.id.clone(),
-                AccountRef {
-                    iban: a.iban.clone(),
-                    bban: a.bban.clone(),
-                },
-            )
-        });
-        let creditor_ref = match &creditor {
-            Some((_, r)) => r.clone(),
-            None => external_reference(&order.creditor_account),
-        };
-        let code = transaction_code(payment.payment.product);
-        let remittance = remittance_text(order)
-            .unwrap_or_else(|| format!("Betaling til {}", order.creditor_name));
-        let template = Transaction {
-            id: String::new(),
-            account_id: debtor_id,
-            sequence: 0,
-            amount: minor_money(-amount, currency),
-            booking_date: on,
-            value_date: on,
-            remittance_information_unstructured: remittance,
-            creditor_name: order.creditor_name.clone(),
-            creditor_account: creditor_ref,
-            ultimate_debtor: order
-                .ultimate_debtor
-                .clone()
-                .unwrap_or_else(|| debtor_name.clone()),
-            debtor_name,
-            debtor_account: debtor_ref,
-            bank_transaction_code: format!("PMNT-ICDT-{code}"),
-            ultimate_creditor: order.creditor_name.clone(),
-            purpose_code: order
-                .purpose_code
-                .clone()
-                .unwrap_or_else(|| "OTHR".to_owned()),
-            source: TransactionSource::Payment,
-        };
+        let scale = currency.minor_units();
         self.shift_debtor(debtor, -amount);
-        if let Some((creditor_id, _)) = creditor {
+        let creditor_id = self.creditor(order).map(|a| a.id.clone());
+        if let Some(id) = &creditor_id {
             shift(
-                &mut self.accounts.get_mut(&creditor_id).expect("found").balances,
+                &mut self.accounts.get_mut(id).expect("found").balances,
                 amount,
             );
-            self.touched_accounts.insert(creditor_id.clone());
-            let mut credit = template.clone();
-            credit.account_id = creditor_id;
-            credit.amount = minor_money(amount, currency);
-            credit.bank_transaction_code = format!("PMNT-RCDT-{code}");
-            self.bookings.push(credit);
+            self.touched_accounts.insert(id.clone());
+        }
+        let external = match creditor_id {
+            Some(_) => None,
+            None => Some(external_reference(&order.creditor_account)),
+        };
+        let settles_against = self.settles_against(debtor);
+        let remittance = remittance_text(order)
+            .unwrap_or_else(|| format!("Betaling til {}", order.creditor_name));
+        let code = transaction_code(payment.payment.product);
+        let Ledger {
+            accounts,
+            cards,
+            names,
+            bookings,
+            ..
+        } = self;
+        let (debtor_id, debtor_account, debtor_name) =
+            Self::debtor_side(accounts, cards, names, debtor, &settles_against);
+        let creditor_account = match (&creditor_id, &external) {
+            (Some(id), _) => (accounts[id].iban.as_str(), accounts[id].bban.as_str()),
+            (None, Some(r)) => (r.iban.as_str(), r.bban.as_str()),
+            (None, None) => unreachable!("one or the other"),
+        };
+        let mut booking = Booking {
+            amount: minor(amount, scale),
+            currency,
+            on,
+            remittance: &remittance,
+            creditor_name: &order.creditor_name,
+            creditor_account,
+            debtor_name,
+            debtor_account,
+            code: code.credit,
+            ultimate_debtor: order.ultimate_debtor.as_deref().unwrap_or(debtor_name),
+            ultimate_creditor: &order.creditor_name,
+            purpose_code: order.purpose_code.as_deref().unwrap_or("OTHR"),
+        };
+        if let Some(id) = &creditor_id {
+            bookings.record(id, &booking);
         }
         debit.then(|| {
-            self.bookings.push(template);
-            self.bookings.len() - 1
+            booking.amount = minor(-amount, scale);
+            booking.code = code.debit;
+            bookings.record(debtor_id, &booking).to_string()
         })
     }
 
     /// One debit of `total` for a bulk payment booked as a batch (`batchBookingPreferred`); the balances
-    /// were already moved order by order.
+    /// were already moved order by order. Returns its id.
     pub fn book_bulk_debit(
         &mut self,
         payment: &Payment,
@@ -363,73 +379,85 @@ impl Ledger {
         currency: Currency,
         orders: usize,
         on: Date,
-    ) -> usize {
-        let (debtor_id, debtor_ref, debtor_name) = self.debtor_reference(debtor);
+    ) -> String {
+        let settles_against = self.settles_against(debtor);
         let code = transaction_code(payment.payment.product);
-        self.bookings.push(Transaction {
-            id: String::new(),
-            account_id: debtor_id,
-            sequence: 0,
-            amount: minor_money(-total, currency),
-            booking_date: on,
-            value_date: on,
-            remittance_information_unstructured: format!(
-                "Massebetaling {} ({orders} betalinger)",
-                payment.id
-            ),
-            creditor_name: "Flere mottakere".to_owned(),
-            creditor_account: crate::sandbox::transactions::clearing_account(),
-            ultimate_debtor: debtor_name.clone(),
-            debtor_name,
-            debtor_account: debtor_ref,
-            bank_transaction_code: format!("PMNT-ICDT-{code}"),
-            ultimate_creditor: "Flere mottakere".to_owned(),
-            purpose_code: "OTHR".to_owned(),
-            source: TransactionSource::Payment,
-        });
-        self.bookings.len() - 1
+        let remittance = format!("Massebetaling {} ({orders} betalinger)", payment.id);
+        let clearing = crate::sandbox::transactions::clearing_account();
+        let Ledger {
+            accounts,
+            cards,
+            names,
+            bookings,
+            ..
+        } = self;
+        let (debtor_id, debtor_account, debtor_name) =
+            Self::debtor_side(accounts, cards, names, debtor, &settles_against);
+        bookings
+            .record(
+                debtor_id,
+                &Booking {
+                    amount: minor(-total, currency.minor_units()),
+                    currency,
+                    on,
+                    remittance: &remittance,
+                    creditor_name: "Flere mottakere",
+                    creditor_account: (&clearing.iban, &clearing.bban),
+                    debtor_name,
+                    debtor_account,
+                    code: code.debit,
+                    ultimate_debtor: debtor_name,
+                    ultimate_creditor: "Flere mottakere",
+                    purpose_code: "OTHR",
+                },
+            )
+            .to_string()
     }
 
-    /// The accounts and card accounts whose balances this run changed: the only ones written back.
-    pub fn touched(&self) -> (Vec<&Account>, Vec<&CardAccount>) {
-        (
-            self.touched_accounts
-                .iter()
-                .map(|id| &self.accounts[id])
-                .collect(),
-            self.touched_cards
-                .iter()
-                .map(|id| &self.cards[id])
-                .collect(),
-        )
-    }
-
-    /// The sum of every balance entry of every account and card account (money conservation checks).
-    pub fn total_of_balances(&self) -> Decimal {
-        self.accounts
-            .values()
-            .flat_map(|a| &a.balances)
-            .chain(self.cards.values().flat_map(|c| &c.balances))
-            .map(|b| b.balance_amount.amount)
-            .sum()
+    /// What the run writes: the accounts and card accounts whose balances it changed (the only ones
+    /// written back), and the bookings.
+    pub fn into_writes(mut self) -> LedgerWrites {
+        let accounts = self
+            .touched_accounts
+            .iter()
+            .filter_map(|id| self.accounts.remove(id))
+            .collect();
+        let cards = self
+            .touched_cards
+            .iter()
+            .filter_map(|id| self.cards.remove(id))
+            .collect();
+        LedgerWrites {
+            accounts,
+            cards,
+            bookings: self.bookings,
+        }
     }
 }
+/// The ISO 20022 bank transaction codes of a product's credit transfers, on the debtor's side (issued,
+/// ICDT) and the creditor's (received, RCDT).
+struct TransactionCode {
+    debit: &'static str,
+    credit: &'static str,
+}
 
-/// ISO 20022 sub-family of a product's credit transfers.
-fn transaction_code(product: PaymentProduct) -> &'static str {
-    match product {
+fn transaction_code(product: PaymentProduct) -> TransactionCode {
+    let (debit, credit) = match product {
         PaymentProduct::NorwegianDomesticCreditTransfers
-        | PaymentProduct::InstantNorwegianDomesticCreditTransfersStraks => "DMCT",
-        PaymentProduct::SepaCreditTransfers => "ESCT",
-        PaymentProduct::CrossBorderCreditTransfers => "XBCT",
-    }
+        | PaymentProduct::InstantNorwegianDomesticCreditTransfersStraks => {
+            ("PMNT-ICDT-DMCT", "PMNT-RCDT-DMCT")
+        }
+        PaymentProduct::SepaCreditTransfers => ("PMNT-ICDT-ESCT", "PMNT-RCDT-ESCT"),
+        PaymentProduct::CrossBorderCreditTransfers => ("PMNT-ICDT-XBCT", "PMNT-RCDT-XBCT"),
+    };
+    TransactionCode { debit, credit }
 }
 
-/// An amount with exactly the currency's minor units, as transactions store it.
-fn minor_money(amount: Decimal, currency: Currency) -> Money {
+/// An amount with exactly the currency's minor units (`scale`), as transactions store it.
+fn minor(amount: Decimal, scale: u32) -> Decimal {
     let mut amount = amount;
-    amount.rescale(currency.minor_units());
-    Money { amount, currency }
+    amount.rescale(scale);
+    amount
 }
 
 /// A creditor outside the sandbox, in both forms where they can be derived.

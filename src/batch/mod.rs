@@ -1,18 +1,28 @@
 //! The payment batch simulator (SPEC.md, "Sandbox behaviour": the sandbox simulates payment batch
 //! processing for all payments except periodic ones, run five times a day).
 //!
-//! Everything after authorisation is decided here: the five daily runs ([`schedule`]), what a run does to
-//! each due payment and to the accounts ([`run`], [`ledger`]), standing-order dates ([`periodic`]), the
-//! stored run records ([`model`]), and the ticker that performs the runs as simulated time passes
-//! ([`scheduler`]). Instant payments are executed at authorisation through [`execute_now`].
+//! Everything after authorisation is decided here: the five daily runs ([`schedule`]), which payments a
+//! run acts on ([`due`]: never a periodic one), what it decides for each ([`decide`]) against the accounts
+//! ([`ledger`]), how it is written ([`write`]) and announced ([`announce`]), one run ([`run`]), catching up
+//! the runs missed while time moved ([`catch_up`]), the stored run records ([`model`]), and the ticker that
+//! performs the runs as simulated time passes ([`scheduler`]). Instant payments are executed at
+//! authorisation through [`execute_now`] ([`instant`]).
 
+mod announce;
+mod bookings;
+pub mod catch_up;
+pub mod decide;
+mod due;
+pub mod instant;
 pub mod ledger;
 pub mod model;
-pub mod periodic;
 pub mod run;
 pub mod schedule;
 pub mod scheduler;
+mod write;
 
+pub use catch_up::run_due;
+pub use instant::execute_now;
 pub use model::{BatchRun, Outcome, Trigger};
-pub use run::{execute_now, run_batch, run_due};
+pub use run::run_batch;
 pub use scheduler::spawn_scheduler;

@@ -3,7 +3,7 @@
 //! durable. A frozen clock never reaches a run by itself; moving it through `PUT /v1/sandbox/clock`
 //! performs the runs it passes before answering.
 
-use super::run::run_due;
+use super::catch_up::run_due;
 use crate::sca::retention::{prune, PRUNED_PER_TICK};
 use crate::state::AppState;
 use std::time::Duration;
@@ -13,7 +13,7 @@ use std::time::Duration;
 pub fn spawn_scheduler(state: AppState) -> tokio::task::JoinHandle<()> {
     // The schedule starts where the clock is now, before any request can move the clock: a first tick
     // that came after a move would otherwise start the schedule past the runs the move should perform.
-    if let Err(error) = super::run::start_schedule(&state.store, state.clock.now()) {
+    if let Err(error) = super::catch_up::start_schedule(&state.store, state.clock.now()) {
         tracing::error!(?error, "recording the schedule's start failed");
     }
     tokio::spawn(async move {

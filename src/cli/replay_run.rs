@@ -178,7 +178,7 @@ impl Runner {
         };
         StepOutcome {
             label: step.label(),
-            case: crate::flow::junit::case_name(n, step),
+            case: crate::flow::junit::case_name(n, step, crate::api::openapi::template_for),
             differences,
             error,
             elapsed,

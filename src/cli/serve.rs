@@ -94,6 +94,13 @@ pub struct ServeArgs {
     /// Seconds an idle keep-alive connection stays open.
     #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs())]
     pub idle_timeout: u64,
+    /// Play the bank as its sandbox or as production runs it (docs/rehearsal.md); kept in the data
+    /// directory. Without it, as stored (sandbox on a fresh machine).
+    #[arg(long, value_name = "sandbox|production", value_parser = crate::rehearsal::Profile::parse)]
+    pub profile: Option<crate::rehearsal::Profile>,
+    /// Replace the stored fault plan with this one (docs/rehearsal.md; fixtures/schema/fault-plan.schema.json).
+    #[arg(long, value_name = "FILE")]
+    pub faults: Option<PathBuf>,
 }
 
 pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
@@ -168,6 +175,16 @@ impl ServeArgs {
             fixture: self.fixture.clone(),
             store_cache_bytes: None,
             journal: !self.no_journal,
+            profile: self.profile,
+            faults: match &self.faults {
+                Some(path) => Some(
+                    std::fs::read(path)
+                        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+                        .and_then(|bytes| crate::rehearsal::plan::Plan::from_json(&bytes))
+                        .map_err(|e| format!("{}: {e}", path.display()))?,
+                ),
+                None => None,
+            },
         })
     }
 }

@@ -71,7 +71,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode, String> {
     }
     match report.outcome {
         Ok(verified) => {
-            for warning in &verified.warnings {
+            for warning in &verified.warnings() {
                 println!("\nwarning: {}", warning.text.as_deref().unwrap_or_default());
             }
             println!("\naccepted");

@@ -11,7 +11,6 @@ pub mod model;
 pub mod observed;
 pub mod operation;
 pub mod rules;
-mod sca_endings;
 pub mod select;
 #[cfg(test)]
 mod tests;

@@ -8,8 +8,7 @@ use crate::traffic::model::{Exchange, GateVerdict};
 use serde_json::Value;
 use time::OffsetDateTime;
 
-/// Where the bank platform serves its sandbox; the same interface as `/v1`.
-pub const PLATFORM_PREFIX: &str = "/api-sandbox/v1";
+pub use crate::sandbox::PLATFORM_PREFIX;
 
 /// The part of the service an exchange went to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,6 +128,9 @@ pub struct RecordedSca {
 
 /// One item of the selection, in the order it happened.
 #[derive(Debug, Clone)]
+// Nearly every item is an exchange, read in bulk into one Vec: boxing the large variant would allocate
+// once per exchange to save room only on the few SCA page items.
+#[allow(clippy::large_enum_variant)]
 pub enum Item {
     Exchange(Observed),
     Sca(RecordedSca),

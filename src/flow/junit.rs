@@ -12,30 +12,34 @@ pub const SHOWN_DIFFERENCES: usize = 3;
 
 /// The test case name of step `n` (from 1): its name when the flow gives one, else its method and the
 /// documented path template it calls (`/v1/{service}/{product}/{paymentId}/status`), so that cases keep
-/// their names from run to run whatever ids the run made.
-pub fn case_name(n: usize, step: &Step) -> String {
+/// their names from run to run whatever ids the run made. `template_for` finds the template in the
+/// service's OpenAPI document (`api::openapi::template_for`), which sits above this module.
+pub fn case_name(n: usize, step: &Step, template_for: TemplateFor) -> String {
     match step {
         Step::Exchange(e) => match &e.name {
             Some(name) => format!("{n:02} {name}"),
             None => format!(
                 "{n:02} {} {}",
                 e.request.method.to_ascii_uppercase(),
-                path_template(&e.request.path)
+                path_template(&e.request.path, template_for)
             ),
         },
         Step::Sca(_) => format!("{n:02} SCA POST /v1/sandbox/sca/{{authorisationId}}"),
     }
 }
 
+/// Finds the documented path template that serves a concrete path (no query).
+pub type TemplateFor = fn(&str) -> Option<&'static str>;
+
 /// The OpenAPI path template a concrete path is served by (literal segments preferred), the query left
 /// out; a path the document does not know keeps its literal segments, ids replaced by `{id}`.
-pub fn path_template(path_and_query: &str) -> String {
+pub fn path_template(path_and_query: &str, template_for: TemplateFor) -> String {
     let path = path_and_query.split('?').next().unwrap_or_default();
-    let path = match path.strip_prefix(crate::api::PLATFORM_PREFIX) {
+    let path = match path.strip_prefix(crate::sandbox::PLATFORM_PREFIX) {
         Some(rest) => format!("/v1{rest}"),
         None => path.to_owned(),
     };
-    match crate::api::openapi::template_for(&path) {
+    match template_for(&path) {
         Some(template) => template.to_owned(),
         None => super::compare::redact_uuids(&path).replace("<id>", "{id}"),
     }
@@ -174,16 +178,25 @@ mod tests {
     #[test]
     fn cases_are_named_after_the_documented_path_template() {
         assert_eq!(
-            path_template("/v1/payments/norwegian-domestic-credit-transfers/3f2a1b4c-0000-4000-8000-000000000001/status"),
+            path_template("/v1/payments/norwegian-domestic-credit-transfers/3f2a1b4c-0000-4000-8000-000000000001/status", crate::api::openapi::template_for),
             "/v1/{service}/{product}/{paymentId}/status"
         );
         assert_eq!(
-            path_template("/api-sandbox/v1/accounts?withBalance=true"),
+            path_template(
+                "/api-sandbox/v1/accounts?withBalance=true",
+                crate::api::openapi::template_for
+            ),
             "/v1/accounts"
         );
-        assert_eq!(path_template("/v1/signing-baskets"), "/v1/signing-baskets");
         assert_eq!(
-            path_template("/nowhere/3f2a1b4c-0000-4000-8000-000000000001"),
+            path_template("/v1/signing-baskets", crate::api::openapi::template_for),
+            "/v1/signing-baskets"
+        );
+        assert_eq!(
+            path_template(
+                "/nowhere/3f2a1b4c-0000-4000-8000-000000000001",
+                crate::api::openapi::template_for
+            ),
             "/nowhere/{id}"
         );
     }

@@ -2,8 +2,8 @@
 //! requests per product, and the service that creates, authorises, reads and deletes them. Execution
 //! happens in the batch simulator (`crate::batch`).
 
-pub mod after_sca;
 pub mod baskets;
+pub mod codec;
 pub mod model;
 pub mod service;
 pub mod settings;

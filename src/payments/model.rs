@@ -263,7 +263,7 @@ pub enum ForcedOutcome {
     Partial,
 }
 
-/// A stored payment.
+/// A stored payment. Its key and stored form (`Record`) are in `super::codec`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Payment {
@@ -285,17 +285,12 @@ pub struct Payment {
     pub created_at: OffsetDateTime,
     #[serde(default, with = "time::serde::rfc3339::option")]
     pub authorised_at: Option<OffsetDateTime>,
-    /// Periodic: the next date an execution is due.
+    /// Set only by earlier versions, whose batch runs executed standing orders: the next date an instance
+    /// was due. Batch runs no longer process periodic payments (SPEC.md), so nothing sets it now; kept so
+    /// that payments stored then still read (and show it) as they were.
     pub next_execution_date: Option<Date>,
     pub executions: Vec<Execution>,
     pub history: Vec<StatusChange>,
-}
-
-impl Record for Payment {
-    const TREE: &'static str = "payments";
-    fn key(&self) -> String {
-        self.id.clone()
-    }
 }
 
 impl Payment {

@@ -304,7 +304,8 @@ pub fn get_readable(
     id: &str,
 ) -> CoreResult<Payment> {
     let payment = get(store, tpp_id, service, product, id)?;
-    let known_issue = super::settings::get(store)?.reproduce_domestic_read_before_approval_issue;
+    let known_issue =
+        super::settings::in_effect(store)?.reproduce_domestic_read_before_approval_issue;
     if known_issue
         && product == super::model::PaymentProduct::NorwegianDomesticCreditTransfers
         && payment.status == PaymentStatus::RCVD
@@ -363,10 +364,16 @@ pub fn delete(store: &Store, payment: Payment, now: OffsetDateTime) -> CoreResul
     Ok(payment)
 }
 
+/// What the status of an authorised standing order says, for as long as it stays so (the status read's
+/// `psuMessage` is the last status change's reason).
+pub const STANDING_ORDER_ACCEPTED: &str = "Standing order accepted for execution and registered with the bank (ACSP). \
+     The sandbox does not simulate standing-order executions (SPEC.md: its batch runs process every payment \
+     except periodic ones): no instance is booked, and the status stays ACSP until the order is deleted.";
+
 /// Applies a completed SCA to the payments it approved: queued for the next batch run (ACTC), pending
-/// until their execution date (PDNG), running on their schedule (periodic, ACSP). Returns the instant
-/// ones, which the caller executes at once. The caller holds the run lock and an atomic operation (the
-/// completion of the SCA).
+/// until their execution date (PDNG), or, for a periodic payment, accepted and registered (ACSP, which it
+/// stays: no batch run processes it). Returns the instant ones, which the caller executes at once. The
+/// caller holds the run lock and an atomic operation (the completion of the SCA).
 pub fn apply_authorisation(
     store: &Store,
     payment_ids: &[String],
@@ -389,11 +396,10 @@ pub fn apply_authorisation(
         payment.authorised_at = Some(now);
         let today = now.date();
         let requested = payment.payment.orders[0].requested_execution_date;
-        if let Some(schedule) = &payment.payment.schedule {
-            payment.next_execution_date = Some(crate::batch::periodic::first_execution(schedule));
+        if payment.payment.service == PaymentService::PeriodicPayments {
             payment.set_status(
                 PaymentStatus::ACSP,
-                Some("standing order authorised".into()),
+                Some(STANDING_ORDER_ACCEPTED.into()),
                 now,
             );
         } else if payment.payment.product.is_instant() {

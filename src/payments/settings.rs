@@ -54,6 +54,18 @@ pub fn get(store: &Store) -> CoreResult<PaymentSettings> {
         .unwrap_or_default())
 }
 
+/// The switches in force: as stored under the sandbox profile; under the production profile every known
+/// issue is on, as the bank's production has them, whatever the stored switches say.
+pub fn in_effect(store: &Store) -> CoreResult<PaymentSettings> {
+    match crate::rehearsal::profile::load(store)? {
+        crate::rehearsal::Profile::Production => Ok(PaymentSettings {
+            reproduce_domestic_read_before_approval_issue: true,
+            reproduce_pending_transactions_issue: true,
+        }),
+        crate::rehearsal::Profile::Sandbox => get(store),
+    }
+}
+
 /// Replaces the settings.
 pub fn put(store: &Store, settings: PaymentSettings) -> CoreResult<PaymentSettings> {
     store.table::<Stored>()?.insert(&Stored(settings.clone()))?;

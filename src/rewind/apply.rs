@@ -2,9 +2,10 @@
 //! commit over every journaled tree, under the locks an import takes (no batch run or mock-data write
 //! decides against a state being replaced). The rewind is an event of the timeline (`rewind`), whose
 //! journal record holds what it replaced: returning to the state before it undoes it. What the service
-//! holds in memory from the state (the clock, the traffic log's switches) is read again, the store's
-//! decoded snapshots are stale from the commit on, and the workbench is told `sandbox.changed {what:
-//! "all"}`. The sandbox rewinds only itself: the TPP's own records (tokens, ids it kept) stay as they are.
+//! holds in memory from the state (the clock, the traffic log's switches, the rehearsal's profile and
+//! fault plan) is read again, the store's decoded snapshots are stale from the commit on, and the
+//! workbench is told `sandbox.changed {what: "all"}`. The sandbox rewinds only itself: the TPP's own
+//! records (tokens, ids it kept) stay as they are.
 
 use super::point::{record_of, refusal, Point};
 use crate::refusal::CoreResult;
@@ -53,13 +54,7 @@ pub fn rewind(state: &AppState, point: Point, path: &str) -> CoreResult<Rewound>
         })
     };
     let rewound = outcome?;
-    crate::clock_control::restore(store, &state.clock)?;
-    let stored = store
-        .table::<crate::traffic::store::StoredSettings>()?
-        .get("settings")?;
-    if let Some(stored) = stored {
-        let _ = state.traffic.set_settings(stored.settings);
-    }
+    crate::state_file::live::reload_memory(state)?;
     state
         .events
         .publish("sandbox.changed", state.clock.now(), json!({"what": "all"}));

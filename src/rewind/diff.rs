@@ -18,6 +18,7 @@ pub fn resource_of(tree: &str) -> (&'static str, bool) {
         "sandbox-accounts" => ("account", false),
         "sandbox-card-accounts" => ("card-account", false),
         "sandbox-transactions" => ("transaction", false),
+        "sandbox-payment-bookings" => ("payment-bookings", false),
         "sandbox-transaction-sequences" => ("transaction-sequence", true),
         "sandbox-pending-transactions" => ("pending-transaction", false),
         "sandbox-card-transactions" => ("card-transaction", false),
@@ -37,6 +38,8 @@ pub fn resource_of(tree: &str) -> (&'static str, bool) {
         "batch-runs" => ("batch-run", false),
         "batch-schedule" => ("schedule", true),
         "settings" => ("setting", false),
+        "rehearsal" => ("rehearsal", false),
+        "central-register" => ("registered-tpp", false),
         "clock" => ("clock", false),
         "tpp-contacts" => ("tpp-contact", false),
         "workbench-personas" => ("persona", false),
@@ -51,6 +54,7 @@ pub const RESOURCE_KINDS: &[&str] = &[
     "account",
     "card-account",
     "transaction",
+    "payment-bookings",
     "transaction-sequence",
     "pending-transaction",
     "card-transaction",
@@ -70,6 +74,8 @@ pub const RESOURCE_KINDS: &[&str] = &[
     "batch-run",
     "schedule",
     "setting",
+    "rehearsal",
+    "registered-tpp",
     "clock",
     "tpp-contact",
     "persona",
@@ -149,10 +155,13 @@ pub struct BalanceMove {
     pub moved: String,
 }
 
-/// A record's stored bytes as JSON (every state record is JSON; anything else is shown as text).
-fn json_of(bytes: &[u8]) -> Value {
-    serde_json::from_slice(bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into_owned()))
+/// A record of `tree` as JSON, from its stored bytes: JSON as stored, or the JSON of a record stored in a
+/// compact binary form (payments, transactions, payment bookings); anything else is shown as text.
+fn json_of(tree: &str, bytes: &[u8]) -> Value {
+    crate::state_file::trees::stored_as_json(tree, bytes.to_vec())
+        .ok()
+        .and_then(|json| serde_json::from_slice(&json).ok())
+        .unwrap_or_else(|| Value::String(String::from_utf8_lossy(bytes).into_owned()))
 }
 
 fn escape(token: &str) -> String {
@@ -205,7 +214,10 @@ impl ResourceChange {
         if before == after {
             return None;
         }
-        let (before, after) = (before.map(json_of), after.map(json_of));
+        let (before, after) = (
+            before.map(|b| json_of(tree, b)),
+            after.map(|a| json_of(tree, a)),
+        );
         let change = match (&before, &after) {
             (None, Some(_)) => ChangeKind::Created,
             (Some(_), None) => ChangeKind::Removed,

@@ -9,8 +9,13 @@
 //! BBAN, masked PAN, ...), so initialisation, and any script that replays the same requests, yields the
 //! same ids every time.
 
+/// The path under which the bank platform's sandbox serves `/v1` (its developer kit's scripts call
+/// `/api-sandbox/v1/sandbox/...`); everything under `/v1` is served under it too.
+pub const PLATFORM_PREFIX: &str = "/api-sandbox/v1";
+
 pub mod accounts;
 pub mod agreements;
+pub mod booking_blocks;
 pub mod card_accounts;
 pub mod card_transactions;
 pub mod customers;
@@ -22,6 +27,7 @@ pub mod listing;
 pub mod model;
 pub mod numbers;
 pub mod seed;
+pub mod transaction_codec;
 pub mod transactions;
 
 use crate::refusal::TppMessage;
@@ -36,13 +42,20 @@ pub struct Warned<T> {
 }
 
 /// The fixed namespace every sandbox id is derived in. Part of the fixtures' contract: never change it.
-fn namespace() -> Uuid {
-    Uuid::new_v5(&Uuid::NAMESPACE_URL, b"urn:xs2a-sandbox:mock-data")
+/// Derived once (itself a SHA-1): a batch run derives an id for each of its bookings.
+fn namespace() -> &'static Uuid {
+    static NAMESPACE: std::sync::OnceLock<Uuid> = std::sync::OnceLock::new();
+    NAMESPACE.get_or_init(|| Uuid::new_v5(&Uuid::NAMESPACE_URL, b"urn:xs2a-sandbox:mock-data"))
 }
 
 /// A stable id for a record of `kind` with the natural key `key` (e.g. `("account", "12050012345")`).
 pub fn derive_id(kind: &str, key: &str) -> String {
-    Uuid::new_v5(&namespace(), format!("{kind}:{key}").as_bytes()).to_string()
+    derive_uuid(kind, key).to_string()
+}
+
+/// [`derive_id`] as the UUID itself.
+pub fn derive_uuid(kind: &str, key: &str) -> Uuid {
+    Uuid::new_v5(namespace(), format!("{kind}:{key}").as_bytes())
 }
 
 #[cfg(test)]

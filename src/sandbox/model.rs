@@ -272,7 +272,8 @@ pub enum TransactionSource {
     Payment,
 }
 
-/// A booked transaction of a mock account. Every field the sandbox listing returns is filled.
+/// A booked transaction of a mock account. Every field the sandbox listing returns is filled. Its key and
+/// stored form (`Record`) are in `super::transaction_codec`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Transaction {
@@ -305,13 +306,6 @@ impl Transaction {
     /// by the order of recording.
     pub fn key_for(account_id: &str, booking_date: Date, sequence: u64) -> String {
         format!("{account_id}/{}/{sequence:012}", format_date(booking_date))
-    }
-}
-
-impl Record for Transaction {
-    const TREE: &'static str = "sandbox-transactions";
-    fn key(&self) -> String {
-        Self::key_for(&self.account_id, self.booking_date, self.sequence)
     }
 }
 

@@ -270,11 +270,19 @@ impl TransactionView {
     }
 }
 
-/// Every booked transaction of an account in listing order: booking date, then order of recording.
+/// Every booked transaction of an account in listing order: booking date, then order of recording. Those
+/// stored one by one and the payment bookings stored per run (`super::booking_blocks`) together.
 pub fn of_account(store: &Store, account_id: &str) -> Result<Vec<Transaction>, Refusal> {
-    Ok(store
+    let mut all = store
         .table::<Transaction>()?
-        .scan_prefix(&format!("{account_id}/"))?)
+        .scan_prefix(&format!("{account_id}/"))?;
+    let booked_by_runs = super::booking_blocks::of_account(store, account_id)?;
+    if !booked_by_runs.is_empty() {
+        all.extend(booked_by_runs);
+        // The order of the keys `<accountId>/<bookingDate>/<sequence>`.
+        all.sort_by_key(|t| (t.booking_date, t.sequence));
+    }
+    Ok(all)
 }
 
 /// Every pending transaction of an account, by expected booking date, then order of recording.
@@ -362,7 +370,7 @@ impl crate::store::Record for SequenceCounter {
 
 /// The highest sequence number recorded on `account_id` (0 when none): the counter, or, for data written
 /// before counters existed, the largest sequence in the keys (`<accountId>/<date>/<sequence>`).
-fn last_sequence(store: &Store, account_id: &str) -> Result<u64, Refusal> {
+pub(crate) fn last_sequence(store: &Store, account_id: &str) -> Result<u64, Refusal> {
     if let Some(counter) = store.table::<SequenceCounter>()?.get(account_id)? {
         return Ok(counter.last);
     }

@@ -155,7 +155,7 @@ pub fn identify(
         }
     }
     auth.customer_id = Some(customer_id);
-    super::payment_flow::assign_payer_context(store, &mut auth)?;
+    super::approval::assign_payer_context(store, &mut auth)?;
     save(store, &auth)?;
     Ok(auth)
 }
@@ -408,7 +408,7 @@ fn complete(
     auth.outcome = Some(Outcome::Succeeded);
     save(store, &auth)?;
     // Approved payments are authorised here, so every way of completing SCA authorises them.
-    super::payment_flow::apply(store, &auth, now)?;
+    super::approval::apply(store, &auth, now)?;
     Ok(auth)
 }
 

@@ -2,7 +2,9 @@
 //! a TPP starts (the bank's pages walk the PSU through them), and the TPP sessions in which one completed
 //! SCA lasts an hour (SPEC.md, Authentication > SCA and TPP-Session-ID rules).
 
+pub mod approval;
 pub mod authorisation;
+mod expiry;
 pub mod flow;
 mod flow_error;
 pub mod payment_flow;

@@ -8,22 +8,21 @@
 //! - **Count.** A TPP keeps at most [`MAX_PER_TPP`] authorisations: starting one more removes its
 //!   oldest, finished or not (an unfinished one's scaRedirect then answers "no such authorisation").
 //!
-//! Both are cheap: each TPP's authorisations are listed in start order beside a stored count, and an
-//! expiry index lists the records by the time they may go, so a prune reads only what it removes. It
-//! runs on every start (a few records) and on the batch scheduler's tick (many).
+//! Both are cheap: each TPP's authorisations are listed in start order beside a stored count, and the
+//! expiry index (`expiry`) lists the records by the time they may go, so a prune reads only what it
+//! removes. It runs on every start (a few records) and on the batch scheduler's tick (many).
 
 use super::authorisation::Authorisation;
+use super::expiry::expiry_of_authorisation;
+pub use super::expiry::{Expiry, Kind, RETENTION};
 use super::session::TppSession;
 use crate::refusal::CoreResult;
 use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 
 /// The most authorisations one TPP keeps; the oldest go first.
 pub const MAX_PER_TPP: usize = 200;
-
-/// How long authorisations and sessions are kept after they start.
-pub const RETENTION: Duration = Duration::hours(24);
 
 /// Records pruned when an authorisation starts (a little work on each, so a busy TPP keeps up).
 const PRUNED_ON_START: usize = 16;
@@ -70,56 +69,6 @@ impl Record for TppAuthorisationCount {
     const TREE: &'static str = "sca-authorisation-counts";
     fn key(&self) -> String {
         self.tpp_id.clone()
-    }
-}
-
-/// What an expiry entry removes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Kind {
-    Authorisation,
-    Session,
-}
-
-/// A record that may be removed from `at` on (unix seconds).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Expiry {
-    pub at: i64,
-    pub kind: Kind,
-    /// The record's key in its own tree.
-    pub key: String,
-}
-
-impl Record for Expiry {
-    const TREE: &'static str = "sca-expiry";
-    fn key(&self) -> String {
-        expiry_key(self.at, self.kind, &self.key)
-    }
-}
-
-/// Zero-padded seconds first, so that key order is time order.
-fn expiry_key(at: i64, kind: Kind, key: &str) -> String {
-    let kind = match kind {
-        Kind::Authorisation => 'a',
-        Kind::Session => 's',
-    };
-    format!("{:020}/{kind}/{key}", at.max(0))
-}
-
-fn expiry_of_authorisation(auth: &Authorisation) -> Expiry {
-    Expiry {
-        at: (auth.created_at + RETENTION).unix_timestamp(),
-        kind: Kind::Authorisation,
-        key: auth.id.clone(),
-    }
-}
-
-fn expiry_of_session(sca_at: OffsetDateTime, key: String) -> Expiry {
-    Expiry {
-        at: (sca_at + RETENTION).unix_timestamp(),
-        kind: Kind::Session,
-        key,
     }
 }
 
@@ -176,21 +125,6 @@ fn forget(store: &Store, entry: &TppAuthorisation) -> CoreResult<()> {
             .remove(&expiry_of_authorisation(&auth).key())?;
     }
     store.table::<TppAuthorisation>()?.remove(&entry.key())?;
-    Ok(())
-}
-
-/// Notes when a session recorded at `session.sca_at` may go; `replaced` is the SCA time of the record
-/// it overwrote, whose entry is no longer needed.
-pub fn session_recorded(
-    store: &Store,
-    session: &TppSession,
-    replaced: Option<OffsetDateTime>,
-) -> CoreResult<()> {
-    let expiries = store.table::<Expiry>()?;
-    if let Some(before) = replaced {
-        expiries.remove(&expiry_of_session(before, session.key()).key())?;
-    }
-    expiries.insert(&expiry_of_session(session.sca_at, session.key()))?;
     Ok(())
 }
 

@@ -103,7 +103,7 @@ pub fn record_sca(
     };
     let replaced = sessions.get(&session.key())?.map(|old| old.sca_at);
     sessions.insert(&session)?;
-    super::retention::session_recorded(store, &session, replaced)?;
+    super::expiry::session_recorded(store, &session.key(), session.sca_at, replaced)?;
     Ok(session)
 }
 

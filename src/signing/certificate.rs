@@ -11,7 +11,8 @@ use time::OffsetDateTime;
 use x509_parser::oid_registry::{OID_KEY_TYPE_EC_PUBLIC_KEY, OID_PKCS1_RSAENCRYPTION};
 use x509_parser::prelude::parse_x509_certificate;
 
-use super::distinguished_name::{serial_hex, AttributeKind, DistinguishedName};
+use super::distinguished_name::{AttributeKind, DistinguishedName};
+use super::key_id::serial::serial_hex;
 use super::qc_statements::{decode_psd2, Psd2Attributes, Psd2Role, QC_STATEMENTS_EXTENSION_OID};
 
 /// Why a certificate could not be read. Messages are written for tppMessages text.
@@ -134,6 +135,8 @@ pub struct TppCertificate {
     /// The subject per RFC 2253, written once (the traffic log names it for every request).
     pub subject_rfc2253: String,
     pub issuer: DistinguishedName,
+    /// The issuer per RFC 2253, written once: keyId's CA part is compared with it on every request.
+    pub issuer_rfc2253: String,
     pub common_name: Option<String>,
     pub organization_identifier: Option<String>,
     pub organization: Option<String>,
@@ -189,6 +192,7 @@ impl TppCertificate {
             organization: subject.first(&AttributeKind::O).map(str::to_string),
             subject_rfc2253: subject.to_rfc2253(),
             subject,
+            issuer_rfc2253: issuer.to_rfc2253(),
             issuer,
             not_before: cert.validity().not_before.to_datetime(),
             not_after: cert.validity().not_after.to_datetime(),

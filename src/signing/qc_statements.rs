@@ -1,13 +1,16 @@
 //! The PSD2 QCStatement (ETSI TS 119 495) carried in a TPP's eIDAS certificate: which roles the TPP was
 //! authorised for (PSP_AS, PSP_PI, PSP_AI, PSP_IC) and by which national competent authority. This module
 //! encodes the QCStatements extension value for issued test certificates and finds the PSD2 statement in
-//! certificates presented by TPPs. It carries its own tiny DER reader/writer, because the structures are
-//! small and a hand-written reader can give the precise complaints a TPP developer needs.
+//! certificates presented by TPPs, reading and writing DER with asn1-rs (which x509-parser brings) and
+//! naming in each complaint the part of the statement that is wrong, for the TPP developer.
 
 use std::fmt;
 use std::str::FromStr;
 
+use asn1_rs::{Any, Class, FromDer, Oid, Sequence, Tag, ToDer};
 use serde::{Deserialize, Serialize};
+
+use super::der_text::string_text;
 
 /// OID of the QCStatements certificate extension (RFC 3739), where the PSD2 statement lives.
 pub const QC_STATEMENTS_EXTENSION_OID: &str = "1.3.6.1.5.5.7.1.3";
@@ -17,8 +20,11 @@ pub const QC_STATEMENTS_EXTENSION_ARCS: &[u64] = &[1, 3, 6, 1, 5, 5, 7, 1, 3];
 const QC_COMPLIANCE: &[u64] = &[0, 4, 0, 1862, 1, 1];
 const QC_TYPE: &[u64] = &[0, 4, 0, 1862, 1, 6];
 const QC_TYPE_ESEAL: &[u64] = &[0, 4, 0, 1862, 1, 6, 2];
-const PSD2_STATEMENT: &str = "0.4.0.19495.2";
 const PSD2_STATEMENT_ARCS: &[u64] = &[0, 4, 0, 19495, 2];
+/// DER content bytes of 0.4.0.19495.2 (the PSD2 statement) and of 0.4.0.19495.1 (the arc under which the
+/// roles are numbered): identifiers read from a certificate are compared as bytes, not decoded into text.
+const PSD2_STATEMENT_DER: [u8; 6] = [0x04, 0x00, 0x81, 0x98, 0x27, 0x02];
+const PSD2_ROLE_ARC_DER: [u8; 6] = [0x04, 0x00, 0x81, 0x98, 0x27, 0x01];
 
 /// A PSD2 role of a payment service provider, as named in ETSI TS 119 495.
 #[derive(
@@ -83,8 +89,15 @@ impl Psd2Role {
         [0, 4, 0, 19495, 1, last]
     }
 
-    fn from_oid(oid: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|r| r.oid() == oid)
+    /// The role a roleOfPspOid names (compared as DER bytes, without decoding the identifier).
+    fn from_oid(oid: &Oid) -> Option<Self> {
+        let (arc, last) = oid.as_bytes().split_at_checked(PSD2_ROLE_ARC_DER.len())?;
+        match last {
+            [last] if arc == PSD2_ROLE_ARC_DER => Self::ALL
+                .into_iter()
+                .find(|r| r.oid_arcs()[5] == u64::from(*last)),
+            _ => None,
+        }
     }
 }
 
@@ -118,20 +131,37 @@ pub struct Psd2Attributes {
 /// DER of the QCStatements extension value: QcCompliance, QcType eSeal and the PSD2 statement, which is
 /// what a qualified certificate for electronic seals issued to a TPP carries.
 pub fn encode_qc_statements(attributes: &Psd2Attributes) -> Vec<u8> {
-    let compliance = der::sequence(&[der::oid(QC_COMPLIANCE)]);
-    let qc_type = der::sequence(&[der::oid(QC_TYPE), der::sequence(&[der::oid(QC_TYPE_ESEAL)])]);
+    let compliance = sequence(&[oid(QC_COMPLIANCE)]);
+    let qc_type = sequence(&[oid(QC_TYPE), sequence(&[oid(QC_TYPE_ESEAL)])]);
     let roles: Vec<Vec<u8>> = attributes
         .roles
         .iter()
-        .map(|r| der::sequence(&[der::oid(&r.oid_arcs()), der::utf8(r.as_str())]))
+        .map(|r| sequence(&[oid(&r.oid_arcs()), utf8(r.as_str())]))
         .collect();
-    let psd2_type = der::sequence(&[
-        der::sequence(&roles),
-        der::utf8(&attributes.nca_name),
-        der::utf8(&attributes.nca_id),
+    let psd2_type = sequence(&[
+        sequence(&roles),
+        utf8(&attributes.nca_name),
+        utf8(&attributes.nca_id),
     ]);
-    let psd2 = der::sequence(&[der::oid(PSD2_STATEMENT_ARCS), psd2_type]);
-    der::sequence(&[compliance, qc_type, psd2])
+    let psd2 = sequence(&[oid(PSD2_STATEMENT_ARCS), psd2_type]);
+    sequence(&[compliance, qc_type, psd2])
+}
+
+/// Writing to a vector does not fail, and the arcs and texts here are valid.
+const WRITES: &str = "DER of a valid value is written to memory";
+
+fn sequence(items: &[Vec<u8>]) -> Vec<u8> {
+    Sequence::new(items.concat().into())
+        .to_der_vec()
+        .expect(WRITES)
+}
+
+fn oid(arcs: &[u64]) -> Vec<u8> {
+    Oid::from(arcs).expect(WRITES).to_der_vec().expect(WRITES)
+}
+
+fn utf8(text: &str) -> Vec<u8> {
+    text.to_der_vec().expect(WRITES)
 }
 
 /// Finds the PSD2 statement in a QCStatements extension value. `Ok(None)` when the certificate has
@@ -140,36 +170,42 @@ pub fn encode_qc_statements(attributes: &Psd2Attributes) -> Vec<u8> {
 /// A role is accepted when either its OID or its name is known, because issuers in the wild get one of the
 /// two wrong; a known OID paired with a different known name is refused, since we cannot tell which is meant.
 pub fn decode_psd2(ext_value: &[u8]) -> Result<Option<Psd2Attributes>, String> {
-    let mut outer = der::Reader::new(ext_value);
-    let statements = outer.expect(der::SEQUENCE, "QCStatements")?;
-    outer.finish("QCStatements")?;
-    let mut statements = der::Reader::new(statements);
+    let mut outer = ext_value;
+    let statements = next(&mut outer, Tag::Sequence, "QCStatements")?;
+    if !outer.is_empty() {
+        return Err(format!(
+            "QCStatements: {} unexpected bytes after the value",
+            outer.len()
+        ));
+    }
+    let mut statements = statements.data;
     while !statements.is_empty() {
-        let mut statement = der::Reader::new(statements.expect(der::SEQUENCE, "QCStatement")?);
-        let id = der::decode_oid(statement.expect(der::OID, "QCStatement statementId")?)?;
-        if id != PSD2_STATEMENT {
+        let mut statement = next(&mut statements, Tag::Sequence, "QCStatement")?.data;
+        let id = next_oid(&mut statement, "QCStatement statementId")?;
+        if id.as_bytes() != PSD2_STATEMENT_DER {
             continue;
         }
-        let info = statement.expect(der::SEQUENCE, "PSD2QcType")?;
-        return decode_psd2_type(info).map(Some);
+        let info = next(&mut statement, Tag::Sequence, "PSD2QcType")?;
+        return decode_psd2_type(info.data).map(Some);
     }
     Ok(None)
 }
 
 fn decode_psd2_type(info: &[u8]) -> Result<Psd2Attributes, String> {
-    let mut info = der::Reader::new(info);
-    let mut role_list = der::Reader::new(info.expect(der::SEQUENCE, "PSD2 rolesOfPSP")?);
+    let mut info = info;
+    let mut role_list = next(&mut info, Tag::Sequence, "PSD2 rolesOfPSP")?.data;
     let mut roles = Vec::new();
     while !role_list.is_empty() {
-        let mut role = der::Reader::new(role_list.expect(der::SEQUENCE, "PSD2 roleOfPSP")?);
-        let oid = der::decode_oid(role.expect(der::OID, "PSD2 roleOfPspOid")?)?;
-        let name = role.string("PSD2 roleOfPspName")?;
+        let mut role = next(&mut role_list, Tag::Sequence, "PSD2 roleOfPSP")?.data;
+        let oid = next_oid(&mut role, "PSD2 roleOfPspOid")?;
+        let name = next_string(&mut role, "PSD2 roleOfPspName")?;
         let by_oid = Psd2Role::from_oid(&oid);
         let by_name = name.parse::<Psd2Role>().ok();
         let accepted = match (by_oid, by_name) {
             (Some(a), Some(b)) if a != b => {
                 return Err(format!(
-                    "PSD2 role OID {oid} means {a} but its roleOfPspName says {name}; the certificate contradicts itself"
+                    "PSD2 role OID {} means {a} but its roleOfPspName says {name}; the certificate contradicts itself",
+                    oid.to_id_string()
                 ))
             }
             (Some(r), _) | (None, Some(r)) => r,
@@ -179,8 +215,8 @@ fn decode_psd2_type(info: &[u8]) -> Result<Psd2Attributes, String> {
             roles.push(accepted);
         }
     }
-    let nca_name = info.string("PSD2 nCAName")?;
-    let nca_id = info.string("PSD2 nCAId")?;
+    let nca_name = next_string(&mut info, "PSD2 nCAName")?;
+    let nca_id = next_string(&mut info, "PSD2 nCAId")?;
     Ok(Psd2Attributes {
         roles,
         nca_name,
@@ -188,175 +224,37 @@ fn decode_psd2_type(info: &[u8]) -> Result<Psd2Attributes, String> {
     })
 }
 
-/// Minimal DER: definite lengths, single-byte tags, OIDs. Shared with the DN parser for `#hex` values.
-pub(super) mod der {
-    pub const SEQUENCE: u8 = 0x30;
-    pub const OID: u8 = 0x06;
-    pub const UTF8_STRING: u8 = 0x0c;
-    pub const PRINTABLE_STRING: u8 = 0x13;
-    pub const T61_STRING: u8 = 0x14;
-    pub const IA5_STRING: u8 = 0x16;
-    pub const BMP_STRING: u8 = 0x1e;
-
-    pub fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
-        let mut out = vec![tag];
-        let len = content.len();
-        if len < 0x80 {
-            out.push(len as u8);
-        } else {
-            let bytes: Vec<u8> = len
-                .to_be_bytes()
-                .into_iter()
-                .skip_while(|b| *b == 0)
-                .collect();
-            out.push(0x80 | bytes.len() as u8);
-            out.extend(bytes);
-        }
-        out.extend_from_slice(content);
-        out
+/// Takes the next DER value off `input`; it must be the universal type `tag`. `what` names the part of
+/// the statement in the complaint.
+fn next<'a>(input: &mut &'a [u8], tag: Tag, what: &str) -> Result<Any<'a>, String> {
+    let value = next_any(input, what)?;
+    if value.class() != Class::Universal || value.tag() != tag {
+        return Err(format!("{what}: expected {tag}, found {}", value.tag()));
     }
+    Ok(value)
+}
 
-    pub fn sequence(items: &[Vec<u8>]) -> Vec<u8> {
-        tlv(SEQUENCE, &items.concat())
+fn next_any<'a>(input: &mut &'a [u8], what: &str) -> Result<Any<'a>, String> {
+    let (rest, value) = Any::from_der(input).map_err(|error| match error {
+        asn1_rs::Err::Incomplete(_) => format!("{what}: DER ends early"),
+        asn1_rs::Err::Error(e) | asn1_rs::Err::Failure(e) => format!("{what}: {e}"),
+    })?;
+    *input = rest;
+    Ok(value)
+}
+
+/// The next value as an OBJECT IDENTIFIER.
+fn next_oid<'a>(input: &mut &'a [u8], what: &str) -> Result<Oid<'a>, String> {
+    let value = next(input, Tag::Oid, what)?;
+    // asn1-rs takes the bytes as they are; an empty or cut-off identifier is named here.
+    if value.data.last().is_none_or(|last| last & 0x80 != 0) {
+        return Err(format!("{what}: the OBJECT IDENTIFIER is empty or cut off"));
     }
+    Oid::try_from(value).map_err(|e| format!("{what}: {e}"))
+}
 
-    pub fn utf8(s: &str) -> Vec<u8> {
-        tlv(UTF8_STRING, s.as_bytes())
-    }
-
-    pub fn oid(arcs: &[u64]) -> Vec<u8> {
-        let mut body = Vec::new();
-        let mut push = |mut v: u64| {
-            let mut chunk = vec![(v & 0x7f) as u8];
-            v >>= 7;
-            while v > 0 {
-                chunk.push(0x80 | (v & 0x7f) as u8);
-                v >>= 7;
-            }
-            chunk.reverse();
-            body.extend(chunk);
-        };
-        push(arcs[0] * 40 + arcs[1]);
-        arcs[2..].iter().for_each(|a| push(*a));
-        tlv(OID, &body)
-    }
-
-    pub fn decode_oid(content: &[u8]) -> Result<String, String> {
-        if content.is_empty() {
-            return Err("empty OBJECT IDENTIFIER".into());
-        }
-        let mut arcs = Vec::new();
-        let mut value: u64 = 0;
-        for (i, b) in content.iter().enumerate() {
-            if value > (u64::MAX >> 7) {
-                return Err("OBJECT IDENTIFIER arc too large".into());
-            }
-            value = (value << 7) | u64::from(b & 0x7f);
-            if b & 0x80 == 0 {
-                if arcs.is_empty() {
-                    let first = (value / 40).min(2);
-                    arcs.push(first);
-                    arcs.push(value - first * 40);
-                } else {
-                    arcs.push(value);
-                }
-                value = 0;
-            } else if i == content.len() - 1 {
-                return Err("truncated OBJECT IDENTIFIER".into());
-            }
-        }
-        Ok(arcs
-            .iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join("."))
-    }
-
-    /// Text of a DER string of any of the types certificates use in practice.
-    pub fn decode_string(tag: u8, content: &[u8]) -> Result<String, String> {
-        match tag {
-            UTF8_STRING | PRINTABLE_STRING | IA5_STRING | 0x12 | 0x1a => {
-                String::from_utf8(content.to_vec())
-                    .map_err(|_| "string is not valid UTF-8".to_string())
-            }
-            T61_STRING => Ok(content.iter().map(|b| char::from(*b)).collect()),
-            BMP_STRING if content.len() % 2 == 0 => {
-                let units: Vec<u16> = content
-                    .chunks(2)
-                    .map(|c| u16::from_be_bytes([c[0], c[1]]))
-                    .collect();
-                String::from_utf16(&units).map_err(|_| "BMPString is not valid UTF-16".to_string())
-            }
-            _ => Err(format!("expected a string, found DER tag 0x{tag:02x}")),
-        }
-    }
-
-    pub struct Reader<'a> {
-        buf: &'a [u8],
-    }
-
-    impl<'a> Reader<'a> {
-        pub fn new(buf: &'a [u8]) -> Self {
-            Reader { buf }
-        }
-
-        pub fn is_empty(&self) -> bool {
-            self.buf.is_empty()
-        }
-
-        pub fn read(&mut self, what: &str) -> Result<(u8, &'a [u8]), String> {
-            let short = || format!("{what}: DER ends early");
-            let (&tag, rest) = self.buf.split_first().ok_or_else(short)?;
-            if tag & 0x1f == 0x1f {
-                return Err(format!("{what}: multi-byte DER tags are not supported"));
-            }
-            let (&first, mut rest) = rest.split_first().ok_or_else(short)?;
-            let len = if first < 0x80 {
-                usize::from(first)
-            } else {
-                let n = usize::from(first & 0x7f);
-                if n == 0 || n > 4 || rest.len() < n {
-                    return Err(format!("{what}: bad DER length"));
-                }
-                let len = rest[..n]
-                    .iter()
-                    .fold(0usize, |acc, b| (acc << 8) | usize::from(*b));
-                rest = &rest[n..];
-                len
-            };
-            if rest.len() < len {
-                return Err(short());
-            }
-            let (content, after) = rest.split_at(len);
-            self.buf = after;
-            Ok((tag, content))
-        }
-
-        pub fn expect(&mut self, tag: u8, what: &str) -> Result<&'a [u8], String> {
-            match self.read(what)? {
-                (t, content) if t == tag => Ok(content),
-                (t, _) => Err(format!(
-                    "{what}: expected DER tag 0x{tag:02x}, found 0x{t:02x}"
-                )),
-            }
-        }
-
-        pub fn string(&mut self, what: &str) -> Result<String, String> {
-            let (tag, content) = self.read(what)?;
-            decode_string(tag, content).map_err(|e| format!("{what}: {e}"))
-        }
-
-        pub fn finish(&self, what: &str) -> Result<(), String> {
-            if self.buf.is_empty() {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{what}: {} unexpected bytes after the value",
-                    self.buf.len()
-                ))
-            }
-        }
-    }
+fn next_string(input: &mut &[u8], what: &str) -> Result<String, String> {
+    string_text(&next_any(input, what)?).map_err(|e| format!("{what}: {e}"))
 }
 
 #[cfg(test)]
@@ -387,17 +285,26 @@ mod tests {
     #[test]
     fn oid_encoding_matches_known_bytes() {
         assert_eq!(
-            der::oid(PSD2_STATEMENT_ARCS),
+            oid(PSD2_STATEMENT_ARCS),
             [0x06, 0x06, 0x04, 0x00, 0x81, 0x98, 0x27, 0x02]
         );
         assert_eq!(
-            der::oid(QC_COMPLIANCE),
+            oid(QC_COMPLIANCE),
             [0x06, 0x06, 0x04, 0x00, 0x8e, 0x46, 0x01, 0x01]
         );
+        let mut bytes = &[0x06, 0x06, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d][..];
         assert_eq!(
-            der::decode_oid(&[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d]).unwrap(),
+            next_oid(&mut bytes, "x").unwrap().to_id_string(),
             "1.2.840.113549"
         );
+        assert_eq!(oid(PSD2_STATEMENT_ARCS)[2..], PSD2_STATEMENT_DER);
+        for role in Psd2Role::ALL {
+            let der = oid(&role.oid_arcs());
+            assert_eq!(der[2..8], PSD2_ROLE_ARC_DER);
+            let parsed = next_oid(&mut &der[..], "role").unwrap();
+            assert_eq!(Psd2Role::from_oid(&parsed), Some(role));
+            assert_eq!(parsed.to_id_string(), role.oid());
+        }
     }
 
     #[test]
@@ -439,18 +346,14 @@ mod tests {
 
     #[test]
     fn statements_without_psd2_give_none() {
-        let value = der::sequence(&[der::sequence(&[der::oid(QC_COMPLIANCE)])]);
+        let value = sequence(&[sequence(&[oid(QC_COMPLIANCE)])]);
         assert_eq!(decode_psd2(&value).unwrap(), None);
     }
 
     fn with_role(oid: &[u64], name: &str) -> Vec<u8> {
-        let role = der::sequence(&[der::oid(oid), der::utf8(name)]);
-        let info = der::sequence(&[
-            der::sequence(&[role]),
-            der::utf8("FSA"),
-            der::utf8("NO-FSA"),
-        ]);
-        der::sequence(&[der::sequence(&[der::oid(PSD2_STATEMENT_ARCS), info])])
+        let role = sequence(&[super::oid(oid), utf8(name)]);
+        let info = sequence(&[sequence(&[role]), utf8("FSA"), utf8("NO-FSA")]);
+        sequence(&[sequence(&[super::oid(PSD2_STATEMENT_ARCS), info])])
     }
 
     #[test]
@@ -485,8 +388,12 @@ mod tests {
         ] {
             assert!(decode_psd2(bad).is_err());
         }
-        assert!(der::decode_oid(&[0x2a, 0x86]).is_err());
-        assert!(der::decode_oid(&[0xff; 12]).is_err());
+        assert!(next_oid(&mut &[0x06, 0x02, 0x2a, 0x86][..], "x").is_err());
+        let wrong_tag = decode_psd2(&sequence(&[utf8("x")])).unwrap_err();
+        assert_eq!(
+            wrong_tag,
+            "QCStatement: expected Sequence, found Utf8String"
+        );
     }
 
     #[test]

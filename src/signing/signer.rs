@@ -2,8 +2,9 @@
 //! TPP-Signature-Certificate, Signature). Used by the `sign` command, the workbench and the tests, so the
 //! sandbox's own client and its gate can never drift apart.
 
-use super::distinguished_name::{serial_hex, DistinguishedName};
+use super::distinguished_name::DistinguishedName;
 use super::headers::HeaderSink;
+use super::key_id::serial::serial_hex;
 use super::{digest, http_date, rfc2047, signature_header, signing_string};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -156,7 +157,7 @@ impl SigningCredentials {
                 names.push(signing_string::REQUEST_TARGET.to_owned());
             }
             names.extend(
-                super::verifier::SIGNING_CANDIDATES
+                super::steps::SIGNING_CANDIDATES
                     .iter()
                     .filter(|name| headers.has(name))
                     .map(|name| name.to_string()),

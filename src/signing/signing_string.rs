@@ -14,35 +14,46 @@ pub fn build(
     path_and_query: &str,
     headers: &(impl HeaderSource + ?Sized),
 ) -> Result<String, String> {
-    let mut lines = Vec::with_capacity(names.len());
-    for name in names {
+    let mut text = String::with_capacity(64 * names.len());
+    for (index, name) in names.iter().enumerate() {
+        if index > 0 {
+            text.push('\n');
+        }
         let lower = name.to_ascii_lowercase();
         if lower == REQUEST_TARGET {
-            lines.push(format!(
-                "{REQUEST_TARGET}: {} {path_and_query}",
-                method.to_ascii_lowercase()
-            ));
+            text.push_str(REQUEST_TARGET);
+            text.push_str(": ");
+            text.push_str(&method.to_ascii_lowercase());
+            text.push(' ');
+            text.push_str(path_and_query);
             continue;
         }
-        let mut values: Vec<String> = Vec::with_capacity(1);
-        headers.each_value(&lower, &mut |v| values.push(header_text(v)));
-        if values.is_empty() {
+        text.push_str(&lower);
+        text.push_str(": ");
+        // draft-cavage: several instances of one header are joined with ", ".
+        let mut values = 0;
+        headers.each_value(&lower, &mut |value| {
+            if values > 0 {
+                text.push_str(", ");
+            }
+            push_header_text(&mut text, value);
+            values += 1;
+        });
+        if values == 0 {
             return Err(format!(
                 "the Signature header lists '{lower}' among the signed headers, but the request has no {lower} header"
             ));
         }
-        // draft-cavage: several instances of one header are joined with ", ".
-        lines.push(format!("{lower}: {}", values.join(", ")));
     }
-    Ok(lines.join("\n"))
+    Ok(text)
 }
 
-/// A header value as text: UTF-8 when it is, otherwise ISO-8859-1 (one character per byte), so that a
-/// non-ASCII value signs as what the client sent instead of silently becoming empty.
-fn header_text(bytes: &[u8]) -> String {
+/// Appends a header value as text: UTF-8 when it is, otherwise ISO-8859-1 (one character per byte), so
+/// that a non-ASCII value signs as what the client sent instead of silently becoming empty.
+fn push_header_text(text: &mut String, bytes: &[u8]) {
     match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_owned(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+        Ok(value) => text.push_str(value),
+        Err(_) => text.extend(bytes.iter().map(|&b| char::from(b))),
     }
 }
 

@@ -4,7 +4,8 @@
 //! signing code gets wrong. Read like the CA part of a keyId (RFC 2253, most specific first, the usual
 //! spellings), written in certificate order (most general first).
 
-use super::distinguished_name::{parse_key_id_ca, AttributeKind};
+use super::distinguished_name::AttributeKind;
+use super::key_id::written::parse_key_id_ca;
 use rcgen::string::PrintableString;
 use rcgen::{DistinguishedName, DnType, DnValue};
 

@@ -137,6 +137,9 @@ impl TrustStore {
 pub struct CachedCertificate {
     pub certificate: Result<TppCertificate, String>,
     pub chain: ChainVerdict,
+    /// When the trusted CA that issued it expires (for a trusted chain), looked up once here rather than
+    /// by name on every request.
+    pub issuing_ca_not_after: Option<OffsetDateTime>,
 }
 
 /// Caps memory: a sandbox sees a handful of TPP certificates, so reaching this means something is
@@ -144,16 +147,34 @@ pub struct CachedCertificate {
 /// only a re-verification of the few certificates in real use.
 const CACHE_CAPACITY: usize = 10_000;
 
-/// Parsed certificates and chain verdicts by the SHA-256 of their DER. Verdicts depend on the trust store:
-/// call [`CertificateCache::clear`] when it changes.
+/// Parsed certificates and chain verdicts by the SHA-256 of their DER, and the same entries by the exact
+/// text of the TPP-Signature-Certificate header they came in: a TPP sends the same header with every
+/// request, so a request costs one hash of that text instead of a base64 decode and a SHA-256 of the DER.
+/// Verdicts depend on the trust store: call [`CertificateCache::clear`] when it changes.
 #[derive(Default)]
 pub struct CertificateCache {
     entries: DashMap<[u8; 32], Arc<CachedCertificate>>,
+    by_header: DashMap<Box<str>, Arc<CachedCertificate>>,
 }
 
 impl CertificateCache {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The entry of a header text seen before (see [`CertificateCache::remember_header`]).
+    pub fn get_by_header(&self, header: &str) -> Option<Arc<CachedCertificate>> {
+        self.by_header.get(header).map(|hit| Arc::clone(&hit))
+    }
+
+    /// Files an entry under the header text it was read from. Only texts that decode without a warning
+    /// (plain base64) are filed, so that a header needing one (PEM armour) is read, and warned about,
+    /// every time.
+    pub fn remember_header(&self, header: &str, entry: &Arc<CachedCertificate>) {
+        if self.by_header.len() >= CACHE_CAPACITY {
+            self.by_header.clear();
+        }
+        self.by_header.insert(header.into(), Arc::clone(entry));
     }
 
     pub fn get_or_verify(&self, trust: &TrustStore, der: &[u8]) -> Arc<CachedCertificate> {
@@ -162,9 +183,15 @@ impl CertificateCache {
             return Arc::clone(&hit);
         }
         // Computed outside the map's locks: two racing requests may both verify, which is harmless.
+        let chain = trust.check_chain(der);
+        let issuing_ca_not_after = match &chain {
+            ChainVerdict::Trusted { ca_subject } => trust.ca_not_after(ca_subject),
+            ChainVerdict::Untrusted(_) => None,
+        };
         let entry = Arc::new(CachedCertificate {
             certificate: TppCertificate::from_der(der).map_err(|e| e.to_string()),
-            chain: trust.check_chain(der),
+            chain,
+            issuing_ca_not_after,
         });
         if self.entries.len() >= CACHE_CAPACITY {
             self.entries.clear();
@@ -173,6 +200,7 @@ impl CertificateCache {
         entry
     }
 
+    /// How many distinct certificates are cached.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -183,6 +211,7 @@ impl CertificateCache {
 
     pub fn clear(&self) {
         self.entries.clear();
+        self.by_header.clear();
     }
 }
 
@@ -304,6 +333,20 @@ mod tests {
     }
 
     #[test]
+    fn header_texts_lead_to_their_entry_until_cleared() {
+        let store = TrustStore::with_bundled_test_ca();
+        let cache = CertificateCache::new();
+        let aisp = der(include_str!("../../fixtures/certs/aisp/cert.pem"));
+        assert!(cache.get_by_header("MIIB").is_none());
+        let entry = cache.get_or_verify(&store, &aisp);
+        cache.remember_header("MIIB", &entry);
+        assert!(Arc::ptr_eq(&cache.get_by_header("MIIB").unwrap(), &entry));
+        assert!(cache.get_by_header("MIIC").is_none());
+        cache.clear();
+        assert!(cache.get_by_header("MIIB").is_none());
+    }
+
+    #[test]
     fn the_cache_verifies_each_certificate_once() {
         let store = TrustStore::with_bundled_test_ca();
         let cache = CertificateCache::new();
@@ -317,8 +360,13 @@ mod tests {
             .as_ref()
             .unwrap()
             .has_role(Psd2Role::PspAi));
+        assert_eq!(
+            first.issuing_ca_not_after,
+            Some(datetime!(2045-01-01 00:00 UTC))
+        );
         let junk = cache.get_or_verify(&store, b"junk");
         assert!(junk.certificate.is_err() && matches!(junk.chain, ChainVerdict::Untrusted(_)));
+        assert_eq!(junk.issuing_ca_not_after, None);
         assert_eq!(cache.len(), 2);
         cache.clear();
         assert!(cache.is_empty());

@@ -3,7 +3,7 @@
 //! the same state to the next (no export time), so export -> import -> export gives the same bytes.
 
 use super::error::FileError;
-use super::trees::CARRIED;
+use super::trees::{stored_as_json, CARRIED};
 use super::{FORMAT, VERSION};
 use crate::store::Store;
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -41,13 +41,15 @@ pub fn export(store: &Store) -> Result<Vec<u8>, FileError> {
     write(trees)
 }
 
-/// The state file of `trees`: each carried tree's stored records, in key order.
+/// The state file of `trees`: each carried tree's stored records (as the store holds them: binary
+/// encodings are written as their JSON), in key order.
 pub(super) fn write(trees: Vec<(&'static str, Vec<Vec<u8>>)>) -> Result<Vec<u8>, FileError> {
     let mut out_trees = Vec::with_capacity(trees.len());
     for (tree, values) in trees {
         let records = values
             .into_iter()
             .map(|value| {
+                let value = stored_as_json(tree, value)?;
                 let text = String::from_utf8(value)
                     .map_err(|_| FileError::storage(format!("a record in {tree} is not UTF-8")))?;
                 RawValue::from_string(text)

@@ -19,8 +19,15 @@ use versions::{FileMigration, Versions};
 /// The `format` member of every state file.
 pub const FORMAT: &str = "xs2a-sandbox/state";
 /// Changes of the state file's format, oldest first; an older file is brought up through them as it is
-/// read (none yet: every state file so far is version 1).
-pub const MIGRATIONS: &[FileMigration] = &[];
+/// read.
+pub const MIGRATIONS: &[FileMigration] = &[FileMigration {
+    to: 2,
+    what: "the rehearsal tree (profile and fault plan, docs/rehearsal.md) may be present",
+    // A version 1 file has no rehearsal tree, which reads as the sandbox profile and no plan: nothing to
+    // change. The version still moves, so that an older sandbox refuses a version 2 file by its version
+    // (with the message that says what to do) rather than by an unknown tree.
+    run: |_| Ok(()),
+}];
 /// The state file's versions: [`MIGRATIONS`] and what messages call it.
 pub const VERSIONS: Versions = Versions {
     kind: "state file",

@@ -74,10 +74,35 @@ fn typed<R: Record>(text: &str, at: &str) -> Result<(R, String, Vec<u8>), FileEr
             }
         }
     };
-    let bytes = serde_json::to_vec(&record)
+    let bytes = record
+        .to_stored()
         .map_err(|e| FileError::schema(at.to_owned(), format!("cannot be encoded: {e}")))?;
     let key = record.key();
     Ok((record, key, bytes))
+}
+
+/// A stored record as the file's JSON: as it is, unless its tree keeps a compact form (payments, account
+/// transactions and payment bookings, `crate::compact`), which is decoded and written as JSON.
+pub fn stored_as_json(tree: &str, stored: Vec<u8>) -> Result<Vec<u8>, FileError> {
+    fn json_of<R: Record>(stored: &[u8]) -> Result<Vec<u8>, FileError> {
+        let record = R::from_stored(stored).map_err(FileError::storage)?;
+        serde_json::to_vec(&record).map_err(FileError::storage)
+    }
+    if crate::compact::is_json(&stored) {
+        return Ok(stored);
+    }
+    match tree {
+        crate::payments::model::Payment::TREE => {
+            json_of::<crate::payments::model::Payment>(&stored)
+        }
+        mock::Transaction::TREE => json_of::<mock::Transaction>(&stored),
+        crate::sandbox::booking_blocks::BookingBlock::TREE => {
+            json_of::<crate::sandbox::booking_blocks::BookingBlock>(&stored)
+        }
+        _ => Err(FileError::storage(format!(
+            "a record in {tree} is not JSON"
+        ))),
+    }
 }
 
 /// A record type with no ids or references the check needs.
@@ -120,6 +145,8 @@ with_links!(card_account, mock::CardAccount, |r| provides: vec![(Target::CardAcc
     refers: vec![at("/customerId", Target::Customer, &r.customer_id)]);
 with_links!(transaction, mock::Transaction, |r| provides: vec![],
     refers: vec![at("/accountId", Target::Account, &r.account_id)]);
+with_links!(booking_block, crate::sandbox::booking_blocks::BookingBlock, |r| provides: vec![],
+    refers: vec![at("/accountId", Target::AnyAccount, &r.account_id)]);
 with_links!(pending, mock::PendingTransaction, |r| provides: vec![],
     refers: vec![at("/accountId", Target::Account, &r.0.account_id)]);
 with_links!(sequence, crate::sandbox::transactions::SequenceCounter, |r| provides: vec![],
@@ -178,6 +205,10 @@ pub const CARRIED: &[Carried] = &[
     Carried {
         tree: "sandbox-transactions",
         decode: transaction,
+    },
+    Carried {
+        tree: "sandbox-payment-bookings",
+        decode: booking_block,
     },
     Carried {
         tree: "sandbox-transaction-sequences",
@@ -256,6 +287,14 @@ pub const CARRIED: &[Carried] = &[
         decode: plain::<crate::payments::settings::Stored>,
     },
     Carried {
+        tree: "rehearsal",
+        decode: plain::<crate::rehearsal::stored::StoredRehearsal>,
+    },
+    Carried {
+        tree: "central-register",
+        decode: plain::<crate::rehearsal::register::RegisteredTpp>,
+    },
+    Carried {
         tree: "clock",
         decode: plain::<crate::clock_control::StoredClock>,
     },
@@ -265,7 +304,7 @@ pub const CARRIED: &[Carried] = &[
     },
     Carried {
         tree: "workbench-personas",
-        decode: plain::<crate::workbench::personas::StoredPersona>,
+        decode: plain::<crate::stored_persona::StoredPersona>,
     },
     Carried {
         tree: "traffic-settings",

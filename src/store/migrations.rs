@@ -10,4 +10,8 @@
 use super::migrate::Migration;
 
 /// The format changes, oldest first (`to` is 2, 3, … in order: checked by a test).
-pub const MIGRATIONS: &[Migration] = &[];
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    to: 2,
+    what: "payments and account transactions in a compact binary form (payment bookings in one record per batch run and account)",
+    run: crate::payments::codec::migrate,
+}];

@@ -9,39 +9,11 @@ use crate::signing::issue::{tpp_request_defaults, CertificateAuthority};
 use crate::signing::qc_statements::Psd2Role;
 use crate::signing::signer::{pem_to_der, SigningCredentials};
 use crate::signing::trust::{ChainVerdict, TrustStore};
-use crate::store::{Record, Store};
+use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 
-/// Where a persona's certificate came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Source {
-    Bundled,
-    Issued,
-    Imported,
-}
-
-/// A persona as stored (tree `workbench-personas`; kept across sandbox resets).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StoredPersona {
-    pub id: String,
-    pub name: String,
-    pub source: Source,
-    pub certificate_pem: String,
-    pub private_key_pem: String,
-    pub psu_id: Option<String>,
-    pub psu_corporate_id: Option<String>,
-    pub tpp_session_id: Option<String>,
-}
-
-impl Record for StoredPersona {
-    const TREE: &'static str = "workbench-personas";
-    fn key(&self) -> String {
-        self.id.clone()
-    }
-}
+pub use crate::stored_persona::{Source, StoredPersona};
 
 /// A persona as the UI sees it: the certificate's facts and whether the sandbox would accept it now.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]

@@ -7,7 +7,7 @@ use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use std::str::FromStr;
 use time::macros::date;
-use time::{Date, OffsetDateTime};
+use time::OffsetDateTime;
 use xs2a_sandbox::domain::Currency;
 use xs2a_sandbox::payments::model::{
     Address, CreditorAccount, DebtorAccount, ForcedOutcome, Frequency, Money, Payment,
@@ -438,59 +438,89 @@ async fn removed_payment_permission_rejects_the_payment() {
     );
 }
 
+/// Every transaction of every sandbox account, as stored: one by one, and the payment bookings kept in
+/// one block per run and account.
+fn all_transactions(app: &TestApp) -> Vec<xs2a_sandbox::sandbox::model::Transaction> {
+    let store = &app.state.store;
+    let blocks = store
+        .table::<xs2a_sandbox::sandbox::booking_blocks::BookingBlock>()
+        .unwrap()
+        .list()
+        .unwrap();
+    store
+        .table::<xs2a_sandbox::sandbox::model::Transaction>()
+        .unwrap()
+        .list()
+        .unwrap()
+        .into_iter()
+        .chain(blocks.into_iter().flat_map(|b| b.transactions))
+        .collect()
+}
+
+/// SPEC.md: "The sandbox simulates payment batch processing for all payments except periodic ones." A
+/// standing order accepted for execution (ACSP) is left alone by a manual run, by the scheduled runs of
+/// 100 days (past its end date) and by the day's last run, while a payment beside it is booked.
 #[tokio::test]
-async fn a_monthly_periodic_payment_executes_once_a_month_until_its_end_date() {
+async fn batch_runs_leave_a_periodic_payment_and_the_accounts_untouched() {
     let app = spawn_app().await;
     let (from, to) = (current(&app), savings(&app));
     let mut standing = payment(
-        "monthly",
+        "standing",
         &from,
         PaymentService::PeriodicPayments,
         vec![order(&from, &to.bban, "50.00")],
         PaymentStatus::ACSP,
     );
     standing.payment.schedule = Some(Schedule {
-        start_date: date!(2026 - 06 - 05),
+        start_date: TEST_NOW.date(),
         end_date: Some(date!(2026 - 08 - 31)),
-        frequency: Frequency::Monthly,
-        day_of_execution: Some(5),
+        frequency: Frequency::Daily,
+        day_of_execution: None,
     });
-    standing.next_execution_date = Some(date!(2026 - 06 - 05));
     seed(&app, &standing);
+    let accounts_before = accounts(&app);
+    let transactions_before = all_transactions(&app);
 
-    let executed = |app: &TestApp| -> Vec<Date> {
-        stored(app, "monthly")
-            .executions
-            .iter()
-            .filter(|e| e.status == PaymentStatus::ACSC)
-            .map(|e| e.at.date())
-            .collect()
-    };
-    set_clock(&app, json!({"advance": "P31D"})).await;
-    assert_eq!(executed(&app), [date!(2026 - 06 - 05)]);
+    let run = run_now(&app).await;
+    assert_eq!(run["processed"], 0, "{run}");
+    assert_eq!(stored(&app, "standing"), standing);
+    set_clock(&app, json!({"advance": "P100D"})).await;
     assert_eq!(
-        stored(&app, "monthly").next_execution_date,
-        Some(date!(2026 - 07 - 05))
+        stored(&app, "standing"),
+        standing,
+        "500 scheduled runs, the last of them past the end date, leave the standing order as it was"
     );
-    set_clock(&app, json!({"advance": "P31D"})).await;
+    assert_eq!(accounts(&app), accounts_before, "no balance moved");
     assert_eq!(
-        executed(&app),
-        [date!(2026 - 06 - 05), date!(2026 - 07 - 05)]
+        all_transactions(&app),
+        transactions_before,
+        "nothing booked"
     );
-    set_clock(&app, json!({"advance": "P31D"})).await;
-    let done = stored(&app, "monthly");
-    assert_eq!(executed(&app).len(), 3);
+
+    // The same runs still book an ordinary payment from the same account.
+    seed(&app, &single("beside", &from, &to, "5.00"));
+    run_now(&app).await;
+    assert_eq!(stored(&app, "beside").status, PaymentStatus::ACSC);
     assert_eq!(
-        done.status,
-        PaymentStatus::ACSC,
-        "finished after its end date"
+        all_transactions(&app).len(),
+        transactions_before.len() + 2,
+        "the ordinary payment's debit and credit, seen where the check above looked"
     );
-    assert_eq!(done.next_execution_date, None);
-    assert_eq!(
-        balance(&reload(&app, &from), BalanceType::InterimAvailable),
-        balance(&from, BalanceType::InterimAvailable) - amount("150.00")
+    assert_eq!(stored(&app, "standing"), standing);
+    let runs = app
+        .state
+        .store
+        .table::<xs2a_sandbox::batch::BatchRun>()
+        .unwrap()
+        .list()
+        .unwrap();
+    assert!(runs.len() > 500, "{} runs", runs.len());
+    assert!(
+        runs.iter()
+            .flat_map(|r| &r.outcomes)
+            .all(|o| o.payment_id != "standing"),
+        "no run has an outcome for the standing order"
     );
-    assert!(done.executions.iter().all(|e| e.transaction_id.is_some()));
 }
 
 #[tokio::test]

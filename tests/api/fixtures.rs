@@ -121,7 +121,7 @@ fn export_import_into_an_empty_directory_and_export_again_gives_the_same_file() 
     let first = export(&dir, &root.path().join("state.json"));
     let head: Value = serde_json::from_slice(&first).unwrap();
     assert_eq!(head["format"], "xs2a-sandbox/state");
-    assert_eq!(head["version"], 1);
+    assert_eq!(head["version"], xs2a_sandbox::state_file::VERSION);
     assert!(
         head["trees"]["clock"][0]["state"]
             .to_string()
@@ -437,7 +437,7 @@ fn serve_refuses_a_bad_fixture_and_says_where() {
     let file = root.path().join("bad.json");
     std::fs::write(
         &file,
-        r#"{"format": "xs2a-sandbox/state", "version": 2, "trees": {}}"#,
+        r#"{"format": "xs2a-sandbox/state", "version": 99, "trees": {}}"#,
     )
     .unwrap();
     let (code, _, err) = run(binary()

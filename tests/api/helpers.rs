@@ -202,6 +202,13 @@ impl<'a> TestRequest<'a> {
     }
 
     pub async fn send(self) -> TestResponse {
+        self.try_send()
+            .await
+            .expect("the request reaches the server and is answered")
+    }
+
+    /// [`TestRequest::send`] for a request whose connection may break (a fault plan's reset).
+    pub async fn try_send(self) -> Result<TestResponse, reqwest::Error> {
         let mut headers = self.headers;
         if let Some(credentials) = &self.credentials {
             let at = self.at.unwrap_or_else(|| self.app.state.clock.now());
@@ -229,9 +236,8 @@ impl<'a> TestRequest<'a> {
             .headers(headers)
             .body(self.body_after_signing.unwrap_or(self.body))
             .send()
-            .await
-            .expect("the request reaches the server");
-        let response = TestResponse::read(response).await;
+            .await?;
+        let response = TestResponse::try_read(response).await?;
         response.check_documented(method.as_str(), &self.path);
         crate::openapi_check::check_accepted_request(
             method.as_str(),
@@ -239,7 +245,7 @@ impl<'a> TestRequest<'a> {
             response.status,
             &sent,
         );
-        response
+        Ok(response)
     }
 }
 
@@ -253,16 +259,21 @@ pub struct TestResponse {
 impl TestResponse {
     /// Reads an answer whole; a body that is not JSON is `Null` in `body` (its bytes stay in `bytes`).
     pub async fn read(response: reqwest::Response) -> TestResponse {
+        Self::try_read(response).await.unwrap()
+    }
+
+    /// [`TestResponse::read`], the body's failure returned.
+    pub async fn try_read(response: reqwest::Response) -> Result<TestResponse, reqwest::Error> {
         let status = response.status().as_u16();
         let headers = response.headers().clone();
-        let bytes = response.bytes().await.unwrap().to_vec();
+        let bytes = response.bytes().await?.to_vec();
         let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        TestResponse {
+        Ok(TestResponse {
             status,
             headers,
             body,
             bytes,
-        }
+        })
     }
 
     /// Checks the answer against the OpenAPI document (every answer the helpers read goes through this).

@@ -12,7 +12,7 @@ use axum::http::{HeaderName, HeaderValue};
 use base64::Engine;
 use xs2a_sandbox::signing::distinguished_name::{AttributeKind, DistinguishedName};
 use xs2a_sandbox::signing::signer::SigningCredentials;
-use xs2a_sandbox::signing::verifier::SIGNING_CANDIDATES;
+use xs2a_sandbox::signing::steps::SIGNING_CANDIDATES;
 use xs2a_sandbox::signing::{digest, http_date};
 
 /// The headers the proxy signs when present, in its order: the candidates the bank names, as the

@@ -875,42 +875,48 @@ async fn credits_of(app: &TestApp, minor: i64) -> Vec<String> {
         .collect()
 }
 
+/// SPEC.md: the sandbox simulates batch processing "for all payments except periodic ones". After its
+/// SCA a standing order is accepted for execution (ACSP) and stays so, through its day of execution, a
+/// month of runs and its end date: no instance is booked, and the status read says why.
 #[tokio::test]
-async fn a_monthly_periodic_payment_executes_on_its_day_every_month() {
+async fn a_periodic_payment_stays_accepted_and_no_run_books_an_instance() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
     let start = (TEST_NOW + time::Duration::days(1)).date();
-    let id = authorised(
-        &app,
-        &tpp,
-        PERIODIC,
-        &periodic_body("90.01", start, start.day()),
-    )
-    .await;
-    assert_eq!(status(&app, &tpp, PERIODIC, &id).await, "ACSP");
-    assert!(credits_of(&app, 9001).await.is_empty());
-    advance(&app, "P1D").await;
-    assert_eq!(credits_of(&app, 9001).await, ["2026-06-02"]);
-    advance(&app, "P31D").await;
-    assert_eq!(credits_of(&app, 9001).await, ["2026-06-02", "2026-07-02"]);
-    assert_eq!(status(&app, &tpp, PERIODIC, &id).await, "ACSP");
-}
-
-#[tokio::test]
-async fn the_first_execution_of_a_periodic_payment_honours_day_of_execution() {
-    let app = spawn_app().await;
-    let tpp = kari(&app).await;
-    // Monthly from the 20th on the 5th: the first execution is 5 July, not 20 June.
-    let start = time::macros::date!(2026 - 06 - 20);
-    authorised(&app, &tpp, PERIODIC, &periodic_body("90.02", start, 5)).await;
-    set_now(&app, "2026-06-21T12:00:00Z").await;
-    assert!(
-        credits_of(&app, 9002).await.is_empty(),
-        "{:?}",
-        credits_of(&app, 9002).await
+    let mut body = periodic_body("90.01", start, start.day());
+    body["endDate"] = json!((start + time::Duration::days(20)).to_string());
+    let id = authorised(&app, &tpp, PERIODIC, &body).await;
+    let read = tpp
+        .get(&app, &format!("{PERIODIC}/{id}/status"))
+        .send()
+        .await;
+    read.assert_ok();
+    assert_eq!(read.body["transactionStatus"], "ACSP");
+    assert_eq!(
+        read.body["psuMessage"],
+        xs2a_sandbox::payments::service::STANDING_ORDER_ACCEPTED,
+        "the status read says that no instance will be booked"
     );
-    set_now(&app, "2026-07-05T12:00:00Z").await;
-    assert_eq!(credits_of(&app, 9002).await, ["2026-07-05"]);
+    assert!(read.body.get("fundsAvailable").is_none(), "{}", read.body);
+    advance(&app, "P1D").await;
+    advance(&app, "P31D").await;
+    assert!(
+        credits_of(&app, 9001).await.is_empty(),
+        "no instance booked"
+    );
+    assert_eq!(status(&app, &tpp, PERIODIC, &id).await, "ACSP");
+    let details = tpp.get(&app, &format!("{PERIODIC}/{id}")).send().await;
+    details.assert_ok();
+    assert_eq!(details.body["transactionStatus"], "ACSP");
+    assert!(
+        details.body.get("nextExecutionDate").is_none(),
+        "no execution date is promised: {}",
+        details.body
+    );
+    // It can still be deleted (cancelled), as a running standing order can at the bank.
+    let deleted = app.delete(&format!("{PERIODIC}/{id}")).send().await;
+    assert_eq!(deleted.status, 204, "{}", deleted.body);
+    assert_eq!(status(&app, &tpp, PERIODIC, &id).await, "CANC");
 }
 
 // ---------------------------------------------------------------------------------------------

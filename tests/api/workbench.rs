@@ -353,3 +353,25 @@ async fn the_ui_is_served_to_this_machine_only() {
         .unwrap();
     assert_eq!(foreign.status(), 403);
 }
+
+/// `GET /workbench` answers what the OpenAPI document declares: 308 to `/workbench/`, the query kept.
+#[tokio::test]
+async fn the_bare_workbench_address_redirects_permanently_with_the_query_kept() {
+    let app = spawn_app().await;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    for (asked, to) in [
+        ("/workbench", "/workbench/"),
+        ("/workbench?token=abc", "/workbench/?token=abc"),
+    ] {
+        let answer = client
+            .get(format!("{}{asked}", app.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 308, "{asked}");
+        assert_eq!(answer.headers()["location"], to, "{asked}");
+    }
+}

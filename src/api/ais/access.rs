@@ -1,11 +1,11 @@
 //! The account information gate as HTTP sees it: the [`AisAccess`] extractor reads the headers that decide
-//! access, asks the core ([`crate::consent::access`]) and answers its verdict: a refusal as is, or a 401
+//! access, asks the core ([`crate::ais_access`]) and answers its verdict: a refusal as is, or a 401
 //! that starts SCA and carries the scaRedirect.
 
+pub use crate::ais_access::Endpoint as AisEndpoint;
+use crate::ais_access::{self as access, Ask, Denied};
 use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::sca_trigger::{header, sca_required, ScaNeed};
-pub use crate::consent::access::Endpoint as AisEndpoint;
-use crate::consent::access::{self, Ask, Denied};
 pub use crate::consent::AccountAccessLog;
 use crate::sca::authorisation::Purpose;
 use crate::sca::psu;
@@ -16,7 +16,7 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 use std::ops::Deref;
 
-pub use crate::consent::access::IdentifiedPsu;
+pub use crate::ais_access::IdentifiedPsu;
 
 /// A request allowed to read account information, and on whose behalf (the core's [`access::Access`]).
 #[derive(Debug, Clone)]

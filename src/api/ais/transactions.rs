@@ -134,7 +134,7 @@ async fn list(
     let path = format!("{}/transactions", account_path(&account.id));
     let owner = ("account", account_path(&account.id));
     let reproduce_issue = matches!(listing.status, BookingStatus::Pending | BookingStatus::Both)
-        && settings::get(store)?.reproduce_pending_transactions_issue;
+        && settings::in_effect(store)?.reproduce_pending_transactions_issue;
     let (links, booked_items, pending_items) = if reproduce_issue {
         // The known issue: the filters and paging apply to the booked transactions alone.
         let booked: Vec<Transaction> = booked

@@ -6,6 +6,21 @@
 use serde_json::{json, Map, Value};
 use utoipa::ToSchema;
 
+/// The schema of one Server-Sent Event of a `text/event-stream` answer (OpenAPI 3.1 has `schema` describe
+/// each event, as read by schema-driven clients: its `id`, `event` and `data` fields, `data` being the JSON
+/// text `event_data` names).
+pub fn sse_event(event_data: &str) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "event": {"type": "string"},
+            "data": {"type": "string", "description": event_data},
+            "retry": {"type": "integer"}
+        }
+    })
+}
+
 /// The document under construction: paths and the schemas they name.
 #[derive(Default)]
 pub struct Document {
@@ -269,14 +284,19 @@ impl Operation<'_> {
 
     /// Adds the operation to the document, with the refusals every operation can meet in the layers in
     /// front of it: the transport's limits (408, 413, 431), an internal error (500), and for the signed
-    /// interface the gate (400, 403) and a body of the wrong media type (415).
+    /// interface the gate (400, 403; 401 from the central register), a fault plan's injected answers (429, 503; docs/rehearsal.md) and a
+    /// body of the wrong media type (415).
     pub fn finish(mut self) {
         let signed = self.body["parameters"]
             .as_array()
             .is_some_and(|p| p.iter().any(|p| p["name"] == "Signature"));
         let mut common = vec![408, 413, 431, 500];
         if signed {
-            common.extend([400, 403, 405]);
+            common.extend([400, 401, 403, 405, 429, 503]);
+            // Under the production profile /v1/sandbox answers 404 as an unknown path does.
+            if self.path.starts_with("/v1/sandbox") {
+                common.push(404);
+            }
         }
         // A body of another media type is refused even where the operation ignores its body.
         if self.body.contains_key("requestBody")

@@ -24,9 +24,10 @@ const REFUSAL_STATUSES: &[(u16, &str)] = &[
     (409, "The resource's state does not allow this"),
     (413, "The body is larger than the limit"),
     (415, "The body is not JSON"),
-    (429, "Access without the PSU present exceeded the daily limit"),
+    (429, "Access without the PSU present exceeded the daily limit, or a fault plan's rate limit (Retry-After)"),
     (431, "A header, or the header section, is larger than the limit"),
     (500, "Internal error"),
+    (503, "A fault plan's maintenance window (docs/rehearsal.md): Retry-After and a tppMessage naming its end"),
 ];
 
 /// The document, built once.
@@ -40,8 +41,7 @@ fn build() -> Value {
     let error = doc.schema_ref::<ErrorBody>();
     crate::api::describe(&mut doc);
     let (mut paths, mut schemas) = doc.into_parts();
-    crate::api::sandbox::openapi::mirror_for_workbench(&mut paths);
-    schemas.extend(crate::api::workbench::schemas::components());
+    crate::api::complete_document(&mut paths, &mut schemas);
     let responses: serde_json::Map<String, Value> = REFUSAL_STATUSES
         .iter()
         .map(|(status, text)| {

@@ -388,7 +388,7 @@ pub fn describe_controls(doc: &mut Document) {
         200,
         "An event stream",
         "text/event-stream",
-        json!({"type": "string"}),
+        crate::api::openapi::builder::sse_event("The event's payload as JSON"),
     )
     .refusals(&[400, 401])
     .finish();

@@ -204,7 +204,7 @@ pub async fn confirm(
     let lang = page_lang(&headers, query.as_deref());
     let result = flow::confirm(&state.store, &id, state.clock.now());
     if let Ok(auth) = &result {
-        crate::payments::after_sca::after_sca(&state, auth);
+        crate::after_sca::after_sca(&state, auth);
     }
     after(
         &state,
@@ -343,7 +343,7 @@ fn step_page(
             consent::page(view, &choices, typed.accounts.as_deref())
         }
         Step::Confirm | Step::Finished if auth.purpose == Purpose::Payment => {
-            let payments = crate::sca::payment_flow::payments(store, auth)?;
+            let payments = crate::sca::approval::payments(store, auth)?;
             payment::page(view, &payments)
         }
         Step::Confirm | Step::Finished => confirm::page(view),

@@ -104,7 +104,11 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
         .headers
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/event-stream"));
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+        || parts
+            .extensions
+            .get::<crate::api::rehearsal::inject::BreaksConnection>()
+            .is_some();
     let (body, response_body) = if streaming {
         (body, None)
     } else {

@@ -1,5 +1,5 @@
-//! The traffic log's routes (`/workbench/api/traffic`, `/workbench/api/journeys`) and the gate's
-//! definition (`/workbench/api/gate`) in the OpenAPI document (operator credential, tag Traffic).
+//! The traffic log's routes (`/workbench/api/traffic`, `/workbench/api/journeys`) in the OpenAPI
+//! document (operator credential, tag Traffic); the gate's definition is described by the workbench.
 
 use super::routes::{JourneyEntries, Page, WholeEntry};
 use crate::api::openapi::builder::{Document, Param};
@@ -54,7 +54,7 @@ pub fn describe(doc: &mut Document) {
         200,
         "An event stream",
         "text/event-stream",
-        json!({"type": "string"}),
+        crate::api::openapi::builder::sse_event("An Entry as JSON"),
     )
     .refusals(&[401])
     .finish();
@@ -110,7 +110,7 @@ pub fn describe(doc: &mut Document) {
     .operator()
     .params(&[Param::query("limit", "integer", "At most this many.")])
     .answers_list::<Journey>(200, "The journeys")
-    .refusals(&[401])
+    .refusals(&[400, 401])
     .finish();
     doc.op(
         "GET",
@@ -121,16 +121,5 @@ pub fn describe(doc: &mut Document) {
     .operator()
     .answers::<JourneyEntries>(200, "The journey")
     .refusals(&[401, 404])
-    .finish();
-    doc.op(
-        "GET",
-        &format!("{API}/gate"),
-        "Traffic",
-        "The request gate's steps, and the headers it requires and signs",
-    )
-    .describe("From the verifier's own definitions: the steps in the order they run, each with the rule it checks, the header it reads and the codes its refusals carry.")
-    .operator()
-    .answers::<crate::api::workbench::gate::GateDefinition>(200, "The gate")
-    .refusals(&[401])
     .finish();
 }

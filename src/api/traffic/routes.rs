@@ -4,17 +4,17 @@
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
+use crate::api::query::ApiQuery;
 use crate::state::AppState;
 use crate::traffic::model::{Entry, EventEntry, Exchange, Journey};
 use crate::traffic::store::TrafficSettings;
 use axum::body::Bytes;
-use axum::extract::{Query, RawQuery, State};
+use axum::extract::{RawQuery, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
 
@@ -164,7 +164,7 @@ pub struct JourneyEntries {
 /// 200 `{entries, nextBefore}`: a page of the timeline, newest first.
 pub async fn page(
     State(state): State<AppState>,
-    Query(filters): Query<Filters>,
+    ApiQuery(filters): ApiQuery<Filters>,
 ) -> ApiResult<Json<Page>> {
     filters.check()?;
     let limit = filters.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
@@ -215,7 +215,7 @@ pub async fn one(
 pub async fn har(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<u64>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<crate::traffic::har::Entry>> {
     match entry(&state, id).await? {
         Some(Ok(exchange)) => Ok(Json(crate::traffic::har::entry(
             &exchange,
@@ -292,7 +292,7 @@ pub async fn stream(
 /// 200: the journeys, the most recently active first.
 pub async fn journeys(
     State(state): State<AppState>,
-    Query(filters): Query<Filters>,
+    ApiQuery(filters): ApiQuery<Filters>,
 ) -> Json<Vec<Journey>> {
     let limit = filters.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
     Json(state.traffic.journeys(limit))

@@ -4,7 +4,8 @@
 //! no copy); the verdict is written out from it on the log's writer thread.
 
 use crate::refusal::{Code, Refusal, TppMessage};
-use crate::signing::verifier::{Report, Step, VerifiedTpp};
+use crate::signing::steps::{Step, STEPS};
+use crate::signing::verifier::{Report, VerifiedTpp};
 use crate::traffic::model::{GateStep, GateVerdict, TppRef};
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
@@ -25,7 +26,7 @@ pub struct GateFindings {
 /// Splits a report into the gate's outcome and the findings the traffic log keeps.
 pub fn findings(report: Report) -> (Result<VerifiedTpp, Refusal>, GateFindings) {
     let warnings = match &report.outcome {
-        Ok(verified) => verified.warnings.clone(),
+        Ok(verified) => verified.warnings(),
         Err(refusal) => refusal
             .more
             .iter()
@@ -50,62 +51,18 @@ pub struct GateRecord {
     pub tpp: Option<TppRef>,
 }
 
-/// The rule each step checks and the header it reads (also served by `GET /workbench/api/gate`).
+/// The rule each step checks and the header it reads (also served by `GET /workbench/api/gate`), from
+/// the steps' table in [`crate::signing::steps`].
 pub fn rule(step: Step) -> (&'static str, Option<&'static str>) {
-    match step {
-        Step::RequiredHeaders => (
-            "Every request is signed: it carries X-Request-ID, Date, TPP-Signature-Certificate and Signature, and a Digest when it has a body.",
-            None,
-        ),
-        Step::Date => (
-            "The Date header is an RFC 7231 date at most 60 seconds from the bank's clock.",
-            Some("Date"),
-        ),
-        Step::Certificate => (
-            "TPP-Signature-Certificate is the base64 eIDAS certificate that signed the request, issued by a trusted CA, valid now, with PSD2 roles.",
-            Some("TPP-Signature-Certificate"),
-        ),
-        Step::SignatureHeader => (
-            "The Signature header holds keyId, algorithm, headers and signature, each key=\"value\", joined by commas.",
-            Some("Signature"),
-        ),
-        Step::KeyId => (
-            "keyId is SN=<upper-case hex serial>,CA=<issuer DN per RFC 2253> of the signing certificate.",
-            Some("Signature"),
-        ),
-        Step::Algorithm => (
-            "algorithm names the certificate's algorithm, rsa-sha256.",
-            Some("Signature"),
-        ),
-        Step::SignedHeaders => (
-            "headers lists the lower-case names of the signed headers in order: date, digest, x-request-id, psu-id, psu-corporate-id and tpp-redirect-uri when the request carries them.",
-            Some("Signature"),
-        ),
-        Step::Digest => (
-            "Digest is the algorithm name, '=' and the base64 hash (SHA-256 or SHA-512) of the body sent.",
-            Some("Digest"),
-        ),
-        Step::Signature => (
-            "signature is Base64(RSA-SHA256(signing string)): one 'name: value' line per signed header, in the listed order, joined by newlines.",
-            Some("Signature"),
-        ),
-    }
+    let definition = step.definition();
+    (definition.checks, definition.header)
 }
 
-/// The codes a refusal at `step` can carry (every gate refusal is a 400). `GET /workbench/api/gate` serves
-/// them; tests/api/gate_definitions.rs checks them against the refusals the gate gives.
+/// The codes a refusal at `step` can carry (every gate refusal is a 400), from the same table: the
+/// verifier checks its refusals against it (in debug builds, so every test of a refusal does) and
+/// `GET /workbench/api/gate` serves it.
 pub fn refusal_codes(step: Step) -> &'static [Code] {
-    match step {
-        Step::RequiredHeaders => &[Code::HttpHeaderRequired, Code::FormatError],
-        Step::Signature => &[Code::BadRequest],
-        Step::SignatureHeader => &[Code::FormatError],
-        Step::Date
-        | Step::Certificate
-        | Step::KeyId
-        | Step::Algorithm
-        | Step::SignedHeaders
-        | Step::Digest => &[Code::FormatError, Code::BadRequest],
-    }
+    step.definition().refusal_codes
 }
 
 /// Why an answer the gate accepted is not a success, said plainly: the handler's first error (code, field
@@ -177,11 +134,11 @@ pub fn record(findings: GateFindings) -> GateRecord {
         warnings,
         tpp,
     } = findings;
-    let mut steps = Vec::with_capacity(Step::ALL.len() + warnings.len());
+    let mut steps = Vec::with_capacity(STEPS.len() + warnings.len());
     let mut failed = None;
     let mut found_steps = found_steps;
-    for step in Step::ALL {
-        let (rule, header) = rule(step);
+    for definition in &STEPS {
+        let step = definition.step;
         let found = found_steps
             .iter_mut()
             .find(|(s, _)| *s == step)
@@ -195,10 +152,10 @@ pub fn record(findings: GateFindings) -> GateRecord {
             None => ("skipped", None),
         };
         steps.push(GateStep {
-            step: step.name().into(),
+            step: definition.name.into(),
             outcome: outcome.into(),
-            header: header.map(Into::into),
-            rule: rule.into(),
+            header: definition.header.map(Into::into),
+            rule: definition.checks.into(),
             detail,
         });
     }

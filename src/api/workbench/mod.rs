@@ -60,6 +60,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/state/compare", get(rewind::compare))
         .route("/journeys/{id}/restart", post(rewind::restart))
         .merge(crate::api::traffic::router())
+        .merge(crate::api::rehearsal::workbench_router())
         .merge(conformance::router())
         .fallback(crate::api::layers::no_such_path)
         .layer(from_fn_with_state(state.clone(), rewind::workbench_cause))

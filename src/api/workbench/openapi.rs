@@ -28,9 +28,26 @@ pub fn describe(doc: &mut Document) {
     describe_fixtures(doc);
     crate::api::traffic::openapi::describe(doc);
     super::rewind::describe(doc);
+    crate::api::rehearsal::openapi::describe(doc);
+    describe_gate(doc);
     crate::api::sandbox::openapi::describe_workbench_edits(doc);
     super::conformance::describe(doc);
     describe_pages(doc);
+}
+
+/// The gate's definition: served by the workbench, listed with the traffic (the inspector shows it).
+fn describe_gate(doc: &mut Document) {
+    doc.op(
+        "GET",
+        "/workbench/api/gate",
+        "Traffic",
+        "The request gate's steps, and the headers it requires and signs",
+    )
+    .describe("From the verifier's own definitions: the steps in the order they run, each with the rule it checks, the header it reads and the codes its refusals carry.")
+    .operator()
+    .answers::<super::gate::GateDefinition>(200, "The gate")
+    .refusals(&[401])
+    .finish();
 }
 
 fn op<'d>(
@@ -64,7 +81,7 @@ fn describe_session_and_personas(doc: &mut Document) {
         200,
         "An event stream of WorkbenchEvent",
         "text/event-stream",
-        json!({"type": "string"}),
+        crate::api::openapi::builder::sse_event("A WorkbenchEvent as JSON"),
     )
     .finish();
     op(
@@ -163,7 +180,7 @@ fn describe_composer(doc: &mut Document) {
         "Sign a draft now, send it over the port, keep it in the history",
     )
     .body::<draft::Draft>(true)
-    .answers::<composer::Sent<'static>>(200, "The request sent and its answer")
+    .answers::<composer::Sent>(200, "The request sent and its answer")
     .refusals(&[400, 404, 413, 415])
     .finish();
     op(
@@ -180,7 +197,7 @@ fn describe_composer(doc: &mut Document) {
         "/compose/history/{id}",
         "One sent request whole",
     )
-    .answers::<composer::Sent<'static>>(200, "The request sent and its answer")
+    .answers::<composer::Sent>(200, "The request sent and its answer")
     .refusals(&[404])
     .finish();
     op(

@@ -23,6 +23,8 @@ pub struct Session {
     clock: ClockReading,
     /// The data directory's format, and its last migration (docs/data-directory.md).
     data_format: crate::store::DataFormat,
+    /// The profile the bank is played in (docs/rehearsal.md).
+    profile: crate::rehearsal::Profile,
 }
 
 /// 200: the session.
@@ -36,6 +38,7 @@ pub async fn session(State(state): State<AppState>) -> Json<Session> {
         data_dir: state.settings.data_dir.clone(),
         clock: state.clock.reading(),
         data_format: state.store.data_format().clone(),
+        profile: state.rehearsal.profile(),
     })
 }
 

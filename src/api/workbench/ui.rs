@@ -58,11 +58,12 @@ fn serve(path: &str) -> Response {
     }
 }
 
-/// `GET /workbench`: to the page, with the query (the token) kept.
+/// `GET /workbench`: to the page, with the query (the token) kept. 308 Permanent Redirect, as the OpenAPI
+/// document declares: the page's address never changes, and 308 (unlike 301) keeps the method.
 pub async fn bare(uri: axum::http::Uri) -> Redirect {
     match uri.query() {
-        Some(q) => Redirect::to(&format!("/workbench/?{q}")),
-        None => Redirect::to("/workbench/"),
+        Some(q) => Redirect::permanent(&format!("/workbench/?{q}")),
+        None => Redirect::permanent("/workbench/"),
     }
 }
 

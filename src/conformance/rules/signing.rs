@@ -7,9 +7,9 @@ use super::preflight::{median, skew};
 use super::{named, Grade, Grader, Rule, Tally, UNSIGNED_FLOW};
 use crate::conformance::context::{Call, Context};
 use crate::conformance::model::Group;
-use crate::signing::distinguished_name::{
-    compare_issuer, compare_serial, IssuerMatch, SerialMatch,
-};
+use crate::signing::key_id::issuer::{compare_issuer, IssuerMatch};
+use crate::signing::key_id::parse_key_id;
+use crate::signing::key_id::serial::{compare_serial, SerialMatch};
 use crate::signing::signature_header::{self, SignatureParams};
 use std::collections::HashMap;
 
@@ -182,12 +182,12 @@ fn key_id(ctx: &Context) -> Grade {
         let (Some(params), Some(certificate)) = (signature(call), ctx.certificate(call)) else {
             continue;
         };
-        let Ok(key) = signature_header::parse_key_id(&params.key_id) else {
+        let Ok(key) = parse_key_id(&params.key_id) else {
             continue;
         };
         tally.seen();
         let issuer = certificate.issuer.to_rfc2253();
-        match compare_issuer(&key.issuer, &certificate.issuer) {
+        match compare_issuer(key.issuer, &certificate.issuer) {
             IssuerMatch::Mismatch(reason) => {
                 tally.fail(call.evidence(format!("keyId's CA names another issuer: {reason}")))
             }
@@ -199,7 +199,7 @@ fn key_id(ctx: &Context) -> Grade {
             }
             _ => {}
         }
-        match compare_serial(&key.serial, &certificate.serial) {
+        match compare_serial(key.serial, &certificate.serial) {
             SerialMatch::Mismatch(reason) => tally.fail(call.evidence(reason)),
             SerialMatch::Tolerated(notes) if !notes.is_empty() => {
                 tally.warn(call.evidence(notes.join(" ")))

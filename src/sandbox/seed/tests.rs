@@ -1,6 +1,7 @@
 //! Tests of initialisation: determinism, valid numbers, removal of manual data, listings of the seed.
 
 use super::*;
+use crate::domain::{Bban, Iban};
 use crate::refusal::Code;
 use crate::sandbox::listing::Listing;
 use crate::sandbox::{accounts, card_transactions, customers, transactions};

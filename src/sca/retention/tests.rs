@@ -6,6 +6,7 @@ use crate::sca::flow::{self, StartSca};
 use crate::sca::session::{self, SessionState};
 use crate::sca::Context;
 use time::macros::datetime;
+use time::Duration;
 
 const NOW: OffsetDateTime = datetime!(2026-06-01 12:00 UTC);
 

@@ -35,7 +35,9 @@ const FAILS: Migration = Migration {
     run: refuse,
 };
 
-/// A data directory of format 1 holding the seeded sandbox, in a temporary directory.
+/// A data directory of format 1 holding the seeded sandbox, in a temporary directory. This build writes
+/// a later format (`migrations::MIGRATIONS`), so its format file is set back to 1: the synthetic
+/// migrations here read only customers, whose form no format has changed.
 fn format_1_dir() -> (tempfile::TempDir, PathBuf) {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("data");
@@ -43,6 +45,7 @@ fn format_1_dir() -> (tempfile::TempDir, PathBuf) {
     crate::sandbox::seed::initialize(&store, date!(2026 - 06 - 01)).unwrap();
     store.close().unwrap();
     drop(store);
+    format::write(&dir, &FormatFile::new(1)).unwrap();
     assert_eq!(format_of(&dir).unwrap(), 1);
     (root, dir)
 }
@@ -53,6 +56,12 @@ fn customers(dir: &Path) -> Vec<serde_json::Value> {
     tree.iter()
         .map(|pair| serde_json::from_slice(&pair.unwrap().1).unwrap())
         .collect()
+}
+
+/// How many records the change journal of the directory holds.
+fn journal_records(dir: &Path) -> usize {
+    let db = sled::Config::new().path(dir).open().unwrap();
+    db.open_tree(crate::store::journal::TREE).unwrap().len()
 }
 
 #[test]
@@ -86,9 +95,12 @@ fn a_new_directory_gets_the_format_file_of_this_version() {
 #[test]
 fn an_older_directory_is_migrated_on_a_copy_and_the_old_one_kept() {
     let (root, dir) = format_1_dir();
+    assert!(journal_records(&dir) > 0, "the seeding was journaled");
     let before = fixture::contents(&dir);
     let report = prepare_with(&dir, &[TO_2]).unwrap();
     let backup = root.path().join(format!("data.before-{APP_VERSION}"));
+    // The journal held the older format's bytes: a rewind must not write them back (docs/rewind.md).
+    assert_eq!(journal_records(&dir), 0, "the journal is emptied by a migration");
     assert_eq!(report.version, 2);
     assert_eq!(report.migrated_from, Some(1));
     assert!(report.migrated_now);
@@ -133,10 +145,11 @@ fn a_failed_migration_leaves_the_directory_as_it_was() {
 #[test]
 fn a_directory_a_sandbox_serves_is_not_migrated() {
     let (root, dir) = format_1_dir();
-    let serving = Store::open(&dir).unwrap();
+    // Held open as a serving sandbox holds it (a `Store` of this build would migrate it first).
+    let serving = sled::Config::new().path(&dir).open().unwrap();
     let error = prepare_with(&dir, &[TO_2]).unwrap_err();
     assert!(matches!(error, StoreError::Locked(_)), "{error}");
-    serving.close().unwrap();
+    drop(serving);
     assert_eq!(format_of(&dir).unwrap(), 1);
     assert_eq!(std::fs::read_dir(root.path()).unwrap().count(), 1);
 }

@@ -16,6 +16,9 @@ import type {
   CardTransactionList,
   ClockChange,
   ClockReading,
+  ConformanceReport,
+  ConformanceReportQuery,
+  ConformanceTppSeen,
   CreateCustomer,
   Comparison,
   Customer,
@@ -42,10 +45,16 @@ import type {
   PendingAuthorisation,
   Persona,
   PersonaPatch,
+  Plan,
   Position,
+  Preset,
   Preview,
+  ProfileSetting,
+  RegisterChange,
+  RegisteredTpp,
   Restart,
   Rewound,
+  Rule,
   Sent,
   Session,
   Settings,
@@ -57,6 +66,10 @@ import type {
 } from "./types";
 
 const seg = encodeURIComponent;
+
+function reportQuery(q: ConformanceReportQuery): Record<string, QueryValue> {
+  return { tpp: q.tpp, since: q.since, until: q.until, journey: q.journey };
+}
 
 export function createClient(t: Transport) {
   return {
@@ -163,6 +176,21 @@ export function createClient(t: Transport) {
       deleteSnapshot: (name: string) => t.request<void>("DELETE", `/snapshots/${seg(name)}`),
     },
 
+    /** Production rehearsal (docs/rehearsal.md): the profile, the fault plan, the central register. */
+    rehearsal: {
+      profile: () => t.request<ProfileSetting>("GET", "/profile"),
+      setProfile: (body: ProfileSetting) => t.request<ProfileSetting>("PUT", "/profile", body),
+      faults: () => t.request<Plan>("GET", "/faults"),
+      presets: () => t.request<Preset[]>("GET", "/faults/presets"),
+      addRule: (rule: Rule) => t.request<Plan>("POST", "/faults/rules", rule),
+      setRuleEnabled: (id: string, enabled: boolean) =>
+        t.request<Plan>("PATCH", `/faults/rules/${seg(id)}`, { enabled }),
+      deleteRule: (id: string) => t.request<Plan>("DELETE", `/faults/rules/${seg(id)}`),
+      register: () => t.request<RegisteredTpp[]>("GET", "/register"),
+      changeRegister: (organisationId: string, body: RegisterChange) =>
+        t.request<RegisteredTpp>("PATCH", `/register/${seg(organisationId)}`, body),
+    },
+
     traffic: {
       page: (filter: TrafficFilter, before?: number | null, limit?: number, signal?: AbortSignal) =>
         t.request<TrafficPage>("GET", "/traffic", undefined, {
@@ -190,6 +218,18 @@ export function createClient(t: Transport) {
         t.request<Comparison>("GET", "/state/compare", undefined, { query: { a, b, aPosition, bPosition } }),
       restart: (journey: string, from: number, paceMs?: number) =>
         t.request<Restart>("POST", `/journeys/${seg(journey)}/restart`, paceMs === undefined ? { from } : { from, paceMs }),
+    },
+
+    conformance: {
+      /** The TPPs the traffic log has seen, most recently active first. */
+      tpps: () => t.request<ConformanceTppSeen[]>("GET", "/conformance/tpps"),
+      report: (q: ConformanceReportQuery) => t.request<ConformanceReport>("GET", "/conformance", undefined, { query: reportQuery(q) }),
+      /** The report as JUnit XML (one test case per rule), as text to save. */
+      junit: (q: ConformanceReportQuery) =>
+        t.request<string>("GET", "/conformance/junit", undefined, { query: reportQuery(q), text: true }),
+      /** The report as self-contained HTML, as text to save. */
+      html: (q: ConformanceReportQuery) =>
+        t.request<string>("GET", "/conformance/html", undefined, { query: reportQuery(q), text: true }),
     },
   };
 }

@@ -111,6 +111,17 @@ export type BatchRuns = S["RunsView"];
 export type Settings = S["PaymentSettings"];
 
 // ---------------------------------------------------------------------------------------------------
+// Production rehearsal (docs/rehearsal.md)
+
+export type Profile = S["Profile"];
+export type ProfileSetting = S["ProfileSetting"];
+export type Plan = S["Plan"];
+export type Rule = S["Rule"];
+export type Preset = S["Preset"];
+export type RegisteredTpp = S["RegisteredTpp"];
+export type RegisterChange = S["RegisterChange"];
+
+// ---------------------------------------------------------------------------------------------------
 // TPP personas
 
 export type Psd2Role = S["Psd2Role"];
@@ -229,4 +240,25 @@ export interface WorkbenchEvent<K extends EventKind = EventKind> {
   kind: K;
   at: string;
   data: EventDataByKind[K];
+}
+
+// The conformance report (GET /workbench/api/conformance).
+
+export type ConformanceVerdict = S["ConformanceVerdict"];
+export type ConformanceRuleGroup = S["ConformanceGroup"];
+export type ConformanceEvidence = S["ConformanceEvidence"];
+export type ConformanceRuleResult = S["ConformanceRuleResult"];
+export type ConformanceCounts = S["ConformanceCounts"];
+export type ConformanceGroupResult = S["ConformanceGroupResult"];
+export type ConformanceSelection = S["ConformanceSelection"];
+export type ConformanceReport = S["ConformanceReport"];
+/** `GET /workbench/api/conformance/tpps`. */
+export type ConformanceTppSeen = S["ConformanceTppSeen"];
+
+/** What to grade: the query of every conformance endpoint. */
+export interface ConformanceReportQuery {
+  tpp: string;
+  since?: string;
+  until?: string;
+  journey?: string;
 }

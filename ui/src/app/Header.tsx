@@ -64,8 +64,9 @@ export function Header(props: { onHelp: () => void }) {
       <button id={SHORTCUTS_BUTTON} type="button" class="btn secondary" onClick={() => props.onHelp()} aria-label="Keyboard shortcuts">
         ?
       </button>
+      {/* ℹ (U+2139): DejaVu Sans, the usual Linux UI font, has it; the circled ⓘ showed as a missing glyph. */}
       <button type="button" class="btn secondary" onClick={() => setAbout(true)} aria-label="About" title="About">
-        ⓘ
+        ℹ
       </button>
       <Show when={about()}>
         <AboutDialog onClose={() => setAbout(false)} />

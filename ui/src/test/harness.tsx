@@ -16,6 +16,8 @@ export const SESSION: Session = {
   dataDir: null,
   callbackUrl: "http://127.0.0.1:8080/workbench/callback",
   clock: { now: "2026-06-01T12:00:00Z", mode: "frozen", offsetSeconds: 0 },
+  dataFormat: { version: 2, migratedNow: false },
+  profile: "sandbox",
 };
 
 export interface HarnessOptions {

@@ -16,7 +16,7 @@ use crate::workbench::history;
 use axum::extract::State;
 use axum::Json;
 use draft::{prepare, Draft, Prepared};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// 200: every form.
@@ -33,43 +33,54 @@ pub async fn preview(
 }
 
 /// A sent request as the history keeps it and the UI shows it.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Sent<'a> {
-    id: &'a str,
+pub struct Sent {
+    id: String,
     #[serde(with = "time::serde::rfc3339")]
     at: time::OffsetDateTime,
-    draft: &'a Draft,
-    request: SentRequest<'a>,
-    signing_string: &'a str,
+    draft: Draft,
+    request: SentRequest,
+    signing_string: String,
     response: SentResponse,
     duration_ms: u64,
     exchange_id: Option<String>,
 }
 
 /// The request as it went over the port.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct SentRequest<'a> {
-    method: &'a str,
-    url: &'a str,
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct SentRequest {
+    method: String,
+    url: String,
     /// `[name, value]` pairs in the order sent.
-    headers: &'a [(String, String)],
+    headers: Vec<(String, String)>,
     body: Option<String>,
 }
 
 /// The answer as it came back.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct SentResponse {
     status: u16,
     headers: Vec<(String, String)>,
     body: String,
 }
 
+/// A history record read back as what it holds: a [`Sent`] (the store keeps it as JSON, written by
+/// [`send`] alone).
+fn sent_of(record: history::HistoryRecord) -> ApiResult<Sent> {
+    serde_json::from_value(record.sent).map_err(|e| {
+        ApiError::internal(format!(
+            "the composer's history entry {} is unreadable: {e}",
+            record.id
+        ))
+    })
+}
+
 /// 200: the request signed now, sent over the real port, with its answer.
 pub async fn send(
     State(state): State<AppState>,
     JsonBody(draft): JsonBody<Draft>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Sent>> {
     let prepared = prepare(&state, &draft)?;
     let to = *state
         .listening
@@ -92,33 +103,37 @@ pub async fn send(
     let request_body = (!prepared.body.is_empty()).then(|| body_text(&prepared.body));
     let response_body = body_text(&answer.body);
     let duration_ms = answer.duration.as_millis() as u64;
+    let sent = Sent {
+        id: String::new(),
+        at,
+        draft,
+        request: SentRequest {
+            method: prepared.method,
+            url: prepared.url,
+            headers: prepared.headers,
+            body: request_body,
+        },
+        signing_string: prepared.signing_string,
+        response: SentResponse {
+            status: answer.status,
+            headers: answer.headers,
+            body: response_body,
+        },
+        duration_ms,
+        exchange_id: exchange_id.map(|id| id.to_string()),
+    };
     let store = state.store.clone();
     let id = history::record(&store, |id| {
         serde_json::to_value(Sent {
-            id,
-            at,
-            draft: &draft,
-            request: SentRequest {
-                method: &prepared.method,
-                url: &prepared.url,
-                headers: &prepared.headers,
-                body: request_body.clone(),
-            },
-            signing_string: &prepared.signing_string,
-            response: SentResponse {
-                status: answer.status,
-                headers: answer.headers.clone(),
-                body: response_body.clone(),
-            },
-            duration_ms,
-            exchange_id: exchange_id.map(|id| id.to_string()),
+            id: id.to_owned(),
+            ..sent
         })
         .unwrap_or_default()
     })?;
-    let sent = history::get(&store, &id)?
-        .map(|h| h.sent)
-        .unwrap_or_default();
-    Ok(Json(sent))
+    history::get(&store, &id)?
+        .ok_or_else(|| ApiError::internal("the sent request was not kept"))
+        .and_then(sent_of)
+        .map(Json)
 }
 
 /// One line of the history list.
@@ -161,10 +176,11 @@ pub async fn history_list(State(state): State<AppState>) -> ApiResult<Json<Vec<H
 pub async fn history_entry(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<Sent>> {
     history::get(&state.store, &id)?
-        .map(|h| Json(h.sent))
         .ok_or_else(|| ApiError::unknown("id", "sent request", &id))
+        .and_then(sent_of)
+        .map(Json)
 }
 
 /// 200 `{text, omitted}`: the draft as shell text that signs at every run.

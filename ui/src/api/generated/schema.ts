@@ -1233,6 +1233,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workbench/api/conformance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The conformance report of a TPP's traffic
+         * @description Pre-flight checks, then every rule by group with its verdict, evidence (exchange ids for the inspector, journeys for the flow view) and what production does (docs/conformance.md).
+         */
+        get: operations["get_workbench_api_conformance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/conformance/html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same report as a self-contained HTML page */
+        get: operations["get_workbench_api_conformance_html"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/conformance/junit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same report as JUnit XML */
+        get: operations["get_workbench_api_conformance_junit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/conformance/tpps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The TPPs the traffic log has seen */
+        get: operations["get_workbench_api_conformance_tpps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workbench/api/events": {
         parameters: {
             query?: never;
@@ -1251,6 +1322,80 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The fault plan with each rule's counters */
+        get: operations["get_workbench_api_faults"];
+        /**
+         * Replace the fault plan
+         * @description Validated and stored before it takes effect; the counters and the generator's state are taken as given (absent: zero and the seed). docs/rehearsal.md and fixtures/schema/fault-plan.schema.json describe the format.
+         */
+        put: operations["put_workbench_api_faults"];
+        post?: never;
+        /** Remove every rule (the seed stays) */
+        delete: operations["delete_workbench_api_faults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/faults/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ready-made rules, one per failure */
+        get: operations["get_workbench_api_faults_presets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/faults/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a rule at the end of the plan */
+        post: operations["post_workbench_api_faults_rules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/faults/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a rule */
+        delete: operations["delete_workbench_api_faults_rules_id"];
+        options?: never;
+        head?: never;
+        /** Switch a rule on or off */
+        patch: operations["patch_workbench_api_faults_rules_id"];
         trace?: never;
     };
     "/workbench/api/gate": {
@@ -1318,26 +1463,6 @@ export interface paths {
         get: operations["get_workbench_api_journeys_id_flow"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/workbench/api/journeys/{id}/restart": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Restart a journey from one of its steps (presentation mode)
-         * @description Rewinds the sandbox to the state before the step (before the first page of the PSU's SCA when the step is one of its pages), then re-runs the journey's exchanges from there through the replay engine: bank requests re-signed with the persona's key whose certificate signed them, ids from the new answers carried into later requests, SCA pages through the automation endpoint with the PSU's choices. Events are not re-run. 202: the rewind is done and the re-run has begun; its exchanges appear on the timeline.
-         */
-        post: operations["post_workbench_api_journeys_id_restart"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1431,7 +1556,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/workbench/api/rewind": {
+    "/workbench/api/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The profile the bank is played in */
+        get: operations["get_workbench_api_profile"];
+        /**
+         * Switch between the sandbox and the production profile
+         * @description Stored before it answers. Under `production`, tolerances are refused, `/v1/sandbox` answers 404 but to the operator, and every known issue is on (docs/rehearsal.md).
+         */
+        put: operations["put_workbench_api_profile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The simulated central register: every TPP seen */
+        get: operations["get_workbench_api_register"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/register/{organisationId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1440,15 +1603,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Return the sandbox to the state before or after a timeline entry
-         * @description Atomically, over every tree of the state; the rewind is itself an entry of the timeline (`rewind`), so returning to the state before it undoes it. The sandbox rewinds only itself, not the TPP's own records. Workbench clients receive `sandbox.changed {what: "all"}`. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.
-         */
-        post: operations["post_workbench_api_rewind"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Mark a TPP unregistered, withdraw a role, revoke its certificate
+         * @description Stored before it applies; the TPP's next request gets 401 CERTIFICATE_REVOKED, CERTIFICATE_BLOCKED (unregistered) or ROLE_INVALID (a service needing a withdrawn role), in both profiles (docs/rehearsal.md).
+         */
+        patch: operations["patch_workbench_api_register_organisationId"];
         trace?: never;
     };
     "/workbench/api/sandbox/accounts": {
@@ -2038,40 +2201,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/workbench/api/state/at/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The state at a timeline entry as a state file (the live state untouched) */
-        get: operations["get_workbench_api_state_at_id"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/workbench/api/state/compare": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The state at one timeline entry against the state at another */
-        get: operations["get_workbench_api_state_compare"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/workbench/api/traffic": {
         parameters: {
             query?: never;
@@ -2098,26 +2227,6 @@ export interface paths {
         };
         /** One entry whole */
         get: operations["get_workbench_api_traffic_id"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/workbench/api/traffic/{id}/changes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What one timeline entry (exchange or event) changed in the sandbox's state
-         * @description The records the entry's writes created, changed and removed (net: from before its first write to after its last), with field-level differences and the balances moved. An entry that wrote nothing answers `commits: 0` and empty lists. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: the entry is beyond the journal's reach, or the journal is off.
-         */
-        get: operations["get_workbench_api_traffic_id_changes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2394,21 +2503,6 @@ export interface components {
             creditLimitIncluded?: boolean | null;
             referenceDate?: string | null;
         };
-        /** @description A balance of an account or card account that moved. */
-        BalanceMove: {
-            accountId: string;
-            after: string | null;
-            balanceType: string;
-            /** @description Amounts as decimal strings; null when the balance did not exist on that side. */
-            before: string | null;
-            currency: string;
-            /** @description `after - before` (a missing side counts as zero). */
-            moved: string;
-            /** @description The account's name, when it has one. */
-            name: string | null;
-            /** @description `account` or `card-account`. */
-            resource: string;
-        };
         BalancesBody: {
             account: components["schemas"]["AccountReference"];
             balances: components["schemas"]["BalanceView"][];
@@ -2492,22 +2586,22 @@ export interface components {
         Callback: {
             /** Format: date-time */
             at: string;
-            code?: string | null;
-            context?: string | null;
+            code: string | null;
+            context: string | null;
             id: string;
-            message?: string | null;
+            message: string | null;
             /** @enum {string} */
             outcome: "success" | "failure";
-            personaId?: string | null;
-            psuCorporateId?: string | null;
-            psuId?: string | null;
+            personaId: string | null;
+            psuCorporateId: string | null;
+            psuId: string | null;
             /** @description Every parameter as received. */
             query: {
                 [key: string]: string;
             };
-            status?: string | null;
-            system?: string | null;
-            tppSessionId?: string | null;
+            status: string | null;
+            system: string | null;
+            tppSessionId: string | null;
         };
         CardAccountBody: {
             cardAccount: components["schemas"]["CardAccountDetails"];
@@ -2625,20 +2719,6 @@ export interface components {
          * @enum {string}
          */
         Category: "ERROR" | "WARNING";
-        /**
-         * @description How a record changed.
-         * @enum {string}
-         */
-        ChangeKind: "created" | "changed" | "removed";
-        /** @description What changed between two points. */
-        ChangeSummary: {
-            /** @description The balances of accounts and card accounts that moved. */
-            balances: components["schemas"]["BalanceMove"][];
-            /** @description Changed records left out of `resources` (at most 500 are listed); balances are all listed. */
-            omitted: number;
-            /** @description The records that differ, in registry order and by key. */
-            resources: components["schemas"]["ResourceChange"][];
-        };
         ClockChangeBody: {
             advance?: string | null;
             mode?: string | null;
@@ -2661,12 +2741,182 @@ export interface components {
          * @description The message codes SPEC.md names (Errors > Message structure, plus REFERENCE_MIX_INVALID).
          * @enum {string}
          */
-        Code: "SYSTEM_ERROR" | "BAD_REQUEST" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "HTTP_HEADER_REQUIRED" | "QUERY_PARAMETER_REQUIRED" | "SCA_NOT_FOUND" | "SCA_EXPIRED" | "SCA_INVALID" | "FORMAT_ERROR" | "RESOURCE_UNKNOWN" | "PSU_CREDENTIALS_INVALID" | "CONSENT_UNKNOWN" | "CONSENT_INVALID" | "CONSENT_EXPIRED" | "ACCESS_EXCEEDED" | "PRODUCT_UNKNOWN" | "PRODUCT_INVALID" | "KID_MISSING" | "KID_INVALID" | "PAYMENT_FAILED" | "EXECUTION_DATE_INVALID" | "REFERENCE_MIX_INVALID";
-        /** @description Two points and what differs from the first to the second. */
-        Comparison: components["schemas"]["ChangeSummary"] & {
-            a: components["schemas"]["Point"];
-            b: components["schemas"]["Point"];
+        Code: "SYSTEM_ERROR" | "BAD_REQUEST" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "HTTP_HEADER_REQUIRED" | "QUERY_PARAMETER_REQUIRED" | "SCA_NOT_FOUND" | "SCA_EXPIRED" | "SCA_INVALID" | "FORMAT_ERROR" | "RESOURCE_UNKNOWN" | "PSU_CREDENTIALS_INVALID" | "CONSENT_UNKNOWN" | "CONSENT_INVALID" | "CONSENT_EXPIRED" | "ACCESS_EXCEEDED" | "PRODUCT_UNKNOWN" | "PRODUCT_INVALID" | "KID_MISSING" | "KID_INVALID" | "PAYMENT_FAILED" | "EXECUTION_DATE_INVALID" | "REFERENCE_MIX_INVALID" | "CERTIFICATE_REVOKED" | "CERTIFICATE_BLOCKED" | "ROLE_INVALID";
+        /** @description How many rules came out each way. */
+        ConformanceCounts: {
+            /** Format: int32 */
+            failed: number;
+            /** Format: int32 */
+            notExercised: number;
+            /** Format: int32 */
+            passed: number;
+            /** Format: int32 */
+            review: number;
+            /** Format: int32 */
+            warning: number;
         };
+        /** @description One exchange (or flow step) a verdict rests on. */
+        ConformanceEvidence: {
+            /**
+             * Format: date-time
+             * @description The sandbox clock's time of the request; null for a flow file.
+             */
+            at: string | null;
+            /**
+             * Format: int64
+             * @description The traffic log's entry number (the inspector opens it); null for a flow file's step.
+             */
+            exchangeId: number | null;
+            /** @description The journeys the exchange belongs to (the flow view opens them). */
+            journeys: string[];
+            method: string;
+            /** @description What this exchange shows, in a sentence. */
+            note: string;
+            /** @description Path and query as sent. */
+            path: string;
+            /** Format: int32 */
+            status: number;
+            /**
+             * Format: int32
+             * @description The flow file's step number (1-based); null for the traffic log.
+             */
+            step: number | null;
+        };
+        /**
+         * @description The groups of the report, in its order.
+         * @enum {string}
+         */
+        ConformanceGroup: "preflight" | "signing" | "headers" | "sca-consent" | "payments" | "robustness" | "general";
+        /** @description One group's rules. */
+        ConformanceGroupResult: {
+            counts: components["schemas"]["ConformanceCounts"];
+            group: components["schemas"]["ConformanceGroup"];
+            rules: components["schemas"]["ConformanceRuleResult"][];
+            title: string;
+            verdict: components["schemas"]["ConformanceVerdict"];
+        };
+        /** @description The whole report. */
+        ConformanceReport: {
+            /** @description Every rule and pre-flight check counted by verdict. */
+            counts: components["schemas"]["ConformanceCounts"];
+            /** @description Always `xs2a-sandbox/conformance-report`. */
+            format: string;
+            /**
+             * Format: date-time
+             * @description The sandbox clock's time when it was made.
+             */
+            generatedAt: string;
+            /** @description The rules, by group (signing, headers, sca-consent, payments, robustness, general). */
+            groups: components["schemas"]["ConformanceGroupResult"][];
+            /** @description What the reader should know about the traffic as a whole (a clock that stood still, ...). */
+            notes: string[];
+            /** @description Configuration checks, said first so that they do not drown the report. */
+            preflight: components["schemas"]["ConformanceRuleResult"][];
+            /** @description The sandbox that graded it. */
+            sandboxVersion: string;
+            selection: components["schemas"]["ConformanceSelection"];
+            /** @description The heaviest verdict of all: FAILED over WARNING over REVIEW over PASSED over NOT_EXERCISED. */
+            verdict: components["schemas"]["ConformanceVerdict"];
+            /**
+             * Format: int32
+             * @description The report format's version.
+             */
+            version: number;
+        };
+        /** @description The outcome of one rule or pre-flight check. */
+        ConformanceRuleResult: {
+            /** @description What the rule checks. */
+            checks: string;
+            evidence: components["schemas"]["ConformanceEvidence"][];
+            /**
+             * Format: int32
+             * @description Evidence beyond the kept items, counted but not listed.
+             */
+            evidenceOmitted: number;
+            /**
+             * Format: int32
+             * @description How many exchanges (or cases) the rule looked at.
+             */
+            exercised: number;
+            group: components["schemas"]["ConformanceGroup"];
+            /** @description Stable: `NO-SIG-003` keeps its meaning across releases. */
+            id: string;
+            /** @description What production does about it. */
+            production: string;
+            /** @description Where SPEC.md (the bank's documentation) says it, e.g. "Authentication › Request signing 7". */
+            specSection: string;
+            /** @description The outcome in a sentence. */
+            summary: string;
+            title: string;
+            verdict: components["schemas"]["ConformanceVerdict"];
+        };
+        /** @description What was graded. */
+        ConformanceSelection: {
+            /**
+             * Format: int32
+             * @description Of those, calls to the bank's interface (the rules grade these).
+             */
+            bankExchanges: number;
+            /**
+             * Format: int32
+             * @description Every exchange selected (the TPP's, and the PSU's steps on the SCA pages of its authorisations).
+             */
+            exchanges: number;
+            /** Format: date-time */
+            firstAt: string | null;
+            /** @description The flow file's name, when one was graded. */
+            flowFile: string | null;
+            journey: string | null;
+            /** Format: date-time */
+            lastAt: string | null;
+            /**
+             * Format: int32
+             * @description Calls to /v1/sandbox (mock data, clock, SCA automation): production has none; no rule grades them.
+             */
+            sandboxExchanges: number;
+            /**
+             * Format: int32
+             * @description The PSU's requests on the bank's SCA pages.
+             */
+            scaPageExchanges: number;
+            /** Format: date-time */
+            since: string | null;
+            source: components["schemas"]["ConformanceSource"];
+            tpp: null | components["schemas"]["ConformanceTpp"];
+            /** @description True when more exchanges matched than a report grades: the newest were kept. */
+            truncated: boolean;
+            /** Format: date-time */
+            until: string | null;
+        };
+        /**
+         * @description Where the graded traffic came from.
+         * @enum {string}
+         */
+        ConformanceSource: "traffic-log" | "flow-file";
+        /** @description The TPP graded, as its certificate names it. */
+        ConformanceTpp: {
+            name: string;
+            organisationId: string;
+        };
+        /** @description A TPP the traffic log has seen. */
+        ConformanceTppSeen: {
+            /**
+             * Format: int32
+             * @description Its exchanges in the log.
+             */
+            exchanges: number;
+            /** Format: date-time */
+            firstAt: string;
+            /** Format: date-time */
+            lastAt: string;
+            name: string;
+            organisationId: string;
+        };
+        /**
+         * @description How one rule (or pre-flight check) came out.
+         * @enum {string}
+         */
+        ConformanceVerdict: "PASSED" | "FAILED" | "WARNING" | "REVIEW" | "NOT_EXERCISED";
         /** @description The accounts one PSU granted one TPP in one context. */
         Consent: {
             /** @description Granted account ids (sandbox account ids). */
@@ -2838,6 +3088,25 @@ export interface components {
             accounts: components["schemas"]["AccountSummary"][];
             cardAccounts: components["schemas"]["CardAccountSummary"][];
         };
+        /** @description The data format of an opened directory, as the workbench's session shows it. */
+        DataFormat: {
+            /** @description Where the directory as it was before is kept, while it still is (the user removes it). */
+            backup?: string | null;
+            /** @description When (RFC 3339, the machine's time). */
+            migratedAt?: string | null;
+            /**
+             * Format: int32
+             * @description The format the directory was migrated from, if it ever was by this or an earlier start.
+             */
+            migratedFrom?: number | null;
+            /** @description True when this start did the migration. */
+            migratedNow: boolean;
+            /**
+             * Format: int32
+             * @description The format version of the data (the one this app writes).
+             */
+            version: number;
+        };
         /** @description The debtor's account: a BBAN, or a card account in `other`. */
         DebtorAccountBody: {
             bban?: string | null;
@@ -2898,6 +3167,36 @@ export interface components {
             redirect: string;
             tppSessionId: string;
         };
+        /** @description What happens to a request a rule fires on (the bank interface, `/v1`). */
+        Effect: {
+            /** Format: int64 */
+            fixedMs: number;
+            /** Format: int64 */
+            jitterMs?: number;
+            /** @enum {string} */
+            kind: "latency";
+        } | {
+            /** @enum {string} */
+            kind: "rateLimited";
+            /** Format: int64 */
+            retryAfterSeconds: number;
+        } | {
+            /** @enum {string} */
+            kind: "serverError";
+        } | {
+            /** @enum {string} */
+            kind: "maintenance";
+            /** Format: date-time */
+            until: string;
+        } | {
+            /** @enum {string} */
+            kind: "connectionReset";
+        } | {
+            /** Format: int64 */
+            holdSeconds?: number;
+            /** @enum {string} */
+            kind: "noAnswer";
+        };
         /** @description One person's engagement in a request. */
         EngagementInput: {
             account?: null | components["schemas"]["AccountRefInput"];
@@ -2920,13 +3219,6 @@ export interface components {
             /** @enum {string} */
             kind: "event";
         });
-        /** @description The state changes of one entry. */
-        EntryChanges: components["schemas"]["ChangeSummary"] & {
-            /** @description How many commits it made (0: it changed nothing). */
-            commits: number;
-            /** Format: int64 */
-            entry: number;
-        };
         /** @description The error body: `{"tppMessages": [...]}`. */
         ErrorBody: {
             _links?: unknown;
@@ -2937,11 +3229,8 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["TimelineEventData"];
-            /**
-             * @description state.change: a change of the sandbox's state by the workbench or an import (its writes are the entry's state changes); rewind: the sandbox returned to the state at another entry.
-             * @enum {string}
-             */
-            event: "batch.run" | "payment.status" | "sca.step" | "clock" | "state.change" | "rewind";
+            /** @enum {string} */
+            event: "batch.run" | "payment.status" | "sca.step" | "clock";
             /** Format: int64 */
             id: number;
             journeys: string[];
@@ -2949,8 +3238,8 @@ export interface components {
         };
         /** @description A whole exchange. */
         Exchange: components["schemas"]["ExchangeSummary"] & {
-            composerSigningString?: string | null;
-            gate?: null | components["schemas"]["GateVerdict"];
+            composerSigningString: string | null;
+            gate: null | components["schemas"]["GateVerdict"];
             request: components["schemas"]["Message"];
             response: components["schemas"]["Message"];
             tppMessages: components["schemas"]["TppMessage"][];
@@ -2965,18 +3254,18 @@ export interface components {
             /** Format: date-time */
             at: string;
             /** @description The first code of an error answer. */
-            code?: string | null;
+            code: string | null;
             /** Format: int64 */
             durationMs: number;
             /** @description The gate step that refused the request. */
-            failedStep?: string | null;
+            failedStep: string | null;
             /** Format: int64 */
             id: number;
             journeys: string[];
             method: string;
             path: string;
-            psuId?: string | null;
-            query?: string | null;
+            psuId: string | null;
+            query: string | null;
             resources: components["schemas"]["Resource"][];
             /**
              * @description The workbench's composer, or any other client.
@@ -2985,8 +3274,8 @@ export interface components {
             source: "composer" | "external";
             /** Format: int32 */
             status: number;
-            tpp?: null | components["schemas"]["TppRef"];
-            tppSessionId?: string | null;
+            tpp: null | components["schemas"]["TppRef"];
+            tppSessionId: string | null;
         };
         /**
          * @description Which text to make.
@@ -3030,15 +3319,6 @@ export interface components {
             creditorAccount: components["schemas"]["CreditorAccountRequest"];
             debtorAccount: components["schemas"]["DebtorAccountRequest"];
             instructedAmount: components["schemas"]["AmountRequest"];
-        };
-        /** @description One field that differs. */
-        FieldChange: {
-            /** @description Absent (null) when the field does not exist after. */
-            after: unknown;
-            /** @description Absent (null) when the field did not exist before. */
-            before: unknown;
-            /** @description A JSON pointer into the record, e.g. `/transactionStatus` or `/balances/0/balanceAmount/amount`. */
-            path: string;
         };
         /**
          * xs2a-sandbox recorded flow, version 1
@@ -3124,8 +3404,8 @@ export interface components {
          *     texts: the gate lends them (no copy per request); read back from storage they are owned.
          */
         GateStep: {
-            detail?: string | null;
-            header?: string | null;
+            detail: string | null;
+            header: string | null;
             /** @enum {string} */
             outcome: "passed" | "failed" | "warning" | "skipped";
             rule: string;
@@ -3136,7 +3416,7 @@ export interface components {
             /** @description The rule, in the interface's words. */
             checks: string;
             /** @description The header the step reads, if one. */
-            header?: string | null;
+            header: string | null;
             /** @description As a traffic entry's `gate.steps[].step` and `failedStep` name it, e.g. `signed headers`. */
             id: string;
             /** @description For a heading, e.g. `Signed headers`. */
@@ -3146,9 +3426,9 @@ export interface components {
         };
         /** @description The gate's verdict on a signed request, step by step. */
         GateVerdict: {
-            likelyCause?: string | null;
+            likelyCause: string | null;
             signedHeaders: string[];
-            signingString?: string | null;
+            signingString: string | null;
             steps: components["schemas"]["GateStep"][];
         };
         /** @description How many transactions were made. */
@@ -3308,10 +3588,10 @@ export interface components {
             lastAt: string;
             /** Format: date-time */
             startedAt: string;
-            status?: string | null;
+            status: string | null;
             title: string;
-            tpp?: string | null;
-            tppSessionId?: string | null;
+            tpp: string | null;
+            tppSessionId: string | null;
         };
         /** @description One journey and its entries in time order. */
         JourneyEntries: {
@@ -3331,12 +3611,43 @@ export interface components {
         MaskedPanRef: {
             maskedPan: string;
         };
+        /** @description Which requests a rule applies to; every condition given must hold. */
+        Match: {
+            /**
+             * Format: int64
+             * @description Fire on every n-th matching request (1: every one).
+             */
+            every?: number | null;
+            /**
+             * Format: date-time
+             * @description From this instant of the sandbox clock (RFC 3339).
+             */
+            from?: string | null;
+            /** @description An HTTP method (`GET`). */
+            method?: string | null;
+            /** @description A path pattern as sent (`/v1/accounts*`, `*\/transactions`): `*` stands for any characters. */
+            path?: string | null;
+            /**
+             * Format: double
+             * @description Fire with this probability (0 to 1), drawn from the plan's seeded generator.
+             */
+            probability?: number | null;
+            /** @description The PSU-ID header. */
+            psu?: string | null;
+            /** @description The TPP's organisation identifier (its certificate's organizationIdentifier). */
+            tpp?: string | null;
+            /**
+             * Format: date-time
+             * @description Until this instant of the sandbox clock (RFC 3339, excluded).
+             */
+            until?: string | null;
+        };
         /**
          * @description A request or a response as recorded: headers in order, the body as text (or base64 when it is not
          *     UTF-8), whole — views cut long bodies, storage does not.
          */
         Message: {
-            body?: string | null;
+            body: string | null;
             bodyBase64: boolean;
             bodyBytes: number;
             headers: [
@@ -3368,7 +3679,7 @@ export interface components {
             reason: string;
         };
         Operation: {
-            body?: string | null;
+            body: string | null;
             description: string;
             group: components["schemas"]["OperationGroup"];
             /** @description `[name, value]`: the headers the operation requires and the usual ones, besides those signing adds. */
@@ -3386,7 +3697,7 @@ export interface components {
             path: string;
             pathParams: components["schemas"]["PathParam"][];
             query: components["schemas"]["QueryParam"][];
-            role?: null | components["schemas"]["RequiredRole"];
+            role: null | components["schemas"]["RequiredRole"];
         };
         /**
          * @description The group a form is listed under.
@@ -3439,17 +3750,17 @@ export interface components {
              * Format: int64
              * @description The `before` of the next (older) page; null on the last page.
              */
-            nextBefore?: number | null;
+            nextBefore: number | null;
         };
         PathParam: {
             description: string;
-            follows?: null | components["schemas"]["Follows"];
+            follows: null | components["schemas"]["Follows"];
             /** @description As the path writes it between braces. */
             name: string;
             /** @description The field of the earlier answer this usually comes from (e.g. `paymentId`). */
-            source?: string | null;
+            source: string | null;
             /** @description The values the document allows, when it enumerates them. */
-            values?: string[] | null;
+            values: string[] | null;
         };
         /** @description `GET /v1/{service}/{product}/{id}`: the orders as requested, the schedule, the status and links. */
         PaymentDetails: components["schemas"]["Orders"] & components["schemas"]["ScheduleBody"] & {
@@ -3544,7 +3855,7 @@ export interface components {
         PendingKind: "consent" | "payment" | "basket" | "user";
         /** @description One unfinished SCA. */
         PendingSca: {
-            basketId?: string | null;
+            basketId: string | null;
             /**
              * Format: date-time
              * @description After this it can no longer be completed.
@@ -3580,16 +3891,16 @@ export interface components {
             /** Format: date-time */
             notBefore: string;
             organisationId: string;
-            problem?: string | null;
-            psuCorporateId?: string | null;
-            psuId?: string | null;
+            problem: string | null;
+            psuCorporateId: string | null;
+            psuId: string | null;
             roles: components["schemas"]["Psd2Role"][];
             serial: string;
             source: components["schemas"]["Source"];
             /** @enum {string} */
             status: "valid" | "expired" | "not-yet-valid" | "untrusted" | "no-roles";
             subject: string;
-            tppSessionId?: string | null;
+            tppSessionId: string | null;
         };
         PersonaChangedEvent: {
             id: string;
@@ -3601,20 +3912,24 @@ export interface components {
             psuId?: string | null;
             tppSessionId?: string | null;
         };
-        /** @description The state before or after entry `entry`. */
-        Point: {
-            /** Format: int64 */
-            entry: number;
-            position: components["schemas"]["Position"];
+        /** @description A fault plan. */
+        Plan: {
+            /**
+             * Format: int64
+             * @description The generator's state, advanced by every draw (absent: the seed). Stored with the plan so that
+             *     a restart or a state file continues the same sequence.
+             */
+            rngState?: number | null;
+            rules?: components["schemas"]["Rule"][];
+            /**
+             * Format: int64
+             * @description Seeds the generator behind `probability`; the same seed gives the same decisions.
+             */
+            seed?: number;
         };
-        /**
-         * @description Before or after an entry.
-         * @enum {string}
-         */
-        Position: "before" | "after";
         /** @description The signed request, ready to preview or send. */
         Prepared: {
-            digest?: string | null;
+            digest: string | null;
             /** @description Every header as it will be sent, in order. */
             headers: [
                 string,
@@ -3626,6 +3941,12 @@ export interface components {
             signedHeaders: string[];
             signingString: string;
             url: string;
+        };
+        /** @description A rule ready to add. */
+        Preset: {
+            rule: components["schemas"]["Rule"];
+            /** @description What the rule rehearses. */
+            title: string;
         };
         /** @description What the authorisation was started with (the TPP's headers). */
         Presets: {
@@ -3645,6 +3966,16 @@ export interface components {
             };
         };
         /**
+         * @description How the bank is played.
+         * @enum {string}
+         */
+        Profile: "sandbox" | "production";
+        /** @description The profile setting. */
+        ProfileSetting: {
+            /** @description `sandbox` or `production` (docs/rehearsal.md). */
+            profile: components["schemas"]["Profile"];
+        };
+        /**
          * @description A PSD2 role of a payment service provider, as named in ETSI TS 119 495.
          * @enum {string}
          */
@@ -3660,7 +3991,34 @@ export interface components {
             /** @description The value the form starts with (empty: not sent until filled). */
             value: string;
             /** @description The values the document allows, when it enumerates them. */
-            values?: string[] | null;
+            values: string[] | null;
+        };
+        /** @description What the operator changes. */
+        RegisterChange: {
+            /** @description `true` revokes the certificate last seen; `false` lifts every revocation. */
+            certificateRevoked?: boolean | null;
+            registered?: boolean | null;
+            withdrawnRoles?: components["schemas"]["Psd2Role"][] | null;
+        };
+        /** @description One TPP as the register knows it. */
+        RegisteredTpp: {
+            /** Format: date-time */
+            firstSeen: string;
+            /** Format: date-time */
+            lastSeen: string;
+            name: string;
+            /** @description The certificate's organizationIdentifier (or its SHA-256 when it has none). */
+            organisationId: string;
+            /** @description `false`: the operator marked it unregistered (401 CERTIFICATE_BLOCKED). */
+            registered: boolean;
+            /** @description The serials the NCA revoked (401 CERTIFICATE_REVOKED while the TPP signs with one). */
+            revokedSerials?: string[];
+            /** @description The roles of the certificate last seen. */
+            roles: components["schemas"]["Psd2Role"][];
+            /** @description The certificate's serial (hex), as last seen. */
+            serial: string;
+            /** @description Roles the NCA withdrew (401 ROLE_INVALID on the services that need them). */
+            withdrawnRoles?: components["schemas"]["Psd2Role"][];
         };
         /**
          * @description The PSD2 role an operation needs.
@@ -3672,48 +4030,6 @@ export interface components {
             id: string;
             /** @enum {string} */
             kind: "consent" | "payment" | "basket" | "authorisation" | "session" | "batch-run" | "account" | "customer";
-        };
-        /** @description One record's change. */
-        ResourceChange: {
-            after: unknown;
-            /** @description The whole record before and after (null when it did not exist). */
-            before: unknown;
-            change: components["schemas"]["ChangeKind"];
-            /** @description The fields that differ, for a change (at most 200). */
-            fields: components["schemas"]["FieldChange"][];
-            /** @description The record's key: the resource's id (composite for bookkeeping records). */
-            id: string;
-            /**
-             * @description True for the sandbox's own bookkeeping (indexes, counters, expiry times), which the interface
-             *     never shows.
-             */
-            internal: boolean;
-            /** @enum {string} */
-            resource: "customer" | "account" | "card-account" | "transaction" | "transaction-sequence" | "pending-transaction" | "card-transaction" | "agreement" | "consent" | "access-count" | "tpp-session" | "authorisation" | "authorisation-order" | "authorisation-count" | "expiry" | "psu-link" | "corporate-link" | "payment" | "duplicate-index" | "basket" | "batch-run" | "schedule" | "setting" | "clock" | "tpp-contact" | "persona" | "traffic-settings" | "record";
-            /** @description The store's tree (docs/data-directory.md). */
-            tree: string;
-        };
-        /** @description What a restart does. */
-        Restart: {
-            /** @description The persona whose key signs the re-run. */
-            persona: string;
-            /** @description The rewind to the state before the restarted step. */
-            rewound: components["schemas"]["Rewound"];
-            /** @description The steps re-run, in order, as `replay` names them. */
-            steps: string[];
-        };
-        /** @description The body of `POST /journeys/{id}/restart`. */
-        RestartRequest: {
-            /**
-             * Format: int64
-             * @description The journey's exchange to restart from.
-             */
-            from: number;
-            /**
-             * Format: int64
-             * @description The pause between re-run steps, so that a room can follow (0 to 10000 ms; 800 by default).
-             */
-            paceMs?: number | null;
         };
         Revocation: {
             /** @description Only these account or card account ids; every account when absent. */
@@ -3728,35 +4044,33 @@ export interface components {
             changedConsents: number;
             remainingConsents: components["schemas"]["Consent"][];
         };
-        /** @description The body of `POST /rewind`. */
-        RewindRequest: {
-            /** @description The state before it or after it. */
-            position: components["schemas"]["Position"];
-            /**
-             * Format: int64
-             * @description The timeline entry (exchange or event) to return to.
-             */
-            to: number;
-        };
-        /** @description What a rewind did. */
-        Rewound: {
-            changed: number;
-            /**
-             * Format: int64
-             * @description The rewind's own entry on the timeline (null when the traffic log is off): return to the state
-             *     before it to undo the rewind.
-             */
-            entry: number | null;
-            /** @description The point the sandbox is at now. */
-            to: components["schemas"]["Point"];
-            /** @description How many journal records (commits) were undone, and how many records of the state changed. */
-            undone: number;
-        };
         /**
          * @description What a person may do with an account under a corporate agreement.
          * @enum {string}
          */
         Role: "VIEW" | "REGISTER" | "APPROVE";
+        /** @description One rule: when it matches, its effect is applied (the first enabled rule that fires wins). */
+        Rule: {
+            effect: components["schemas"]["Effect"];
+            enabled?: boolean;
+            /**
+             * Format: int64
+             * @description How many times the effect was applied.
+             */
+            fired?: number;
+            /** @description Unique within the plan: letters, digits, `-` and `_`. */
+            id: string;
+            match?: components["schemas"]["Match"];
+            /**
+             * Format: int64
+             * @description How many requests matched (what `every` counts).
+             */
+            matched?: number;
+        };
+        /** @description A rule switched on or off. */
+        RulePatch: {
+            enabled: boolean;
+        };
         /** @description What a run did to one payment. */
         RunOutcome: {
             after: components["schemas"]["PaymentStatus"];
@@ -3843,9 +4157,13 @@ export interface components {
             baseUrl: string;
             callbackUrl: string;
             clock: components["schemas"]["ClockReading"];
-            dataDir?: string | null;
+            dataDir: string | null;
+            /** @description The data directory's format, and its last migration (docs/data-directory.md). */
+            dataFormat: components["schemas"]["DataFormat"];
             /** @enum {string} */
             mode: "loopback" | "shared";
+            /** @description The profile the bank is played in (docs/rehearsal.md). */
+            profile: components["schemas"]["Profile"];
             version: string;
         };
         /**
@@ -3861,7 +4179,7 @@ export interface components {
             scaStatus: string;
         };
         /**
-         * xs2a-sandbox state file, version 1
+         * xs2a-sandbox state file, version 2
          * @description The whole sandbox state (docs/fixtures.md). Each tree is a list of records exactly as the sandbox stores them; the sandbox checks every record against its own types on import and names the JSON pointer of any fault. A tree left out is empty after a replace.
          */
         StateFile: {
@@ -3873,15 +4191,20 @@ export interface components {
                 "ais-access-log"?: Record<string, never>[];
                 "batch-runs"?: Record<string, never>[];
                 "batch-schedule"?: Record<string, never>[];
+                /** @description The simulated central register (docs/rehearsal.md): every TPP seen, with the operator's changes. */
+                "central-register"?: Record<string, never>[];
                 clock?: Record<string, never>[];
                 consents?: Record<string, never>[];
                 "payment-duplicates"?: Record<string, never>[];
                 payments?: Record<string, never>[];
+                /** @description The profile ({"kind": "profile", "profile": "sandbox"|"production"}) and the fault plan ({"kind": "plan", "plan": ...}, fixtures/schema/fault-plan.schema.json); docs/rehearsal.md. */
+                rehearsal?: Record<string, never>[];
                 "sandbox-accounts"?: Record<string, never>[];
                 "sandbox-agreements"?: Record<string, never>[];
                 "sandbox-card-accounts"?: Record<string, never>[];
                 "sandbox-card-transactions"?: Record<string, never>[];
                 "sandbox-customers"?: Record<string, never>[];
+                "sandbox-payment-bookings"?: Record<string, never>[];
                 "sandbox-pending-transactions"?: Record<string, never>[];
                 "sandbox-transaction-sequences"?: Record<string, never>[];
                 "sandbox-transactions"?: Record<string, never>[];
@@ -3898,8 +4221,11 @@ export interface components {
                 "traffic-settings"?: Record<string, never>[];
                 "workbench-personas"?: Record<string, never>[];
             };
-            /** @constant */
-            version: 1;
+            /**
+             * @description 2 is written; 1 (no rehearsal or central-register tree) is still read
+             * @enum {unknown}
+             */
+            version: 1 | 2;
         };
         /**
          * @description The page the PSU is on.
@@ -4256,7 +4582,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Access without the PSU present exceeded the daily limit */
+        /** @description Access without the PSU present exceeded the daily limit, or a fault plan's rate limit (Retry-After) */
         Refused429: {
             headers: {
                 [name: string]: unknown;
@@ -4276,6 +4602,15 @@ export interface components {
         };
         /** @description Internal error */
         Refused500: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description A fault plan's maintenance window (docs/rehearsal.md): Retry-After and a tppMessage naming its end */
+        Refused503: {
             headers: {
                 [name: string]: unknown;
             };
@@ -5054,8 +5389,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_service_product_paymentId: {
@@ -5094,13 +5431,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     delete_v1_service_product_paymentId: {
@@ -5137,14 +5477,17 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_service_product_paymentId_authorisations: {
@@ -5211,6 +5554,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -5218,8 +5562,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_service_product_paymentId_authorisations_authorisationId: {
@@ -5259,13 +5605,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_service_product_paymentId_status: {
@@ -5304,13 +5653,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_accounts: {
@@ -5365,6 +5717,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_accounts_accountId: {
@@ -5422,6 +5775,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_accounts_accountId_balances: {
@@ -5479,6 +5833,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_accounts_accountId_transactions: {
@@ -5547,6 +5902,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_accounts_accountId_transactions_transactionId: {
@@ -5605,6 +5961,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_agreements: {
@@ -5670,8 +6027,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_bank_offered_consents: {
@@ -5726,6 +6085,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_bank_offered_consents: {
@@ -5783,8 +6143,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_card_accounts: {
@@ -5839,6 +6201,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_card_accounts_accountId: {
@@ -5896,6 +6259,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_card_accounts_accountId_balances: {
@@ -5953,6 +6317,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_card_accounts_accountId_transactions: {
@@ -6021,6 +6386,7 @@ export interface operations {
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_consents: {
@@ -6078,8 +6444,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_payments_instant_norwegian_credit_transfers_straks_fee_information: {
@@ -6116,13 +6484,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_payments_instant_norwegian_domestic_credit_transfers_straks_fee_information: {
@@ -6159,13 +6530,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_accounts: {
@@ -6202,6 +6576,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -6209,8 +6584,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_accounts_mockAccountId: {
@@ -6245,13 +6622,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_v1_sandbox_accounts_mockAccountId_payment_permission: {
@@ -6297,8 +6677,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_accounts_mockAccountId_transactions: {
@@ -6342,13 +6724,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_accounts_mockAccountId_transactions: {
@@ -6387,6 +6772,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -6394,8 +6780,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_accounts_mockAccountId_transactions_transactionId: {
@@ -6431,13 +6819,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_accounts_mockAccountId_transactions_generate: {
@@ -6476,14 +6867,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_agreements: {
@@ -6516,12 +6910,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_agreements: {
@@ -6558,6 +6956,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -6565,8 +6964,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_batch_runs: {
@@ -6604,11 +7005,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_batch_runs: {
@@ -6643,12 +7047,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_card_accounts: {
@@ -6685,6 +7092,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -6692,8 +7100,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_card_accounts_mockCardAccountId: {
@@ -6728,13 +7138,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_card_accounts_mockCardAccountId_transactions: {
@@ -6780,13 +7193,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_card_accounts_mockCardAccountId_transactions: {
@@ -6825,6 +7241,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -6832,8 +7249,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_clock: {
@@ -6868,11 +7287,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_v1_sandbox_clock: {
@@ -6911,12 +7333,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_consents: {
@@ -6951,11 +7376,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_consents_revoke: {
@@ -6999,8 +7427,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_customers: {
@@ -7033,12 +7463,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_customers: {
@@ -7075,14 +7509,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     delete_v1_sandbox_customers_customerId: {
@@ -7115,13 +7553,16 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_events: {
@@ -7150,17 +7591,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @description The event's payload as JSON */
+                        data?: string;
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_generate_bban: {
@@ -7196,13 +7646,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_generate_national_id: {
@@ -7242,13 +7696,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_generate_org_number: {
@@ -7281,13 +7739,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_initialize: {
@@ -7322,12 +7784,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_payments: {
@@ -7367,11 +7832,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_v1_sandbox_payments_paymentId_forced_outcome: {
@@ -7417,8 +7885,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_sca_authorisationId: {
@@ -7453,13 +7923,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_sandbox_sca_authorisationId: {
@@ -7506,8 +7979,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_sandbox_settings: {
@@ -7542,11 +8017,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_v1_sandbox_settings: {
@@ -7585,12 +8063,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_signing_baskets: {
@@ -7663,8 +8144,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_signing_baskets_basketId: {
@@ -7727,13 +8210,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     delete_v1_signing_baskets_basketId: {
@@ -7794,14 +8280,17 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_v1_signing_baskets_basketId_authorisations: {
@@ -7864,6 +8353,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
@@ -7871,8 +8361,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_signing_baskets_basketId_status: {
@@ -7935,13 +8427,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_tpp_dialogue_contact: {
@@ -7974,13 +8469,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_v1_tpp_dialogue_contact: {
@@ -8017,13 +8515,16 @@ export interface operations {
                 };
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     delete_v1_tpp_dialogue_contact: {
@@ -8054,13 +8555,16 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_user: {
@@ -8126,8 +8630,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_v1_users: {
@@ -8193,8 +8699,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench: {
@@ -8424,6 +8932,143 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    get_workbench_api_conformance: {
+        parameters: {
+            query?: {
+                /** @description Only this journey's exchanges (e.g. payment:3f2…). */
+                journey?: string;
+                /** @description Only exchanges at or after this sandbox-clock time (RFC 3339). */
+                since?: string;
+                /** @description The TPP's certificate organisation identifier (required unless journey is given). */
+                tpp?: string;
+                /** @description Only exchanges at or before this sandbox-clock time (RFC 3339). */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConformanceReport"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_conformance_html: {
+        parameters: {
+            query?: {
+                /** @description Only this journey's exchanges (e.g. payment:3f2…). */
+                journey?: string;
+                /** @description Only exchanges at or after this sandbox-clock time (RFC 3339). */
+                since?: string;
+                /** @description The TPP's certificate organisation identifier (required unless journey is given). */
+                tpp?: string;
+                /** @description Only exchanges at or before this sandbox-clock time (RFC 3339). */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A printable page (inline CSS, no scripts) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_conformance_junit: {
+        parameters: {
+            query?: {
+                /** @description Only this journey's exchanges (e.g. payment:3f2…). */
+                journey?: string;
+                /** @description Only exchanges at or after this sandbox-clock time (RFC 3339). */
+                since?: string;
+                /** @description The TPP's certificate organisation identifier (required unless journey is given). */
+                tpp?: string;
+                /** @description Only exchanges at or before this sandbox-clock time (RFC 3339). */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One test suite per group, one test case per rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_conformance_tpps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Most recently active first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConformanceTppSeen"][];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     get_workbench_api_events: {
         parameters: {
             query?: never;
@@ -8439,13 +9084,228 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @description A WorkbenchEvent as JSON */
+                        data?: string;
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_faults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan (no rules when none was set) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    put_workbench_api_faults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Plan"];
+            };
+        };
+        responses: {
+            /** @description Replaced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    delete_workbench_api_faults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_faults_presets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The presets, as of the sandbox clock */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preset"][];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_faults_rules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Rule"];
+            };
+        };
+        responses: {
+            /** @description Added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    delete_workbench_api_faults_rules_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    patch_workbench_api_faults_rules_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RulePatch"];
+            };
+        };
+        responses: {
+            /** @description Switched */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
         };
@@ -8497,6 +9357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Journey"][];
                 };
             };
+            400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
             408: components["responses"]["Refused408"];
@@ -8562,42 +9423,6 @@ export interface operations {
             404: components["responses"]["Refused404"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
-            431: components["responses"]["Refused431"];
-            500: components["responses"]["Refused500"];
-        };
-    };
-    post_workbench_api_journeys_id_restart: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RestartRequest"];
-            };
-        };
-        responses: {
-            /** @description Rewound; the re-run has begun */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Restart"];
-                };
-            };
-            400: components["responses"]["Refused400"];
-            401: components["responses"]["Refused401"];
-            403: components["responses"]["Refused403"];
-            404: components["responses"]["Refused404"];
-            408: components["responses"]["Refused408"];
-            409: components["responses"]["Refused409"];
-            413: components["responses"]["Refused413"];
-            415: components["responses"]["Refused415"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
         };
@@ -8812,7 +9637,33 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
-    post_workbench_api_rewind: {
+    get_workbench_api_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileSetting"];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    put_workbench_api_profile: {
         parameters: {
             query?: never;
             header?: never;
@@ -8821,17 +9672,78 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RewindRequest"];
+                "application/json": components["schemas"]["ProfileSetting"];
             };
         };
         responses: {
-            /** @description The sandbox is at that point */
+            /** @description Switched */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Rewound"];
+                    "application/json": components["schemas"]["ProfileSetting"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The TPPs, by organisation identifier */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredTpp"][];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    patch_workbench_api_register_organisationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The TPP's organisation identifier */
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterChange"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredTpp"];
                 };
             };
             400: components["responses"]["Refused400"];
@@ -8839,7 +9751,6 @@ export interface operations {
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             408: components["responses"]["Refused408"];
-            409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
             431: components["responses"]["Refused431"];
@@ -8877,8 +9788,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_accounts_mockAccountId: {
@@ -8908,8 +9821,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_workbench_api_sandbox_accounts_mockAccountId: {
@@ -8979,8 +9894,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_accounts_mockAccountId_transactions: {
@@ -9019,8 +9936,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_accounts_mockAccountId_transactions: {
@@ -9056,8 +9975,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_accounts_mockAccountId_transactions_transactionId: {
@@ -9088,8 +10009,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_accounts_mockAccountId_transactions_generate: {
@@ -9124,8 +10047,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_agreements: {
@@ -9149,11 +10074,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_agreements: {
@@ -9187,8 +10115,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_batch_runs: {
@@ -9215,11 +10145,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_batch_runs: {
@@ -9243,12 +10176,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_card_accounts: {
@@ -9282,8 +10218,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_card_accounts_mockCardAccountId: {
@@ -9313,8 +10251,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_workbench_api_sandbox_card_accounts_mockCardAccountId: {
@@ -9390,8 +10330,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_card_accounts_mockCardAccountId_transactions: {
@@ -9427,8 +10369,10 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_clock: {
@@ -9452,11 +10396,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_workbench_api_sandbox_clock: {
@@ -9484,12 +10431,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_consents: {
@@ -9513,11 +10463,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_consents_revoke: {
@@ -9550,8 +10503,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_customers: {
@@ -9575,11 +10530,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_customers: {
@@ -9607,13 +10565,16 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_workbench_api_sandbox_customers_customerId: {
@@ -9676,8 +10637,10 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_events: {
@@ -9695,17 +10658,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @description The event's payload as JSON */
+                        data?: string;
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_generate_bban: {
@@ -9732,12 +10704,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_generate_national_id: {
@@ -9768,12 +10743,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_generate_org_number: {
@@ -9797,12 +10775,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     post_workbench_api_sandbox_initialize: {
@@ -9826,12 +10807,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_payments: {
@@ -9860,11 +10844,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_workbench_api_sandbox_payments_paymentId_forced_outcome: {
@@ -9899,8 +10886,10 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sandbox_settings: {
@@ -9924,11 +10913,14 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     put_workbench_api_sandbox_settings: {
@@ -9956,12 +10948,15 @@ export interface operations {
             400: components["responses"]["Refused400"];
             401: components["responses"]["Refused401"];
             403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
         };
     };
     get_workbench_api_sca_callbacks: {
@@ -10282,78 +11277,6 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
-    get_workbench_api_state_at_id: {
-        parameters: {
-            query?: {
-                /** @description Before or after the entry (default after). */
-                position?: "before" | "after";
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A state file */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StateFile"];
-                };
-            };
-            400: components["responses"]["Refused400"];
-            401: components["responses"]["Refused401"];
-            403: components["responses"]["Refused403"];
-            404: components["responses"]["Refused404"];
-            408: components["responses"]["Refused408"];
-            409: components["responses"]["Refused409"];
-            413: components["responses"]["Refused413"];
-            431: components["responses"]["Refused431"];
-            500: components["responses"]["Refused500"];
-        };
-    };
-    get_workbench_api_state_compare: {
-        parameters: {
-            query: {
-                /** @description The first entry. */
-                a: number;
-                /** @description Before or after a (default after). */
-                aPosition?: "before" | "after";
-                /** @description The second entry. */
-                b: number;
-                /** @description Before or after b (default after). */
-                bPosition?: "before" | "after";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description What differs from the state at a to the state at b */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Comparison"];
-                };
-            };
-            400: components["responses"]["Refused400"];
-            401: components["responses"]["Refused401"];
-            403: components["responses"]["Refused403"];
-            404: components["responses"]["Refused404"];
-            408: components["responses"]["Refused408"];
-            409: components["responses"]["Refused409"];
-            413: components["responses"]["Refused413"];
-            431: components["responses"]["Refused431"];
-            500: components["responses"]["Refused500"];
-        };
-    };
     get_workbench_api_traffic: {
         parameters: {
             query?: {
@@ -10427,37 +11350,6 @@ export interface operations {
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             408: components["responses"]["Refused408"];
-            413: components["responses"]["Refused413"];
-            431: components["responses"]["Refused431"];
-            500: components["responses"]["Refused500"];
-        };
-    };
-    get_workbench_api_traffic_id_changes: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The entry's state changes */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EntryChanges"];
-                };
-            };
-            400: components["responses"]["Refused400"];
-            401: components["responses"]["Refused401"];
-            403: components["responses"]["Refused403"];
-            404: components["responses"]["Refused404"];
-            408: components["responses"]["Refused408"];
-            409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
@@ -10566,7 +11458,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @description An Entry as JSON */
+                        data?: string;
+                        event?: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             401: components["responses"]["Refused401"];

@@ -1,6 +1,7 @@
 // Screen 4, Batch & clock: the simulated clock (live), the next scheduled runs, run now, past runs with each
 // payment's before/after status, and the payments with their forced outcomes, all following the live
-// `clock`, `batch.run`, `batch.progress` and `payment.status` events.
+// `clock`, `batch.run`, `batch.progress` and `payment.status` events; and the production rehearsal (the
+// profile, the Faults panel, the central register: screens/rehearsal).
 import { createResource, createSignal } from "solid-js";
 import type { BatchProgressEvent, BatchRunEvent, ClockReading, PaymentStatus } from "../../api/types";
 import { useEvent, useResync, useWorkbench } from "../../app/context";
@@ -8,6 +9,9 @@ import { ErrorMessages } from "../../components/ErrorMessages";
 import { ClockPanel } from "./ClockPanel";
 import { PaymentsPanel } from "./PaymentsPanel";
 import { RunsPanel } from "./RunsPanel";
+import { FaultsPanel } from "../rehearsal/FaultsPanel";
+import { ProfilePanel } from "../rehearsal/ProfilePanel";
+import { RegisterPanel } from "../rehearsal/RegisterPanel";
 import { createDebounced } from "../../lib/debounce";
 import { valueOf } from "../../lib/resource";
 import { count } from "../../lib/format";
@@ -120,6 +124,15 @@ export function BatchScreen() {
               ))
             }
           />
+        </div>
+      </div>
+      <div class="columns rehearsal">
+        <div>
+          <ProfilePanel />
+          <RegisterPanel />
+        </div>
+        <div>
+          <FaultsPanel />
         </div>
       </div>
     </div>

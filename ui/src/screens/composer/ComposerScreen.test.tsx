@@ -60,14 +60,15 @@ const STATUS: Operation = {
   method: "GET",
   path: "/v1/{paymentService}/{paymentProduct}/{paymentId}/status",
   pathParams: [
-    { name: "paymentService", description: "The payment service", follows: "payment", values: ["payments", "periodic-payments", "bulk-payments"] },
+    { name: "paymentService", description: "The payment service", follows: "payment", source: null, values: ["payments", "periodic-payments", "bulk-payments"] },
     {
       name: "paymentProduct",
       description: "The payment product",
       follows: "payment",
+      source: null,
       values: ["norwegian-domestic-credit-transfers", "instant-norwegian-domestic-credit-transfers-straks"],
     },
-    { name: "paymentId", description: "The payment's id", follows: "payment" },
+    { name: "paymentId", description: "The payment's id", follows: "payment", source: null, values: null },
   ],
   query: [],
   headers: [],

@@ -12,14 +12,15 @@ const OP: Operation = {
   method: "GET",
   path: "/v1/{paymentService}/{paymentProduct}/{paymentId}/status",
   pathParams: [
-    { name: "paymentService", description: "", follows: "payment", values: ["payments", "periodic-payments", "bulk-payments"] },
-    { name: "paymentProduct", description: "", follows: "payment", values: ["instant-norwegian-domestic-credit-transfers-straks", "norwegian-domestic-credit-transfers"] },
-    { name: "paymentId", description: "", follows: "payment" },
+    { name: "paymentService", description: "", follows: "payment", source: null, values: ["payments", "periodic-payments", "bulk-payments"] },
+    { name: "paymentProduct", description: "", follows: "payment", source: null, values: ["instant-norwegian-domestic-credit-transfers-straks", "norwegian-domestic-credit-transfers"] },
+    { name: "paymentId", description: "", follows: "payment", source: null, values: null },
   ],
-  query: [{ name: "x", value: "1", required: false }],
+  query: [{ name: "x", value: "1", required: false, values: null }],
   headers: [["PSU-ID", "{{persona.psuId}}"]],
   role: "PSP_PI",
   description: "",
+  body: null,
 };
 
 describe("draft", () => {

@@ -8,7 +8,7 @@ import { App } from "../../app/App";
 import { renderWorkbench } from "../../test/harness";
 import { json, refusal } from "../../test/fetchMock";
 import { ConformanceScreen, toRfc3339 } from "./ConformanceScreen";
-import type { Report, RuleResult } from "./types";
+import type { ConformanceReport as Report, ConformanceRuleResult as RuleResult } from "../../api/types";
 
 const saved = vi.hoisted(() => [] as { name: string; contents: string }[]);
 vi.mock("../../api/native", () => ({

@@ -9,10 +9,10 @@ import { Button } from "../../components/Button";
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorMessages } from "../../components/ErrorMessages";
 import { valueOf } from "../../lib/resource";
-import { conformanceApi, EXPORTS } from "./api";
+import { EXPORTS, reportFile } from "./api";
 import type { ExportFormat } from "./api";
 import { ReportView } from "./ReportView";
-import type { Report, ReportQuery } from "./types";
+import type { ConformanceReport as Report, ConformanceReportQuery as ReportQuery } from "../../api/types";
 import "./conformance.css";
 
 /** A datetime-local value (the browser's local time) as RFC 3339, or undefined when empty. */
@@ -24,7 +24,7 @@ export function toRfc3339(local: string): string | undefined {
 
 export function ConformanceScreen() {
   const wb = useWorkbench();
-  const api = conformanceApi(wb.client.transport);
+  const api = wb.client.conformance;
   const [tpps, { refetch: refetchTpps }] = createResource(() => api.tpps());
   const [tpp, setTpp] = createSignal("");
   const [since, setSince] = createSignal("");
@@ -63,7 +63,7 @@ export function ConformanceScreen() {
     if (!asked) return;
     setExporting(format);
     try {
-      const text = await api.file(format, asked, report());
+      const text = await reportFile(wb.client, format, asked, report());
       const where = await saveFile(EXPORTS[format].name, text, EXPORTS[format].type);
       if (where) wb.notify(`Saved the report as ${where}`, "success");
     } catch (e) {

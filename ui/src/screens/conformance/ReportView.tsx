@@ -3,7 +3,7 @@
 import { createSignal, For, Show } from "solid-js";
 import { RuleCard, VERDICT_LABELS, VerdictBadge } from "./RuleCard";
 import type { EvidenceActions } from "./RuleCard";
-import type { Counts, Report, RuleResult, Verdict } from "./types";
+import type { ConformanceCounts as Counts, ConformanceReport as Report, ConformanceRuleResult as RuleResult, ConformanceVerdict as Verdict } from "../../api/types";
 
 const COLUMNS: { key: keyof Counts; verdict: Verdict }[] = [
   { key: "passed", verdict: "PASSED" },

@@ -2,7 +2,7 @@
 // what production does, and its evidence — each exchange a click away in the inspector, its journey in
 // the flow view.
 import { For, Show } from "solid-js";
-import type { Evidence, RuleResult, Verdict } from "./types";
+import type { ConformanceEvidence as Evidence, ConformanceRuleResult as RuleResult, ConformanceVerdict as Verdict } from "../../api/types";
 
 export const VERDICT_LABELS: Record<Verdict, string> = {
   PASSED: "Passed",

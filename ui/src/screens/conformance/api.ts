@@ -1,24 +1,14 @@
-// The conformance endpoints over the workbench's one transport: the report, its JUnit and HTML forms (as
-// text, to save), and the TPPs the traffic log has seen.
-import type { QueryValue, Transport } from "../../api/http";
-import type { Report, ReportQuery, TppSeen } from "./types";
+// The conformance report's exports: the report as a file's text in each format (JSON from the graded report,
+// JUnit and HTML from the service) and the name and media type each is saved under.
+import type { Client } from "../../api/client";
+import type { ConformanceReport as Report, ConformanceReportQuery as ReportQuery } from "../../api/types";
 
 export type ExportFormat = "json" | "junit" | "html";
 
-function query(q: ReportQuery): Record<string, QueryValue> {
-  return { tpp: q.tpp, since: q.since, until: q.until, journey: q.journey };
-}
-
-export function conformanceApi(t: Transport) {
-  return {
-    tpps: () => t.request<TppSeen[]>("GET", "/conformance/tpps"),
-    report: (q: ReportQuery) => t.request<Report>("GET", "/conformance", undefined, { query: query(q) }),
-    /** The report as a file's text: JSON (pretty), JUnit XML or HTML. */
-    async file(format: ExportFormat, q: ReportQuery, report: Report | null): Promise<string> {
-      if (format === "json") return `${JSON.stringify(report ?? (await this.report(q)), null, 2)}\n`;
-      return t.request<string>("GET", `/conformance/${format}`, undefined, { query: query(q), text: true });
-    },
-  };
+/** The report as a file's text: JSON (pretty), JUnit XML or HTML. */
+export async function reportFile(client: Client, format: ExportFormat, q: ReportQuery, report: Report | null) {
+  if (format === "json") return `${JSON.stringify(report ?? (await client.conformance.report(q)), null, 2)}\n`;
+  return format === "junit" ? client.conformance.junit(q) : client.conformance.html(q);
 }
 
 /** The file name and media type an export is saved under. */

@@ -44,6 +44,11 @@ export function verdictTitle(ex: Exchange): string {
   return "accepted";
 }
 
+/** The fault plan's marker on an injected answer (docs/rehearsal.md), so nobody takes it for a bug. */
+export function injectedMarker(ex: Exchange): string | undefined {
+  return ex.response.headers.find(([name]) => name.toLowerCase() === "sandbox-injected")?.[1];
+}
+
 /** An exchange whole has its request and response; the service leaves `kind` out of it (only events carry one). */
 function isExchange(entry: Exchange | Entry): entry is Exchange {
   return "request" in entry;
@@ -127,6 +132,13 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
           {ex().psuId ? ` · PSU ${ex().psuId}` : ""}
           {ex().code ? ` · ${ex().code}` : ""}
         </p>
+        <Show when={injectedMarker(ex())}>
+          {(marker) => (
+            <p class="injected" role="note">
+              {marker()}
+            </p>
+          )}
+        </Show>
         <Links entry={ex()} onFilterResource={props.onFilterResource} />
         <div class="actions">
           <Button

@@ -159,8 +159,8 @@ function Probe() {
 /** The gate's definitions as the service serves them (GET /workbench/api/gate), trimmed to two steps. */
 const GATE = {
   steps: [
-    { id: "signed headers", name: "Signed headers", checks: "date signed; digest signed with a body; every listed header present", refusalCodes: ["BAD_REQUEST"] },
-    { id: "signature", name: "Signature", checks: "RSA-SHA256 over the signing string", refusalCodes: ["BAD_REQUEST"] },
+    { id: "signed headers", name: "Signed headers", header: "Signature", checks: "date signed; digest signed with a body; every listed header present", refusalCodes: ["BAD_REQUEST"] },
+    { id: "signature", name: "Signature", header: "Signature", checks: "RSA-SHA256 over the signing string", refusalCodes: ["BAD_REQUEST"] },
   ],
   signableHeaders: ["date", "digest", "x-request-id", "psu-id", "psu-corporate-id", "tpp-redirect-uri"],
   requiredHeaders: ["X-Request-ID", "Date", "TPP-Signature-Certificate", "Signature"],

@@ -27,6 +27,10 @@ describe("ScaScreen", () => {
             at: "2026-06-01T11:00:00Z",
             personaId: null,
             outcome: "failure",
+            psuId: null,
+            psuCorporateId: null,
+            context: null,
+            tppSessionId: null,
             system: "sandbox",
             status: "cancelled",
             code: "SCA_CANCELLED",
@@ -93,6 +97,7 @@ describe("ScaScreen: waiting for the PSU", () => {
     scaRedirect: "http://127.0.0.1:8080/sca/auth-7",
     step: "identify",
     paymentIds: [],
+    basketId: null,
   };
 
   it("lists the authorisations waiting for the PSU and opens one in the SCA window", async () => {

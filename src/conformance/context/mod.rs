@@ -10,6 +10,8 @@ use serde_json::Value;
 use std::collections::HashMap;
 use time::OffsetDateTime;
 
+mod sca_endings;
+
 /// One exchange and what the rules ask of it.
 #[derive(Debug)]
 pub struct Call<'a> {
@@ -215,7 +217,7 @@ impl<'a> Context<'a> {
             timed: selection.timed,
             signed: selection.signed,
         };
-        context.scas = super::sca_endings::find(&context, &recorded);
+        context.scas = sca_endings::find(&context, &recorded);
         for call in &context.calls {
             if let Some(value) = call.header("TPP-Signature-Certificate") {
                 if !context.certificates.contains_key(value) {

@@ -4,10 +4,10 @@
 //! the PSU's choices as an SCA step. The national identity number comes from the identify form, the
 //! automation's body, or the X-PSU-IDENTITY the TPP preset.
 
-use super::context::{query_of, Context, ScaEnding, ScaOutcome};
-use super::model::Evidence;
-use super::observed::RecordedSca;
-use super::operation::Op;
+use super::{query_of, Context, ScaEnding, ScaOutcome};
+use crate::conformance::model::Evidence;
+use crate::conformance::observed::RecordedSca;
+use crate::conformance::operation::Op;
 use std::collections::HashMap;
 
 fn param<'p>(pairs: &'p [(String, String)], name: &str) -> Option<&'p str> {

@@ -2,8 +2,11 @@
 //! one account information request, which PSU and context it is for, which consent covers it and whether
 //! SCA is needed ([`decide`], [`identify`]); then, per account, the consent's coverage and the
 //! PSU-not-present limits ([`Access::check_account`]).
+//!
+//! It reads the consents (`consent`) and the SCA records (`sca`: sessions, psu-ids), and sits above both:
+//! the SCA engine grants consents, so the consent records must not reach back into it.
 
-use super::{AccountAccessLog, Consent, UNATTENDED_HISTORY};
+use crate::consent::{self, AccountAccessLog, Consent, UNATTENDED_HISTORY};
 use crate::refusal::{Code, CoreResult, Refusal};
 use crate::sca::session::{self, SessionState};
 use crate::sca::{psu, Context};
@@ -250,7 +253,7 @@ pub fn decide(
     };
     let agreement = agreement_id.as_deref();
 
-    let consent = match super::find(store, &tpp_id, &customer_id, agreement)? {
+    let consent = match consent::find(store, &tpp_id, &customer_id, agreement)? {
         Some(consent) if !consent.is_empty() => consent,
         _ => {
             let reason = match context {
@@ -313,14 +316,14 @@ impl Access {
         }
         let tpp_id = self.tpp.tpp_id();
         if self.psu_present {
-            return super::record_online_access(store, &tpp_id, [account_id], now);
+            return consent::record_online_access(store, &tpp_id, [account_id], now);
         }
         if endpoint == Endpoint::Details {
             return Ok(());
         }
         // From reading the count to storing the new call, no parallel request may interleave.
         let _guard = store.locks().access_log();
-        let mut log = super::access_log(store, &tpp_id, account_id)?;
+        let mut log = consent::access_log(store, &tpp_id, account_id)?;
         let accessed_recently = log
             .last_online_access
             .is_some_and(|at| now - at <= UNATTENDED_HISTORY);
@@ -372,7 +375,7 @@ impl Access {
         if !self.psu_present {
             return Ok(());
         }
-        super::record_online_access(store, &self.tpp.tpp_id(), account_ids, now)
+        consent::record_online_access(store, &self.tpp.tpp_id(), account_ids, now)
     }
 
     /// The earliest booking date this request may see: 90 days back without the PSU present.

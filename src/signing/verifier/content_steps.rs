@@ -1,0 +1,148 @@
+//! The steps that check what was signed: the signed-header list and the signing string built from it,
+//! the Digest against the body, and the RSA-SHA256 signature over the signing string.
+
+use super::run::Run;
+use super::RequestToVerify;
+use crate::refusal::{Code, Refusal};
+use crate::rehearsal::tolerance::Tolerance;
+use crate::signing::certificate::TppCertificate;
+use crate::signing::digest::{self, DigestProblem};
+use crate::signing::headers::{visible_ascii, HeaderSource};
+use crate::signing::signature_header::SignatureParams;
+use crate::signing::signing_string;
+use crate::signing::steps::{Step, SIGNING_CANDIDATES};
+
+/// The signed-header list covers what it must, and the signing string is built from it. The string is
+/// computed first where the listed headers allow it, so that a refusal of the list itself (say Digest
+/// left out) still shows what the sandbox would have verified, beside the string the client signed.
+pub(super) fn signed_headers(
+    params: &SignatureParams,
+    request: &RequestToVerify,
+    run: &mut Run,
+) -> Result<(), Refusal> {
+    let computable = signing_string::build(
+        &params.headers,
+        request.method,
+        request.path_and_query,
+        request.headers,
+    );
+    if let Err(error) = check_signed_headers(params, request.headers, !request.body.is_empty(), run)
+    {
+        run.signing_string = computable.ok();
+        return Err(error);
+    }
+    let signing_string =
+        computable.map_err(|reason| Refusal::new(Code::BadRequest, Some("Signature"), reason))?;
+    run.signing_string = Some(signing_string);
+    run.pass(Step::SignedHeaders, || params.headers.join(" "));
+    Ok(())
+}
+
+/// The Digest, when sent, matches the body bytes received.
+pub(super) fn digest(request: &RequestToVerify, run: &mut Run) -> Result<(), Refusal> {
+    let Some(value) = request.headers.first("digest") else {
+        run.pass(Step::Digest, || "no body, no Digest");
+        return Ok(());
+    };
+    let value = visible_ascii(value).unwrap_or_default();
+    match digest::verify(value, request.body) {
+        Ok(()) => {
+            run.pass(Step::Digest, || "matches the body");
+            Ok(())
+        }
+        Err(DigestProblem::Malformed(reason)) => Err(Refusal::format("Digest", reason)),
+        Err(DigestProblem::Mismatch { expected }) => Err(Refusal::new(
+            Code::BadRequest,
+            Some("Digest"),
+            format!(
+                "Digest does not match the {} body bytes received; for these bytes it is {expected}. \
+                 Hash the exact bytes you send, after any serialisation.",
+                request.body.len()
+            ),
+        )),
+    }
+}
+
+/// The signature verifies with the certificate's RSA key over the signing string the sandbox built.
+pub(super) fn signature(
+    params: &SignatureParams,
+    tpp: &TppCertificate,
+    run: &mut Run,
+) -> Result<(), Refusal> {
+    let key = tpp
+        .rsa_public_key
+        .as_deref()
+        .expect("RSA key checked in the algorithm step");
+    let signing_string = run
+        .signing_string
+        .as_deref()
+        .expect("built in the signed-headers step");
+    let public_key =
+        ring::signature::UnparsedPublicKey::new(&ring::signature::RSA_PKCS1_2048_8192_SHA256, key);
+    if public_key
+        .verify(signing_string.as_bytes(), &params.signature)
+        .is_err()
+    {
+        return Err(Refusal::new(
+            Code::BadRequest,
+            Some("Signature"),
+            format!(
+                "The signature does not verify with the certificate's key (SN={}) over the signing string \
+                 the sandbox computed from the headers '{}' (see the next message). Compare it byte for \
+                 byte with the string you signed: header values, order, lower-case names, the request \
+                 target's path and query.",
+                tpp.serial_hex,
+                params.headers.join(" ")
+            ),
+        ));
+    }
+    run.pass(Step::Signature, || "RSA-SHA256 (PKCS#1 v1.5) verifies");
+    Ok(())
+}
+
+fn check_signed_headers(
+    params: &SignatureParams,
+    headers: &dyn HeaderSource,
+    has_body: bool,
+    run: &mut Run,
+) -> Result<(), Refusal> {
+    let mut seen: Vec<String> = Vec::with_capacity(params.headers.len());
+    for name in &params.headers {
+        let lower = name.to_ascii_lowercase();
+        if lower != *name {
+            run.tolerate(
+                Tolerance::SignedHeaderNameCase,
+                "Signature",
+                format!("signed header names are lower case: write '{lower}', not '{name}'."),
+            );
+        }
+        if seen.contains(&lower) {
+            return Err(Refusal::format(
+                "Signature",
+                format!("the headers part lists '{lower}' twice"),
+            ));
+        }
+        seen.push(lower);
+    }
+    let signs = |name: &str| seen.iter().any(|s| s == name);
+    if !signs("date") {
+        return Err(Refusal::new(
+            Code::BadRequest,
+            Some("Signature"),
+            "the headers part must include 'date': an unsigned Date could be replayed.",
+        ));
+    }
+    if has_body && !signs("digest") {
+        return Err(Refusal::new(Code::BadRequest, Some("Signature"), "the headers part must include 'digest' on a request with a body, or the body is not covered by the signature."));
+    }
+    for candidate in SIGNING_CANDIDATES {
+        if headers.has(candidate) && !signs(candidate) {
+            run.tolerate(
+                Tolerance::UnsignedOptionalHeader,
+                "Signature",
+                format!("the request carries {candidate} but does not sign it; the interface lists it among the headers to sign when present, and production may refuse."),
+            );
+        }
+    }
+    Ok(())
+}
