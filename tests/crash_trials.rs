@@ -681,7 +681,7 @@ fn batch_run_entry(client: &reqwest::blocking::Client, base: &str) -> u64 {
     for _ in 0..250 {
         let page: serde_json::Value = client
             .get(format!(
-                "{base}/workbench/api/traffic?kind=event&q=batch.run"
+                "{base}/workbench/api/traffic?kind=exchange&q=/v1/sandbox/batch-runs"
             ))
             .bearer_auth(OPERATOR)
             .send()

@@ -282,7 +282,8 @@ async fn an_exchange_shows_what_it_created_and_changed_and_two_points_compare() 
         .filter(|r| r["internal"] == false)
         .map(|r| r["resource"].as_str().unwrap())
         .collect();
-    assert_eq!(differing, ["account"], "{compared}");
+    // The account, and the TPP the simulated central register first saw with that request.
+    assert_eq!(differing, ["account", "registered-tpp"], "{compared}");
 }
 
 #[tokio::test]
@@ -396,4 +397,193 @@ async fn without_the_journal_the_sandbox_refuses_with_409() {
         (status.as_u16(), body["tppMessages"][0]["code"].as_str()),
         (409, Some("CONFLICT"))
     );
+}
+
+/// The exchanges a data directory got while the sandbox ran with `--no-journal` stay on the timeline
+/// after a restart with the journal on, but the journal never saw what they did: rewinding to before one
+/// of them (or asking for its changes or its state) is refused with 409 CONFLICT, naming the oldest
+/// point it can return to, and nothing changes. The point after it, the journal's first, is reachable.
+#[tokio::test]
+async fn a_point_beyond_the_journals_reach_is_refused_with_409() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = |journal: bool| xs2a_sandbox::app::AppConfig {
+        data: xs2a_sandbox::app::DataDir::At(dir.path().to_owned()),
+        journal,
+        ..crate::helpers::test_config()
+    };
+    let unseen = {
+        let app = crate::helpers::spawn_app_with(config(false)).await;
+        settle(&app).await;
+        step(&app, 0, &mut None).await;
+        let id = newest_exchange(&app, 1).await;
+        app.app.close().unwrap();
+        id
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let app = crate::helpers::spawn_app_with(config(true)).await;
+    step(&app, 1, &mut None).await;
+    let seen = newest_exchange(&app, 2).await;
+    assert!(seen > unseen);
+    let live = state(&app).await;
+    let beyond = |body: &Value| {
+        let message = &body["tppMessages"][0];
+        assert_eq!(message["code"], "CONFLICT", "{body}");
+        let text = message["text"].as_str().unwrap();
+        assert!(
+            text.contains("beyond the journal's reach")
+                && text.contains("the oldest point it can return to"),
+            "{text}"
+        );
+    };
+    for position in ["before", "after"] {
+        let (status, body) = call(
+            &app,
+            Method::POST,
+            "/rewind",
+            Some(json!({"to": unseen, "position": position})),
+        )
+        .await;
+        assert_eq!(status, 409, "{position}: {body}");
+        beyond(&body);
+        assert_eq!(body["tppMessages"][0]["path"], "to");
+    }
+    for path in [
+        format!("/traffic/{unseen}/changes"),
+        format!("/state/at/{unseen}?position=before"),
+        format!("/state/compare?a={unseen}&b={seen}"),
+    ] {
+        let (status, body) = call(&app, Method::GET, &path, None).await;
+        assert_eq!(status, 409, "{path}: {body}");
+        beyond(&body);
+    }
+    assert_eq!(state(&app).await, live, "a refused rewind changes nothing");
+    // The first exchange the journal saw is within reach: the state before it is the state at the
+    // restart, which holds the customer the unseen exchange created.
+    let (status, body) = call(
+        &app,
+        Method::POST,
+        "/rewind",
+        Some(json!({"to": seen, "position": "before"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let accounts = state(&app).await["trees"]["sandbox-accounts"].clone();
+    assert_eq!(
+        accounts.as_array().map(Vec::len),
+        live["trees"]["sandbox-accounts"]
+            .as_array()
+            .map(|a| a.len() - 1),
+        "the account the seen exchange created is gone"
+    );
+}
+
+/// The trainer's "restart from this step": a paid instant payment's journey restarted from its creation
+/// returns the sandbox to the state before the payment (the payment gone, the money back), then plays the
+/// journey again — a new payment, its SCA, its booking — so that afterwards the sandbox holds one payment
+/// of the amount, settled, booked once, as after the original journey.
+#[tokio::test]
+async fn restarting_a_journey_rewinds_to_the_step_and_runs_it_again() {
+    use crate::helpers::complete_sca;
+    use crate::pis_support::{kari, pay, transfer, OLA_CURRENT, STRAKS};
+    let app = spawn_app().await;
+    settle(&app).await;
+    let tpp = kari(&app).await;
+    let created = pay(&app, &tpp, STRAKS, &transfer("125.50", OLA_CURRENT, json!({})))
+        .send()
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let original = created.body["paymentId"].as_str().unwrap().to_owned();
+    let href = created.body["_links"]["scaRedirect"]["href"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.client.get(&href).send().await.unwrap();
+    complete_sca(&app, &href, json!({"nationalId": KARI})).await;
+    let journey = settled_journey(&app, &format!("payment:{original}")).await;
+    let first = journey["entries"][0]["id"].as_u64().unwrap();
+    assert_eq!(journey["entries"][0]["method"], "POST", "{journey}");
+    // The payment, stored in a compact binary form, is shown as its JSON.
+    let (status, changes) = call(&app, Method::GET, &format!("/traffic/{first}/changes"), None).await;
+    assert_eq!(status, 200, "{changes}");
+    let payment = changes["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["resource"] == "payment")
+        .unwrap_or_else(|| panic!("the payment created: {changes}"));
+    assert_eq!(payment["change"], "created");
+    assert_eq!(payment["after"]["id"], original.as_str(), "{payment}");
+    let after_original = state(&app).await;
+    let before_original = {
+        let (status, at) = call(
+            &app,
+            Method::GET,
+            &format!("/state/at/{first}?position=before"),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{at}");
+        at
+    };
+    assert_ne!(
+        before_original["trees"]["sandbox-accounts"], after_original["trees"]["sandbox-accounts"],
+        "the payment moved money"
+    );
+
+    let (status, restart) = call(
+        &app,
+        Method::POST,
+        &format!("/journeys/payment:{original}/restart"),
+        Some(json!({"from": first, "paceMs": 0})),
+    )
+    .await;
+    assert_eq!(status, 202, "{restart}");
+    assert_eq!(restart["rewound"]["to"]["entry"], first);
+    assert_eq!(restart["rewound"]["to"]["position"], "before");
+    assert_eq!(restart["persona"], "Sandbox AISP PISP AS", "the bundled TPP's key");
+    assert!(!restart["steps"].as_array().unwrap().is_empty(), "{restart}");
+
+    // The re-run: a new payment of the journey's amount, settled.
+    let mut again = None;
+    for _ in 0..500 {
+        let (_, journeys) = call(&app, Method::GET, "/journeys", None).await;
+        again = journeys.as_array().unwrap().iter().find_map(|j| {
+            let id = j["id"].as_str()?.strip_prefix("payment:")?;
+            (id != original && j["status"] == "ACSC").then(|| id.to_owned())
+        });
+        if again.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let again = again.expect("the restarted journey settled a new payment");
+    let now = state(&app).await;
+    let payments = now["trees"]["payments"].as_array().unwrap();
+    let ids: Vec<&str> = payments.iter().filter_map(|p| p["id"].as_str()).collect();
+    assert!(!ids.contains(&original.as_str()), "the original payment was rewound away");
+    assert!(ids.contains(&again.as_str()), "{ids:?}");
+    assert_eq!(
+        payments.len(),
+        after_original["trees"]["payments"].as_array().unwrap().len(),
+        "one payment, as after the original journey"
+    );
+    let replayed = payments.iter().find(|p| p["id"] == again).unwrap();
+    assert_eq!(replayed["status"], "ACSC", "{replayed}");
+    // Booked once: the balances are those the original journey left.
+    assert_eq!(
+        now["trees"]["sandbox-accounts"], after_original["trees"]["sandbox-accounts"],
+        "the money moved once"
+    );
+}
+
+/// The journey `id` once its payment settled (its status change arrives after its exchanges).
+async fn settled_journey(app: &TestApp, id: &str) -> Value {
+    for _ in 0..250 {
+        let (status, found) = call(app, Method::GET, &format!("/journeys/{id}"), None).await;
+        if status == 200 && found["journey"]["status"] == "ACSC" {
+            return found;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the journey {id} did not settle")
 }
