@@ -1,8 +1,9 @@
 // Rewind end to end against a running service (XS2A_WORKBENCH_URL, XS2A_SANDBOX_BIN as in traffic.spec.ts):
 // an external TPP app creates a customer; the inspector shows the exchange's State changes (the customer
 // created, field by field), exports the state at the exchange as a state file holding the customer, and
-// rewinds the sandbox to before it after a confirmation saying the sandbox rewinds only itself: the
-// customer is gone from the sandbox; rewinding to before the rewind brings it back.
+// compares the state before it with the state after a later read (the customer differs), and rewinds the
+// sandbox to before it after a confirmation saying the sandbox rewinds only itself: the customer is gone
+// from the sandbox; rewinding to before the rewind brings it back.
 import { expect, test } from "@playwright/test";
 import type { APIRequestContext } from "@playwright/test";
 import { readFileSync } from "node:fs";
@@ -52,6 +53,24 @@ test.describe("rewind", () => {
     await changes.getByRole("button", { name: "Export the state at this exchange" }).click();
     const file = await (await download).path();
     expect(readFileSync(file, "utf8")).toContain(name);
+
+    // Compare the state before it with the state after a later read: the customer is the difference.
+    const listed = await send(request, "GET", url, sign("GET", url, {}).headers);
+    expect(listed.status()).toBe(200);
+    const createdId = /^Exchange (\d+)$/.exec((await exchange.getAttribute("aria-label")) ?? "")?.[1];
+    expect(createdId).toBeTruthy();
+    await changes.getByRole("button", { name: "Compare with…" }).click();
+    const compare = changes.getByRole("region", { name: "Compare states" });
+    await compare.getByRole("combobox", { name: "State of this exchange" }).selectOption({ label: `before #${createdId}` });
+    const other = compare.getByRole("combobox", { name: "Compare with" });
+    const read = other.locator("option", { hasText: "GET /v1/sandbox/customers → 200" }).first();
+    await expect(read).toBeAttached();
+    await other.selectOption({ label: (await read.textContent()) ?? "" });
+    await compare.getByRole("button", { name: "Compare" }).click();
+    const comparison = compare.getByRole("region", { name: "Comparison" });
+    await expect(comparison).toContainText(`The state before #${createdId} against the state after #`);
+    const differing = comparison.getByRole("list", { name: "Resources that differ" });
+    await expect(differing.getByRole("listitem").filter({ hasText: /^only after #\d+ customer / })).toHaveCount(1);
 
     // Rewind to before it: asked first; the TPP's own state is not rewound.
     await changes.getByRole("button", { name: "Rewind to before this exchange" }).click();

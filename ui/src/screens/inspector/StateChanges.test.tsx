@@ -1,13 +1,16 @@
 // An entry's state changes against a mocked rewind API (answers checked against the OpenAPI document): the
 // resources with their fields, the balances moved, bookkeeping folded; the rewind asked first, saying the
-// sandbox rewinds only itself, then sent as the API's body; an entry that changed nothing says so.
+// sandbox rewinds only itself, then sent as the API's body; an entry that changed nothing says so; "Compare
+// with…" picks another entry of the timeline and shows what differs between the two states.
 import { screen, waitFor, within } from "@solidjs/testing-library";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import type { EntryChanges } from "../../api/types";
+import type { Comparison, EntryChanges } from "../../api/types";
+import type { ExchangeSummary } from "../../api/traffic";
 import { renderWorkbench } from "../../test/harness";
 import { json } from "../../test/fetchMock";
-import { shortValue, StateChanges } from "./StateChanges";
+import { shortValue } from "./ChangeSummaryView";
+import { StateChanges } from "./StateChanges";
 
 const CHANGES: EntryChanges = {
   entry: 7,
@@ -49,6 +52,57 @@ const CHANGES: EntryChanges = {
   ],
 };
 
+function exchange(id: number, method: string, path: string, status: number): ExchangeSummary {
+  return {
+    id,
+    kind: "exchange",
+    at: "2026-06-01T12:00:00.123Z",
+    durationMs: 2,
+    method,
+    path,
+    query: null,
+    status,
+    area: "sandbox",
+    source: "external",
+    tpp: null,
+    psuId: null,
+    tppSessionId: null,
+    failedStep: null,
+    code: null,
+    resources: [],
+    journeys: [],
+  };
+}
+
+const COMPARED: Comparison = {
+  a: { entry: 7, position: "after" },
+  b: { entry: 4, position: "before" },
+  omitted: 0,
+  resources: [
+    {
+      tree: "sandbox-customers",
+      resource: "customer",
+      id: "c-9",
+      internal: false,
+      change: "removed",
+      fields: [],
+      before: { name: "Ny Kunde" },
+      after: null,
+    },
+    {
+      tree: "payments",
+      resource: "payment",
+      id: "p-1",
+      internal: false,
+      change: "changed",
+      fields: [{ path: "/transactionStatus", before: "ACSC", after: "RCVD" }],
+      before: { transactionStatus: "ACSC" },
+      after: { transactionStatus: "RCVD" },
+    },
+  ],
+  balances: [],
+};
+
 describe("StateChanges", () => {
   it("lists the resources with the fields that differ and the balances moved", async () => {
     renderWorkbench(() => <StateChanges id={7} />, { routes: { "GET /traffic/7/changes": json(CHANGES) } });
@@ -83,6 +137,60 @@ describe("StateChanges", () => {
     });
     expect(await screen.findByText("It changed nothing in the sandbox's state.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Export the state at this event" })).toBeInTheDocument();
+  });
+
+  it("compares the state at the entry with the state at another one picked from the timeline", async () => {
+    const { calls } = renderWorkbench(() => <StateChanges id={7} />, {
+      routes: {
+        "GET /traffic/7/changes": json(CHANGES),
+        "GET /traffic": json({
+          entries: [
+            exchange(7, "POST", "/v1/payments/sepa-credit-transfers", 201),
+            exchange(5, "GET", "/v1/accounts", 200),
+            exchange(4, "POST", "/v1/sandbox/customers", 201),
+          ],
+          nextBefore: null,
+        }),
+        "GET /state/compare": json(COMPARED),
+      },
+    });
+    await screen.findByRole("list", { name: "Resources changed" });
+    await userEvent.click(screen.getByRole("button", { name: "Compare with…" }));
+    const panel = await screen.findByRole("region", { name: "Compare states" });
+    const other = within(panel).getByRole("combobox", { name: "Compare with" });
+    // The entry itself is not offered; the newest other entry is chosen first.
+    await waitFor(() => expect(within(other).getAllByRole("option")).toHaveLength(2));
+    expect(other).toHaveDisplayValue("#5 GET /v1/accounts → 200");
+    await userEvent.selectOptions(other, "#4 POST /v1/sandbox/customers → 201");
+    await userEvent.selectOptions(within(panel).getByRole("combobox", { name: "State of the other entry" }), "before #4");
+    await userEvent.click(within(panel).getByRole("button", { name: "Compare" }));
+    const compared = await within(panel).findByRole("region", { name: "Comparison" });
+    const sent = calls.find((c) => c.path === "/state/compare");
+    expect(Object.fromEntries(sent?.query ?? [])).toEqual({ a: "7", b: "4", aPosition: "after", bPosition: "before" });
+    expect(compared).toHaveTextContent("The state after #7 against the state before #4");
+    const differing = within(compared).getByRole("list", { name: "Resources that differ" });
+    expect(within(differing).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "only after #7 customer c-9",
+      expect.stringContaining("differs payment p-1"),
+    ]);
+    expect(within(compared).getByRole("table", { name: "Fields of payment p-1" })).toHaveTextContent(
+      "Fieldafter #7before #4/transactionStatusACSCRCVD",
+    );
+  });
+
+  it("says when the two states are the same", async () => {
+    renderWorkbench(() => <StateChanges id={7} />, {
+      routes: {
+        "GET /traffic/7/changes": json(CHANGES),
+        "GET /traffic": json({ entries: [exchange(5, "GET", "/v1/accounts", 200)], nextBefore: null }),
+        "GET /state/compare": json({ a: { entry: 7, position: "after" }, b: { entry: 5, position: "after" }, omitted: 0, resources: [], balances: [] }),
+      },
+    });
+    await userEvent.click(await screen.findByRole("button", { name: "Compare with…" }));
+    const panel = await screen.findByRole("region", { name: "Compare states" });
+    await waitFor(() => expect(within(panel).getByRole("combobox", { name: "Compare with" })).toHaveDisplayValue("#5 GET /v1/accounts → 200"));
+    await userEvent.click(within(panel).getByRole("button", { name: "Compare" }));
+    expect(await within(panel).findByText("The two states are the same.")).toBeInTheDocument();
   });
 
   it("shortens long values", () => {

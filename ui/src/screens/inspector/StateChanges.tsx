@@ -1,9 +1,10 @@
 // What one timeline entry changed in the sandbox's state (docs/rewind.md): the resources it created, changed
 // and removed with the fields that differ, the balances it moved, and the ways back: rewind the sandbox to the
 // state before or after the entry (after a confirmation that says the TPP's own state stays as it is) and
-// export the state at the entry as a state file. Used by the inspector and by the flow view, per step.
-import { createResource, createSignal, For, Show } from "solid-js";
-import type { Position, ResourceChange } from "../../api/types";
+// export the state at the entry as a state file, and compare the state at the entry with the state at another
+// ("Compare with…"). Used by the inspector and by the flow view, per step.
+import { createResource, createSignal, Show } from "solid-js";
+import type { Position } from "../../api/types";
 import { saveFile } from "../../api/native";
 import { useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
@@ -13,6 +14,8 @@ import { Loading } from "../../components/Loading";
 import { createActions } from "../../lib/action";
 import { count } from "../../lib/format";
 import { valueOf } from "../../lib/resource";
+import { ChangeSummaryView } from "./ChangeSummaryView";
+import { CompareStates } from "./CompareStates";
 
 export interface StateChangesProps {
   /** The timeline entry (exchange or event). */
@@ -23,57 +26,13 @@ export interface StateChangesProps {
   onRewound?: () => void;
 }
 
-/** A field's value in a few characters. */
-export function shortValue(value: unknown): string {
-  if (value === null || value === undefined) return "—";
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
-}
-
-/** The short form of a resource's id (a UUID's first part). */
-function shortId(id: string): string {
-  return id.length > 14 ? `${id.slice(0, 8)}…` : id;
-}
-
-function ResourceRow(props: { change: ResourceChange }) {
-  const c = () => props.change;
-  return (
-    <li class={`state-change ${c().change}`}>
-      <span class="badge">{c().change}</span> {c().resource} <code title={c().id}>{shortId(c().id)}</code>
-      <Show when={c().change === "changed" && c().fields.length > 0}>
-        <table class="fields" aria-label={`Fields of ${c().resource} ${c().id}`}>
-          <thead>
-            <tr>
-              <th scope="col">Field</th>
-              <th scope="col">Before</th>
-              <th scope="col">After</th>
-            </tr>
-          </thead>
-          <tbody>
-            <For each={c().fields}>
-              {(f) => (
-                <tr>
-                  <td class="mono">{f.path}</td>
-                  <td class="mono">{shortValue(f.before)}</td>
-                  <td class="mono">{shortValue(f.after)}</td>
-                </tr>
-              )}
-            </For>
-          </tbody>
-        </table>
-      </Show>
-    </li>
-  );
-}
-
 export function StateChanges(props: StateChangesProps) {
   const wb = useWorkbench();
   const { busy, error, run } = createActions();
   const [asking, setAsking] = createSignal<Position | null>(null);
+  const [comparing, setComparing] = createSignal(false);
   const [changes, { refetch }] = createResource(() => props.id, (id) => wb.client.rewind.changes(id));
   const noun = () => props.noun ?? "exchange";
-  const shown = () => (valueOf(changes)?.resources ?? []).filter((r) => !r.internal);
-  const internal = () => (valueOf(changes)?.resources ?? []).filter((r) => r.internal);
 
   const rewind = (position: Position) =>
     run(`rewind-${position}`, async () => {
@@ -101,52 +60,9 @@ export function StateChanges(props: StateChangesProps) {
       <ErrorMessages error={changes.error as unknown} title="What it changed could not be read." />
       <Show when={valueOf(changes)} fallback={<Show when={changes.loading}><Loading label="Reading the change journal…" /></Show>}>
         {(c) => (
-          <>
-            <Show when={c().commits > 0} fallback={<p class="hint">It changed nothing in the sandbox's state.</p>}>
-              <p class="hint">
-                {count(shown().length, "resource")} {c().omitted > 0 ? `(and ${c().omitted} more not listed)` : ""}
-              </p>
-              <ul class="state-change-list" aria-label="Resources changed">
-                <For each={shown()}>{(r) => <ResourceRow change={r} />}</For>
-              </ul>
-              <Show when={c().balances.length > 0}>
-                <table class="fields" aria-label="Balances moved">
-                  <thead>
-                    <tr>
-                      <th scope="col">Account</th>
-                      <th scope="col">Balance</th>
-                      <th scope="col">Before</th>
-                      <th scope="col">After</th>
-                      <th scope="col">Moved</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    <For each={c().balances}>
-                      {(b) => (
-                        <tr>
-                          <td>{b.name ?? shortId(b.accountId)}</td>
-                          <td>{b.balanceType}</td>
-                          <td class="mono">{b.before ?? "—"}</td>
-                          <td class="mono">{b.after ?? "—"}</td>
-                          <td class="mono">
-                            {b.moved} {b.currency}
-                          </td>
-                        </tr>
-                      )}
-                    </For>
-                  </tbody>
-                </table>
-              </Show>
-              <Show when={internal().length > 0}>
-                <details>
-                  <summary>{count(internal().length, "bookkeeping record")} (indexes, counters)</summary>
-                  <ul class="state-change-list">
-                    <For each={internal()}>{(r) => <ResourceRow change={r} />}</For>
-                  </ul>
-                </details>
-              </Show>
-            </Show>
-          </>
+          <Show when={c().commits > 0} fallback={<p class="hint">It changed nothing in the sandbox's state.</p>}>
+            <ChangeSummaryView summary={c()} listLabel="Resources changed" />
+          </Show>
         )}
       </Show>
       <div class="actions">
@@ -162,7 +78,13 @@ export function StateChanges(props: StateChangesProps) {
         <Button busy={busy() === "export-before"} onClick={() => void exportAt("before")}>
           Export the state before it
         </Button>
+        <Button aria-expanded={comparing()} onClick={() => setComparing((c) => !c)}>
+          Compare with…
+        </Button>
       </div>
+      <Show when={comparing()}>
+        <CompareStates id={props.id} noun={noun()} />
+      </Show>
       <ErrorMessages error={error()} />
       <Show when={asking()}>
         {(position) => (
