@@ -488,9 +488,14 @@ async fn restarting_a_journey_rewinds_to_the_step_and_runs_it_again() {
     let app = spawn_app().await;
     settle(&app).await;
     let tpp = kari(&app).await;
-    let created = pay(&app, &tpp, STRAKS, &transfer("125.50", OLA_CURRENT, json!({})))
-        .send()
-        .await;
+    let created = pay(
+        &app,
+        &tpp,
+        STRAKS,
+        &transfer("125.50", OLA_CURRENT, json!({})),
+    )
+    .send()
+    .await;
     assert_eq!(created.status, 201, "{}", created.body);
     let original = created.body["paymentId"].as_str().unwrap().to_owned();
     let href = created.body["_links"]["scaRedirect"]["href"]
@@ -503,7 +508,13 @@ async fn restarting_a_journey_rewinds_to_the_step_and_runs_it_again() {
     let first = journey["entries"][0]["id"].as_u64().unwrap();
     assert_eq!(journey["entries"][0]["method"], "POST", "{journey}");
     // The payment, stored in a compact binary form, is shown as its JSON.
-    let (status, changes) = call(&app, Method::GET, &format!("/traffic/{first}/changes"), None).await;
+    let (status, changes) = call(
+        &app,
+        Method::GET,
+        &format!("/traffic/{first}/changes"),
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{changes}");
     let payment = changes["resources"]
         .as_array()
@@ -540,8 +551,14 @@ async fn restarting_a_journey_rewinds_to_the_step_and_runs_it_again() {
     assert_eq!(status, 202, "{restart}");
     assert_eq!(restart["rewound"]["to"]["entry"], first);
     assert_eq!(restart["rewound"]["to"]["position"], "before");
-    assert_eq!(restart["persona"], "Sandbox AISP PISP AS", "the bundled TPP's key");
-    assert!(!restart["steps"].as_array().unwrap().is_empty(), "{restart}");
+    assert_eq!(
+        restart["persona"], "Sandbox AISP PISP AS",
+        "the bundled TPP's key"
+    );
+    assert!(
+        !restart["steps"].as_array().unwrap().is_empty(),
+        "{restart}"
+    );
 
     // The re-run: a new payment of the journey's amount, settled.
     let mut again = None;
@@ -560,11 +577,17 @@ async fn restarting_a_journey_rewinds_to_the_step_and_runs_it_again() {
     let now = state(&app).await;
     let payments = now["trees"]["payments"].as_array().unwrap();
     let ids: Vec<&str> = payments.iter().filter_map(|p| p["id"].as_str()).collect();
-    assert!(!ids.contains(&original.as_str()), "the original payment was rewound away");
+    assert!(
+        !ids.contains(&original.as_str()),
+        "the original payment was rewound away"
+    );
     assert!(ids.contains(&again.as_str()), "{ids:?}");
     assert_eq!(
         payments.len(),
-        after_original["trees"]["payments"].as_array().unwrap().len(),
+        after_original["trees"]["payments"]
+            .as_array()
+            .unwrap()
+            .len(),
         "one payment, as after the original journey"
     );
     let replayed = payments.iter().find(|p| p["id"] == again).unwrap();

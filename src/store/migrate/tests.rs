@@ -100,7 +100,11 @@ fn an_older_directory_is_migrated_on_a_copy_and_the_old_one_kept() {
     let report = prepare_with(&dir, &[TO_2]).unwrap();
     let backup = root.path().join(format!("data.before-{APP_VERSION}"));
     // The journal held the older format's bytes: a rewind must not write them back (docs/rewind.md).
-    assert_eq!(journal_records(&dir), 0, "the journal is emptied by a migration");
+    assert_eq!(
+        journal_records(&dir),
+        0,
+        "the journal is emptied by a migration"
+    );
     assert_eq!(report.version, 2);
     assert_eq!(report.migrated_from, Some(1));
     assert!(report.migrated_now);
