@@ -384,6 +384,7 @@ fn main() {
             seconds: 1,
             connections: 4,
             no_traffic: options.no_traffic,
+            no_journal: options.no_journal,
         },
     ));
     let cpu_before = cpu_time(server.id());
