@@ -174,7 +174,9 @@ impl ServeArgs {
             },
             fixture: self.fixture.clone(),
             store_cache_bytes: None,
-            journal: !self.no_journal,
+            // Without the traffic log there is no timeline to return to, and nothing would cap the
+            // journal: `--no-traffic` turns it off too (docs/rewind.md).
+            journal: !self.no_journal && !self.no_traffic,
             profile: self.profile,
             faults: match &self.faults {
                 Some(path) => Some(
