@@ -4713,6 +4713,20 @@ export interface components {
             data: components["schemas"]["PersonaChangedEvent"];
             /** @constant */
             kind: "persona.changed";
+        } | {
+            /** Format: date-time */
+            at: string;
+            /** @description {what: "workbench", method, path, status} or {what: "import", mode} */
+            data: Record<string, never>;
+            /** @constant */
+            kind: "state.change";
+        } | {
+            /** Format: date-time */
+            at: string;
+            /** @description {to, position, undone, changed} */
+            data: Record<string, never>;
+            /** @constant */
+            kind: "rewind";
         };
     };
     responses: {
