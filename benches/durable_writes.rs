@@ -6,6 +6,10 @@
 //! keep-alive connection and posts one transaction to a seeded account over and over (the same signed
 //! request: a transaction batch is appended, not deduplicated, so each post is a new record). Under
 //! `cargo test --all-targets` it makes a one-second smoke run.
+//!
+//! The change journal's cost (docs/rewind.md): each count of writers is measured with the journal and
+//! without it (`serve --no-journal`), alternately, twice each, and the ratio of the medians printed, so
+//! that the load of other processes falls on both alike.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -23,10 +27,15 @@ fn seconds() -> u64 {
         .unwrap_or(if measuring { 8 } else { 1 })
 }
 
-fn start_server(data: &std::path::Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xs2a-sandbox"))
+fn start_server(data: &std::path::Path, journal: bool) -> (Child, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_xs2a-sandbox"));
+    command
         .args(["serve", "--addr", "127.0.0.1:0", "--data"])
-        .arg(data)
+        .arg(data);
+    if !journal {
+        command.arg("--no-journal");
+    }
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -126,9 +135,9 @@ async fn account_ids(authority: &str) -> Vec<String> {
 }
 
 /// Durable writes per second and the p99 latency with `writers` connections for `seconds`.
-async fn measure(writers: usize, seconds: u64) -> (f64, Duration) {
+async fn measure(writers: usize, seconds: u64, journal: bool) -> (f64, Duration) {
     let data = tempfile::tempdir().unwrap();
-    let (mut server, authority) = start_server(data.path());
+    let (mut server, authority) = start_server(data.path(), journal);
     let accounts = account_ids(&authority).await;
     assert!(!accounts.is_empty(), "the seed has accounts");
     let body = br#"[{"amount":-1250,"currency":"NOK","bookingDate":"2026-06-01","valueDate":"2026-06-01","remittanceInformationUnstructured":"bench","creditorName":"Benk","debtorName":"Benk"}]"#;
@@ -177,10 +186,31 @@ fn main() {
         .build()
         .unwrap();
     for writers in [1, 8, 64] {
-        let (rate, p99) = runtime.block_on(measure(writers, seconds));
+        let (mut with, mut without) = (Vec::new(), Vec::new());
+        for _ in 0..2 {
+            for journal in [true, false] {
+                let (rate, p99) = runtime.block_on(measure(writers, seconds, journal));
+                println!(
+                    "durable writes (POST a transaction, 201 after flush), {writers:>2} writers, {seconds} s, journal {}: {rate:.0}/s, p99 {:.1} ms",
+                    if journal { "on " } else { "off" },
+                    p99.as_secs_f64() * 1e3
+                );
+                if journal {
+                    with.push(rate)
+                } else {
+                    without.push(rate)
+                }
+            }
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            (v[0] + v[v.len() - 1]) / 2.0
+        };
+        let (on, off) = (median(&mut with), median(&mut without));
         println!(
-            "durable writes (POST a transaction, 201 after flush), {writers:>2} writers, {seconds} s: {rate:.0}/s, p99 {:.1} ms",
-            p99.as_secs_f64() * 1e3
+            "  {writers:>2} writers: with the journal {on:.0}/s, without {off:.0}/s: ratio {:.3} (cost {:.1} %)",
+            on / off,
+            (1.0 - on / off) * 100.0
         );
     }
 }

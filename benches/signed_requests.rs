@@ -22,6 +22,8 @@ struct Options {
     connections: usize,
     /// Pass `--no-traffic` to the server (to compare the request path with and without the traffic log).
     no_traffic: bool,
+    /// Pass `--no-journal` (to compare with and without the change journal, docs/rewind.md).
+    no_journal: bool,
 }
 
 fn options() -> Options {
@@ -40,6 +42,7 @@ fn options() -> Options {
         seconds: value("--seconds", if measuring { 8 } else { 1 }),
         connections: value("--connections", if measuring { 64 } else { 4 }) as usize,
         no_traffic: args.iter().any(|a| a == "--no-traffic"),
+        no_journal: args.iter().any(|a| a == "--no-journal"),
     }
 }
 
@@ -352,14 +355,18 @@ fn main() {
         starts[2].as_secs_f64() * 1e3
     );
 
-    let extra: &[&str] = if options.no_traffic {
-        &["--no-traffic"]
-    } else {
-        &[]
-    };
+    let mut extra: Vec<&str> = Vec::new();
+    if options.no_traffic {
+        extra.push("--no-traffic");
+    }
+    if options.no_journal {
+        extra.push("--no-journal");
+    }
+    let extra = &extra[..];
     println!(
-        "traffic log: {}",
-        if options.no_traffic { "off" } else { "on" }
+        "traffic log: {}, change journal: {}",
+        if options.no_traffic { "off" } else { "on" },
+        if options.no_journal { "off" } else { "on" }
     );
     let (mut server, authority, _) = start_server(data.path(), extra);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -377,6 +384,7 @@ fn main() {
             seconds: 1,
             connections: 4,
             no_traffic: options.no_traffic,
+            no_journal: options.no_journal,
         },
     ));
     let cpu_before = cpu_time(server.id());

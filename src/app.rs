@@ -56,6 +56,8 @@ pub struct AppConfig {
     /// The most memory the store's page cache takes; `None`: [`crate::store::CACHE_BYTES`]. A smaller one
     /// keeps an embedding process (the desktop app) smaller at the price of more disk reads.
     pub store_cache_bytes: Option<u64>,
+    /// Keep the change journal (docs/rewind.md); off, its records are dropped.
+    pub journal: bool,
     /// The profile to play the bank in (docs/rehearsal.md), stored; `None`: as stored.
     pub profile: Option<crate::rehearsal::Profile>,
     /// A fault plan (docs/rehearsal.md) that replaces the stored one.
@@ -76,6 +78,7 @@ impl Default for AppConfig {
             traffic: Default::default(),
             fixture: None,
             store_cache_bytes: None,
+            journal: true,
             profile: None,
             faults: None,
         }
@@ -117,6 +120,13 @@ impl App {
             ) => text,
             (error, _) => format!("cannot open the data store: {error}"),
         })?;
+        let store = if config.journal {
+            store
+        } else {
+            store
+                .without_journal()
+                .map_err(|e| format!("cannot open the data store: {e}"))?
+        };
         let unknown = store.unknown_trees();
         if !unknown.is_empty() {
             tracing::warn!(

@@ -43,6 +43,10 @@ impl Record for StoredClock {
 /// Applies a move: checks its range, stores the new state, then performs the batch runs between the old
 /// and the new instant. Blocking (a catch-up may run many batches): call it off the async threads.
 pub fn change(state: &AppState, change: ClockChange) -> CoreResult<ClockReading> {
+    state.store.as_event("clock", || move_clock(state, change))
+}
+
+fn move_clock(state: &AppState, change: ClockChange) -> CoreResult<ClockReading> {
     let clock = &state.clock;
     let before = clock.now();
     let moved = match change {

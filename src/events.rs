@@ -26,6 +26,10 @@ pub struct Event {
     pub id: u64,
     /// e.g. "payment.status", "batch.run", "sca.step".
     pub kind: &'static str,
+    /// The timeline entry number it takes, when it is the event whose writes the change journal recorded
+    /// under that number (see `store::journal::cause::claim`); otherwise numbered as it is stored.
+    #[serde(skip)]
+    pub entry: Option<u64>,
     #[serde(with = "time::serde::rfc3339")]
     pub at: OffsetDateTime,
     pub data: serde_json::Value,
@@ -60,6 +64,7 @@ impl Events {
         let event = Event {
             id: self.next.fetch_add(1, Ordering::SeqCst),
             kind,
+            entry: crate::store::journal::cause::claim(kind),
             at,
             data,
         };

@@ -24,6 +24,7 @@ pub mod migrations;
 pub mod payments;
 pub mod refusal;
 pub mod rehearsal;
+pub mod rewind;
 pub mod sandbox;
 pub mod sca;
 pub mod signing;

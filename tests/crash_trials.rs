@@ -6,7 +6,8 @@
 //! - no booking exists twice, and none without the payment execution that made it;
 //! - every account's balances moved by exactly the sum of its payment bookings, so money is conserved
 //!   across all sandbox accounts;
-//! - an initialisation happened wholly (seed state, no flows left) or not at all.
+//! - an initialisation happened wholly (seed state, no flows left) or not at all;
+//! - a rewind (docs/rewind.md) leaves the whole state exactly as before it or exactly as after it.
 //!
 //! Run alone with `cargo test --test crash_trials -- --nocapture`; `XS2A_CRASH_SEED=<n>` replays a series.
 
@@ -187,6 +188,8 @@ fn start(dir: &Path) -> (Child, String) {
         .args(["serve", "--addr", "127.0.0.1:0", "--data"])
         .arg(dir)
         .env("HOME", dir)
+        // A known operator credential, for the workbench API (the rewind trials).
+        .env("XS2A_OPERATOR_TOKEN", OPERATOR)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -650,4 +653,145 @@ fn twenty_kill_9_trials_leave_every_operation_whole_or_undone() {
         }
         std::fs::remove_dir_all(&work).unwrap();
     }
+}
+
+const OPERATOR: &str = "crash-trials-operator";
+
+/// The whole state of the store in `dir` as a state file, read in-process with the server stopped.
+fn state_file(dir: &Path) -> Vec<u8> {
+    let store = Store::open(dir, xs2a_sandbox::migrations::active()).expect("the store opens after a clean stop");
+    let bytes = xs2a_sandbox::state_file::export::export(&store).unwrap();
+    store.close().unwrap();
+    bytes
+}
+
+/// The state file of the state before timeline entry `entry`, from the change journal of `dir`.
+fn state_file_before(dir: &Path, entry: u64) -> Vec<u8> {
+    let store = Store::open(dir, xs2a_sandbox::migrations::active()).expect("the store opens after a clean stop");
+    let journal = store.journal().expect("the journal is on");
+    let from = journal.before(entry).expect("within the journal's reach");
+    let bytes = xs2a_sandbox::state_file::at::export_at(&store, journal, from).unwrap();
+    store.close().unwrap();
+    bytes
+}
+
+/// The id of the newest exchange that ran a batch (`POST /v1/sandbox/batch-runs`) on the timeline of the
+/// service at `base`: its writes are attributed to the exchange (the `batch.run` event it published is
+/// not their cause when the run happens inside a request).
+fn batch_run_entry(client: &reqwest::blocking::Client, base: &str) -> u64 {
+    for _ in 0..250 {
+        let page: serde_json::Value = client
+            .get(format!(
+                "{base}/workbench/api/traffic?kind=exchange&q=/v1/sandbox/batch-runs"
+            ))
+            .bearer_auth(OPERATOR)
+            .send()
+            .unwrap()
+            .json()
+            .unwrap();
+        if let Some(id) = page["entries"][0]["id"].as_u64() {
+            return id;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("no batch-run exchange on the timeline")
+}
+
+/// A batch run over every pre-state payment, then the service stopped: the data directory `work`, the
+/// batch run's entry, and the state after it (what a rewind to before the run replaces).
+fn ran_batch(pre_dir: &Path, work: &Path) -> u64 {
+    copy_dir(pre_dir, work);
+    let (server, base) = start(work);
+    let client = reqwest::blocking::Client::new();
+    let status = signed(&client, "POST", &base, "/v1/sandbox/batch-runs", &[], b"{}")
+        .send()
+        .unwrap()
+        .status();
+    assert_eq!(status, 201);
+    let entry = batch_run_entry(&client, &base);
+    stop(server);
+    entry
+}
+
+fn rewind_request(
+    client: &reqwest::blocking::Client,
+    base: &str,
+    entry: u64,
+) -> reqwest::blocking::RequestBuilder {
+    client
+        .post(format!("{base}/workbench/api/rewind"))
+        .bearer_auth(OPERATOR)
+        .json(&serde_json::json!({"to": entry, "position": "before"}))
+}
+
+#[test]
+fn kill_9_during_a_rewind_leaves_the_state_before_or_after_it() {
+    let seed = std::env::var("XS2A_CRASH_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| OffsetDateTime::now_utc().unix_timestamp_nanos() as u64 | 1);
+    println!("rewind crash trials, XS2A_CRASH_SEED={seed}");
+    let mut random = Random(seed);
+    let root = tempfile::tempdir().unwrap();
+    let pre_dir = root.path().join("pre");
+    build_pre_state(&pre_dir);
+    // The batch run settles every payment: the rewind to before it undoes about two thousand records.
+    let base_dir = root.path().join("ran");
+    let entry = ran_batch(&pre_dir, &base_dir);
+    let before_rewind = state_file(&base_dir);
+    let after_rewind = state_file_before(&base_dir, entry);
+    assert_ne!(before_rewind, after_rewind, "the run changed the state");
+
+    // How long a rewind takes here, so the kills spread over it.
+    let calibration = root.path().join("calibration");
+    copy_dir(&base_dir, &calibration);
+    let (server, base) = start(&calibration);
+    let client = reqwest::blocking::Client::new();
+    let started = Instant::now();
+    let response = rewind_request(&client, &base, entry).send().unwrap();
+    let rewind_takes = started.elapsed();
+    assert_eq!(response.status(), 200);
+    stop(server);
+    assert_eq!(state_file(&calibration), after_rewind, "a whole rewind");
+    println!("a rewind of the batch run takes {rewind_takes:?} here");
+
+    let (mut before, mut after) = (0, 0);
+    for n in 0..8 {
+        let work = root.path().join(format!("rewind-{n}"));
+        copy_dir(&base_dir, &work);
+        let (server, base) = start(&work);
+        let request = rewind_request(&client, &base, entry);
+        let sender = std::thread::spawn(move || request.send().map(|r| r.status().as_u16()));
+        let delay =
+            Duration::from_micros(random.below(rewind_takes.as_micros() as u64 * 3 / 2 + 1));
+        std::thread::sleep(delay);
+        kill(server);
+        let acknowledged = sender.join().unwrap().ok() == Some(200);
+        let (server, _) = start(&work);
+        stop(server);
+        let now = state_file(&work);
+        if now == after_rewind {
+            after += 1;
+        } else {
+            assert!(
+                !acknowledged,
+                "rewind {n}: an acknowledged rewind is on disk"
+            );
+            assert!(
+                now == before_rewind,
+                "rewind {n} (killed after {delay:?}): the state is neither before nor after the rewind"
+            );
+            before += 1;
+        }
+        println!(
+            "rewind {n}: killed after {delay:?}; {}",
+            if now == after_rewind {
+                "done"
+            } else {
+                "not done"
+            }
+        );
+        std::fs::remove_dir_all(&work).unwrap();
+    }
+    println!("{before} trials left the state before the rewind, {after} after it");
 }

@@ -57,7 +57,8 @@ async fn change(
             ))
         }
     };
-    let reading = tokio::task::spawn_blocking(move || clock_control::change(&state, change))
+    let change = move || clock_control::change(&state, change);
+    let reading = tokio::task::spawn_blocking(crate::store::journal::cause::carry(change))
         .await
         .map_err(|e| ApiError::internal(format!("clock change panicked: {e}")))??;
     Ok(Json(reading))

@@ -70,13 +70,17 @@ pub fn run_due(
     let mut runs = Vec::with_capacity(due.len());
     for at in due {
         // The marker moves with the run, so a crash never performs a scheduled run twice or skips one.
-        let run = run_atomically(store, at, Trigger::Scheduled, |store| {
-            Ok(store.table::<ScheduleMarker>()?.insert(&ScheduleMarker {
-                id: ScheduleMarker::KEY.to_owned(),
-                last_run: at,
-            })?)
+        // Each run is its own event of the timeline (docs/rewind.md).
+        let run = store.as_event("batch.run", || {
+            let run = run_atomically(store, at, Trigger::Scheduled, |store| {
+                Ok(store.table::<ScheduleMarker>()?.insert(&ScheduleMarker {
+                    id: ScheduleMarker::KEY.to_owned(),
+                    last_run: at,
+                })?)
+            })?;
+            publish(events, &run);
+            Ok::<_, Refusal>(run)
         })?;
-        publish(events, &run);
         runs.push(run);
     }
     Ok(runs)

@@ -28,9 +28,13 @@ pub fn run_batch(
     trigger: Trigger,
 ) -> Result<BatchRun, Refusal> {
     let _runs = store.locks().runs();
-    let run = run_atomically(store, at, trigger, |_| Ok(()))?;
-    publish(events, &run);
-    Ok(run)
+    // The run is an event of the timeline (docs/rewind.md): its writes are journaled under it, unless a
+    // request asked for it, which is then their cause.
+    store.as_event("batch.run", || {
+        let run = run_atomically(store, at, trigger, |_| Ok(()))?;
+        publish(events, &run);
+        Ok(run)
+    })
 }
 
 /// Decides and writes one run inside one atomic operation; `also` adds writes that must happen with it

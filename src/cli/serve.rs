@@ -73,6 +73,10 @@ pub struct ServeArgs {
     /// Do not record traffic (the inspector and the flow view then stay empty).
     #[arg(long)]
     pub no_traffic: bool,
+    /// Keep no change journal: no state changes per exchange, no rewind (docs/rewind.md). What it
+    /// recorded before is dropped, since what happens meanwhile is not seen.
+    #[arg(long)]
+    pub no_journal: bool,
     /// The most exchanges and events the traffic log keeps, oldest pruned first (default 100000; kept in
     /// the data directory once set).
     #[arg(long)]
@@ -170,6 +174,9 @@ impl ServeArgs {
             },
             fixture: self.fixture.clone(),
             store_cache_bytes: None,
+            // Without the traffic log there is no timeline to return to, and nothing would cap the
+            // journal: `--no-traffic` turns it off too (docs/rewind.md).
+            journal: !self.no_journal && !self.no_traffic,
             profile: self.profile,
             faults: match &self.faults {
                 Some(path) => Some(

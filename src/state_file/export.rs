@@ -35,25 +35,33 @@ struct Out<'a> {
 pub fn export(store: &Store) -> Result<Vec<u8>, FileError> {
     let mut trees = Vec::with_capacity(CARRIED.len());
     for carried in CARRIED {
-        let records = store
-            .raw_records(carried.tree)?
+        let records = store.raw_records(carried.tree)?.into_iter().map(|(_, v)| v);
+        trees.push((carried.tree, records.collect()));
+    }
+    write(trees)
+}
+
+/// The state file of `trees`: each carried tree's stored records (as the store holds them: binary
+/// encodings are written as their JSON), in key order.
+pub(super) fn write(trees: Vec<(&'static str, Vec<Vec<u8>>)>) -> Result<Vec<u8>, FileError> {
+    let mut out_trees = Vec::with_capacity(trees.len());
+    for (tree, values) in trees {
+        let records = values
             .into_iter()
-            .map(|(_, value)| {
-                let value = stored_as_json(carried.tree, value)?;
-                let text = String::from_utf8(value).map_err(|_| {
-                    FileError::storage(format!("a record in {} is not UTF-8", carried.tree))
-                })?;
-                RawValue::from_string(text).map_err(|e| {
-                    FileError::storage(format!("a record in {} is not JSON: {e}", carried.tree))
-                })
+            .map(|value| {
+                let value = stored_as_json(tree, value)?;
+                let text = String::from_utf8(value)
+                    .map_err(|_| FileError::storage(format!("a record in {tree} is not UTF-8")))?;
+                RawValue::from_string(text)
+                    .map_err(|e| FileError::storage(format!("a record in {tree} is not JSON: {e}")))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        trees.push((carried.tree, records));
+        out_trees.push((tree, records));
     }
     let out = Out {
         format: FORMAT,
         version: VERSION,
-        trees: Trees(trees),
+        trees: Trees(out_trees),
     };
     let mut bytes = serde_json::to_vec_pretty(&out).map_err(FileError::storage)?;
     bytes.push(b'\n');

@@ -1,16 +1,29 @@
 //! Importing into a running service: besides the store, what the service holds in memory from stored
-//! configuration (the clock, the traffic log's switches) is brought in line with the imported state.
+//! configuration (the clock, the traffic log's switches, the rehearsal) is brought in line with the imported state.
 
 use super::import::{self, Mode, Preview};
 use super::FileError;
+use crate::refusal::CoreResult;
 use crate::state::AppState;
 
-/// Imports `bytes` into the running service's store, then restores the clock and the traffic log's
-/// settings from what was imported.
+/// Imports `bytes` into the running service's store, then brings what the service holds in memory in
+/// line with what was imported ([`reload_memory`]).
 pub fn import(state: &AppState, bytes: &[u8], mode: Mode) -> Result<Preview, FileError> {
+    let what = || serde_json::json!({"what": "import", "mode": mode});
+    crate::rewind::cause::recorded(state, what, || import_live(state, bytes, mode))
+}
+
+fn import_live(state: &AppState, bytes: &[u8], mode: Mode) -> Result<Preview, FileError> {
     let preview = import::import(&state.store, bytes, mode)?;
-    crate::clock_control::restore(&state.store, &state.clock)
-        .map_err(|r| FileError::storage(r.text))?;
+    reload_memory(state).map_err(|r| FileError::storage(r.text))?;
+    Ok(preview)
+}
+
+/// Brings what the service holds in memory from stored configuration (the clock, the traffic log's
+/// switches, the rehearsal's profile and fault plan) in line with the store, after the store's state was
+/// replaced under it (an import, a rewind).
+pub fn reload_memory(state: &AppState) -> CoreResult<()> {
+    crate::clock_control::restore(&state.store, &state.clock)?;
     let stored = state
         .store
         .table::<crate::traffic::store::StoredSettings>()?
@@ -18,9 +31,5 @@ pub fn import(state: &AppState, bytes: &[u8], mode: Mode) -> Result<Preview, Fil
     if let Some(stored) = stored {
         let _ = state.traffic.set_settings(stored.settings);
     }
-    state
-        .rehearsal
-        .reload(&state.store)
-        .map_err(|r| FileError::storage(r.text))?;
-    Ok(preview)
+    state.rehearsal.reload(&state.store)
 }

@@ -3,6 +3,7 @@
 //! Built on the store's registry of trees (`trees`), so a tree added to the state and not to the file
 //! fails a test. The format is documented in docs/fixtures.md, its schema in fixtures/schema/.
 
+pub mod at;
 pub mod error;
 pub mod export;
 pub mod import;

@@ -10,6 +10,7 @@
 
 mod flusher;
 pub mod format;
+pub mod journal;
 pub mod locks;
 pub mod migrate;
 mod overlay;
@@ -94,6 +95,8 @@ pub struct Store {
     format: Arc<DataFormat>,
     /// Set inside [`Store::atomically`]: writes go here and are committed together at its end.
     pending: Option<Arc<Mutex<WriteBuffer>>>,
+    /// What every commit changed (None when the store runs without it: `serve --no-journal`).
+    journal: Option<Arc<journal::Journal>>,
 }
 
 impl Store {
@@ -125,7 +128,7 @@ impl Store {
                 }
                 other => StoreError::Sled(other),
             })?;
-        Ok(Self::wrap(db, Some(dir), format))
+        Self::wrap(db, Some(dir), format)
     }
 
     /// A throw-away database deleted when dropped (tests). It says it is in the first format: nothing else
@@ -142,15 +145,16 @@ impl Store {
             .flush_every_ms(None)
             .cache_capacity(cache_bytes)
             .open()?;
-        Ok(Self::wrap(db, None, DataFormat::temporary(migrations)))
+        Self::wrap(db, None, DataFormat::temporary(migrations))
     }
 
-    fn wrap(db: sled::Db, dir: Option<&Path>, format: DataFormat) -> Store {
+    fn wrap(db: sled::Db, dir: Option<&Path>, format: DataFormat) -> Result<Store, StoreError> {
+        let journal = Arc::new(journal::Journal::open(&db)?);
         let counters = Arc::new(Counters {
             written: AtomicU64::new(0),
             durable: AtomicU64::new(0),
         });
-        Store {
+        Ok(Store {
             flusher: Flusher::start(db.clone(), Arc::clone(&counters)),
             db,
             counters,
@@ -160,7 +164,27 @@ impl Store {
             dir: dir.map(Arc::from),
             format: Arc::new(format),
             pending: None,
-        }
+            journal: Some(journal),
+        })
+    }
+
+    /// This store without the change journal (`serve --no-journal`): its records are removed, since what
+    /// happens while it is off is not seen, and nothing recorded before could be undone afterwards.
+    /// Call it before the store is cloned.
+    pub fn without_journal(mut self) -> Result<Store, StoreError> {
+        journal::Journal::clear(&self.db)?;
+        self.journal = None;
+        Ok(self)
+    }
+
+    /// The change journal, unless the store runs without it.
+    pub fn journal(&self) -> Option<&journal::Journal> {
+        self.journal.as_deref()
+    }
+
+    /// Whether writes to `tree` are journaled (and so committed as operations, never as bare writes).
+    pub(crate) fn journals(&self, tree: &str) -> bool {
+        self.journal.is_some() && journal::covers(tree)
     }
 
     /// The typed table of record type `R`.
@@ -215,27 +239,57 @@ impl Store {
         Ok(value)
     }
 
-    /// Commits an operation's pending writes in one sled transaction over every tree they touch.
+    /// Commits an operation's pending writes in one sled transaction over every tree they touch, with the
+    /// journal's record of what they changed when they touch a journaled tree (under the journal's lock,
+    /// so the bytes read as "before" are the ones replaced; a write that leaves a record's bytes as they
+    /// were is left out of both).
     fn commit(&self, buffer: WriteBuffer) -> Result<(), StoreError> {
         if buffer.is_empty() {
             return Ok(());
         }
-        let mut names = Vec::with_capacity(buffer.trees.len());
-        let mut trees = Vec::with_capacity(buffer.trees.len());
-        let mut batches = Vec::with_capacity(buffer.trees.len());
-        let mut checks = Vec::with_capacity(buffer.trees.len());
+        let journal = self
+            .journal
+            .as_deref()
+            .filter(|_| buffer.trees.keys().any(|t| journal::covers(t)));
+        let mut guard = journal.map(|j| j.lock());
+        let mut changes = Vec::new();
+        let mut names = Vec::with_capacity(buffer.trees.len() + 1);
+        let mut trees = Vec::with_capacity(buffer.trees.len() + 1);
+        let mut batches = Vec::with_capacity(buffer.trees.len() + 1);
+        let mut checks = Vec::with_capacity(buffer.trees.len() + 1);
         for (name, writes) in buffer.trees {
             let tree = self.db.open_tree(name)?;
+            let journaled = guard.is_some() && journal::covers(name);
             let mut batch = sled::Batch::default();
             if writes.cleared {
-                for key in tree.iter().keys() {
-                    let key = key?;
+                for pair in tree.iter() {
+                    let (key, value) = pair?;
                     if !writes.writes.contains_key(key.as_ref()) {
+                        if journaled {
+                            changes.push(journal::Change {
+                                tree: name,
+                                key: key.to_vec(),
+                                before: Some(value.to_vec()),
+                                after: None,
+                            });
+                        }
                         batch.remove(key);
                     }
                 }
             }
             for (key, value) in writes.writes {
+                if journaled {
+                    let before = tree.get(&key)?.map(|v| v.to_vec());
+                    if before == value {
+                        continue;
+                    }
+                    changes.push(journal::Change {
+                        tree: name,
+                        key: key.clone(),
+                        before,
+                        after: value.clone(),
+                    });
+                }
                 match value {
                     Some(value) => batch.insert(key, value),
                     None => batch.remove(key),
@@ -251,7 +305,21 @@ impl Store {
                 writes.must_be_new
             });
         }
-        self.apply_batches(&names, &trees, &batches, &checks)
+        let (Some(journal), Some(state)) = (journal, guard.as_mut()) else {
+            return self.apply_batches(&names, &trees, &batches, &checks);
+        };
+        if changes.is_empty() {
+            return self.apply_batches(&names, &trees, &batches, &checks);
+        }
+        let pos = journal.position_now(state);
+        let mut prepared = journal.prepare(state, pos, &changes);
+        names.push(journal::TREE);
+        trees.push(journal.tree().clone());
+        batches.push(std::mem::take(&mut prepared.batch));
+        checks.push(Default::default());
+        self.apply_batches(&names, &trees, &batches, &checks)?;
+        journal.committed(state, prepared);
+        Ok(())
     }
 
     /// Applies one batch per tree in one sled transaction over all of them (recovered whole or not at

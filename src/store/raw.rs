@@ -58,7 +58,9 @@ impl Store {
         cleared: &[&'static str],
         records: Vec<(&'static str, RawRecords)>,
     ) -> Result<(), StoreError> {
-        if self.pending.is_some() {
+        // Journaled, the writes go through an operation: its commit reads what each write replaces for
+        // the journal, and leaves records whose bytes do not change as they are.
+        if self.pending.is_some() || self.journal.is_some() {
             return self.atomically(|store| {
                 let mut pending = store.pending().expect("inside atomically");
                 for name in cleared {

@@ -67,6 +67,7 @@ pub const TREES: &[TreeInfo] = &[
     tree("traffic-exchanges", Kind::Log, "an earlier version's traffic exchanges (carried over at start)"),
     tree("traffic-totals", Kind::Log, "an earlier version's traffic totals (carried over at start)"),
     tree("traffic-settings", Kind::Configuration, "the traffic log's switches and caps"),
+    tree("change-journal", Kind::Log, "what each exchange and event changed in the other trees (rewind)"),
     // Snapshots are whole states: kept across resets and outside state files, as the logs are.
     tree("workbench-snapshots", Kind::Log, "named snapshots of the whole state (state files)"),
 ];

@@ -62,6 +62,20 @@ impl<R: Record> Table<R> {
             .is_some_and(|p| p.trees.contains_key(R::TREE))
     }
 
+    /// True when a write outside an operation must become an operation of its own: the tree is journaled,
+    /// and the journal's record is committed with the write.
+    fn through_journal(&self) -> bool {
+        self.store.pending.is_none() && self.store.journals(R::TREE)
+    }
+
+    /// `write` as an operation of its own, on this table as the operation sees it.
+    fn as_operation<T>(
+        &self,
+        write: impl FnOnce(&Table<R>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.store.atomically(|store| write(&store.table::<R>()?))
+    }
+
     /// The stored pairs under `prefix` with the operation's pending writes applied.
     fn merged(&self, prefix: &str) -> Result<Pairs, StoreError> {
         let stored = self
@@ -91,6 +105,9 @@ impl<R: Record> Table<R> {
 
     /// Writes the record, replacing any record under the same key.
     pub fn insert(&self, record: &R) -> Result<(), StoreError> {
+        if self.through_journal() {
+            return self.as_operation(|table| table.insert(record));
+        }
         let value = Self::encode(record)?;
         if let Some(mut pending) = self.store.pending() {
             pending.put(R::TREE, record.key().into_bytes(), value);
@@ -103,6 +120,14 @@ impl<R: Record> Table<R> {
 
     /// Writes the record only if its key is free; false when it was taken (nothing written).
     pub fn insert_new(&self, record: &R) -> Result<bool, StoreError> {
+        if self.through_journal() {
+            // "Only if absent" is checked again by the commit: a record written first by another
+            // operation aborts it, which is what the answer false means here.
+            return match self.as_operation(|table| table.insert_new(record)) {
+                Err(StoreError::Aborted(_)) => Ok(false),
+                other => other,
+            };
+        }
         let key = record.key();
         let value = Self::encode(record)?;
         if self.store.pending().is_some() {
@@ -124,6 +149,9 @@ impl<R: Record> Table<R> {
 
     /// Removes the record under `key`; returns it if there was one.
     pub fn remove(&self, key: &str) -> Result<Option<R>, StoreError> {
+        if self.through_journal() {
+            return self.as_operation(|table| table.remove(key));
+        }
         if self.store.pending().is_some() {
             let old = self.get_raw(key)?;
             if old.is_some() {
@@ -141,6 +169,9 @@ impl<R: Record> Table<R> {
 
     /// Removes the records under `keys` without reading them (inside an operation: with its other writes).
     pub fn delete_many(&self, keys: &[String]) -> Result<(), StoreError> {
+        if self.through_journal() {
+            return self.as_operation(|table| table.delete_many(keys));
+        }
         if let Some(mut pending) = self.store.pending() {
             for key in keys {
                 pending.remove(R::TREE, key.as_bytes().to_vec());
@@ -221,6 +252,9 @@ impl<R: Record> Table<R> {
     where
         R: 'r,
     {
+        if self.through_journal() {
+            return self.as_operation(|table| table.insert_many(records));
+        }
         let mut count = 0;
         if let Some(mut pending) = self.store.pending() {
             for record in records {

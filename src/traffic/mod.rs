@@ -75,6 +75,8 @@ enum Pending {
     /// Answered once everything queued before it is stored (read-your-writes for one entry).
     Barrier(Waiter),
     Event {
+        /// The number given out already (an event the change journal recorded writes under).
+        id: Option<u64>,
         at: OffsetDateTime,
         event: String,
         data: serde_json::Value,
@@ -163,7 +165,16 @@ impl TrafficLog {
             .map_err(Refusal::internal)?;
         let log = TrafficLog { inner };
         log.follow(events);
+        if let Some(journal) = log.inner.store.journal() {
+            journal.attach(log.timeline())?;
+        }
         Ok(log)
+    }
+
+    /// The log as the change journal's timeline: entry numbers for events, and the byte cap. Holds the log
+    /// weakly (the store holds the journal, and the log holds the store).
+    pub fn timeline(&self) -> std::sync::Arc<dyn crate::store::journal::cause::Timeline> {
+        Arc::new(LogTimeline(Arc::downgrade(&self.inner)))
     }
 
     /// Events of the broadcast become timeline entries.
@@ -180,13 +191,23 @@ impl TrafficLog {
                     Ok(event)
                         if matches!(
                             event.kind,
-                            "batch.run" | "payment.status" | "sca.step" | "clock"
+                            "batch.run"
+                                | "payment.status"
+                                | "sca.step"
+                                | "clock"
+                                | "state.change"
+                                | "rewind"
                         ) =>
                     {
                         let Some(inner) = log.upgrade() else {
                             return false;
                         };
-                        TrafficLog { inner }.record_event(event.at, event.kind, event.data);
+                        TrafficLog { inner }.record_numbered_event(
+                            event.entry,
+                            event.at,
+                            event.kind,
+                            event.data,
+                        );
                         true
                     }
                     Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => true,
@@ -238,8 +259,21 @@ impl TrafficLog {
     }
 
     pub fn record_event(&self, at: OffsetDateTime, event: &str, data: serde_json::Value) {
+        self.record_numbered_event(None, at, event, data);
+    }
+
+    /// Records an event under the number `id` given out for it (see [`TrafficLog::timeline`]), or a fresh
+    /// one.
+    pub fn record_numbered_event(
+        &self,
+        id: Option<u64>,
+        at: OffsetDateTime,
+        event: &str,
+        data: serde_json::Value,
+    ) {
         if self.enabled() {
             self.send(Pending::Event {
+                id,
                 at,
                 event: event.to_owned(),
                 data,
@@ -349,5 +383,28 @@ impl TrafficLog {
             .write()
             .unwrap_or_else(|p| p.into_inner()) = settings.clone();
         Ok(settings)
+    }
+}
+
+/// The log as the journal's timeline (see [`TrafficLog::timeline`]).
+struct LogTimeline(std::sync::Weak<Inner>);
+
+impl crate::store::journal::cause::Timeline for LogTimeline {
+    fn reserve(&self) -> Option<u64> {
+        let inner = self.0.upgrade()?;
+        let log = TrafficLog { inner };
+        log.enabled().then(|| log.next_id())
+    }
+
+    fn last_given(&self) -> u64 {
+        self.0
+            .upgrade()
+            .map_or(0, |inner| TrafficLog { inner }.last_given())
+    }
+
+    fn max_bytes(&self) -> u64 {
+        self.0
+            .upgrade()
+            .map_or(u64::MAX, |inner| TrafficLog { inner }.settings().max_bytes)
     }
 }

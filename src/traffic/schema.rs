@@ -58,7 +58,18 @@ pub fn journey_kind() -> RefOr<Schema> {
 
 /// `EventEntry.event`: the events the timeline records.
 pub fn timeline_event() -> RefOr<Schema> {
-    words(&["batch.run", "payment.status", "sca.step", "clock"], "")
+    words(
+        &[
+            "batch.run",
+            "payment.status",
+            "sca.step",
+            "clock",
+            "state.change",
+            "rewind",
+        ],
+        "state.change: a change of the sandbox's state by the workbench or an import (its writes are the \
+         entry's state changes); rewind: the sandbox returned to the state at another entry.",
+    )
 }
 
 /// `EventEntry.data`: one of the timeline events' data (the component the workbench's OpenAPI

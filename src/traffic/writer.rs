@@ -142,10 +142,15 @@ fn write_batch(inner: &Inner, batch: Vec<Pending>) -> CoreResult<()> {
                     exchange.summary = summary;
                     captured.push(exchange);
                 }
-                Pending::Event { at, event, data } => {
+                Pending::Event {
+                    id,
+                    at,
+                    event,
+                    data,
+                } => {
                     let (resources, journeys) = index.classify_event(&event, &data);
                     let event = EventEntry {
-                        id: inner.next_id.fetch_add(1, Ordering::SeqCst),
+                        id: id.unwrap_or_else(|| inner.next_id.fetch_add(1, Ordering::SeqCst)),
                         at,
                         event,
                         data,
@@ -281,6 +286,10 @@ fn prune(inner: &Inner) -> CoreResult<()> {
                 index.forget(journey);
             }
         }
+    }
+    // What the pruned entries changed goes with them: the sandbox can no longer return to before them.
+    if let (Some(journal), Some(oldest)) = (inner.store.journal(), shelf().oldest()) {
+        journal.forget_before(oldest.min)?;
     }
     Ok(())
 }

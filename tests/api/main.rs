@@ -37,6 +37,7 @@ mod rehearsal_replay;
 mod rehearsal_sca;
 mod rehearsal_tolerances;
 mod replay_junit;
+mod rewind;
 mod sandbox;
 mod sca_browser;
 mod sca_pages;

@@ -70,6 +70,7 @@ fn build() -> Value {
             {"name": "SCA pages", "description": "The bank's pages the PSU authenticates on (HTML)"},
             {"name": "Workbench", "description": "The desktop workbench's API (operator credential)"},
             {"name": "Traffic", "description": "The exchange log: every request, its gate verdict, journeys"},
+            {"name": "Rewind", "description": "What each exchange changed; the state at any exchange, compared, exported, returned to"},
             {"name": "Conformance", "description": "A TPP's traffic graded against the bank's rules (docs/conformance.md)"},
             {"name": "Service", "description": "Health and this document"},
         ],

@@ -75,9 +75,9 @@ pub async fn list(
 /// 201: a run performed now, as of the sandbox clock.
 pub async fn run_now(State(state): State<AppState>) -> ApiResult<(StatusCode, Json<BatchRun>)> {
     let (store, events, now) = (state.store.clone(), state.events.clone(), state.clock.now());
-    let run = tokio::task::spawn_blocking(move || {
+    let run = tokio::task::spawn_blocking(crate::store::journal::cause::carry(move || {
         batch::run_batch(&store, &events, now, Trigger::Manual)
-    })
+    }))
     .await
     .map_err(|e| ApiError::internal(format!("batch run panicked: {e}")))??;
     Ok((StatusCode::CREATED, Json(run)))

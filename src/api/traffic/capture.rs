@@ -92,9 +92,13 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
     // the server's buffers either.
     let kept_request_body =
         (!request_body.is_empty()).then(|| Bytes::copy_from_slice(&request_body));
-    let response = next
-        .run(Request::from_parts(parts, Body::from(request_body)))
-        .await;
+    // The exchange is the cause of what the request writes (the change journal's, docs/rewind.md).
+    let cause = crate::store::journal::cause::Cause::Entry(id);
+    let response = crate::store::journal::cause::within(
+        cause,
+        next.run(Request::from_parts(parts, Body::from(request_body))),
+    )
+    .await;
     let (parts, body) = response.into_parts();
     let streaming = parts
         .headers

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
-    tokio::task::spawn_blocking(work)
+    tokio::task::spawn_blocking(crate::store::journal::cause::carry(work))
         .await
         .map_err(ApiError::internal)?
 }

@@ -11,6 +11,7 @@ mod fixtures;
 pub mod gate;
 pub mod openapi;
 mod personas;
+pub mod rewind;
 pub mod schemas;
 pub mod session;
 mod ui;
@@ -53,10 +54,16 @@ pub fn router(state: AppState) -> Router<AppState> {
         )
         .route("/snapshots/{name}/restore", post(fixtures::restore))
         .route("/snapshots/{name}/flow", get(fixtures::flow_since))
+        .route("/traffic/{id}/changes", get(rewind::changes))
+        .route("/rewind", post(rewind::rewind_to))
+        .route("/state/at/{id}", get(rewind::state_at))
+        .route("/state/compare", get(rewind::compare))
+        .route("/journeys/{id}/restart", post(rewind::restart))
         .merge(crate::api::traffic::router())
         .merge(crate::api::rehearsal::workbench_router())
         .merge(conformance::router())
         .fallback(crate::api::layers::no_such_path)
+        .layer(from_fn_with_state(state.clone(), rewind::workbench_cause))
         .layer(from_fn_with_state(state, access::operator_api));
     Router::new()
         .route("/workbench", get(ui::bare))

@@ -27,6 +27,7 @@ pub fn describe(doc: &mut Document) {
     describe_composer(doc);
     describe_fixtures(doc);
     crate::api::traffic::openapi::describe(doc);
+    super::rewind::describe(doc);
     crate::api::rehearsal::openapi::describe(doc);
     describe_gate(doc);
     crate::api::sandbox::openapi::describe_workbench_edits(doc);

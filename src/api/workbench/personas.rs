@@ -44,7 +44,8 @@ pub async fn issue(
     let now = state.clock.now();
     let store = state.store.clone();
     // RSA key generation takes a moment: off the async threads.
-    let stored = tokio::task::spawn_blocking(move || personas::issue(&store, request, now))
+    let issue = move || personas::issue(&store, request, now);
+    let stored = tokio::task::spawn_blocking(crate::store::journal::cause::carry(issue))
         .await
         .map_err(ApiError::internal)??;
     changed(&state, &stored.id);

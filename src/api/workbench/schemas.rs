@@ -151,6 +151,9 @@ pub fn components() -> Map<String, Value> {
             event("sca.step", reference("ScaStepEvent")),
             event("sca.callback", reference("Callback")),
             event("persona.changed", reference("PersonaChangedEvent")),
+            // docs/rewind.md: what a workbench request or an import changed, and a rewind.
+            event("state.change", json!({"type": "object", "description": "{what: \"workbench\", method, path, status} or {what: \"import\", mode}"})),
+            event("rewind", json!({"type": "object", "description": "{to, position, undone, changed}"})),
         ]}),
     );
     add("HarEntry", har_entry());

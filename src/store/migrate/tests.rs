@@ -58,6 +58,12 @@ fn customers(dir: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// How many records the change journal of the directory holds.
+fn journal_records(dir: &Path) -> usize {
+    let db = sled::Config::new().path(dir).open().unwrap();
+    db.open_tree(crate::store::journal::TREE).unwrap().len()
+}
+
 #[test]
 fn a_new_directory_gets_the_format_file_of_this_version() {
     let root = tempfile::tempdir().unwrap();
@@ -78,9 +84,16 @@ fn a_new_directory_gets_the_format_file_of_this_version() {
 #[test]
 fn an_older_directory_is_migrated_on_a_copy_and_the_old_one_kept() {
     let (root, dir) = format_1_dir();
+    assert!(journal_records(&dir) > 0, "the seeding was journaled");
     let before = fixture::contents(&dir);
     let report = prepare(&dir, &[TO_2]).unwrap();
     let backup = root.path().join(format!("data.before-{APP_VERSION}"));
+    // The journal held the older format's bytes: a rewind must not write them back (docs/rewind.md).
+    assert_eq!(
+        journal_records(&dir),
+        0,
+        "the journal is emptied by a migration"
+    );
     assert_eq!(report.version, 2);
     assert_eq!(report.migrated_from, Some(1));
     assert!(report.migrated_now);

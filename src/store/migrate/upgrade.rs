@@ -222,7 +222,9 @@ fn run_migrations<'m>(
         .flush_every_ms(None)
         .cache_capacity(crate::store::CACHE_BYTES)
         .open()?;
+    let mut ran_any = false;
     for migration in migrations {
+        ran_any = true;
         (migration.run)(&Migrating::new(&db, dir)).map_err(|error| {
             StoreError::Migration(format!(
                 "the migration of {} to data format {} ({}) failed: {error}. The directory is unchanged; \
@@ -234,6 +236,11 @@ fn run_migrations<'m>(
         })?;
         db.flush()?;
         checkpoint(&format!("migrated-{}", migration.to));
+    }
+    if ran_any {
+        // The change journal holds records as the older format stored them: written back by a rewind,
+        // they would be unreadable. Its reach starts again after the upgrade (docs/rewind.md).
+        db.drop_tree(crate::store::journal::TREE)?;
     }
     db.flush()?;
     Ok(())

@@ -20,8 +20,10 @@ import type {
   ConformanceReportQuery,
   ConformanceTppSeen,
   CreateCustomer,
+  Comparison,
   Customer,
   CustomerView,
+  EntryChanges,
   Draft,
   ExportAnswer,
   ExportFormat,
@@ -44,11 +46,14 @@ import type {
   Persona,
   PersonaPatch,
   Plan,
+  Position,
   Preset,
   Preview,
   ProfileSetting,
   RegisterChange,
   RegisteredTpp,
+  Restart,
+  Rewound,
   Rule,
   Sent,
   Session,
@@ -200,6 +205,19 @@ export function createClient(t: Transport) {
       journey: (id: string) => t.request<JourneyEntries>("GET", `/journeys/${seg(id)}`),
       settings: () => t.request<TrafficSettings>("GET", "/traffic/settings"),
       updateSettings: (body: TrafficSettings) => t.request<TrafficSettings>("PUT", "/traffic/settings", body),
+    },
+
+    /** docs/rewind.md: what an entry changed, the state at an entry, the sandbox returned to it. */
+    rewind: {
+      changes: (id: number) => t.request<EntryChanges>("GET", `/traffic/${id}/changes`),
+      to: (to: number, position: Position) => t.request<Rewound>("POST", "/rewind", { to, position }),
+      /** The state file of the state before or after entry `id`. */
+      stateAt: (id: number, position: Position) =>
+        t.request<string>("GET", `/state/at/${id}`, undefined, { query: { position }, text: true }),
+      compare: (a: number, b: number, aPosition: Position = "after", bPosition: Position = "after") =>
+        t.request<Comparison>("GET", "/state/compare", undefined, { query: { a, b, aPosition, bPosition } }),
+      restart: (journey: string, from: number, paceMs?: number) =>
+        t.request<Restart>("POST", `/journeys/${seg(journey)}/restart`, paceMs === undefined ? { from } : { from, paceMs }),
     },
 
     conformance: {

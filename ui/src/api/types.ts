@@ -150,6 +150,16 @@ export type QueryParam = S["QueryParam"];
 export type StatePreview = S["Preview"];
 export type StateMode = S["Mode"];
 export type ImportOutcome = S["ImportOutcome"];
+
+// Rewind (docs/rewind.md).
+export type EntryChanges = S["EntryChanges"];
+export type ResourceChange = S["ResourceChange"];
+export type FieldChange = S["FieldChange"];
+export type BalanceMove = S["BalanceMove"];
+export type Comparison = S["Comparison"];
+export type Rewound = S["Rewound"];
+export type Position = S["Position"];
+export type Restart = S["Restart"];
 export type Snapshot = S["Summary"];
 
 // ---------------------------------------------------------------------------------------------------

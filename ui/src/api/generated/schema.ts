@@ -1469,6 +1469,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workbench/api/journeys/{id}/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restart a journey from one of its steps (presentation mode)
+         * @description Rewinds the sandbox to the state before the step (before the first page of the PSU's SCA when the step is one of its pages), then re-runs the journey's exchanges from there through the replay engine: bank requests re-signed with the persona's key whose certificate signed them, ids from the new answers carried into later requests, SCA pages through the automation endpoint with the PSU's choices. Events are not re-run. 202: the rewind is done and the re-run has begun; its exchanges appear on the timeline.
+         */
+        post: operations["post_workbench_api_journeys_id_restart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workbench/api/operations": {
         parameters: {
             query?: never;
@@ -1612,6 +1632,26 @@ export interface paths {
          * @description Stored before it applies; the TPP's next request gets 401 CERTIFICATE_REVOKED, CERTIFICATE_BLOCKED (unregistered) or ROLE_INVALID (a service needing a withdrawn role), in both profiles (docs/rehearsal.md).
          */
         patch: operations["patch_workbench_api_register_organisationId"];
+        trace?: never;
+    };
+    "/workbench/api/rewind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return the sandbox to the state before or after a timeline entry
+         * @description Atomically, over every tree of the state; the rewind is itself an entry of the timeline (`rewind`), so returning to the state before it undoes it. The sandbox rewinds only itself, not the TPP's own records. Workbench clients receive `sandbox.changed {what: "all"}`. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.
+         */
+        post: operations["post_workbench_api_rewind"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/workbench/api/sandbox/accounts": {
@@ -2201,6 +2241,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workbench/api/state/at/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The state at a timeline entry as a state file (the live state untouched) */
+        get: operations["get_workbench_api_state_at_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/state/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The state at one timeline entry against the state at another */
+        get: operations["get_workbench_api_state_compare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workbench/api/traffic": {
         parameters: {
             query?: never;
@@ -2227,6 +2301,26 @@ export interface paths {
         };
         /** One entry whole */
         get: operations["get_workbench_api_traffic_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/traffic/{id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What one timeline entry (exchange or event) changed in the sandbox's state
+         * @description The records the entry's writes created, changed and removed (net: from before its first write to after its last), with field-level differences and the balances moved. An entry that wrote nothing answers `commits: 0` and empty lists. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: the entry is beyond the journal's reach, or the journal is off.
+         */
+        get: operations["get_workbench_api_traffic_id_changes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2503,6 +2597,21 @@ export interface components {
             creditLimitIncluded?: boolean | null;
             referenceDate?: string | null;
         };
+        /** @description A balance of an account or card account that moved. */
+        BalanceMove: {
+            accountId: string;
+            after: string | null;
+            balanceType: string;
+            /** @description Amounts as decimal strings; null when the balance did not exist on that side. */
+            before: string | null;
+            currency: string;
+            /** @description `after - before` (a missing side counts as zero). */
+            moved: string;
+            /** @description The account's name, when it has one. */
+            name: string | null;
+            /** @description `account` or `card-account`. */
+            resource: string;
+        };
         BalancesBody: {
             account: components["schemas"]["AccountReference"];
             balances: components["schemas"]["BalanceView"][];
@@ -2719,6 +2828,20 @@ export interface components {
          * @enum {string}
          */
         Category: "ERROR" | "WARNING";
+        /**
+         * @description How a record changed.
+         * @enum {string}
+         */
+        ChangeKind: "created" | "changed" | "removed";
+        /** @description What changed between two points. */
+        ChangeSummary: {
+            /** @description The balances of accounts and card accounts that moved. */
+            balances: components["schemas"]["BalanceMove"][];
+            /** @description Changed records left out of `resources` (at most 500 are listed); balances are all listed. */
+            omitted: number;
+            /** @description The records that differ, in registry order and by key. */
+            resources: components["schemas"]["ResourceChange"][];
+        };
         ClockChangeBody: {
             advance?: string | null;
             mode?: string | null;
@@ -2742,6 +2865,11 @@ export interface components {
          * @enum {string}
          */
         Code: "SYSTEM_ERROR" | "BAD_REQUEST" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "HTTP_HEADER_REQUIRED" | "QUERY_PARAMETER_REQUIRED" | "SCA_NOT_FOUND" | "SCA_EXPIRED" | "SCA_INVALID" | "FORMAT_ERROR" | "RESOURCE_UNKNOWN" | "PSU_CREDENTIALS_INVALID" | "CONSENT_UNKNOWN" | "CONSENT_INVALID" | "CONSENT_EXPIRED" | "ACCESS_EXCEEDED" | "PRODUCT_UNKNOWN" | "PRODUCT_INVALID" | "KID_MISSING" | "KID_INVALID" | "PAYMENT_FAILED" | "EXECUTION_DATE_INVALID" | "REFERENCE_MIX_INVALID" | "CERTIFICATE_REVOKED" | "CERTIFICATE_BLOCKED" | "ROLE_INVALID";
+        /** @description Two points and what differs from the first to the second. */
+        Comparison: components["schemas"]["ChangeSummary"] & {
+            a: components["schemas"]["Point"];
+            b: components["schemas"]["Point"];
+        };
         /** @description How many rules came out each way. */
         ConformanceCounts: {
             /** Format: int32 */
@@ -3248,6 +3376,13 @@ export interface components {
             /** @enum {string} */
             kind: "event";
         });
+        /** @description The state changes of one entry. */
+        EntryChanges: components["schemas"]["ChangeSummary"] & {
+            /** @description How many commits it made (0: it changed nothing). */
+            commits: number;
+            /** Format: int64 */
+            entry: number;
+        };
         /** @description The error body: `{"tppMessages": [...]}`. */
         ErrorBody: {
             _links?: unknown;
@@ -3258,8 +3393,11 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["TimelineEventData"];
-            /** @enum {string} */
-            event: "batch.run" | "payment.status" | "sca.step" | "clock";
+            /**
+             * @description state.change: a change of the sandbox's state by the workbench or an import (its writes are the entry's state changes); rewind: the sandbox returned to the state at another entry.
+             * @enum {string}
+             */
+            event: "batch.run" | "payment.status" | "sca.step" | "clock" | "state.change" | "rewind";
             /** Format: int64 */
             id: number;
             journeys: string[];
@@ -3348,6 +3486,15 @@ export interface components {
             creditorAccount: components["schemas"]["CreditorAccountRequest"];
             debtorAccount: components["schemas"]["DebtorAccountRequest"];
             instructedAmount: components["schemas"]["AmountRequest"];
+        };
+        /** @description One field that differs. */
+        FieldChange: {
+            /** @description Absent (null) when the field does not exist after. */
+            after: unknown;
+            /** @description Absent (null) when the field did not exist before. */
+            before: unknown;
+            /** @description A JSON pointer into the record, e.g. `/transactionStatus` or `/balances/0/balanceAmount/amount`. */
+            path: string;
         };
         /**
          * @description An `x-accept-fix` made the default from `from` (sandbox clock): before it the fix applies only to a
@@ -3976,6 +4123,17 @@ export interface components {
              */
             seed?: number;
         };
+        /** @description The state before or after entry `entry`. */
+        Point: {
+            /** Format: int64 */
+            entry: number;
+            position: components["schemas"]["Position"];
+        };
+        /**
+         * @description Before or after an entry.
+         * @enum {string}
+         */
+        Position: "before" | "after";
         /** @description The signed request, ready to preview or send. */
         Prepared: {
             digest: string | null;
@@ -4080,6 +4238,48 @@ export interface components {
             /** @enum {string} */
             kind: "consent" | "payment" | "basket" | "authorisation" | "session" | "batch-run" | "account" | "customer";
         };
+        /** @description One record's change. */
+        ResourceChange: {
+            after: unknown;
+            /** @description The whole record before and after (null when it did not exist). */
+            before: unknown;
+            change: components["schemas"]["ChangeKind"];
+            /** @description The fields that differ, for a change (at most 200). */
+            fields: components["schemas"]["FieldChange"][];
+            /** @description The record's key: the resource's id (composite for bookkeeping records). */
+            id: string;
+            /**
+             * @description True for the sandbox's own bookkeeping (indexes, counters, expiry times), which the interface
+             *     never shows.
+             */
+            internal: boolean;
+            /** @enum {string} */
+            resource: "customer" | "account" | "card-account" | "transaction" | "payment-bookings" | "transaction-sequence" | "pending-transaction" | "card-transaction" | "agreement" | "consent" | "access-count" | "tpp-session" | "authorisation" | "authorisation-order" | "authorisation-count" | "expiry" | "psu-link" | "corporate-link" | "payment" | "duplicate-index" | "basket" | "batch-run" | "schedule" | "setting" | "rehearsal" | "registered-tpp" | "clock" | "tpp-contact" | "persona" | "traffic-settings" | "record";
+            /** @description The store's tree (docs/data-directory.md). */
+            tree: string;
+        };
+        /** @description What a restart does. */
+        Restart: {
+            /** @description The persona whose key signs the re-run. */
+            persona: string;
+            /** @description The rewind to the state before the restarted step. */
+            rewound: components["schemas"]["Rewound"];
+            /** @description The steps re-run, in order, as `replay` names them. */
+            steps: string[];
+        };
+        /** @description The body of `POST /journeys/{id}/restart`. */
+        RestartRequest: {
+            /**
+             * Format: int64
+             * @description The journey's exchange to restart from.
+             */
+            from: number;
+            /**
+             * Format: int64
+             * @description The pause between re-run steps, so that a room can follow (0 to 10000 ms; 800 by default).
+             */
+            paceMs?: number | null;
+        };
         Revocation: {
             /** @description Only these account or card account ids; every account when absent. */
             accounts?: string[] | null;
@@ -4092,6 +4292,30 @@ export interface components {
         RevocationResult: {
             changedConsents: number;
             remainingConsents: components["schemas"]["Consent"][];
+        };
+        /** @description The body of `POST /rewind`. */
+        RewindRequest: {
+            /** @description The state before it or after it. */
+            position: components["schemas"]["Position"];
+            /**
+             * Format: int64
+             * @description The timeline entry (exchange or event) to return to.
+             */
+            to: number;
+        };
+        /** @description What a rewind did. */
+        Rewound: {
+            changed: number;
+            /**
+             * Format: int64
+             * @description The rewind's own entry on the timeline (null when the traffic log is off): return to the state
+             *     before it to undo the rewind.
+             */
+            entry: number | null;
+            /** @description The point the sandbox is at now. */
+            to: components["schemas"]["Point"];
+            /** @description How many journal records (commits) were undone, and how many records of the state changed. */
+            undone: number;
         };
         /**
          * @description What a person may do with an account under a corporate agreement.
@@ -4538,6 +4762,20 @@ export interface components {
             data: components["schemas"]["PersonaChangedEvent"];
             /** @constant */
             kind: "persona.changed";
+        } | {
+            /** Format: date-time */
+            at: string;
+            /** @description {what: "workbench", method, path, status} or {what: "import", mode} */
+            data: Record<string, never>;
+            /** @constant */
+            kind: "state.change";
+        } | {
+            /** Format: date-time */
+            at: string;
+            /** @description {to, position, undone, changed} */
+            data: Record<string, never>;
+            /** @constant */
+            kind: "rewind";
         };
     };
     responses: {
@@ -9476,6 +9714,42 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    post_workbench_api_journeys_id_restart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestartRequest"];
+            };
+        };
+        responses: {
+            /** @description Rewound; the re-run has begun */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Restart"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     get_workbench_api_operations: {
         parameters: {
             query?: never;
@@ -9800,6 +10074,40 @@ export interface operations {
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_rewind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RewindRequest"];
+            };
+        };
+        responses: {
+            /** @description The sandbox is at that point */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rewound"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
             431: components["responses"]["Refused431"];
@@ -11326,6 +11634,78 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    get_workbench_api_state_at_id: {
+        parameters: {
+            query?: {
+                /** @description Before or after the entry (default after). */
+                position?: "before" | "after";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A state file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StateFile"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_state_compare: {
+        parameters: {
+            query: {
+                /** @description The first entry. */
+                a: number;
+                /** @description Before or after a (default after). */
+                aPosition?: "before" | "after";
+                /** @description The second entry. */
+                b: number;
+                /** @description Before or after b (default after). */
+                bPosition?: "before" | "after";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What differs from the state at a to the state at b */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comparison"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     get_workbench_api_traffic: {
         parameters: {
             query?: {
@@ -11399,6 +11779,37 @@ export interface operations {
             403: components["responses"]["Refused403"];
             404: components["responses"]["Refused404"];
             408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_traffic_id_changes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry's state changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntryChanges"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];

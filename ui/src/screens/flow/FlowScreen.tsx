@@ -230,6 +230,13 @@ export function FlowScreen() {
             messages={messages()}
             start={p().start}
             returnFocus={presentButton}
+            journeyId={journeyId()}
+            onRestarted={() => {
+              // The re-run is a new journey: follow the most recently active one, live.
+              setChosen(null);
+              setPresenting(null);
+              queueMicrotask(() => setPresenting({}));
+            }}
             onClose={() => setPresenting(null)}
           />
         )}

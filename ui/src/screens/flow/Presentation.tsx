@@ -4,11 +4,17 @@
 // four lanes, text at least 16 px and growing with the room, nothing scrolling sideways) and scrolls only
 // down, keeping the message in view; beside it, the bank's SCA page as the PSU saw it where the PSU acts
 // (the recorded page, drawn inert in a shadow root, so nothing is requested again), else the message's body
-// with headers and base64 folded away. Leaving gives the focus back to the control that opened it.
+// with headers and base64 folded away, and what the step changed in the sandbox's state. "Restart from this
+// step" rewinds the sandbox to before the step and re-runs the journey from there (docs/rewind.md). Leaving
+// gives the focus back to the control that opened it.
 import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import type { Exchange } from "../../api/traffic";
 import { useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { ErrorMessages } from "../../components/ErrorMessages";
+import { createActions } from "../../lib/action";
+import { StateChanges } from "../inspector/StateChanges";
 import { HeadersTable } from "../../components/HeadersTable";
 import { valueOf } from "../../lib/resource";
 import { createWidth } from "../../lib/size";
@@ -30,6 +36,10 @@ export interface PresentationProps {
   messages: readonly Message[];
   start?: number;
   onClose: () => void;
+  /** The journey shown, for "Restart from this step". */
+  journeyId?: string | null;
+  /** Called once a restart began (the re-run makes a new journey). */
+  onRestarted?: () => void;
   /** Where the focus goes on leaving when the control that opened it is gone. */
   returnFocus?: HTMLElement | null;
 }
@@ -58,6 +68,17 @@ export function Presentation(props: PresentationProps) {
   const [index, setIndex] = createSignal(Math.min(start ?? 0, Math.max(0, untrack(count) - 1)));
   const [follow, setFollow] = createSignal(start === undefined);
   const [width, track] = createWidth(720);
+  const [restarting, setRestarting] = createSignal(false);
+  const { busy: restartBusy, error: restartError, run: act } = createActions();
+  const restart = (from: number) =>
+    act("restart", async () => {
+      const journey = props.journeyId;
+      if (!journey) return;
+      const answer = await wb.client.rewind.restart(journey, from);
+      setRestarting(false);
+      wb.notify(`Restarted: ${answer.steps.length} steps re-run as ${answer.persona}`, "success");
+      props.onRestarted?.();
+    });
   // The lane titles are drawn above the scrolling diagram, so the diagram itself needs no header's room.
   const model = createMemo(() => {
     const g = geometryFor(width(), presentationFontSize(width()));
@@ -172,8 +193,27 @@ export function Presentation(props: PresentationProps) {
           <Button aria-pressed={follow()} onClick={() => setFollow((f) => !f)}>
             Follow live
           </Button>
+          <Show when={props.journeyId && current() && current()?.kind !== "event"}>
+            <Button onClick={() => setRestarting(true)}>Restart from this step</Button>
+          </Show>
           <Button onClick={() => props.onClose()}>Leave (Esc)</Button>
         </div>
+        <ErrorMessages error={restartError()} title="The journey could not be restarted." />
+        <Show when={restarting() && current()}>
+          {(m) => (
+            <ConfirmDialog
+              title="Restart the journey from this step?"
+              message={
+                `The sandbox returns to its state before “${m().label}” and the journey's requests from there are sent again, signed with the same TPP's key. ` +
+                "The sandbox rewinds only itself: the TPP app's own state is not rewound."
+              }
+              confirmLabel="Restart"
+              busy={restartBusy() === "restart"}
+              onConfirm={() => void restart(m().entryId)}
+              onCancel={() => setRestarting(false)}
+            />
+          )}
+        </Show>
         <Show when={current()}>
           {(m) => (
             <p class={`presentation-message tone-${m().tone}`} aria-label="Current message">
@@ -226,6 +266,14 @@ export function Presentation(props: PresentationProps) {
                 <summary>Headers ({headers().length})</summary>
                 <HeadersTable headers={headers().map(([n, v]) => [n, foldBase64(v)] as [string, string])} label="Headers" />
               </details>
+            </Show>
+            <Show when={current()?.entryId} keyed>
+              {(id) => (
+                <details class="presentation-headers">
+                  <summary>State changes</summary>
+                  <StateChanges id={id} noun="step" />
+                </details>
+              )}
             </Show>
           </section>
         </Show>

@@ -29,6 +29,7 @@ function gateOf(client: Client): Promise<GateDefinition | null> {
   return gate;
 }
 import { SigningCompare } from "./SigningCompare";
+import { StateChanges } from "./StateChanges";
 import { VerdictChecklist } from "./VerdictChecklist";
 
 export interface ExchangeViewProps {
@@ -186,6 +187,7 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
           </section>
         )}
       </Show>
+      <StateChanges id={ex().id} />
       <Show when={ex().tppMessages.length > 0}>
         <ul class="tpp-messages" aria-label="tppMessages">
           <For each={ex().tppMessages}>
@@ -228,6 +230,7 @@ export function ExchangeView(props: ExchangeViewProps) {
                 <p class="hint">{formatInstant(e().at)}</p>
                 <Links entry={e()} onFilterResource={props.onFilterResource} />
                 <pre class="body" aria-label="Event data" tabIndex={0}>{JSON.stringify((e() as Extract<Entry, { kind: "event" }>).data, null, 2)}</pre>
+                <StateChanges id={e().id} noun="event" />
               </article>
             }
           >

@@ -1,0 +1,79 @@
+//! A point of the timeline to read or return to: the state before or after one entry (an exchange or an
+//! event the traffic log holds), found as a journal record number. Every refusal says which entry and
+//! why: unknown to the log, beyond the journal's reach, or the journal is off.
+
+use crate::refusal::{CoreResult, Refusal};
+use crate::state::AppState;
+use crate::store::journal::{Journal, JournalError};
+use serde::{Deserialize, Serialize};
+
+/// Before or after an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Position {
+    Before,
+    After,
+}
+
+impl Position {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Position::Before => "before",
+            Position::After => "after",
+        }
+    }
+}
+
+/// The state before or after entry `entry`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Point {
+    pub entry: u64,
+    pub position: Position,
+}
+
+/// The journal, or the refusal of a sandbox that runs without it.
+pub fn journal<'s>(state: &'s AppState, path: &str) -> CoreResult<&'s Journal> {
+    state.store.journal().ok_or_else(|| {
+        Refusal::conflict(
+            path,
+            "The change journal is off (the sandbox was started with --no-journal): it keeps no record of \
+             what changed, so it cannot show or return to an earlier state. Start it without \
+             --no-journal.",
+        )
+    })
+}
+
+/// The refusal of a journal error, at `path` (the parameter that named the entry).
+pub fn refusal(error: JournalError, path: &str) -> Refusal {
+    match error {
+        JournalError::Store(error) => error.into(),
+        other @ (JournalError::BeyondReach { .. }
+        | JournalError::Pruned { .. }
+        | JournalError::Diverged { .. }) => Refusal::conflict(path, other.to_string()),
+    }
+}
+
+/// Checks that the traffic log holds entry `entry`, waiting for what was handed to it to be stored.
+pub fn check_entry(state: &AppState, entry: u64, path: &str) -> CoreResult<()> {
+    if !state.traffic.issued(entry) || entry == 0 {
+        return Err(Refusal::unknown(path, "timeline entry", &entry.to_string()));
+    }
+    state.traffic.settle(std::time::Duration::from_secs(2));
+    if state.traffic.get(entry)?.is_none() {
+        return Err(Refusal::unknown(path, "timeline entry", &entry.to_string()));
+    }
+    Ok(())
+}
+
+/// The journal record number from which the journal is undone to return to `point`, for a point the
+/// log and the journal both hold.
+pub fn record_of(state: &AppState, point: Point, path: &str) -> CoreResult<u64> {
+    let journal = journal(state, path)?;
+    check_entry(state, point.entry, path)?;
+    let found = match point.position {
+        Position::Before => journal.before(point.entry),
+        Position::After => journal.after(point.entry),
+    };
+    found.map_err(|e| refusal(e, path))
+}

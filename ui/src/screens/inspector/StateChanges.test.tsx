@@ -1,0 +1,201 @@
+// An entry's state changes against a mocked rewind API (answers checked against the OpenAPI document): the
+// resources with their fields, the balances moved, bookkeeping folded; the rewind asked first, saying the
+// sandbox rewinds only itself, then sent as the API's body; an entry that changed nothing says so; "Compare
+// with…" picks another entry of the timeline and shows what differs between the two states.
+import { screen, waitFor, within } from "@solidjs/testing-library";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { Comparison, EntryChanges } from "../../api/types";
+import type { ExchangeSummary } from "../../api/traffic";
+import { renderWorkbench } from "../../test/harness";
+import { json } from "../../test/fetchMock";
+import { shortValue } from "./ChangeSummaryView";
+import { StateChanges } from "./StateChanges";
+
+const CHANGES: EntryChanges = {
+  entry: 7,
+  commits: 1,
+  omitted: 0,
+  resources: [
+    {
+      tree: "payments",
+      resource: "payment",
+      id: "p-1",
+      internal: false,
+      change: "changed",
+      fields: [{ path: "/transactionStatus", before: "RCVD", after: "ACSC" }],
+      before: { transactionStatus: "RCVD" },
+      after: { transactionStatus: "ACSC" },
+    },
+    {
+      tree: "payment-duplicates",
+      resource: "duplicate-index",
+      id: "x",
+      internal: true,
+      change: "created",
+      fields: [],
+      before: null,
+      after: { id: "x" },
+    },
+  ],
+  balances: [
+    {
+      resource: "account",
+      accountId: "a-1",
+      name: "Brukskonto",
+      balanceType: "interimAvailable",
+      currency: "NOK",
+      before: "1000.00",
+      after: "750.00",
+      moved: "-250.00",
+    },
+  ],
+};
+
+function exchange(id: number, method: string, path: string, status: number): ExchangeSummary {
+  return {
+    id,
+    kind: "exchange",
+    at: "2026-06-01T12:00:00.123Z",
+    durationMs: 2,
+    method,
+    path,
+    query: null,
+    status,
+    area: "sandbox",
+    source: "external",
+    tpp: null,
+    psuId: null,
+    tppSessionId: null,
+    failedStep: null,
+    code: null,
+    resources: [],
+    journeys: [],
+  };
+}
+
+const COMPARED: Comparison = {
+  a: { entry: 7, position: "after" },
+  b: { entry: 4, position: "before" },
+  omitted: 0,
+  resources: [
+    {
+      tree: "sandbox-customers",
+      resource: "customer",
+      id: "c-9",
+      internal: false,
+      change: "removed",
+      fields: [],
+      before: { name: "Ny Kunde" },
+      after: null,
+    },
+    {
+      tree: "payments",
+      resource: "payment",
+      id: "p-1",
+      internal: false,
+      change: "changed",
+      fields: [{ path: "/transactionStatus", before: "ACSC", after: "RCVD" }],
+      before: { transactionStatus: "ACSC" },
+      after: { transactionStatus: "RCVD" },
+    },
+  ],
+  balances: [],
+};
+
+describe("StateChanges", () => {
+  it("lists the resources with the fields that differ and the balances moved", async () => {
+    renderWorkbench(() => <StateChanges id={7} />, { routes: { "GET /traffic/7/changes": json(CHANGES) } });
+    const list = await screen.findByRole("list", { name: "Resources changed" });
+    expect(within(list).getAllByRole("listitem")).toHaveLength(1);
+    const fields = screen.getByRole("table", { name: "Fields of payment p-1" });
+    expect(fields).toHaveTextContent("/transactionStatusRCVDACSC");
+    expect(screen.getByRole("table", { name: "Balances moved" })).toHaveTextContent("BrukskontointerimAvailable1000.00750.00-250.00 NOK");
+    expect(screen.getByText("1 bookkeeping record (indexes, counters)")).toBeInTheDocument();
+  });
+
+  it("asks before rewinding, saying the TPP's state stays, then sends the point", async () => {
+    const { calls } = renderWorkbench(() => <StateChanges id={7} />, {
+      routes: {
+        "GET /traffic/7/changes": json(CHANGES),
+        "POST /rewind": json({ to: { entry: 7, position: "before" }, entry: 9, undone: 3, changed: 2 }),
+      },
+    });
+    await screen.findByRole("list", { name: "Resources changed" });
+    await userEvent.click(screen.getByRole("button", { name: "Rewind to before this exchange" }));
+    const dialog = await screen.findByRole("dialog", { name: "Rewind the sandbox to before #7?" });
+    expect(dialog).toHaveTextContent("The sandbox rewinds only itself");
+    expect(calls.some((c) => c.path === "/rewind")).toBe(false);
+    await userEvent.click(within(dialog).getByRole("button", { name: "Rewind" }));
+    await waitFor(() => expect(calls.find((c) => c.path === "/rewind")?.body).toEqual({ to: 7, position: "before" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  });
+
+  it("says when an entry changed nothing", async () => {
+    renderWorkbench(() => <StateChanges id={3} noun="event" />, {
+      routes: { "GET /traffic/3/changes": json({ entry: 3, commits: 0, omitted: 0, resources: [], balances: [] }) },
+    });
+    expect(await screen.findByText("It changed nothing in the sandbox's state.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Export the state at this event" })).toBeInTheDocument();
+  });
+
+  it("compares the state at the entry with the state at another one picked from the timeline", async () => {
+    const { calls } = renderWorkbench(() => <StateChanges id={7} />, {
+      routes: {
+        "GET /traffic/7/changes": json(CHANGES),
+        "GET /traffic": json({
+          entries: [
+            exchange(7, "POST", "/v1/payments/sepa-credit-transfers", 201),
+            exchange(5, "GET", "/v1/accounts", 200),
+            exchange(4, "POST", "/v1/sandbox/customers", 201),
+          ],
+          nextBefore: null,
+        }),
+        "GET /state/compare": json(COMPARED),
+      },
+    });
+    await screen.findByRole("list", { name: "Resources changed" });
+    await userEvent.click(screen.getByRole("button", { name: "Compare with…" }));
+    const panel = await screen.findByRole("region", { name: "Compare states" });
+    const other = within(panel).getByRole("combobox", { name: "Compare with" });
+    // The entry itself is not offered; the newest other entry is chosen first.
+    await waitFor(() => expect(within(other).getAllByRole("option")).toHaveLength(2));
+    expect(other).toHaveDisplayValue("#5 GET /v1/accounts → 200");
+    await userEvent.selectOptions(other, "#4 POST /v1/sandbox/customers → 201");
+    await userEvent.selectOptions(within(panel).getByRole("combobox", { name: "State of the other entry" }), "before #4");
+    await userEvent.click(within(panel).getByRole("button", { name: "Compare" }));
+    const compared = await within(panel).findByRole("region", { name: "Comparison" });
+    const sent = calls.find((c) => c.path === "/state/compare");
+    expect(Object.fromEntries(sent?.query ?? [])).toEqual({ a: "7", b: "4", aPosition: "after", bPosition: "before" });
+    expect(compared).toHaveTextContent("The state after #7 against the state before #4");
+    const differing = within(compared).getByRole("list", { name: "Resources that differ" });
+    expect(within(differing).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "only after #7 customer c-9",
+      expect.stringContaining("differs payment p-1"),
+    ]);
+    expect(within(compared).getByRole("table", { name: "Fields of payment p-1" })).toHaveTextContent(
+      "Fieldafter #7before #4/transactionStatusACSCRCVD",
+    );
+  });
+
+  it("says when the two states are the same", async () => {
+    renderWorkbench(() => <StateChanges id={7} />, {
+      routes: {
+        "GET /traffic/7/changes": json(CHANGES),
+        "GET /traffic": json({ entries: [exchange(5, "GET", "/v1/accounts", 200)], nextBefore: null }),
+        "GET /state/compare": json({ a: { entry: 7, position: "after" }, b: { entry: 5, position: "after" }, omitted: 0, resources: [], balances: [] }),
+      },
+    });
+    await userEvent.click(await screen.findByRole("button", { name: "Compare with…" }));
+    const panel = await screen.findByRole("region", { name: "Compare states" });
+    await waitFor(() => expect(within(panel).getByRole("combobox", { name: "Compare with" })).toHaveDisplayValue("#5 GET /v1/accounts → 200"));
+    await userEvent.click(within(panel).getByRole("button", { name: "Compare" }));
+    expect(await within(panel).findByText("The two states are the same.")).toBeInTheDocument();
+  });
+
+  it("shortens long values", () => {
+    expect(shortValue(null)).toBe("—");
+    expect(shortValue({ a: 1 })).toBe('{"a":1}');
+    expect(shortValue("x".repeat(100))).toHaveLength(78);
+  });
+});

@@ -1,0 +1,107 @@
+// What one timeline entry changed in the sandbox's state (docs/rewind.md): the resources it created, changed
+// and removed with the fields that differ, the balances it moved, and the ways back: rewind the sandbox to the
+// state before or after the entry (after a confirmation that says the TPP's own state stays as it is) and
+// export the state at the entry as a state file, and compare the state at the entry with the state at another
+// ("Compare with…"). Used by the inspector and by the flow view, per step.
+import { createResource, createSignal, Show } from "solid-js";
+import type { Position } from "../../api/types";
+import { saveFile } from "../../api/native";
+import { useWorkbench } from "../../app/context";
+import { Button } from "../../components/Button";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { ErrorMessages } from "../../components/ErrorMessages";
+import { Loading } from "../../components/Loading";
+import { createActions } from "../../lib/action";
+import { count } from "../../lib/format";
+import { valueOf } from "../../lib/resource";
+import { ChangeSummaryView } from "./ChangeSummaryView";
+import { CompareStates } from "./CompareStates";
+
+export interface StateChangesProps {
+  /** The timeline entry (exchange or event). */
+  id: number;
+  /** "exchange" or "step": how the buttons name the entry. */
+  noun?: string;
+  /** Called once the sandbox was rewound. */
+  onRewound?: () => void;
+}
+
+export function StateChanges(props: StateChangesProps) {
+  const wb = useWorkbench();
+  const { busy, error, run } = createActions();
+  const [asking, setAsking] = createSignal<Position | null>(null);
+  const [comparing, setComparing] = createSignal(false);
+  const [changes, { refetch }] = createResource(() => props.id, (id) => wb.client.rewind.changes(id));
+  const noun = () => props.noun ?? "exchange";
+
+  const rewind = (position: Position) =>
+    run(`rewind-${position}`, async () => {
+      const done = await wb.client.rewind.to(props.id, position);
+      setAsking(null);
+      wb.notify(
+        `The sandbox is back at the state ${position} #${props.id} (${count(done.changed, "record")} changed)` +
+          (done.entry ? `; to undo, rewind to before #${done.entry}.` : "."),
+        "success",
+      );
+      void refetch();
+      props.onRewound?.();
+    });
+
+  const exportAt = (position: Position) =>
+    run(`export-${position}`, async () => {
+      const text = await wb.client.rewind.stateAt(props.id, position);
+      const where = await saveFile(`state-${position}-${props.id}.json`, text, "application/json");
+      if (where) wb.notify(`State file saved: ${where}`, "success");
+    });
+
+  return (
+    <section class="panel state-changes" aria-label="State changes">
+      <h4>State changes</h4>
+      <ErrorMessages error={changes.error as unknown} title="What it changed could not be read." />
+      <Show when={valueOf(changes)} fallback={<Show when={changes.loading}><Loading label="Reading the change journal…" /></Show>}>
+        {(c) => (
+          <Show when={c().commits > 0} fallback={<p class="hint">It changed nothing in the sandbox's state.</p>}>
+            <ChangeSummaryView summary={c()} listLabel="Resources changed" />
+          </Show>
+        )}
+      </Show>
+      <div class="actions">
+        <Button busy={busy() === "rewind-before"} onClick={() => setAsking("before")}>
+          Rewind to before this {noun()}
+        </Button>
+        <Button busy={busy() === "rewind-after"} onClick={() => setAsking("after")}>
+          Rewind to after this {noun()}
+        </Button>
+        <Button busy={busy() === "export-after"} onClick={() => void exportAt("after")}>
+          Export the state at this {noun()}
+        </Button>
+        <Button busy={busy() === "export-before"} onClick={() => void exportAt("before")}>
+          Export the state before it
+        </Button>
+        <Button aria-expanded={comparing()} onClick={() => setComparing((c) => !c)}>
+          Compare with…
+        </Button>
+      </div>
+      <Show when={comparing()}>
+        <CompareStates id={props.id} noun={noun()} />
+      </Show>
+      <ErrorMessages error={error()} />
+      <Show when={asking()}>
+        {(position) => (
+          <ConfirmDialog
+            title={`Rewind the sandbox to ${position()} #${props.id}?`}
+            message={
+              `The sandbox's state (customers, accounts, consents, payments, the clock…) returns to what it was ${position()} this ${noun()}. ` +
+              "The sandbox rewinds only itself: your TPP app keeps its own state (tokens, ids, what it showed), which may now refer to things the sandbox no longer has. " +
+              "The rewind is an entry of the timeline: rewinding to before it undoes it."
+            }
+            confirmLabel="Rewind"
+            busy={busy() === `rewind-${position()}`}
+            onConfirm={() => void rewind(position())}
+            onCancel={() => setAsking(null)}
+          />
+        )}
+      </Show>
+    </section>
+  );
+}
