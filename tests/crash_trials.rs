@@ -659,7 +659,8 @@ const OPERATOR: &str = "crash-trials-operator";
 
 /// The whole state of the store in `dir` as a state file, read in-process with the server stopped.
 fn state_file(dir: &Path) -> Vec<u8> {
-    let store = Store::open(dir, xs2a_sandbox::migrations::active()).expect("the store opens after a clean stop");
+    let store = Store::open(dir, xs2a_sandbox::migrations::active())
+        .expect("the store opens after a clean stop");
     let bytes = xs2a_sandbox::state_file::export::export(&store).unwrap();
     store.close().unwrap();
     bytes
@@ -667,7 +668,8 @@ fn state_file(dir: &Path) -> Vec<u8> {
 
 /// The state file of the state before timeline entry `entry`, from the change journal of `dir`.
 fn state_file_before(dir: &Path, entry: u64) -> Vec<u8> {
-    let store = Store::open(dir, xs2a_sandbox::migrations::active()).expect("the store opens after a clean stop");
+    let store = Store::open(dir, xs2a_sandbox::migrations::active())
+        .expect("the store opens after a clean stop");
     let journal = store.journal().expect("the journal is on");
     let from = journal.before(entry).expect("within the journal's reach");
     let bytes = xs2a_sandbox::state_file::at::export_at(&store, journal, from).unwrap();

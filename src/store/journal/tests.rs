@@ -284,7 +284,10 @@ fn a_store_without_the_journal_forgets_it() {
         store.close().unwrap();
     }
     {
-        let store = Store::open(dir.path(), &[]).unwrap().without_journal().unwrap();
+        let store = Store::open(dir.path(), &[])
+            .unwrap()
+            .without_journal()
+            .unwrap();
         assert!(store.journal().is_none());
         store
             .table::<Note>()
