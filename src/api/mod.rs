@@ -2,7 +2,6 @@
 //! passes through. Handlers stay thin: extract, call the service, map.
 
 pub mod ais;
-pub mod client;
 pub mod clock;
 pub mod connection;
 pub mod error;

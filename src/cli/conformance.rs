@@ -4,9 +4,9 @@
 //! directory no sandbox holds, or from a recorded flow file — prints one line per rule and writes the
 //! report as JSON, JUnit and HTML. Exit code 0 without a FAILED rule, 1 with one, 2 when it cannot grade.
 
-use crate::api::client::Client;
 use crate::conformance::model::Report;
 use crate::conformance::select::{self, Ask};
+use crate::outbound::client::Client;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

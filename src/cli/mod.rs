@@ -7,7 +7,6 @@ pub mod har;
 pub mod import;
 pub mod openapi;
 pub mod replay;
-pub mod replay_run;
 pub mod serve;
 pub mod sign;
 pub mod verify;

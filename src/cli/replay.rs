@@ -3,9 +3,9 @@
 //! and the differences under it, each at its JSON pointer. Exit code 0 when all steps match, 1 when any
 //! differs, 2 when the flow cannot be read.
 
-use super::replay_run::{Runner, StepOutcome};
 use crate::flow::junit::{self, CaseResult};
 use crate::flow::FlowFile;
+use crate::outbound::replay_run::{Runner, StepOutcome};
 use crate::signing::signer::SigningCredentials;
 use clap::Args;
 use std::io::Write;
@@ -111,7 +111,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let mut runner = Runner::new(&args.url, credentials)?;
+    let mut runner = Runner::new(&args.url, credentials, crate::api::openapi::template_for)?;
     let started = std::time::Instant::now();
     let outcomes = runtime.block_on(runner.run(&flow));
     let total = started.elapsed();

@@ -8,8 +8,6 @@ pub mod plan;
 pub mod presets;
 pub mod profile;
 pub mod register;
-pub mod resource;
-pub mod sca_page;
 pub mod stored;
 pub mod tolerance;
 

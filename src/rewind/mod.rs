@@ -5,7 +5,6 @@
 //! undone newest first down to the point, in one commit, itself an event of the timeline.
 
 pub mod apply;
-pub mod cause;
 pub mod changes;
 pub mod compare;
 pub mod diff;

@@ -1,7 +1,7 @@
 //! The trainer's "restart from this step": what a restart of a journey from one of its exchanges re-runs
 //! and as whom. The sandbox returns to the state before the step (before the first page of the PSU's SCA
 //! when the step is one of its pages), and the journey's exchanges from there on are played again through
-//! the replay engine (`cli::replay_run`, the same as `xs2a-sandbox replay`): each bank request re-signed
+//! the replay engine (`outbound::replay_run`, the same as `xs2a-sandbox replay`): each bank request re-signed
 //! with the journey's TPP certificate and the sandbox clock's time, ids from the new answers carried into
 //! later requests, the PSU's SCA done through the automation endpoint with the choices the PSU made on the
 //! pages. Events (batch runs, status changes) are not re-run: they follow from the requests, or from the

@@ -10,7 +10,7 @@ use crate::state::AppState;
 /// line with what was imported ([`reload_memory`]).
 pub fn import(state: &AppState, bytes: &[u8], mode: Mode) -> Result<Preview, FileError> {
     let what = || serde_json::json!({"what": "import", "mode": mode});
-    crate::rewind::cause::recorded(state, what, || import_live(state, bytes, mode))
+    crate::causes::recorded(state, what, || import_live(state, bytes, mode))
 }
 
 fn import_live(state: &AppState, bytes: &[u8], mode: Mode) -> Result<Preview, FileError> {

@@ -3,6 +3,7 @@
 //! load. Every injected answer carries `Sandbox-Injected: injected: ...`, which the traffic log records
 //! with the exchange, so the inspector and the flow view show it and nobody mistakes it for a bug.
 
+use super::request_facts::{ascii, psu_id, sent_path};
 use crate::api::error::ApiError;
 use crate::refusal::Code;
 use crate::rehearsal::evaluate::{Call, Decision};
@@ -10,7 +11,7 @@ use crate::rehearsal::plan::{Effect, Interface};
 use crate::signing::verifier::VerifiedTpp;
 use crate::state::AppState;
 use axum::body::Body;
-use axum::extract::{OriginalUri, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -124,24 +125,6 @@ async fn apply(state: &AppState, decision: &Decision, request: Request, next: Ne
     }
 }
 
-/// The path as the TPP sent it (before nesting stripped `/v1`).
-pub(super) fn sent_path(request: &Request) -> String {
-    request
-        .extensions()
-        .get::<OriginalUri>()
-        .map(|o| o.0.path().to_owned())
-        .unwrap_or_else(|| request.uri().path().to_owned())
-}
-
-/// The request's PSU-ID header.
-pub(super) fn psu_id(request: &Request) -> Option<String> {
-    request
-        .headers()
-        .get("psu-id")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
-}
-
 fn with_retry_after(mut response: Response, seconds: u64) -> Response {
     response
         .headers_mut()
@@ -171,16 +154,4 @@ impl http_body::Body for Broken {
             "connection reset by the fault plan",
         ))))
     }
-}
-
-pub(super) fn ascii(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_ascii() && !c.is_ascii_control() {
-                c
-            } else {
-                '?'
-            }
-        })
-        .collect()
 }

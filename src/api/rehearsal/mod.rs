@@ -8,6 +8,7 @@ pub mod openapi;
 pub mod operations;
 pub mod profile;
 pub mod register;
+mod request_facts;
 pub mod resources;
 pub mod sca_pages;
 

@@ -1,11 +1,11 @@
 //! The fault plan's resource effects on the bank interface (docs/rehearsal.md): the request's consent
 //! revoked or expired before it is served, the payment or basket it creates or names set to be rejected
-//! by the next batch run. The changes are the core's (`rehearsal::resource`); this finds the resource in
+//! by the next batch run. The changes are the core's (`fault_effects::resources`); this finds the resource in
 //! the request (its PSU-ID, its path) or in the answer of a creation (`paymentId`, `basketId`).
 
 use crate::api::error::ApiError;
+use crate::fault_effects::resources as bank_side;
 use crate::rehearsal::plan::Effect;
-use crate::rehearsal::resource;
 use crate::signing::verifier::VerifiedTpp;
 use crate::state::AppState;
 use axum::body::Body;
@@ -26,16 +26,16 @@ pub async fn apply(state: &AppState, effect: &Effect, request: Request, next: Ne
     else {
         return next.run(request).await;
     };
-    let path = super::inject::sent_path(&request);
-    let psu_id = super::inject::psu_id(&request);
+    let path = super::request_facts::sent_path(&request);
+    let psu_id = super::request_facts::psu_id(&request);
     let now = state.clock.now();
     let store = &state.store;
     let before = match (effect, psu_id.as_deref()) {
         (Effect::ConsentRevoked, Some(psu)) => {
-            resource::revoke_consent(store, &tpp_id, psu).map(drop)
+            bank_side::revoke_consent(store, &tpp_id, psu).map(drop)
         }
         (Effect::ConsentExpired, Some(psu)) => {
-            resource::expire_consent(store, &tpp_id, psu, now).map(drop)
+            bank_side::expire_consent(store, &tpp_id, psu, now).map(drop)
         }
         _ => Ok(()),
     };
@@ -64,10 +64,10 @@ pub async fn apply(state: &AppState, effect: &Effect, request: Request, next: Ne
     };
     let changed = match effect {
         Effect::PaymentRejected if kind == "paymentId" => {
-            resource::reject_payment(store, &tpp_id, &id).map(drop)
+            bank_side::reject_payment(store, &tpp_id, &id).map(drop)
         }
         Effect::BasketPartlyRejected { rejected } if kind == "basketId" => {
-            resource::partly_reject_basket(store, &tpp_id, &id, *rejected).map(drop)
+            bank_side::partly_reject_basket(store, &tpp_id, &id, *rejected).map(drop)
         }
         _ => Ok(()),
     };

@@ -4,11 +4,12 @@
 //! (the authorisation, or the form they sent) and lets the pages answer, so the page handlers know
 //! nothing of the plan. Injected answers carry `Sandbox-Injected` as on the bank interface.
 
-use super::inject::{ascii, INJECTED};
+use super::inject::INJECTED;
+use super::request_facts::ascii;
 use crate::api::error::ApiError;
+use crate::fault_effects::sca_page;
 use crate::rehearsal::evaluate::{Call, Decision};
 use crate::rehearsal::plan::{Effect, Interface};
-use crate::rehearsal::sca_page;
 use crate::sca::flow;
 use crate::sca::Context;
 use crate::state::AppState;

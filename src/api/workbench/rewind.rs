@@ -42,7 +42,7 @@ pub async fn workbench_cause(
         request.method().to_string(),
         request.uri().path().to_owned(),
     );
-    crate::rewind::cause::recorded_async(&state, next.run(request), |response| {
+    crate::causes::recorded_async(&state, next.run(request), |response| {
         json!({
             "what": "workbench",
             "method": method,
@@ -228,7 +228,11 @@ pub async fn restart(
     };
     let url = state.base_url();
     tokio::spawn(async move {
-        let mut runner = match crate::cli::replay_run::Runner::new(&url, plan.credentials) {
+        let mut runner = match crate::outbound::replay_run::Runner::new(
+            &url,
+            plan.credentials,
+            crate::api::openapi::template_for,
+        ) {
             Ok(runner) => runner,
             Err(error) => return tracing::error!(%error, "the restart cannot reach the sandbox"),
         };

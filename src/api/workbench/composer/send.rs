@@ -1,9 +1,9 @@
 //! Sends a prepared request to the service's own port over TCP, exactly as an external TPP's would travel
-//! (so the traffic log records it the same way), and reads the whole answer (through `api::client`).
+//! (so the traffic log records it the same way), and reads the whole answer (through `outbound::client`).
 
 use super::draft::Prepared;
-use crate::api::client::{self, Client};
 use crate::api::error::{ApiError, ApiResult};
+use crate::outbound::client::{self, Client};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 

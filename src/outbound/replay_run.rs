@@ -2,11 +2,12 @@
 //! date, ids from earlier answers carried into later requests, the PSU's SCA done through the automation
 //! endpoint, and each answer compared with the recorded one (see `flow::compare`).
 
-use crate::api::client::{self, Client};
 use crate::flow::compare::{compare, Difference};
 use crate::flow::ids::IdMap;
+use crate::flow::junit::TemplateFor;
 use crate::flow::model::{Exchange, Sca};
 use crate::flow::{FlowFile, Step};
+use crate::outbound::client::{self, Client};
 use crate::signing::signer::{SignOptions, SigningCredentials};
 use axum::http::{HeaderMap, HeaderValue};
 use serde_json::Value;
@@ -38,6 +39,9 @@ pub struct Runner {
     ids: IdMap,
     /// The sandbox clock minus the machine's (from /health), so requests are dated in the sandbox's time.
     offset: time::Duration,
+    /// The interface's path template of a path (from the OpenAPI document, which `api/` owns), for
+    /// naming each step's case; handed in so that this engine stays below `api/`.
+    templates: TemplateFor,
 }
 
 /// Requests under these paths pass the signature gate; the bank's pages do not.
@@ -46,12 +50,17 @@ fn signed(path: &str) -> bool {
 }
 
 impl Runner {
-    pub fn new(url: &str, credentials: SigningCredentials) -> Result<Runner, String> {
+    pub fn new(
+        url: &str,
+        credentials: SigningCredentials,
+        templates: TemplateFor,
+    ) -> Result<Runner, String> {
         Ok(Runner {
             client: Client::new(url)?,
             credentials,
             ids: IdMap::default(),
             offset: time::Duration::ZERO,
+            templates,
         })
     }
 
@@ -166,7 +175,7 @@ impl Runner {
         };
         StepOutcome {
             label: step.label(),
-            case: crate::flow::junit::case_name(n, step, crate::api::openapi::template_for),
+            case: crate::flow::junit::case_name(n, step, self.templates),
             differences,
             error,
             elapsed,
