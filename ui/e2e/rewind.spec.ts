@@ -9,7 +9,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { syntheticNationalId } from "./support/numbers";
 import { send, sign } from "./support/tpp";
-import { show } from "./support/workbench";
+import { scrollsSideways, show, snap } from "./support/workbench";
 
 const URL_WITH_TOKEN = process.env.XS2A_WORKBENCH_URL ?? "";
 
@@ -71,11 +71,18 @@ test.describe("rewind", () => {
     await expect(comparison).toContainText(`The state before #${createdId} against the state after #`);
     const differing = comparison.getByRole("list", { name: "Resources that differ" });
     await expect(differing.getByRole("listitem").filter({ hasText: /^only after #\d+ customer / })).toHaveCount(1);
+    await snap(page, "rewind-compare");
+    // The panel fits a 1280x720 projector too, without sideways scrolling.
+    await page.setViewportSize({ width: 1280, height: 720 });
+    expect(await scrollsSideways(page)).toBe(0);
+    await snap(page, "rewind-compare-1280");
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // Rewind to before it: asked first; the TPP's own state is not rewound.
     await changes.getByRole("button", { name: "Rewind to before this exchange" }).click();
     const dialog = page.getByRole("dialog", { name: /^Rewind the sandbox to before #\d+\?$/ });
     await expect(dialog).toContainText("The sandbox rewinds only itself");
+    await snap(page, "rewind-confirm");
     await dialog.getByRole("button", { name: "Rewind" }).click();
     await expect(page.getByRole("log", { name: "Notices" })).toContainText("The sandbox is back at the state before");
     expect(await customers()).not.toContain(name);
