@@ -25,11 +25,16 @@ pub enum Tolerance {
     SignedHeaderNameCase,
     /// A header the interface asks to sign when present (PSU-ID, TPP-Redirect-URI, ...) sent unsigned.
     UnsignedOptionalHeader,
+    /// The mock-data API (`/v1/sandbox/*`) and its shortcuts, each answered with a WARNING: a wrong
+    /// check digit, a repeated balance type, the platform kit's number amounts and lower-case enums.
+    /// Production has no such API; the operator's own calls (the workbench token) keep it under the
+    /// production profile, so that a rehearsal can be staged.
+    MockDataApi,
 }
 
 impl Tolerance {
     /// Every tolerance, in the README's order.
-    pub const ALL: [Tolerance; 7] = [
+    pub const ALL: [Tolerance; 8] = [
         Tolerance::KeyIdIssuerSpelling,
         Tolerance::KeyIdSerialSpelling,
         Tolerance::RawSignatureBytes,
@@ -37,6 +42,7 @@ impl Tolerance {
         Tolerance::AlgorithmName,
         Tolerance::SignedHeaderNameCase,
         Tolerance::UnsignedOptionalHeader,
+        Tolerance::MockDataApi,
     ];
 
     /// The stable id (README, traffic log, docs/rehearsal.md).
@@ -49,6 +55,7 @@ impl Tolerance {
             Tolerance::AlgorithmName => "algorithm-name",
             Tolerance::SignedHeaderNameCase => "signed-header-name-case",
             Tolerance::UnsignedOptionalHeader => "unsigned-optional-header",
+            Tolerance::MockDataApi => "mock-data-api",
         }
     }
 
@@ -62,6 +69,7 @@ impl Tolerance {
             Tolerance::AlgorithmName => "algorithm `RSA-SHA256`, `hs2019` or `SHA256withRSA` for an RSA key",
             Tolerance::SignedHeaderNameCase => "signed header names not in lower case",
             Tolerance::UnsignedOptionalHeader => "a header the interface asks to sign when present (PSU-ID, TPP-Redirect-URI, ...) left unsigned",
+            Tolerance::MockDataApi => "the mock-data API `/v1/sandbox/*` and its shortcuts: a wrong check digit, a repeated balance type, the platform kit's number amounts and lower-case enums",
         }
     }
 
@@ -76,6 +84,7 @@ impl Tolerance {
             Tolerance::AlgorithmName => "refuses any algorithm name but `rsa-sha256`",
             Tolerance::SignedHeaderNameCase => "refuses signed header names not in lower case",
             Tolerance::UnsignedOptionalHeader => "refuses the request",
+            Tolerance::MockDataApi => "has no mock-data API: `/v1/sandbox/*` is an unknown path to TPPs (the operator's own calls, with the workbench token, keep it to stage a rehearsal)",
         }
     }
 
@@ -88,6 +97,7 @@ impl Tolerance {
             | Tolerance::AlgorithmName
             | Tolerance::SignedHeaderNameCase
             | Tolerance::UnsignedOptionalHeader => Code::BadRequest,
+            Tolerance::MockDataApi => Code::NotFound,
         }
     }
 }

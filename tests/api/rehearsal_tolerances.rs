@@ -76,6 +76,20 @@ async fn lean_on(app: &TestApp, tolerance: Tolerance) -> TestResponse {
             })
             .header("PSU-ID", "3f1b8a48-5d5e-4a7c-9a4f-2d9c6c1e0b11"),
         Tolerance::RawSignatureBytes => return raw_bytes(app).await,
+        // A mock-data shortcut: an account whose BBAN's check digit is wrong.
+        Tolerance::MockDataApi => {
+            return app
+                .post(
+                    "/v1/sandbox/accounts",
+                    &serde_json::json!({
+                        "customerNumber": crate::pis_support::KARI,
+                        "bban": "12051503006",
+                        "currency": "NOK"
+                    }),
+                )
+                .send()
+                .await
+        }
     };
     request.send().await
 }

@@ -12,12 +12,13 @@ mod request_facts;
 pub mod resources;
 pub mod sca_pages;
 
+use crate::api::error::ApiError;
 use crate::api::operator::{presented_token, same_token};
 use crate::rehearsal::Profile;
 use crate::state::AppState;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
@@ -75,7 +76,20 @@ pub async fn hide_sandbox(State(state): State<AppState>, request: Request, next:
         let operator = presented_token(request.headers(), request.uri().query())
             .is_some_and(|t| same_token(t, &state.settings.operator_token));
         if !operator {
-            return crate::api::layers::no_such_path(request).await;
+            // Production's answer (an unknown path), and the tolerance it is, as every other one says.
+            let tolerance = crate::rehearsal::Tolerance::MockDataApi;
+            let path = request_facts::sent_path(&request);
+            return ApiError::new(
+                tolerance.refusal_code(),
+                None,
+                format!(
+                    "There is no endpoint {} {path} in production ({}: {}). The sandbox profile accepts it.",
+                    request.method(),
+                    tolerance.id(),
+                    tolerance.production()
+                ),
+            )
+            .into_response();
         }
     }
     next.run(request).await
