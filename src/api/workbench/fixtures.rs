@@ -4,10 +4,11 @@
 //! run off the async threads (a large state takes a second).
 
 use crate::api::error::{ApiError, ApiResult};
+use crate::api::query::ApiQuery;
 use crate::state::AppState;
 use crate::state_file::{self, Mode, Preview};
 use crate::workbench::snapshots;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -69,7 +70,7 @@ pub struct ImportOutcome {
 /// the JSON pointer as the message's `path`; nothing is written.
 pub async fn import(
     State(state): State<AppState>,
-    Query(query): Query<ImportQuery>,
+    ApiQuery(query): ApiQuery<ImportQuery>,
     body: Bytes,
 ) -> ApiResult<Json<ImportOutcome>> {
     let mode = match query.mode.as_deref() {
@@ -114,7 +115,7 @@ pub struct FlowQuery {
 pub async fn journey_flow(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<FlowQuery>,
+    ApiQuery(query): ApiQuery<FlowQuery>,
 ) -> ApiResult<Response> {
     let mut flow = crate::flow::from_traffic::journey(&state.traffic, &id)?
         .ok_or_else(|| ApiError::unknown("id", "journey", &id))?;
@@ -155,7 +156,7 @@ pub async fn download(
 pub async fn flow_since(
     State(state): State<AppState>,
     Path(name): Path<String>,
-    Query(query): Query<FlowQuery>,
+    ApiQuery(query): ApiQuery<FlowQuery>,
 ) -> ApiResult<Response> {
     let file = format!("{name}.flow.json");
     let mut flow = blocking(move || Ok(snapshots::flow_since(&state, &name)?)).await?;

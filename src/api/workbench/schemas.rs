@@ -135,10 +135,20 @@ pub fn components() -> Map<String, Value> {
     add("ScaStepEvent", sca_step);
     add("SandboxChangedEvent", sandbox_changed);
     add("PersonaChangedEvent", persona_changed);
+    // docs/rewind.md: what a workbench request or an import changed, and a rewind.
+    add(
+        "StateChangeEvent",
+        json!({"type": "object", "required": ["what"], "description": "{what: \"workbench\", method, path, status} or {what: \"import\", mode}",
+            "properties": {"what": {"type": "string"}}}),
+    );
+    add(
+        "RewindEvent",
+        json!({"type": "object", "description": "{to, position, undone, changed}"}),
+    );
     add(
         "TimelineEventData",
-        json!({"description": "The data of a timeline event, by its `event`: payment.status, batch.run, sca.step, clock.",
-            "anyOf": [reference("PaymentStatusEvent"), reference("BatchRunEvent"), reference("ScaStepEvent"), reference("ClockReading")]}),
+        json!({"description": "The data of a timeline event, by its `event`: payment.status, batch.run, sca.step, clock, state.change, rewind.",
+            "anyOf": [reference("PaymentStatusEvent"), reference("BatchRunEvent"), reference("ScaStepEvent"), reference("ClockReading"), reference("StateChangeEvent"), reference("RewindEvent")]}),
     );
     add(
         "WorkbenchEvent",
@@ -151,9 +161,8 @@ pub fn components() -> Map<String, Value> {
             event("sca.step", reference("ScaStepEvent")),
             event("sca.callback", reference("Callback")),
             event("persona.changed", reference("PersonaChangedEvent")),
-            // docs/rewind.md: what a workbench request or an import changed, and a rewind.
-            event("state.change", json!({"type": "object", "description": "{what: \"workbench\", method, path, status} or {what: \"import\", mode}"})),
-            event("rewind", json!({"type": "object", "description": "{to, position, undone, changed}"})),
+            event("state.change", reference("StateChangeEvent")),
+            event("rewind", reference("RewindEvent")),
         ]}),
     );
     add("HarEntry", har_entry());

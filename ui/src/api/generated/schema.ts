@@ -4293,6 +4293,8 @@ export interface components {
             changedConsents: number;
             remainingConsents: components["schemas"]["Consent"][];
         };
+        /** @description {to, position, undone, changed} */
+        RewindEvent: Record<string, never>;
         /** @description The body of `POST /rewind`. */
         RewindRequest: {
             /** @description The state before it or after it. */
@@ -4451,6 +4453,10 @@ export interface components {
             /** @description `received` when started. */
             scaStatus: string;
         };
+        /** @description {what: "workbench", method, path, status} or {what: "import", mode} */
+        StateChangeEvent: {
+            what: string;
+        };
         /**
          * xs2a-sandbox state file, version 2
          * @description The whole sandbox state (docs/fixtures.md). Each tree is a list of records exactly as the sandbox stores them; the sandbox checks every record against its own types on import and names the JSON pointer of any fault. A tree left out is empty after a replace.
@@ -4518,8 +4524,8 @@ export interface components {
             /** Format: date-time */
             takenAt: string;
         };
-        /** @description The data of a timeline event, by its `event`: payment.status, batch.run, sca.step, clock. */
-        TimelineEventData: components["schemas"]["PaymentStatusEvent"] | components["schemas"]["BatchRunEvent"] | components["schemas"]["ScaStepEvent"] | components["schemas"]["ClockReading"];
+        /** @description The data of a timeline event, by its `event`: payment.status, batch.run, sca.step, clock, state.change, rewind. */
+        TimelineEventData: components["schemas"]["PaymentStatusEvent"] | components["schemas"]["BatchRunEvent"] | components["schemas"]["ScaStepEvent"] | components["schemas"]["ClockReading"] | components["schemas"]["StateChangeEvent"] | components["schemas"]["RewindEvent"];
         /** @description A registered contact address. */
         TppContact: {
             email: string;
@@ -4765,15 +4771,13 @@ export interface components {
         } | {
             /** Format: date-time */
             at: string;
-            /** @description {what: "workbench", method, path, status} or {what: "import", mode} */
-            data: Record<string, never>;
+            data: components["schemas"]["StateChangeEvent"];
             /** @constant */
             kind: "state.change";
         } | {
             /** Format: date-time */
             at: string;
-            /** @description {to, position, undone, changed} */
-            data: Record<string, never>;
+            data: components["schemas"]["RewindEvent"];
             /** @constant */
             kind: "rewind";
         };
