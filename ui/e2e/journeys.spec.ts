@@ -26,7 +26,7 @@ test.describe("journeys", () => {
     await freshSession(page);
 
     // Accounts without a consent: 401 and the bank's pages; the PSU consents there.
-    expect(await chooseOperation(panel, "GET", "/v1/accounts")).toBe(true);
+    await chooseOperation(panel, "GET", "/v1/accounts");
     const refused = await send(page, 401);
     expect(refused).toContain("scaRedirect");
     await approveLast(page);
@@ -37,7 +37,7 @@ test.describe("journeys", () => {
     expect(accounts).toContain("12051000003");
 
     // A straks payment from the same persona: no persona switch, 201 and the payment's SCA.
-    expect(await chooseOperation(panel, "POST", "/v1/payments/instant-norwegian-domestic-credit-transfers-straks")).toBe(true);
+    await chooseOperation(panel, "POST", "/v1/payments/instant-norwegian-domestic-credit-transfers-straks");
     await expect(panel.getByRole("combobox", { name: "Persona", exact: true }).locator("option:checked")).toContainText("Sandbox AISP PISP AS");
     await expect(personaRegion.getByRole("status")).toHaveCount(0);
     const created = await send(page, 201);
@@ -45,7 +45,7 @@ test.describe("journeys", () => {
     await approveLast(page);
 
     // Its status: the path parameters follow the payment just made.
-    expect(await chooseOperation(panel, "GET", "/v1/{service}/{product}/{paymentId}/status")).toBe(true);
+    await chooseOperation(panel, "GET", "/v1/{service}/{product}/{paymentId}/status");
     await expect(panel.getByLabel("service", { exact: true })).toHaveValue("payments");
     await expect(panel.getByLabel("product", { exact: true })).toHaveValue("instant-norwegian-domestic-credit-transfers-straks");
     await expect(panel.getByLabel("paymentId", { exact: true })).not.toHaveValue("");
@@ -64,7 +64,7 @@ test.describe("journeys", () => {
     const composer = await show(page, "Composer");
     await choosePersona(page, "Sandbox AISP PISP AS");
     await freshSession(page);
-    expect(await chooseOperation(composer, "POST", "/v1/payments/instant-norwegian-domestic-credit-transfers-straks")).toBe(true);
+    await chooseOperation(composer, "POST", "/v1/payments/instant-norwegian-domestic-credit-transfers-straks");
     await send(page, 201);
     await approveLast(page);
 

@@ -1,11 +1,23 @@
 // Production rehearsal from the workbench against the real service (docs/rehearsal.md): the whole sandbox
 // switched to the production profile and back from the Batch & clock screen (a signed call to /v1/sandbox is
 // 404 under production), a failure added from the Faults panel with one click and switched off again, and
-// the injected answer marked in the inspector.
+// the injected answer marked in the inspector and on the journey's step in the flow view; the Faults panel's
+// presets and the marked step saved as screenshots at 1440x900 and 1280x720.
 import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { externalPayment, STRAKS } from "./support/payments";
 import { api, URL_WITH_TOKEN, workbench } from "./support/service";
 import { send, sign } from "./support/tpp";
-import { show } from "./support/workbench";
+import { scrollsSideways, show, snap } from "./support/workbench";
+
+/** Saves the window at 1440x900 and at a 1280x720 projector (`-1280`), with no sideways scroll at either. */
+async function snapBoth(page: Page, name: string): Promise<void> {
+  await snap(page, name);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  expect(await scrollsSideways(page)).toBeLessThanOrEqual(0);
+  await snap(page, `${name}-1280`);
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
 
 test.describe("Production rehearsal", () => {
   test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised /workbench/ URL of a running service");
@@ -68,5 +80,32 @@ test.describe("Production rehearsal", () => {
     expect(await customers()).toBe(200);
     await again.getByRole("button", { name: "Remove rule maintenance" }).click();
     await expect(again).toContainText("No rules");
+  });
+
+  test("the presets, and a payment's step the plan injected marked in the flow view", async ({ page, request }) => {
+    const wb = await workbench(request);
+    const made = await externalPayment(request, wb, STRAKS, "injected");
+    await page.goto(URL_WITH_TOKEN);
+    const faults = (await show(page, "Batch & clock")).getByRole("region", { name: "Faults" });
+    const maintenance = faults.getByRole("button", { name: /Maintenance: 503/ });
+    await expect(maintenance).toBeEnabled();
+    await faults.scrollIntoViewIfNeeded();
+    await snapBoth(page, "faults-presets");
+
+    await maintenance.click();
+    await expect(faults.getByRole("checkbox", { name: "Rule maintenance on" })).toBeChecked();
+    await expect(maintenance).toBeDisabled();
+    // The TPP app asks for the payment's status: the plan answers 503 in the bank's place.
+    const url = `${wb.baseUrl}${STRAKS}/${made.paymentId}/status`;
+    expect((await send(request, "GET", url, sign("GET", url, {}).headers)).status()).toBe(503);
+    await expect(faults.getByLabel("Rule maintenance fired")).toHaveText("1");
+    await faults.scrollIntoViewIfNeeded();
+    await snapBoth(page, "faults-rule-fired");
+
+    const flow = await show(page, "Flow");
+    await flow.getByRole("combobox", { name: "Journey" }).selectOption(`payment:${made.paymentId}`);
+    const diagram = flow.getByRole("img", { name: "Sequence diagram" });
+    await expect(diagram).toContainText(/503 .*injected: 503 maintenance until \d\d:\d\d \(rule maintenance\)/);
+    await snapBoth(page, "flow-injected");
   });
 });

@@ -74,24 +74,25 @@ export async function removeHeader(panel: Locator, name: string): Promise<void> 
   }
 }
 
-/** Chooses the operation whose option ends with "METHOD path"; answers whether there was one. */
-export async function chooseOperation(panel: Locator, method: string, path: string): Promise<boolean> {
+/**
+ * Chooses the operation whose option ends with "METHOD path"; fails the test, naming it, when there is none
+ * (choosing "(custom request)" instead would send whatever the form held before).
+ */
+export async function chooseOperation(panel: Locator, method: string, path: string): Promise<void> {
   const select = panel.getByLabel("Operation", { exact: true });
-  // The forms come from the service: wait until they are there.
-  await expect(select.locator("option")).not.toHaveCount(1);
+  // The picker is there only once the service's forms arrived: wait for their options. (Waiting for a count
+  // other than 1 passed while there was no picker at all, on a loaded machine, and the chosen "operation"
+  // was then "(custom request)": the request sent was the first operation's, still in the form.)
+  await expect(select.locator("option").nth(1)).toBeAttached();
   const options = await select.locator("option").evaluateAll((list) =>
     list.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? "" })),
   );
   const match = options.find((o) => o.text.trim().endsWith(`${method} ${path}`));
-  if (!match) {
-    await select.selectOption("");
-    return false;
-  }
+  if (!match) throw new Error(`the composer offers no operation "${method} ${path}" (${options.length} options)`);
   await select.selectOption(match.value);
   // The form is filled from the operation: the request line shows its method and path.
   await expect(panel.getByLabel("Method", { exact: true })).toHaveValue(method);
   await expect(panel.getByLabel("Path", { exact: true })).toHaveValue(new RegExp(`^${path.split("{")[0]!.replace(/[.*+?^$()|[\]\\]/g, "\\$&")}`));
-  return true;
 }
 
 /** Makes the composer's request exactly: method, path, body (in CodeMirror). */

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { App } from "./App";
 import { renderWorkbench } from "../test/harness";
 import { json, refusal } from "../test/fetchMock";
+import { exchangeSummary } from "../test/fixtures";
 
 vi.mock("../components/codemirror", () => {
   throw new Error("no CodeMirror in tests");
@@ -92,13 +93,7 @@ describe("App shell", () => {
       routes: {
         ...EMPTY,
         "GET /traffic": json({
-          entries: [
-            {
-              id: 1, kind: "exchange", at: "2026-06-01T12:00:00Z", durationMs: 1, method: "GET", path: "/v1/accounts", query: null,
-              status: 401, area: "bank", source: "external", tpp: null, psuId: null, tppSessionId: null, failedStep: null,
-              code: "CONSENT_INVALID", resources: [], journeys: [],
-            },
-          ],
+          entries: [exchangeSummary(1, { status: 401, code: "CONSENT_INVALID" })],
           nextBefore: null,
         }),
       },

@@ -206,6 +206,38 @@ describe("ComposerScreen", () => {
     );
   });
 
+  it("sends nothing while the personas are still on their way, says why, then sends the operation chosen last", async () => {
+    let personasArrive!: () => void;
+    const arrived = new Promise<void>((resolve) => (personasArrive = resolve));
+    const { calls } = renderWorkbench(() => <ComposerScreen />, {
+      screen: "composer",
+      routes: {
+        ...BASE_ROUTES,
+        "GET /operations": json([STRAKS, ACCOUNTS]),
+        "GET /personas": async () => {
+          await arrived;
+          return json([PERSONA]);
+        },
+        "POST /compose/send": (call) => json(sentFor(call.body as Draft, { accounts: [] }, 200)),
+      },
+    });
+    const user = userEvent.setup();
+    // One operation chosen, then another, and Send at once: the personas are still being read.
+    await waitFor(() => expect(screen.getByLabelText("Path")).toHaveValue(STRAKS.path));
+    await user.selectOptions(screen.getByLabelText("Operation"), "accounts");
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    const request = screen.getByRole("form", { name: "Request" });
+    expect(within(request).getByRole("alert")).toHaveTextContent("Not sent: the personas are still being read");
+    expect(calls.filter((c) => c.path === "/compose/send")).toEqual([]);
+
+    personasArrive();
+    await waitFor(() => expect(screen.getByRole("combobox", { name: "Persona" })).toHaveValue(PERSONA.id));
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    await waitFor(() => expect(calls.filter((c) => c.path === "/compose/send")).toHaveLength(1));
+    expect(calls.find((c) => c.path === "/compose/send")?.body).toEqual({ personaId: PERSONA.id, method: "GET", path: "/v1/accounts", headers: [] });
+    expect(within(await screen.findByRole("region", { name: "Response" })).getByRole("status")).toHaveTextContent("200");
+  });
+
   it("refuses a path parameter still empty at its field and sends nothing", async () => {
     const { calls } = renderWorkbench(() => <ComposerScreen />, { screen: "composer", routes: BASE_ROUTES });
     const user = userEvent.setup();

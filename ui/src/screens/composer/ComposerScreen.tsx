@@ -49,6 +49,13 @@ function emptyParamText(name: string, param: PathParam | undefined): string {
   return `${name} is empty: fill it in; the request is not sent with {${name}} in its path.`;
 }
 
+/** Why Send sent nothing while no persona is chosen. */
+function noPersonaText(loading: boolean): string {
+  return loading
+    ? "Not sent: the personas are still being read, and a request is signed by one. Press Send again in a moment."
+    : "Not sent: no persona is chosen to sign the request. Choose one under Signing persona, or issue or import one.";
+}
+
 export function ComposerScreen() {
   const wb = useWorkbench();
   const [operations] = createResource(() => wb.client.compose.operations());
@@ -122,8 +129,16 @@ export function ComposerScreen() {
     } else setEditor((e) => ({ ...e, template: null }));
   }
 
-  /** The draft to send, or null (with the reason at the field) while a path parameter is still empty. */
+  /**
+   * The draft to send, or null with the reason said: no persona to sign with yet (the personas are read
+   * apart from the operations, and may arrive after an operation was chosen and Send pressed), or a path
+   * parameter still empty (at its field). Never a request other than the one on the screen.
+   */
   function ready(): Draft | null {
+    if (!editor().personaId) {
+      form.setMessages([{ category: "ERROR", code: "FORMAT_ERROR", path: "personaId", text: noPersonaText(personas.loading) }]);
+      return null;
+    }
     const missing = unfilled(editor());
     if (missing.length === 0) return toDraft(editor());
     const params = operation()?.pathParams ?? [];

@@ -102,6 +102,27 @@ describe("FlowScreen", () => {
     await waitFor(() => expect(svg).toHaveTextContent("injected: 503 maintenance until 02:30"));
   });
 
+  it("presenting holds on to the journey on the screen: not read again, and the focus back on Escape", async () => {
+    let reads = 0;
+    renderWorkbench(() => <FlowScreen />, {
+      routes: {
+        ...routes,
+        // A second read of the journey would take as long as a loaded machine makes it: for ever here.
+        "GET /journeys/payment%3Ap1": () => (++reads === 1 ? json({ journey: JOURNEY, entries: straksJourney() }) : new Promise(() => undefined)),
+      },
+    });
+    const present = screen.getByRole("button", { name: "Present journey" });
+    await waitFor(() => expect(present).toBeEnabled());
+    present.focus();
+    await userEvent.keyboard("{Enter}");
+    const dialog = await screen.findByRole("dialog", { name: "Presentation" });
+    expect(dialog).toHaveTextContent("13 / 13");
+    fireEvent.keyDown(document, { key: "Escape" });
+    expect(present).toBeEnabled();
+    await waitFor(() => expect(present).toHaveFocus());
+    expect(reads).toBe(1);
+  });
+
   it("presentation mode steps through the messages with the arrow keys and leaves with Escape", async () => {
     renderWorkbench(() => <FlowScreen />, { routes });
     await screen.findByRole("img", { name: "Sequence diagram" });

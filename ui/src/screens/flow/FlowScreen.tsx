@@ -31,7 +31,10 @@ export function FlowScreen() {
   let frame: HTMLElement | undefined;
   let generation = 0;
 
-  const journeyId = () => chosen() ?? valueOf(journeys)?.[0]?.id ?? null;
+  // A memo, so the journey is read again only when the id changes: presenting fixes the choice to the journey
+  // already drawn, and re-reading it then emptied the diagram (and disabled Present, so Escape could not
+  // give the focus back to it) until the read came back.
+  const journeyId = createMemo(() => chosen() ?? valueOf(journeys)?.[0]?.id ?? null);
   const journey = () => valueOf(journeys)?.find((j) => j.id === journeyId()) ?? null;
   const [leaving, setLeaving] = createSignal<ReadonlyMap<number, string>>(new Map());
   const [injected, setInjected] = createSignal<ReadonlyMap<number, string>>(new Map());

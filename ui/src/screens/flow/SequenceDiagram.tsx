@@ -145,13 +145,14 @@ export function SequenceDiagram(props: SequenceDiagramProps) {
                 x={m.labelX}
                 y={m.y - fs() * 0.45}
                 text-anchor="middle"
-                style={{ fill: m.kind === "response" ? TONE_COLOURS[m.tone] : "currentColor" }}
+                {...HALO}
+                style={{ fill: m.kind === "response" ? TONE_COLOURS[m.tone] : "currentColor", stroke: "var(--surface)" }}
                 font-weight={props.current === m.index ? "700" : "400"}
               >
                 {m.label}
               </text>
               <Show when={m.kind === "event" && m.status}>
-                <text x={m.labelX} y={m.y + fs() * 1.15} text-anchor="middle" style={{ fill: TONE_COLOURS[m.tone] }} font-weight="600">
+                <text x={m.labelX} y={m.y + fs() * 1.15} text-anchor="middle" {...HALO} style={{ fill: TONE_COLOURS[m.tone], stroke: "var(--surface)" }} font-weight="600">
                   {m.status}
                 </text>
               </Show>
@@ -165,6 +166,12 @@ export function SequenceDiagram(props: SequenceDiagramProps) {
     </svg>
   );
 }
+
+/**
+ * A label wider than its arrow crosses other lanes (a long status, the fault plan's marker): drawn over a
+ * halo of the background, so no lifeline runs through its words.
+ */
+const HALO = { class: "flow-label", "paint-order": "stroke", "stroke-width": 4, "stroke-linejoin": "round" } as const;
 
 /** A standalone SVG file of a drawn diagram: light colours fixed, so it reads anywhere; its <title> kept. */
 export function svgFile(el: SVGSVGElement): string {

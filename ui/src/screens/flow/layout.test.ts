@@ -5,29 +5,11 @@ import { foldBase64, presentBody } from "./fold";
 import { geometryFor, layout, LANES, messagesOf, redirectsOf, responseLabel, shortPath } from "./layout";
 import { mermaidText, toMermaid } from "./mermaid";
 import { pageAt } from "./Presentation";
+import { exchangeSummary } from "../../test/fixtures";
 
 let next = 1;
 export function exchange(partial: Partial<ExchangeSummary>): ExchangeSummary {
-  return {
-    id: next++,
-    kind: "exchange",
-    at: "2026-06-01T12:00:00Z",
-    durationMs: 3,
-    method: "GET",
-    path: "/v1/accounts",
-    query: null,
-    status: 200,
-    area: "bank",
-    source: "external",
-    tpp: null,
-    psuId: null,
-    tppSessionId: null,
-    failedStep: null,
-    code: null,
-    resources: [],
-    journeys: ["payment:p1"],
-    ...partial,
-  };
+  return exchangeSummary(next++, { durationMs: 3, journeys: ["payment:p1"], ...partial });
 }
 
 export function event(partial: Partial<EventEntry>): EventEntry {

@@ -9,6 +9,7 @@ import type { Comparison, EntryChanges } from "../../api/types";
 import type { ExchangeSummary } from "../../api/traffic";
 import { renderWorkbench } from "../../test/harness";
 import { json } from "../../test/fetchMock";
+import { exchangeSummary } from "../../test/fixtures";
 import { shortValue } from "./ChangeSummaryView";
 import { StateChanges } from "./StateChanges";
 
@@ -53,25 +54,7 @@ const CHANGES: EntryChanges = {
 };
 
 function exchange(id: number, method: string, path: string, status: number): ExchangeSummary {
-  return {
-    id,
-    kind: "exchange",
-    at: "2026-06-01T12:00:00.123Z",
-    durationMs: 2,
-    method,
-    path,
-    query: null,
-    status,
-    area: "sandbox",
-    source: "external",
-    tpp: null,
-    psuId: null,
-    tppSessionId: null,
-    failedStep: null,
-    code: null,
-    resources: [],
-    journeys: [],
-  };
+  return exchangeSummary(id, { at: "2026-06-01T12:00:00.123Z", durationMs: 2, method, path, status, area: "sandbox" });
 }
 
 const COMPARED: Comparison = {

@@ -1,11 +1,12 @@
 // The Faults panel (docs/rehearsal.md): the fault plan's rules, each switched on and off with how often it
-// fired, and one button per ready-made failure to add it.
-import { createResource, For, Show } from "solid-js";
+// fired (read again every few seconds while the panel is in view), and one button per ready-made failure.
+import { createResource, For, onCleanup, Show } from "solid-js";
 import type { Plan, Preset, Rule } from "../../api/types";
-import { useWorkbench } from "../../app/context";
+import { useResync, useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
 import { ErrorMessages } from "../../components/ErrorMessages";
 import { createActions } from "../../lib/action";
+import { formatInstant } from "../../lib/format";
 import { valueOf } from "../../lib/resource";
 
 /** What a rule does, in a few words. */
@@ -19,7 +20,7 @@ export function effectText(rule: Rule): string {
     case "serverError":
       return "500 SYSTEM_ERROR";
     case "maintenance":
-      return `503 maintenance until ${e.until}`;
+      return `503 maintenance until ${formatInstant(e.until)}`;
     case "connectionReset":
       return "connection reset";
     case "noAnswer":
@@ -58,6 +59,9 @@ export function matchText(rule: Rule): string {
   return parts.filter(Boolean).join(" · ");
 }
 
+/** How often the plan is read again while the panel is in view with a rule on. */
+export const REREAD_MS = 2000;
+
 export function FaultsPanel() {
   const wb = useWorkbench();
   const actions = createActions();
@@ -65,14 +69,41 @@ export function FaultsPanel() {
   const [presets] = createResource(() => wb.client.rehearsal.presets());
   const rules = () => valueOf(plan)?.rules ?? [];
   const has = (id: string) => rules().some((r) => r.id === id);
+  // Every change made here counts, so that a re-read begun before it cannot put back what it changed.
+  let changes = 0;
   const apply = (key: string, change: () => Promise<Plan>) =>
     actions.run(key, async () => {
-      mutate(await change());
+      changes++;
+      try {
+        mutate(await change());
+      } finally {
+        changes++;
+      }
     });
+
+  // The fired counts move with every request a rule matches, which no live event announces: while the
+  // panel is in view (its screen shown, the window visible) and a rule is on, the plan is read again.
+  let section!: HTMLElement;
+  const inView = () => section.isConnected && !section.closest("[hidden]") && document.visibilityState !== "hidden";
+  const reread = () => {
+    if (actions.busy() !== null) return;
+    const at = changes;
+    wb.client.rehearsal.faults().then(
+      (fresh) => {
+        if (at === changes) mutate(fresh);
+      },
+      () => undefined,
+    );
+  };
+  const timer = setInterval(() => {
+    if (inView() && rules().some((r) => r.enabled ?? true)) reread();
+  }, REREAD_MS);
+  onCleanup(() => clearInterval(timer));
+  useResync(reread);
   const add = (preset: Preset) => apply(`add-${preset.rule.id}`, () => wb.client.rehearsal.addRule(preset.rule));
 
   return (
-    <section class="panel faults-panel" aria-label="Faults">
+    <section class="panel faults-panel" aria-label="Faults" ref={section}>
       <h3>Faults</h3>
       <p class="hint">Make the bank misbehave on purpose. Injected answers are marked in the inspector.</p>
       <ErrorMessages error={(plan.error as unknown) ?? actions.error()} />

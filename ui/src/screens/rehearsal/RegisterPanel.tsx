@@ -37,40 +37,42 @@ export function RegisterPanel() {
                 <p class="hint">
                   Seen {formatInstant(tpp.firstSeen)} – {formatInstant(tpp.lastSeen)}
                 </p>
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={tpp.registered}
-                    onChange={(e) => void change(tpp, "registered", { registered: e.currentTarget.checked })}
-                  />{" "}
-                  Registered at the NCA
-                </label>
-                <For each={tpp.roles}>
-                  {(role) => (
-                    <label>
-                      <input
-                        type="checkbox"
-                        checked={!withdrawn(tpp, role)}
-                        onChange={(e) =>
-                          void change(tpp, "role", {
-                            withdrawnRoles: e.currentTarget.checked
-                              ? (tpp.withdrawnRoles ?? []).filter((r) => r !== role)
-                              : [...(tpp.withdrawnRoles ?? []), role],
-                          })
-                        }
-                      />{" "}
-                      Role {role}
-                    </label>
-                  )}
-                </For>
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={revoked(tpp)}
-                    onChange={(e) => void change(tpp, "revoked", { certificateRevoked: e.currentTarget.checked })}
-                  />{" "}
-                  Certificate revoked
-                </label>
+                <div class="register-switches">
+                  <label>
+                    <input
+                      type="checkbox"
+                      checked={tpp.registered}
+                      onChange={(e) => void change(tpp, "registered", { registered: e.currentTarget.checked })}
+                    />{" "}
+                    Registered at the NCA
+                  </label>
+                  <For each={tpp.roles}>
+                    {(role) => (
+                      <label>
+                        <input
+                          type="checkbox"
+                          checked={!withdrawn(tpp, role)}
+                          onChange={(e) =>
+                            void change(tpp, "role", {
+                              withdrawnRoles: e.currentTarget.checked
+                                ? (tpp.withdrawnRoles ?? []).filter((r) => r !== role)
+                                : [...(tpp.withdrawnRoles ?? []), role],
+                            })
+                          }
+                        />{" "}
+                        Role {role}
+                      </label>
+                    )}
+                  </For>
+                  <label>
+                    <input
+                      type="checkbox"
+                      checked={revoked(tpp)}
+                      onChange={(e) => void change(tpp, "revoked", { certificateRevoked: e.currentTarget.checked })}
+                    />{" "}
+                    Certificate revoked
+                  </label>
+                </div>
               </li>
             )}
           </For>

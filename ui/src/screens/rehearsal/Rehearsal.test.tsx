@@ -1,10 +1,12 @@
 // The production rehearsal panels against the mocked (contract-checked) workbench API: the profile switch,
-// the Faults panel (rules with their fired counts, switched off, a preset added with one click) and the
+// the Faults panel (rules with their fired counts, kept current while in view, switched off, a preset added
+// with one click) and the
 // central register (a TPP's certificate revoked).
 import { screen, waitFor, within } from "@solidjs/testing-library";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
-import { FaultsPanel } from "./FaultsPanel";
+import { createSignal } from "solid-js";
+import { describe, expect, it, vi } from "vitest";
+import { effectText, FaultsPanel, REREAD_MS } from "./FaultsPanel";
 import { ProfilePanel } from "./ProfilePanel";
 import { RegisterPanel } from "./RegisterPanel";
 import { renderWorkbench, SESSION } from "../../test/harness";
@@ -94,6 +96,44 @@ describe("rehearsal panels", () => {
     await userEvent.click(screen.getByRole("button", { name: MAINTENANCE.title }));
     expect(await screen.findByRole("checkbox", { name: "Rule maintenance on" })).toBeChecked();
     expect(screen.getByRole("button", { name: MAINTENANCE.title })).toBeDisabled();
+  });
+
+  it("keeps the fired counts current while the panel is in view, and reads nothing while it is hidden", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let fired = 2;
+      const [hidden, setHidden] = createSignal(false);
+      const { calls } = renderWorkbench(
+        () => (
+          <div hidden={hidden()}>
+            <FaultsPanel />
+          </div>
+        ),
+        {
+          routes: {
+            "GET /faults": () => json({ ...PLAN, rules: PLAN.rules?.map((r) => ({ ...r, fired })) }),
+            "GET /faults/presets": json([MAINTENANCE]),
+          },
+        },
+      );
+      const count = await screen.findByLabelText("Rule rate-limit fired");
+      expect(count).toHaveTextContent("2");
+      // Requests the rule matched meanwhile: the panel says so without being opened again.
+      fired = 5;
+      await vi.advanceTimersByTimeAsync(REREAD_MS);
+      await waitFor(() => expect(screen.getByLabelText("Rule rate-limit fired")).toHaveTextContent("5"));
+
+      setHidden(true);
+      const reads = calls.filter((c) => c.path === "/faults").length;
+      await vi.advanceTimersByTimeAsync(REREAD_MS * 3);
+      expect(calls.filter((c) => c.path === "/faults")).toHaveLength(reads);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("says a maintenance window's end as the workbench writes instants (no raw ISO text broken mid-date)", () => {
+    expect(effectText(MAINTENANCE.rule)).toBe("503 maintenance until 2026-06-01 14:00:00 UTC");
   });
 
   it("revokes a TPP's certificate in the central register", async () => {
