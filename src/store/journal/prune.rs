@@ -43,7 +43,6 @@ impl Journal {
             if let Some(span) = state.index.remove(p) {
                 freed += span.bytes;
             }
-            batch.remove(&key(b'i', *p)[..]);
         }
         let mut removed = 0;
         for k in self.tree.range(key(b'r', 0)..key(b'r', kept_from)).keys() {
