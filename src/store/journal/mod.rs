@@ -9,7 +9,7 @@
 //! bytes read "before" are the bytes the commit replaced. Single writes outside an operation become
 //! operations of one write (`Table`), so they are journaled the same way.
 //!
-//! In the journal's tree (`change-journal`, a log): `r<seq>` the records and `m` the floor (positions below
+//! In the journal's tree (`change-journal`, a log): `r<seq>` the records and `f` the floor (positions below
 //! it are beyond reach). The index — per timeline position the first and last record and their bytes — is
 //! held in memory only, read from the records' headers at open: storing it beside each record doubled the
 //! bytes every journaled write put on disk (docs/rewind.md, "What the journal costs"). It shares the traffic log's caps: records of entries the log pruned go
@@ -102,6 +102,23 @@ pub struct Journal {
     timeline: RwLock<Option<Arc<dyn Timeline>>>,
 }
 
+/// The floor's key.
+const FLOOR: [u8; 1] = [b'f'];
+/// Where the version before this one kept the floor (see [`Journal::open`]).
+const OLD_FLOOR: [u8; 1] = [b'm'];
+
+/// The stored floor: `f`, or the floor an older version left in `m` (unless that is the marker this
+/// version leaves there).
+fn read_floor(tree: &sled::Tree) -> Result<Option<u64>, StoreError> {
+    if let Some(floor) = tree.get(FLOOR)? {
+        return Ok(Some(number(&floor)));
+    }
+    Ok(tree
+        .get(OLD_FLOOR)?
+        .map(|floor| number(&floor))
+        .filter(|floor| *floor != u64::MAX))
+}
+
 fn key(prefix: u8, n: u64) -> [u8; 9] {
     let mut key = [prefix; 9];
     key[1..].copy_from_slice(&n.to_be_bytes());
@@ -132,10 +149,15 @@ impl Journal {
             stale.remove(key?);
         }
         tree.apply_batch(stale)?;
-        if let Some(floor) = tree.get([b'm'])? {
-            state.floor = number(&floor);
+        if let Some(floor) = read_floor(&tree)? {
+            state.floor = floor;
             state.floor_set = true;
+            tree.insert(FLOOR, &floor.to_be_bytes())?;
         }
+        // The version before this one read its index from the `i` entries and its floor from `m`: with
+        // `m` above every position, it refuses every rewind in this journal (409, beyond reach) instead
+        // of trusting an index this version no longer stores.
+        tree.insert(OLD_FLOOR, &u64::MAX.to_be_bytes())?;
         for pair in tree.scan_prefix([b'r']) {
             let (k, v) = pair?;
             let seq = number(&k[1..]);
@@ -180,7 +202,7 @@ impl Journal {
         if !state.floor_set {
             state.floor = position_of(timeline.last_given() + 1);
             state.floor_set = true;
-            self.tree.insert([b'm'], &state.floor.to_be_bytes())?;
+            self.tree.insert(FLOOR, &state.floor.to_be_bytes())?;
         }
         *self.timeline.write().unwrap_or_else(|p| p.into_inner()) = Some(timeline);
         Ok(())

@@ -51,7 +51,7 @@ impl Journal {
         }
         state.floor = state.floor.max(pos);
         state.floor_set = true;
-        batch.insert(&[b'm'][..], &state.floor.to_be_bytes()[..]);
+        batch.insert(&super::FLOOR[..], &state.floor.to_be_bytes()[..]);
         self.tree.apply_batch(batch)?;
         state.bytes = state.bytes.saturating_sub(freed);
         state.records = state.records.saturating_sub(removed);

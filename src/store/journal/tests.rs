@@ -315,6 +315,33 @@ fn the_index_is_read_from_the_records_at_open_leaving_out_pruned_positions_and_o
 }
 
 #[test]
+fn the_floor_an_older_version_stored_is_kept_and_an_older_version_finds_every_entry_beyond_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = Store::open(dir.path(), &[]).unwrap();
+        let notes = store.table::<Note>().unwrap();
+        for id in 1..=4 {
+            in_entry(id, || notes.insert(&note("a", id))).unwrap();
+        }
+        // As the version before this one left it: the floor (the state before entry 3) in `m` only.
+        let tree = store.journal().unwrap().tree();
+        tree.remove(FLOOR).unwrap();
+        tree.insert(OLD_FLOOR, &position_of(3).to_be_bytes())
+            .unwrap();
+        store.close().unwrap();
+    }
+    for _ in 0..2 {
+        let store = Store::open(dir.path(), &[]).unwrap();
+        let journal = store.journal().unwrap();
+        assert_eq!(journal.reach().oldest_entry, 3);
+        assert!(journal.before(2).is_err());
+        let old_floor = journal.tree().get(OLD_FLOOR).unwrap().unwrap();
+        assert_eq!(number(&old_floor), u64::MAX, "what an older version reads");
+        store.close().unwrap();
+    }
+}
+
+#[test]
 fn a_store_without_the_journal_forgets_it() {
     let dir = tempfile::tempdir().unwrap();
     {
