@@ -8,6 +8,7 @@
 //! - **A 2xx means on disk.** A request that wrote waits, before its answer leaves, until the
 //!   [`flusher`] has made its writes durable (group commit; see `api::layers::durability`).
 
+mod commit;
 mod flusher;
 pub mod format;
 pub mod journal;
@@ -237,126 +238,6 @@ impl Store {
         );
         self.commit(buffer)?;
         Ok(value)
-    }
-
-    /// Commits an operation's pending writes in one sled transaction over every tree they touch, with the
-    /// journal's record of what they changed when they touch a journaled tree (under the journal's lock,
-    /// so the bytes read as "before" are the ones replaced; a write that leaves a record's bytes as they
-    /// were is left out of both).
-    fn commit(&self, buffer: WriteBuffer) -> Result<(), StoreError> {
-        if buffer.is_empty() {
-            return Ok(());
-        }
-        let journal = self
-            .journal
-            .as_deref()
-            .filter(|_| buffer.trees.keys().any(|t| journal::covers(t)));
-        let mut guard = journal.map(|j| j.lock());
-        let mut changes = Vec::new();
-        let mut names = Vec::with_capacity(buffer.trees.len() + 1);
-        let mut trees = Vec::with_capacity(buffer.trees.len() + 1);
-        let mut batches = Vec::with_capacity(buffer.trees.len() + 1);
-        let mut checks = Vec::with_capacity(buffer.trees.len() + 1);
-        for (name, writes) in buffer.trees {
-            let tree = self.db.open_tree(name)?;
-            let journaled = guard.is_some() && journal::covers(name);
-            let mut batch = sled::Batch::default();
-            if writes.cleared {
-                for pair in tree.iter() {
-                    let (key, value) = pair?;
-                    if !writes.writes.contains_key(key.as_ref()) {
-                        if journaled {
-                            changes.push(journal::Change {
-                                tree: name,
-                                key: key.to_vec(),
-                                before: Some(value.to_vec()),
-                                after: None,
-                            });
-                        }
-                        batch.remove(key);
-                    }
-                }
-            }
-            for (key, value) in writes.writes {
-                if journaled {
-                    let before = tree.get(&key)?.map(|v| v.to_vec());
-                    if before == value {
-                        continue;
-                    }
-                    changes.push(journal::Change {
-                        tree: name,
-                        key: key.clone(),
-                        before,
-                        after: value.clone(),
-                    });
-                }
-                match value {
-                    Some(value) => batch.insert(key, value),
-                    None => batch.remove(key),
-                }
-            }
-            names.push(name);
-            trees.push(tree);
-            batches.push(batch);
-            // In a cleared tree every stored key goes: "only if absent" holds by construction.
-            checks.push(if writes.cleared {
-                Default::default()
-            } else {
-                writes.must_be_new
-            });
-        }
-        let (Some(journal), Some(state)) = (journal, guard.as_mut()) else {
-            return self.apply_batches(&names, &trees, &batches, &checks);
-        };
-        if changes.is_empty() {
-            return self.apply_batches(&names, &trees, &batches, &checks);
-        }
-        let pos = journal.position_now(state);
-        let mut prepared = journal.prepare(state, pos, &changes);
-        names.push(journal::TREE);
-        trees.push(journal.tree().clone());
-        batches.push(std::mem::take(&mut prepared.batch));
-        checks.push(Default::default());
-        self.apply_batches(&names, &trees, &batches, &checks)?;
-        journal.committed(state, prepared);
-        Ok(())
-    }
-
-    /// Applies one batch per tree in one sled transaction over all of them (recovered whole or not at
-    /// all after a crash), refusing the whole of it if a key of `checks` (per tree) is already stored.
-    fn apply_batches(
-        &self,
-        names: &[&'static str],
-        trees: &[sled::Tree],
-        batches: &[sled::Batch],
-        checks: &[std::collections::BTreeSet<Vec<u8>>],
-    ) -> Result<(), StoreError> {
-        use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
-        let started = std::time::Instant::now();
-        let outcome = trees.transaction(|views| {
-            for (i, view) in views.iter().enumerate() {
-                for key in &checks[i] {
-                    if view.get(key)?.is_some() {
-                        return Err(ConflictableTransactionError::Abort(format!(
-                            "a record under {} in {} was written by another operation first",
-                            String::from_utf8_lossy(key),
-                            names[i]
-                        )));
-                    }
-                }
-                view.apply_batch(&batches[i])?;
-            }
-            Ok(())
-        });
-        tracing::trace!(elapsed = ?started.elapsed(), trees = names.len(), "transaction");
-        match outcome {
-            Ok(()) => {
-                self.note_write(names);
-                Ok(())
-            }
-            Err(TransactionError::Abort(reason)) => Err(StoreError::Aborted(reason)),
-            Err(TransactionError::Storage(error)) => Err(StoreError::Sled(error)),
-        }
     }
 
     /// The pending writes of the operation this store handle belongs to, if any.

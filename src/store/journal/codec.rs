@@ -115,6 +115,17 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The timeline position of a stored record, read from its header alone (the index is built from it).
+pub fn position(bytes: &[u8]) -> Result<u64, String> {
+    let mut reader = Reader { bytes, at: 0 };
+    match reader.byte()? {
+        VERSION => reader.number(),
+        version => Err(format!(
+            "a journal record is of version {version}, which this sandbox does not read"
+        )),
+    }
+}
+
 /// The changes stored under journal number `seq`. A tree the registry does not know (written by another
 /// version) is an error: such a record cannot be undone by this one.
 pub fn decode(seq: u64, bytes: &[u8]) -> Result<ChangeSet, String> {

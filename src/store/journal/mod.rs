@@ -9,9 +9,10 @@
 //! bytes read "before" are the bytes the commit replaced. Single writes outside an operation become
 //! operations of one write (`Table`), so they are journaled the same way.
 //!
-//! In the journal's tree (`change-journal`, a log): `r<seq>` the records, `i<pos>` per timeline position
-//! the first and last record and their bytes (the index, held in memory too), `m` the floor (positions
-//! below it are beyond reach). It shares the traffic log's caps: records of entries the log pruned go
+//! In the journal's tree (`change-journal`, a log): `r<seq>` the records and `f` the floor (positions below
+//! it are beyond reach). The index — per timeline position the first and last record and their bytes — is
+//! held in memory only, read from the records' headers at open: storing it beside each record doubled the
+//! bytes every journaled write put on disk (docs/rewind.md, "What the journal costs"). It shares the traffic log's caps: records of entries the log pruned go
 //! with them ([`Journal::forget_before`]), and it keeps at most as many bytes as the log.
 
 pub mod cause;
@@ -101,6 +102,23 @@ pub struct Journal {
     timeline: RwLock<Option<Arc<dyn Timeline>>>,
 }
 
+/// The floor's key.
+const FLOOR: [u8; 1] = [b'f'];
+/// Where the version before this one kept the floor (see [`Journal::open`]).
+const OLD_FLOOR: [u8; 1] = [b'm'];
+
+/// The stored floor: `f`, or the floor an older version left in `m` (unless that is the marker this
+/// version leaves there).
+fn read_floor(tree: &sled::Tree) -> Result<Option<u64>, StoreError> {
+    if let Some(floor) = tree.get(FLOOR)? {
+        return Ok(Some(number(&floor)));
+    }
+    Ok(tree
+        .get(OLD_FLOOR)?
+        .map(|floor| number(&floor))
+        .filter(|floor| *floor != u64::MAX))
+}
+
 fn key(prefix: u8, n: u64) -> [u8; 9] {
     let mut key = [prefix; 9];
     key[1..].copy_from_slice(&n.to_be_bytes());
@@ -114,14 +132,6 @@ fn number(bytes: &[u8]) -> u64 {
     u64::from_be_bytes(n)
 }
 
-fn span_bytes(span: Span) -> [u8; 24] {
-    let mut out = [0u8; 24];
-    out[..8].copy_from_slice(&span.first.to_be_bytes());
-    out[8..16].copy_from_slice(&span.last.to_be_bytes());
-    out[16..].copy_from_slice(&span.bytes.to_be_bytes());
-    out
-}
-
 /// The position of an exchange or event numbered `entry`: `2 * entry`. A write with no cause is placed
 /// just after the newest entry given out then (`2 * entry + 1`): between that entry and the next.
 pub fn position_of(entry: u64) -> u64 {
@@ -129,32 +139,49 @@ pub fn position_of(entry: u64) -> u64 {
 }
 
 impl Journal {
-    /// Opens the journal of `db`, reading its index into memory.
+    /// Opens the journal of `db`, reading its index into memory from the records' headers. Index entries
+    /// an older version stored (`i<pos>`) are removed: the records say the same.
     pub(super) fn open(db: &sled::Db) -> Result<Journal, StoreError> {
         let tree = db.open_tree(TREE)?;
         let mut state = State::default();
-        for pair in tree.scan_prefix([b'i']) {
-            let (k, v) = pair?;
-            let span = Span {
-                first: number(&v[..8.min(v.len())]),
-                last: number(v.get(8..16).unwrap_or_default()),
-                bytes: number(v.get(16..24).unwrap_or_default()),
-            };
-            let pos = number(&k[1..]);
-            state.bytes += span.bytes;
-            state.last_entry = state.last_entry.max(pos / 2);
-            state.index.insert(pos, span);
+        let mut stale = sled::Batch::default();
+        for key in tree.scan_prefix([b'i']).keys() {
+            stale.remove(key?);
         }
-        if let Some(floor) = tree.get([b'm'])? {
-            state.floor = number(&floor);
+        tree.apply_batch(stale)?;
+        if let Some(floor) = read_floor(&tree)? {
+            state.floor = floor;
             state.floor_set = true;
+            tree.insert(FLOOR, &floor.to_be_bytes())?;
         }
-        let mut records = tree.scan_prefix([b'r']);
-        state.next_seq = match records.next_back().transpose()? {
-            Some((k, _)) => number(&k[1..]) + 1,
-            None => 1,
-        };
-        state.records = tree.scan_prefix([b'r']).keys().count() as u64;
+        // The version before this one read its index from the `i` entries and its floor from `m`: with
+        // `m` above every position, it refuses every rewind in this journal (409, beyond reach) instead
+        // of trusting an index this version no longer stores.
+        tree.insert(OLD_FLOOR, &u64::MAX.to_be_bytes())?;
+        for pair in tree.scan_prefix([b'r']) {
+            let (k, v) = pair?;
+            let seq = number(&k[1..]);
+            state.records += 1;
+            state.next_seq = seq + 1;
+            let pos =
+                codec::position(&v).map_err(|reason| StoreError::Damaged { tree: TREE, reason })?;
+            if pos < state.floor {
+                // A record of a pruned position that pruning left (it came after a kept one).
+                continue;
+            }
+            let size = v.len() as u64;
+            let span = state.index.entry(pos).or_insert(Span {
+                first: seq,
+                last: seq,
+                bytes: 0,
+            });
+            span.first = span.first.min(seq);
+            span.last = span.last.max(seq);
+            span.bytes += size;
+            state.bytes += size;
+            state.last_entry = state.last_entry.max(pos / 2);
+        }
+        state.next_seq = state.next_seq.max(1);
         Ok(Journal {
             tree,
             state: Mutex::new(state),
@@ -175,7 +202,7 @@ impl Journal {
         if !state.floor_set {
             state.floor = position_of(timeline.last_given() + 1);
             state.floor_set = true;
-            self.tree.insert([b'm'], &state.floor.to_be_bytes())?;
+            self.tree.insert(FLOOR, &state.floor.to_be_bytes())?;
         }
         *self.timeline.write().unwrap_or_else(|p| p.into_inner()) = Some(timeline);
         Ok(())
@@ -217,8 +244,8 @@ impl Journal {
         position_of(given.max(state.last_entry)) + 1
     }
 
-    /// The record of a commit: its number and the writes to add to the commit (the record and the index
-    /// entry of its position). Applied to `state` by [`Journal::committed`] once the commit succeeded.
+    /// The record of a commit: its number and the write to add to the commit (the record). Applied to
+    /// `state` (the in-memory index) by [`Journal::committed`] once the commit succeeded.
     pub(crate) fn prepare(&self, state: &State, pos: u64, changes: &[Change]) -> Prepared {
         let seq = state.next_seq;
         let bytes = codec::encode(pos, changes);
@@ -237,7 +264,6 @@ impl Journal {
         };
         let mut batch = sled::Batch::default();
         batch.insert(&key(b'r', seq)[..], bytes);
-        batch.insert(&key(b'i', pos)[..], &span_bytes(span)[..]);
         Prepared {
             seq,
             pos,

@@ -43,7 +43,6 @@ impl Journal {
             if let Some(span) = state.index.remove(p) {
                 freed += span.bytes;
             }
-            batch.remove(&key(b'i', *p)[..]);
         }
         let mut removed = 0;
         for k in self.tree.range(key(b'r', 0)..key(b'r', kept_from)).keys() {
@@ -52,7 +51,7 @@ impl Journal {
         }
         state.floor = state.floor.max(pos);
         state.floor_set = true;
-        batch.insert(&[b'm'][..], &state.floor.to_be_bytes()[..]);
+        batch.insert(&super::FLOOR[..], &state.floor.to_be_bytes()[..]);
         self.tree.apply_batch(batch)?;
         state.bytes = state.bytes.saturating_sub(freed);
         state.records = state.records.saturating_sub(removed);

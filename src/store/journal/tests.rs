@@ -276,6 +276,72 @@ fn the_index_and_reach_survive_reopening() {
 }
 
 #[test]
+fn the_index_is_read_from_the_records_at_open_leaving_out_pruned_positions_and_older_index_entries()
+{
+    let dir = tempfile::tempdir().unwrap();
+    let (reach, before_two, after_two) = {
+        let store = Store::open(dir.path(), &[]).unwrap();
+        let notes = store.table::<Note>().unwrap();
+        in_entry(1, || notes.insert(&note("a", 1))).unwrap();
+        in_entry(2, || notes.insert(&note("b", 2))).unwrap();
+        // Entry 1 writes again after entry 2 (a late step of its operation): its record comes after
+        // entry 2's first one, so pruning entry 1 leaves that record behind.
+        in_entry(1, || notes.insert(&note("a", 3))).unwrap();
+        in_entry(3, || notes.insert(&note("c", 4))).unwrap();
+        let journal = store.journal().unwrap();
+        journal.forget_before(2).unwrap();
+        // What an older version stored beside every record: an index entry per position.
+        journal.tree().insert(key(b'i', 4), &[0u8; 24][..]).unwrap();
+        let found = (
+            journal.reach(),
+            journal.before(2).unwrap(),
+            journal.after(2).unwrap(),
+        );
+        store.close().unwrap();
+        found
+    };
+    let store = Store::open(dir.path(), &[]).unwrap();
+    let journal = store.journal().unwrap();
+    assert_eq!(journal.reach(), reach, "the same reach, records and bytes");
+    assert_eq!(journal.before(2).unwrap(), before_two);
+    assert_eq!(journal.after(2).unwrap(), after_two);
+    assert!(journal.records_of(1).is_err(), "entry 1 stays beyond reach");
+    assert_eq!(
+        journal.tree().scan_prefix([b'i']).count(),
+        0,
+        "the older index entries are gone"
+    );
+    assert_eq!(journal.records_of(3).unwrap().len(), 1);
+}
+
+#[test]
+fn the_floor_an_older_version_stored_is_kept_and_an_older_version_finds_every_entry_beyond_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = Store::open(dir.path(), &[]).unwrap();
+        let notes = store.table::<Note>().unwrap();
+        for id in 1..=4 {
+            in_entry(id, || notes.insert(&note("a", id))).unwrap();
+        }
+        // As the version before this one left it: the floor (the state before entry 3) in `m` only.
+        let tree = store.journal().unwrap().tree();
+        tree.remove(FLOOR).unwrap();
+        tree.insert(OLD_FLOOR, &position_of(3).to_be_bytes())
+            .unwrap();
+        store.close().unwrap();
+    }
+    for _ in 0..2 {
+        let store = Store::open(dir.path(), &[]).unwrap();
+        let journal = store.journal().unwrap();
+        assert_eq!(journal.reach().oldest_entry, 3);
+        assert!(journal.before(2).is_err());
+        let old_floor = journal.tree().get(OLD_FLOOR).unwrap().unwrap();
+        assert_eq!(number(&old_floor), u64::MAX, "what an older version reads");
+        store.close().unwrap();
+    }
+}
+
+#[test]
 fn a_store_without_the_journal_forgets_it() {
     let dir = tempfile::tempdir().unwrap();
     {
