@@ -33,7 +33,7 @@ step "UI"
 [ -f ui/dist/index.html ] || (cd ui && npm ci --no-audit --no-fund && npm run build)
 
 step "release build of the shipped binaries (once)"
-cargo build --release --locked -p xs2a-desktop -p xs2a-sandbox --bins --features xs2a-desktop/custom-protocol
+bash scripts/build-release.sh
 
 if [ "${XS2A_DESKTOP_LINT:-1}" != 0 ]; then
   step "lint"

@@ -30,7 +30,7 @@ release="$target/release"
 if [ "$build" -eq 1 ]; then
   [ -f ui/dist/index.html ] || (cd ui && npm ci --no-audit --no-fund && npm run build)
   # Both shipped binaries in one build: their dependencies' features are unified once.
-  cargo build --release --locked -p xs2a-desktop -p xs2a-sandbox --bins --features xs2a-desktop/custom-protocol
+  bash scripts/build-release.sh
 fi
 for binary in xs2a-desktop xs2a-sandbox; do
   [ -x "$release/$binary" ] || { echo "missing $release/$binary: build first (or drop --no-build)" >&2; exit 1; }

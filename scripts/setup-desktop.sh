@@ -46,7 +46,7 @@ step "UI (npm ci, npm run build)"
 
 step "release build"
 # Both shipped binaries in one invocation, as scripts/package-desktop.sh and CI build them.
-cargo build --release --locked -p xs2a-desktop -p xs2a-sandbox --bins --features xs2a-desktop/custom-protocol
+bash scripts/build-release.sh
 app="${CARGO_TARGET_DIR:-$PWD/target}/release/xs2a-desktop"
 echo "built $app"
 

@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
 done
 
 [ -f ui/dist/index.html ] || (cd ui && npm ci --no-audit --no-fund && npm run build)
-build() { cargo build --release --locked -p xs2a-desktop -p xs2a-sandbox --bins --features xs2a-desktop/custom-protocol "$@"; }
+build() { bash scripts/build-release.sh "$@"; }
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
 case "$target" in
   "") build ;;

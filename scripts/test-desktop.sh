@@ -33,7 +33,7 @@ fi
 
 if [ "$build" -eq 1 ]; then
   [ -f ui/dist/index.html ] || (cd ui && npm ci --no-audit --no-fund && npm run build)
-  cargo build --release --locked -p xs2a-desktop -p xs2a-sandbox --bins --features xs2a-desktop/custom-protocol
+  bash scripts/build-release.sh
 fi
 
 mkdir -p target/screenshots

@@ -93,7 +93,8 @@ fn crates(workspace: &Path, texts: &mut Texts) -> Vec<Value> {
         .expect("cannot run cargo metadata");
     assert!(
         output.status.success(),
-        "cargo metadata failed: {}",
+        "cargo metadata failed: {}\nThe licence list reads the manifest of every crate in Cargo.lock and a build \
+         script does not download: run `cargo fetch --locked` first (scripts/build-release.sh does).",
         String::from_utf8_lossy(&output.stderr)
     );
     let metadata: Value = serde_json::from_slice(&output.stdout).expect("cargo metadata is JSON");
