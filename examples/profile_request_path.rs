@@ -39,9 +39,9 @@ fn main() {
         headers: &headers,
         body: b"",
     };
-    verifier.verify(&request, &clock).unwrap();
+    verifier.verify(&request, &clock, true).unwrap();
     per_call("gate: verify (cached certificate)", 20_000, || {
-        verifier.verify(&request, &clock).unwrap();
+        verifier.verify(&request, &clock, true).unwrap();
     });
     let store = Store::temporary().unwrap();
     xs2a_sandbox::sandbox::seed::initialize(&store, clock.now().date()).unwrap();

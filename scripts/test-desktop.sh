@@ -27,7 +27,7 @@ command -v WebKitWebDriver >/dev/null || { echo "WebKitWebDriver missing: bash s
 command -v xvfb-run >/dev/null || { echo "xvfb-run missing: bash scripts/desktop-packages.sh" >&2; exit 1; }
 command -v dbus-run-session >/dev/null || { echo "dbus-run-session missing: bash scripts/desktop-packages.sh" >&2; exit 1; }
 if ! command -v tauri-driver >/dev/null; then
-  export PATH="$HOME/.cargo/bin:$PATH"
+  export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
   command -v tauri-driver >/dev/null || cargo install tauri-driver --locked --version '^2'
 fi
 

@@ -12,6 +12,10 @@ use std::sync::{Arc, Mutex};
 use time::OffsetDateTime;
 use tokio::sync::{broadcast, watch};
 
+/// The member of an event's data naming the timeline entry its changes were recorded under, when that
+/// is not the event's own (docs/rewind.md).
+pub const CAUSED_BY: &str = "causedBy";
+
 /// How many events a listener may fall behind before it misses some.
 const CAPACITY: usize = 1024;
 /// How many past events a reconnecting listener can be given.
@@ -60,11 +64,23 @@ impl Events {
     /// Publishes an event; nobody listening is fine.
     pub fn publish(&self, kind: &'static str, at: OffsetDateTime, data: serde_json::Value) {
         // Numbered and sent under the ring's lock, so ids reach listeners in order.
+        let entry = crate::store::journal::cause::claim(kind);
+        let mut data = data;
+        if entry.is_none() {
+            // Its changes were recorded under another entry (the exchange that asked for a batch run, the
+            // run a payment's status step belongs to): rewinding to this event returns to that entry.
+            if let (Some(cause), Some(fields)) = (
+                crate::store::journal::cause::current_number(),
+                data.as_object_mut(),
+            ) {
+                fields.insert(CAUSED_BY.to_owned(), cause.into());
+            }
+        }
         let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
         let event = Event {
             id: self.next.fetch_add(1, Ordering::SeqCst),
             kind,
-            entry: crate::store::journal::cause::claim(kind),
+            entry,
             at,
             data,
         };

@@ -19,7 +19,7 @@ pub enum Tolerance {
     RawSignatureBytes,
     /// TPP-Signature-Certificate sent with PEM armour instead of the plain base64 of the DER.
     PemArmouredCertificate,
-    /// The Signature's algorithm written otherwise than `rsa-sha256` (`RSA-SHA256`, `hs2019`).
+    /// The Signature's algorithm written otherwise than `rsa-sha256` (`RSA-SHA256`, `hs2019`, `SHA-256`).
     AlgorithmName,
     /// Signed header names not in lower case in the Signature's headers part.
     SignedHeaderNameCase,
@@ -66,7 +66,7 @@ impl Tolerance {
             Tolerance::KeyIdSerialSpelling => "keyId SN written in lower-case hex, with leading zeros, or in decimal",
             Tolerance::RawSignatureBytes => "raw ISO-8859-1 or UTF-8 bytes in the Signature header (as the platform's signing proxy sends `L=Tromsø`)",
             Tolerance::PemArmouredCertificate => "TPP-Signature-Certificate with PEM armour",
-            Tolerance::AlgorithmName => "algorithm `RSA-SHA256`, `hs2019` or `SHA256withRSA` for an RSA key",
+            Tolerance::AlgorithmName => "algorithm `RSA-SHA256`, `hs2019`, `SHA256withRSA` or `SHA-256` for an RSA key",
             Tolerance::SignedHeaderNameCase => "signed header names not in lower case",
             Tolerance::UnsignedOptionalHeader => "a header the interface asks to sign when present (PSU-ID, TPP-Redirect-URI, ...) left unsigned",
             Tolerance::MockDataApi => "the mock-data API `/v1/sandbox/*` and its shortcuts: a wrong check digit, a repeated balance type, the platform kit's number amounts and lower-case enums",

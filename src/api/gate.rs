@@ -50,14 +50,19 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
     };
     // When the traffic log records this request, the gate explains each step in the same single pass.
     let slot = parts.extensions.get::<GateSlot>().cloned();
+    // Under the sandbox profile a refusal names every step that failed, so that a client fixes them in
+    // one round trip; production answers with the first only, as the bank does (docs/rehearsal.md).
+    let every_failure = state.rehearsal.profile() == crate::rehearsal::Profile::Sandbox;
     let verified = match &slot {
         Some(slot) => {
-            let report = state.verifier.verify_explained(&request, &state.clock);
+            let report = state
+                .verifier
+                .verify_explained(&request, &state.clock, every_failure);
             let (outcome, findings) = crate::api::traffic::verdict::findings(report);
             *slot.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(findings);
             outcome
         }
-        None => state.verifier.verify(&request, &state.clock),
+        None => state.verifier.verify(&request, &state.clock, every_failure),
     };
     let verified = match verified {
         Ok(verified) => verified,

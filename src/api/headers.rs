@@ -8,6 +8,19 @@ const UUID_HEADERS: [&str; 2] = ["PSU-ID", "PSU-Device-ID"];
 const PSU_HTTP_METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const PSU_CONTEXTS: [&str; 2] = ["PRIVATE", "CORPORATE"];
 
+/// What a developer who sent a national identity number (11 digits) as PSU-ID needs to read next: where
+/// the bank's PSU-ID comes from, and the header that does carry a national identity number.
+fn hint_for_uuid_header(name: &str, value: &str) -> &'static str {
+    let national_id = value.len() == 11 && value.bytes().all(|b| b.is_ascii_digit());
+    if name == "PSU-ID" && national_id {
+        ". This looks like a national identity number: the bank's PSU-ID is the psu-id UUID the redirect \
+         that ends SCA returns (GET /v1/users starts one); to name the PSU by national identity number, \
+         send it as X-PSU-IDENTITY."
+    } else {
+        ""
+    }
+}
+
 /// Checks every typed header the request carries.
 pub fn validate_typed_headers(headers: &HeaderMap) -> Result<(), ApiError> {
     let text = |name: &str| -> Result<Option<&str>, ApiError> {
@@ -24,7 +37,10 @@ pub fn validate_typed_headers(headers: &HeaderMap) -> Result<(), ApiError> {
             if uuid::Uuid::try_parse(value.trim()).is_err() {
                 return Err(ApiError::format(
                     name,
-                    format!("{name} must be a UUID (RFC 4122); got '{value}'"),
+                    format!(
+                        "{name} must be a UUID (RFC 4122); got '{value}'{}",
+                        hint_for_uuid_header(name, value.trim())
+                    ),
                 ));
             }
         }

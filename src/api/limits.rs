@@ -10,6 +10,7 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::{from_fn, Next};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,19 +61,23 @@ pub fn apply(router: Router, limits: Limits) -> Router {
 
 /// Refuses oversized headers, then reads the whole body within the size and time limits before the
 /// request is routed, so that nothing behind it (the gate, a handler, a bank page's form) can be held
-/// by a slow or endless body.
+/// by a slow or endless body. A refusal (408, 413, 431, 400) still goes through the router's outer
+/// layers, so that the traffic log records it like any other answer: the request travels on with no
+/// body and the refusal in a [`TransportRefusal`], which [`answer_refused`] (just inside the capture)
+/// answers with.
 async fn enforce(limits: Limits, request: Request, next: Next) -> Response {
-    if let Err(error) = check_headers(&limits, request.headers()) {
-        return error.into_response();
-    }
     let (parts, body) = request.into_parts();
+    if let Err(error) = check_headers(&limits, &parts.headers) {
+        return refused(parts, next, error.into_response()).await;
+    }
     let declared = parts
         .headers
         .get(CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     if declared.is_some_and(|length| length > limits.max_body_bytes as u64) {
-        return closing(ApiError::payload_too_large(limits.max_body_bytes));
+        let answer = closing(ApiError::payload_too_large(limits.max_body_bytes));
+        return refused(parts, next, answer).await;
     }
     let read = tokio::time::timeout(
         limits.body_read_timeout,
@@ -80,20 +85,47 @@ async fn enforce(limits: Limits, request: Request, next: Next) -> Response {
     )
     .await;
     let bytes = match read {
-        Err(_) => return closing(ApiError::body_timeout(limits.body_read_timeout)),
+        Err(_) => closing(ApiError::body_timeout(limits.body_read_timeout)),
         Ok(Err(error)) if is_length_limit(&error) => {
-            return closing(ApiError::payload_too_large(limits.max_body_bytes))
+            closing(ApiError::payload_too_large(limits.max_body_bytes))
         }
-        Ok(Err(error)) => {
-            return closing(ApiError::format(
-                "(body)",
-                format!("the request body could not be read: {error}"),
-            ))
+        Ok(Err(error)) => closing(ApiError::format(
+            "(body)",
+            format!("the request body could not be read: {error}"),
+        )),
+        Ok(Ok(bytes)) => {
+            return next
+                .run(Request::from_parts(parts, Body::from(bytes)))
+                .await
         }
-        Ok(Ok(bytes)) => bytes,
     };
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
+    refused(parts, next, bytes).await
+}
+
+/// The transport's refusal of a request, carried to [`answer_refused`] through the capture.
+#[derive(Clone)]
+pub struct TransportRefusal(Arc<Mutex<Option<Response>>>);
+
+/// Sends the request on without its body (its headers as sent: the inspector shows the Content-Length that
+/// announced more than arrived), to be answered with `answer` once the capture has seen it.
+async fn refused(mut parts: axum::http::request::Parts, next: Next, answer: Response) -> Response {
+    parts
+        .extensions
+        .insert(TransportRefusal(Arc::new(Mutex::new(Some(answer)))));
+    next.run(Request::from_parts(parts, Body::empty())).await
+}
+
+/// The layer just inside the capture: a request the transport refused is answered with that refusal and
+/// goes no further (not to the gate, not to a handler).
+pub async fn answer_refused(request: Request, next: Next) -> Response {
+    let refusal = request
+        .extensions()
+        .get::<TransportRefusal>()
+        .and_then(|refusal| refusal.0.lock().unwrap_or_else(|p| p.into_inner()).take());
+    match refusal {
+        Some(answer) => answer,
+        None => next.run(request).await,
+    }
 }
 
 /// The answer, with the connection closed after it: the rest of the body is not read.

@@ -89,6 +89,7 @@ pub fn router(state: AppState) -> Router {
         .layer(CatchPanicLayer::custom(layers::panic_response))
         .layer(CompressionLayer::new().gzip(true))
         .layer(from_fn_with_state(state.clone(), traffic::capture::capture))
+        .layer(from_fn(limits::answer_refused))
         .layer(from_fn(layers::content_charset))
         .layer(from_fn(layers::content_language))
         .layer(from_fn(workbench::access::preflight))

@@ -7,7 +7,7 @@
 //! workbench is told `sandbox.changed {what: "all"}`. The sandbox rewinds only itself: the TPP's own
 //! records (tokens, ids it kept) stay as they are.
 
-use super::point::{record_of, refusal, Point};
+use super::point::{record_of, refusal, resolve, Point};
 use crate::refusal::CoreResult;
 use crate::state::AppState;
 use crate::store::journal::cause;
@@ -27,11 +27,72 @@ pub struct Rewound {
     /// How many journal records (commits) were undone, and how many records of the state changed.
     pub undone: usize,
     pub changed: usize,
+    /// Said when the rewind changed nothing, or when it returned to the entry that made the named event's
+    /// changes rather than to the event itself (docs/rewind.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What a rewind to a point would do now, nothing applied: the confirmation shows it, and offers no
+/// rewind where nothing would change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RewindPreview {
+    pub to: Point,
+    /// How many journal records (commits) a rewind would undo, and how many records of the state it
+    /// would change.
+    pub undone: usize,
+    pub changed: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The words for a rewind (or its preview) that undoes `undone` records, at `point`, whose changes are
+/// `owner`'s.
+fn note(point: Point, owner: u64, undone: usize, changed: usize) -> Option<String> {
+    let mut words = Vec::new();
+    if owner != point.entry {
+        words.push(format!(
+            "Entry {} is an event whose changes were made by entry {owner} (the exchange or run that \
+             caused it): the sandbox returns to the state {} entry {owner}.",
+            point.entry,
+            point.position.as_str()
+        ));
+    }
+    if undone == 0 || changed == 0 {
+        words.push(format!(
+            "Nothing to undo: no change to the sandbox's state was recorded {} this point, so the state \
+             is already what it was there.",
+            match point.position {
+                super::Position::Before => "at or after",
+                super::Position::After => "after",
+            }
+        ));
+    }
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// What [`rewind`] to `point` would undo now, without changing anything.
+pub fn preview(state: &AppState, point: Point, path: &str) -> CoreResult<RewindPreview> {
+    let (from, owner) = resolve(state, point, path)?;
+    let journal = super::point::journal(state, path)?;
+    let undo = journal.undo_from(from).map_err(|e| refusal(e, path))?;
+    let changed = undo
+        .values
+        .iter()
+        .filter(|(place, before)| undo.expected.get(*place) != Some(*before))
+        .count();
+    Ok(RewindPreview {
+        to: point,
+        undone: undo.records,
+        changed,
+        note: note(point, owner, undo.records, changed),
+    })
 }
 
 /// Returns the sandbox to `point`. `path` names the parameter for refusals.
 pub fn rewind(state: &AppState, point: Point, path: &str) -> CoreResult<Rewound> {
-    let from = record_of(state, point, path)?;
+    let (from, owner) = resolve(state, point, path)?;
     let store = &state.store;
     let (outcome, cause) = {
         let _runs = store.locks().runs();
@@ -63,6 +124,7 @@ pub fn rewind(state: &AppState, point: Point, path: &str) -> CoreResult<Rewound>
         entry: cause.map(|c| c.id()).filter(|id| *id > 0),
         undone: rewound.undone,
         changed: rewound.changed,
+        note: note(point, owner, rewound.undone, rewound.changed),
     })
 }
 

@@ -12,5 +12,5 @@ pub mod point;
 pub mod restart;
 pub mod summary;
 
-pub use apply::{rewind, state_at, Rewound};
+pub use apply::{preview, rewind, state_at, RewindPreview, Rewound};
 pub use point::{Point, Position};

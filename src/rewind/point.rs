@@ -66,14 +66,32 @@ pub fn check_entry(state: &AppState, entry: u64, path: &str) -> CoreResult<()> {
     Ok(())
 }
 
+/// The entry whose journal records make up `entry`'s changes: the entry itself, or for an event whose
+/// changes were recorded under another entry (a batch run a request asked for, a payment's status step
+/// within a run), that entry (`causedBy`, see `crate::events`). Returning to such an event returns to
+/// the point of the entry that made its changes, so that "before the run" undoes the run.
+pub fn owner_of(state: &AppState, entry: u64) -> CoreResult<u64> {
+    let caused_by = match state.traffic.get(entry)? {
+        Some(Err(event)) => event.data[crate::events::CAUSED_BY].as_u64(),
+        _ => None,
+    };
+    Ok(caused_by.filter(|owner| *owner != entry).unwrap_or(entry))
+}
+
 /// The journal record number from which the journal is undone to return to `point`, for a point the
-/// log and the journal both hold.
-pub fn record_of(state: &AppState, point: Point, path: &str) -> CoreResult<u64> {
+/// log and the journal both hold, and the entry that point was taken at (see [`owner_of`]).
+pub fn resolve(state: &AppState, point: Point, path: &str) -> CoreResult<(u64, u64)> {
     let journal = journal(state, path)?;
     check_entry(state, point.entry, path)?;
+    let owner = owner_of(state, point.entry)?;
     let found = match point.position {
-        Position::Before => journal.before(point.entry),
-        Position::After => journal.after(point.entry),
+        Position::Before => journal.before(owner),
+        Position::After => journal.after(owner),
     };
-    found.map_err(|e| refusal(e, path))
+    Ok((found.map_err(|e| refusal(e, path))?, owner))
+}
+
+/// The journal record number from which the journal is undone to return to `point`.
+pub fn record_of(state: &AppState, point: Point, path: &str) -> CoreResult<u64> {
+    Ok(resolve(state, point, path)?.0)
 }

@@ -109,6 +109,8 @@ pub fn initialize(store: &Store, today: Date) -> Result<InitSummary, Refusal> {
 
 fn seed(store: &Store, today: Date) -> Result<InitSummary, Refusal> {
     store.clear_trees(&registry::names(Kind::MockData))?;
+    // In the seed's own commit: a start never seeds this directory again (crate::startup).
+    crate::store::initialised::mark(store, "seed")?;
     let days = |n: i64| today - Duration::days(n);
 
     let persons: Vec<Customer> = private_customers()

@@ -419,8 +419,11 @@ pub fn import(store: &Store, bytes: &[u8], mode: Mode) -> Result<Preview, FileEr
     let checked = started.elapsed();
     let _runs = store.locks().runs();
     let _mock_data = store.locks().mock_data();
-    let plan = plan(store, parsed, mode)?;
+    let mut plan = plan(store, parsed, mode)?;
     let planned = started.elapsed();
+    // The directory now holds the state its user gave it: a later start must not seed over it.
+    plan.writes
+        .push(crate::store::initialised::marker_write("state file")?);
     store.write_raw(&plan.cleared, plan.writes)?;
     tracing::debug!(?checked, ?planned, committed = ?started.elapsed(), "state file imported");
     Ok(plan.preview)

@@ -11,6 +11,7 @@
 mod commit;
 mod flusher;
 pub mod format;
+pub mod initialised;
 pub mod journal;
 pub mod locks;
 pub mod migrate;
@@ -342,6 +343,16 @@ impl Store {
             }
             Ok(())
         })
+    }
+
+    /// Whether any of the named trees holds a record on disk (read at start-up, before any operation).
+    pub fn any_record_in(&self, names: &[&str]) -> Result<bool, StoreError> {
+        for name in names {
+            if !self.db.open_tree(name)?.is_empty() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// The names of the trees on disk that hold records but are not in the registry (left by another

@@ -70,6 +70,7 @@ pub const TREES: &[TreeInfo] = &[
     tree("change-journal", Kind::Log, "what each exchange and event changed in the other trees (rewind)"),
     // Snapshots are whole states: kept across resets and outside state files, as the logs are.
     tree("workbench-snapshots", Kind::Log, "named snapshots of the whole state (state files)"),
+    tree("data-directory", Kind::Log, "that the directory was initialised (seeded, or given a fixture or import): never seeded again at start"),
 ];
 
 /// The registered tree called `name`, if any.

@@ -12,6 +12,7 @@ pub mod journeys;
 pub mod model;
 pub mod raw;
 mod reading;
+pub use reading::Keep;
 pub mod schema;
 pub mod segment;
 pub mod shelf;

@@ -4,6 +4,15 @@
 
 use super::*;
 
+/// A filter's verdict on an entry's summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    Yes,
+    No,
+    /// Kept if the exchange whole passes (its bodies hold the searched text).
+    IfWhole,
+}
+
 impl TrafficLog {
     /// The kept entries after `id`, oldest first, at most `limit` (a reconnecting stream).
     pub fn after(&self, id: u64, limit: usize) -> CoreResult<Vec<Entry>> {
@@ -39,6 +48,25 @@ impl TrafficLog {
         limit: usize,
         keep: impl Fn(&Entry) -> bool,
     ) -> CoreResult<Vec<Entry>> {
+        self.page_searching(
+            before,
+            limit,
+            |entry| if keep(entry) { Keep::Yes } else { Keep::No },
+            |_| false,
+        )
+    }
+
+    /// [`TrafficLog::page`] for a filter that may need an exchange whole to decide (text in its bodies):
+    /// `keep` judges the summary, and for an exchange it answers [`Keep::IfWhole`] `keep_whole` judges
+    /// the exchange, decoded from the same segment while it is read (no second read, no lock taken again).
+    /// On the workbench's read path only, never on a request's.
+    pub fn page_searching(
+        &self,
+        before: Option<u64>,
+        limit: usize,
+        keep: impl Fn(&Entry) -> Keep,
+        keep_whole: impl Fn(&Exchange) -> bool,
+    ) -> CoreResult<Vec<Entry>> {
         let before = before.unwrap_or(u64::MAX);
         let newest_first = |found: &mut Vec<Entry>| {
             found.sort_unstable_by_key(|e| std::cmp::Reverse(e.id()));
@@ -62,7 +90,14 @@ impl TrafficLog {
             read_segment(&self.inner, shelved.info, |view| {
                 for entry in view.entries.iter().rev().filter(|e| e.id < before) {
                     let summary = view.summary(entry)?;
-                    if keep(&summary) {
+                    let kept = match keep(&summary) {
+                        Keep::Yes => true,
+                        Keep::No => false,
+                        Keep::IfWhole => {
+                            matches!(view.whole(entry)?, Ok(exchange) if keep_whole(&exchange))
+                        }
+                    };
+                    if kept {
                         found.push(summary);
                     }
                 }

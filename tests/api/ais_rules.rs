@@ -643,3 +643,35 @@ async fn ais_rules_sca_automation_answers_only_the_tpp_that_started_the_authoris
     let done = complete_sca(&app, &href, json!({"nationalId": kari()})).await;
     assert_eq!(done["outcome"], "SUCCEEDED");
 }
+
+#[tokio::test]
+async fn ais_rules_a_booking_status_written_in_another_case_is_named_in_the_refusal() {
+    let app = spawn_app().await;
+    let tpp = private_consent(&app, "s").await;
+    let id = first_id(&tpp, &app, "/v1/accounts", "accounts").await;
+    let response = tpp
+        .get(&app, &format!("/v1/accounts/{id}/transactions?BookingStatus=booked"))
+        .send()
+        .await;
+    response.assert_refused(400, "QUERY_PARAMETER_REQUIRED", Some("bookingStatus"));
+    assert!(
+        response.text().contains("'BookingStatus' was sent, which differs from it only in case"),
+        "{}",
+        response.body
+    );
+}
+
+#[tokio::test]
+async fn ais_rules_a_national_id_sent_as_psu_id_gets_a_pointer_to_x_psu_identity() {
+    let app = spawn_app().await;
+    let response = app
+        .get("/v1/accounts")
+        .header("PSU-ID", &kari())
+        .send()
+        .await;
+    response.assert_refused(400, "FORMAT_ERROR", Some("PSU-ID"));
+    let text = response.text();
+    assert!(text.contains("looks like a national identity number"), "{text}");
+    assert!(text.contains("X-PSU-IDENTITY"), "{text}");
+    assert!(text.contains("psu-id"), "{text}");
+}

@@ -29,21 +29,21 @@ fn accounts(app: &TestApp) -> Vec<Account> {
 }
 
 /// A person's current account (lowest BBANs belong to the persons' current accounts: 1205 10 ...).
-fn current(app: &TestApp) -> Account {
+pub(crate) fn current(app: &TestApp) -> Account {
     accounts(app)
         .into_iter()
         .find(|a| a.cash_account_type == "CACC" && a.bban.starts_with("120510"))
         .unwrap()
 }
 
-fn savings(app: &TestApp) -> Account {
+pub(crate) fn savings(app: &TestApp) -> Account {
     accounts(app)
         .into_iter()
         .find(|a| a.cash_account_type == "SVGS")
         .unwrap()
 }
 
-fn balance(account: &Account, balance_type: BalanceType) -> Decimal {
+pub(crate) fn balance(account: &Account, balance_type: BalanceType) -> Decimal {
     account
         .balances
         .iter()
@@ -53,7 +53,7 @@ fn balance(account: &Account, balance_type: BalanceType) -> Decimal {
         .amount
 }
 
-fn reload(app: &TestApp, account: &Account) -> Account {
+pub(crate) fn reload(app: &TestApp, account: &Account) -> Account {
     app.state
         .store
         .table::<Account>()
@@ -64,7 +64,7 @@ fn reload(app: &TestApp, account: &Account) -> Account {
 }
 
 /// The sum of every balance entry of every sandbox account and card account.
-fn money_in_the_sandbox(app: &TestApp) -> Decimal {
+pub(crate) fn money_in_the_sandbox(app: &TestApp) -> Decimal {
     let store = &app.state.store;
     let accounts: Decimal = store
         .table::<Account>()
@@ -147,7 +147,7 @@ fn payment(
     }
 }
 
-fn single(id: &str, debtor: &Account, creditor: &Account, sum: &str) -> Payment {
+pub(crate) fn single(id: &str, debtor: &Account, creditor: &Account, sum: &str) -> Payment {
     payment(
         id,
         debtor,
@@ -157,7 +157,7 @@ fn single(id: &str, debtor: &Account, creditor: &Account, sum: &str) -> Payment 
     )
 }
 
-fn seed(app: &TestApp, payment: &Payment) {
+pub(crate) fn seed(app: &TestApp, payment: &Payment) {
     app.state
         .store
         .table::<Payment>()
@@ -166,7 +166,7 @@ fn seed(app: &TestApp, payment: &Payment) {
         .unwrap();
 }
 
-fn stored(app: &TestApp, id: &str) -> Payment {
+pub(crate) fn stored(app: &TestApp, id: &str) -> Payment {
     app.state
         .store
         .table::<Payment>()
@@ -176,13 +176,13 @@ fn stored(app: &TestApp, id: &str) -> Payment {
         .unwrap()
 }
 
-async fn run_now(app: &TestApp) -> Value {
+pub(crate) async fn run_now(app: &TestApp) -> Value {
     let response = app.post("/v1/sandbox/batch-runs", &json!({})).send().await;
     assert_eq!(response.status, 201, "{}", response.body);
     response.body
 }
 
-async fn set_clock(app: &TestApp, body: Value) {
+pub(crate) async fn set_clock(app: &TestApp, body: Value) {
     app.put("/v1/sandbox/clock", &body).send().await.assert_ok();
 }
 

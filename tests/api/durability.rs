@@ -23,7 +23,7 @@ fn synthetic_ids(count: usize) -> Vec<String> {
         .collect()
 }
 
-async fn signed_post(
+pub(crate) async fn signed_post(
     client: &reqwest::Client,
     base: &str,
     path: &str,
@@ -48,7 +48,11 @@ async fn signed_post(
         .await
 }
 
-async fn signed_get(client: &reqwest::Client, base: &str, path: &str) -> serde_json::Value {
+pub(crate) async fn signed_get(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+) -> serde_json::Value {
     let mut headers = HeaderMap::new();
     crate::helpers::tpp("aisp-pisp").sign(
         "GET",

@@ -17,7 +17,7 @@ async fn state(app: &TestApp) -> Value {
 
 /// Waits for the batch scheduler's first marker (written on its own shortly after the start), so that
 /// nothing but the test writes from then on.
-async fn settle(app: &TestApp) {
+pub(crate) async fn settle(app: &TestApp) {
     for _ in 0..200 {
         if state(app).await["trees"]["batch-schedule"]
             .as_array()

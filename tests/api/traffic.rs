@@ -319,3 +319,48 @@ async fn the_log_is_kept_across_a_restart() {
     let kept = app.state().traffic.page(None, 10, |_| true).unwrap();
     assert!(kept.iter().any(|e| matches!(e, xs2a_sandbox::traffic::model::Entry::Exchange(x) if x.path == "/v1/sandbox/customers")));
 }
+
+#[tokio::test]
+async fn the_search_finds_text_that_is_only_in_a_request_or_response_body() {
+    let app = spawn_app().await;
+    // A remittance text only the request body holds (and the response echoes), and a customer number
+    // only a response body holds.
+    let account = crate::pis_support::KARI_CURRENT;
+    let id = crate::pis_support::customers(&app)
+        .await
+        .iter()
+        .flat_map(|c| c["accounts"].as_array().unwrap().clone())
+        .find(|a| a["bban"] == account)
+        .and_then(|a| a["id"].as_str().map(str::to_owned))
+        .expect("Kari's current account");
+    app.post(
+        &format!("/v1/sandbox/accounts/{id}/transactions"),
+        &json!([{"amount": "-12.00", "currency": "NOK", "bookingDate": "2026-05-30",
+                 "remittanceInformationUnstructured": "Sommerhytte Lofoten 8842"}]),
+    )
+    .send()
+    .await
+    .assert_ok();
+    app.get("/v1/sandbox/customers").send().await.assert_ok();
+
+    let found = entries(&app, "q=sommerhytte%20LOFOTEN", 1).await;
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["method"], "POST");
+    assert!(found[0]["path"]
+        .as_str()
+        .unwrap()
+        .ends_with("/transactions"));
+    // Kari's national id is in the customer list's answer only (the request names no one).
+    let by_answer = entries(&app, &format!("q={}", crate::pis_support::KARI), 1).await;
+    assert!(
+        by_answer
+            .iter()
+            .any(|e| e["path"] == "/v1/sandbox/customers" && e["method"] == "GET"),
+        "{by_answer:?}"
+    );
+    // Text in no entry finds nothing, and the other filters still apply with it.
+    let (_, none) = call(&app, Method::GET, "/traffic?q=finnes-ikke-7731", None).await;
+    assert_eq!(none["entries"].as_array().unwrap().len(), 0);
+    let (_, events_only) = call(&app, Method::GET, "/traffic?q=Sommerhytte&kind=event", None).await;
+    assert_eq!(events_only["entries"].as_array().unwrap().len(), 0);
+}

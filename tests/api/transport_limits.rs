@@ -187,6 +187,31 @@ async fn a_body_shorter_than_its_content_length_is_cut_off_with_408_while_others
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains("did not arrive within 1 s"), "{answer}");
     assert!(started.elapsed() < BOUND);
+
+    // The inspector shows it, as every request on the port (issue 32): a TPP behind a proxy that kept an
+    // old Content-Length sees why it got no answer.
+    let mut logged = serde_json::Value::Null;
+    for _ in 0..250 {
+        let (_, page) = crate::helpers::workbench_api(
+            &app,
+            reqwest::Method::GET,
+            "/traffic?kind=exchange&status=4xx",
+            None,
+        )
+        .await;
+        if let Some(found) = page["entries"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|e| e["status"] == 408)
+        {
+            logged = found.clone();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(logged["method"], "PUT", "no 408 in the traffic log");
+    assert_eq!(logged["path"], "/v1/tpp-dialogue/contact");
 }
 
 #[tokio::test]

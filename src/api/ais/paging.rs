@@ -33,7 +33,13 @@ pub struct TransactionQuery {
     pub date_to: Option<String>,
     pub limit: Option<String>,
     pub offset: Option<String>,
+    /// Every other parameter, kept to tell a name that differs only in case (`BookingStatus`).
+    #[serde(flatten)]
+    pub others: std::collections::BTreeMap<String, String>,
 }
+
+/// The names [`TransactionQuery`] reads.
+const NAMES: [&str; 5] = ["bookingStatus", "dateFrom", "dateTo", "limit", "offset"];
 
 /// A validated listing query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,9 +51,31 @@ pub struct TransactionListing {
     pub offset: usize,
 }
 
+/// The parameter sent whose name differs from `name` only in case, if one was.
+fn case_twin<'q>(query: &'q TransactionQuery, name: &str) -> Option<&'q str> {
+    debug_assert!(NAMES.contains(&name));
+    query
+        .others
+        .keys()
+        .find(|sent| sent.eq_ignore_ascii_case(name))
+        .map(String::as_str)
+}
+
 impl TransactionListing {
     pub fn parse(query: &TransactionQuery) -> ApiResult<TransactionListing> {
-        let status = BookingStatus::parse(query.booking_status.as_deref())?;
+        let status = BookingStatus::parse(query.booking_status.as_deref()).map_err(|error| {
+            match case_twin(query, "bookingStatus") {
+                Some(sent) => {
+                    let mut error = error;
+                    error.refusal.text = format!(
+                        "bookingStatus is required; '{sent}' was sent, which differs from it only in \
+                         case (query parameter names are case-sensitive)"
+                    );
+                    error
+                }
+                None => error,
+            }
+        })?;
         let from = date("dateFrom", query.date_from.as_deref())?;
         let to = date("dateTo", query.date_to.as_deref())?;
         if let (Some(from), Some(to)) = (from, to) {

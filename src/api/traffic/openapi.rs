@@ -24,7 +24,7 @@ pub fn describe(doc: &mut Document) {
         Param::query("failed", "boolean", "Only refused exchanges."),
         Param::query("resource", "string", "Only entries touching <kind>:<id>."),
         Param::query("journey", "string", "Only this journey."),
-        Param::query("q", "string", "Text in the path, headers or bodies."),
+        Param::query("q", "string", "Text, in any case, in the method, path, query, code, TPP name, PSU-ID, a named resource's id, or the request or response body as the log keeps it (text bodies, within its caps)."),
         Param::query(
             "kind",
             "enum:exchange|event",

@@ -6,8 +6,9 @@ use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::api::query::ApiQuery;
 use crate::state::AppState;
-use crate::traffic::model::{Entry, EventEntry, Exchange, Journey};
+use crate::traffic::model::{Entry, EventEntry, Exchange, ExchangeSummary, Journey};
 use crate::traffic::store::TrafficSettings;
+use crate::traffic::Keep;
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
@@ -61,8 +62,45 @@ impl Filters {
         Ok(())
     }
 
-    /// Whether an entry passes every filter given.
-    fn keeps(&self, entry: &Entry) -> bool {
+    /// Whether an entry passes every filter given, or needs its exchange read whole to decide: text
+    /// (`q`) found nowhere in the summary may be in a body.
+    fn keeps(&self, entry: &Entry) -> Keep {
+        if !self.keeps_summary(entry) {
+            return Keep::No;
+        }
+        match (entry, self.text()) {
+            (Entry::Exchange(e), Some(q)) if !summary_holds(e, &q) => Keep::IfWhole,
+            _ => Keep::Yes,
+        }
+    }
+
+    /// The searched text, lower-cased (the search ignores case); none when empty.
+    fn text(&self) -> Option<String> {
+        self.q
+            .as_deref()
+            .filter(|q| !q.is_empty())
+            .map(str::to_lowercase)
+    }
+
+    /// Whether an exchange's request or response body holds the searched text.
+    fn bodies_hold(&self, exchange: &Exchange) -> bool {
+        let Some(q) = self.text() else {
+            return true;
+        };
+        [&exchange.request, &exchange.response]
+            .iter()
+            .any(|message| {
+                !message.body_base64
+                    && message
+                        .body
+                        .as_deref()
+                        .is_some_and(|body| body.to_lowercase().contains(&q))
+            })
+    }
+
+    /// Whether an entry passes every filter but the text search of exchanges (events are searched whole:
+    /// their data is in the summary).
+    fn keeps_summary(&self, entry: &Entry) -> bool {
         if let Some(kind) = &self.kind {
             let is_exchange = matches!(entry, Entry::Exchange(_));
             if (kind == "exchange") != is_exchange {
@@ -114,24 +152,23 @@ impl Filters {
         if self.failed == Some(true) && e.status < 400 && e.failed_step.is_none() {
             return false;
         }
-        if let Some(q) = self.q.as_deref().filter(|q| !q.is_empty()) {
-            let q = q.to_lowercase();
-            let hay = [
-                e.method.as_str(),
-                e.path.as_str(),
-                e.query.as_deref().unwrap_or(""),
-                e.code.as_deref().unwrap_or(""),
-                e.tpp.as_ref().map_or("", |t| t.name.as_str()),
-                e.psu_id.as_deref().unwrap_or(""),
-            ];
-            if !hay.iter().any(|h| h.to_lowercase().contains(&q))
-                && !e.resources.iter().any(|r| r.id.contains(&q))
-            {
-                return false;
-            }
-        }
         true
     }
+}
+
+/// Whether the searched text `q` (lower-cased) is in an exchange's method, path, query, code, TPP name,
+/// PSU-ID or the ids of the resources it names.
+fn summary_holds(e: &ExchangeSummary, q: &str) -> bool {
+    let hay = [
+        e.method.as_str(),
+        e.path.as_str(),
+        e.query.as_deref().unwrap_or(""),
+        e.code.as_deref().unwrap_or(""),
+        e.tpp.as_ref().map_or("", |t| t.name.as_str()),
+        e.psu_id.as_deref().unwrap_or(""),
+    ];
+    hay.iter().any(|h| h.to_lowercase().contains(q))
+        || e.resources.iter().any(|r| r.id.to_lowercase().contains(q))
 }
 
 /// A page of the timeline.
@@ -170,10 +207,16 @@ pub async fn page(
     let limit = filters.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
     let traffic = state.traffic.clone();
     let before = filters.before;
-    let entries =
-        tokio::task::spawn_blocking(move || traffic.page(before, limit, |e| filters.keeps(e)))
-            .await
-            .map_err(ApiError::internal)??;
+    let entries = tokio::task::spawn_blocking(move || {
+        traffic.page_searching(
+            before,
+            limit,
+            |e| filters.keeps(e),
+            |x| filters.bodies_hold(x),
+        )
+    })
+    .await
+    .map_err(ApiError::internal)??;
     let next = (entries.len() == limit)
         .then(|| entries.last().map(Entry::id))
         .flatten();

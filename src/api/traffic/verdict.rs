@@ -122,7 +122,8 @@ fn likely_cause(step: Step, detail: &str) -> String {
         Step::SignedHeaders => "A header the request carries is missing from the signed list (or a listed header is absent).".to_owned(),
         Step::Digest => "Digest over a different body: the Digest does not match the bytes sent.".to_owned(),
         Step::Signature => "The signature does not verify: the client signed a different signing string (compare them line by line) or used another key than the certificate's (wrong key).".to_owned(),
-        Step::SignatureHeader | Step::Algorithm => "The Signature header is malformed: see the detail.".to_owned(),
+        Step::Algorithm => "The algorithm named is not the certificate's: send algorithm=\"rsa-sha256\" (an RSA key signing SHA-256).".to_owned(),
+        Step::SignatureHeader => "The Signature header is malformed: see the detail.".to_owned(),
     }
 }
 
@@ -146,7 +147,10 @@ pub fn record(findings: GateFindings) -> GateRecord {
         let (outcome, detail) = match found {
             Some(Ok(note)) => ("passed", Some(note).filter(|n| !n.is_empty())),
             Some(Err(reason)) => {
-                failed = Some((step, reason.clone()));
+                // The first failed step is the refusal's; later ones are shown failed beside it.
+                if failed.is_none() {
+                    failed = Some((step, reason.clone()));
+                }
                 ("failed", Some(Cow::Owned(reason)))
             }
             None => ("skipped", None),

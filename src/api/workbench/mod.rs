@@ -56,6 +56,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/snapshots/{name}/flow", get(fixtures::flow_since))
         .route("/traffic/{id}/changes", get(rewind::changes))
         .route("/rewind", post(rewind::rewind_to))
+        .route("/rewind/preview", get(rewind::preview))
         .route("/state/at/{id}", get(rewind::state_at))
         .route("/state/compare", get(rewind::compare))
         .route("/journeys/{id}/restart", post(rewind::restart))

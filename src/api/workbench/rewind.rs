@@ -83,6 +83,20 @@ pub async fn rewind_to(
     blocking(move || Ok(Json(rewind::rewind(&state, point, "to")?))).await
 }
 
+/// `GET /rewind/preview?to=N&position=before|after`: 200 what `POST /rewind` to that point would undo
+/// now, nothing applied.
+pub async fn preview(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<rewind::RewindPreview>> {
+    let pairs = query_pairs(raw.as_deref(), &["to", "position"])?;
+    let point = Point {
+        entry: entry_id(&pairs, "to")?,
+        position: position(&pairs, "position")?,
+    };
+    blocking(move || Ok(Json(rewind::preview(&state, point, "to")?))).await
+}
+
 /// A query's pairs, each name at most once.
 fn query_pairs(raw: Option<&str>, allowed: &[&str]) -> ApiResult<Vec<(String, String)>> {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
@@ -273,10 +287,29 @@ pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
         "Rewind",
         "Return the sandbox to the state before or after a timeline entry",
     )
-    .describe("Atomically, over every tree of the state; the rewind is itself an entry of the timeline (`rewind`), so returning to the state before it undoes it. The sandbox rewinds only itself, not the TPP's own records. Workbench clients receive `sandbox.changed {what: \"all\"}`. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.")
+    .describe("Atomically, over every tree of the state; the rewind is itself an entry of the timeline (`rewind`), so returning to the state before it undoes it. An event whose changes another entry made (a batch run a request asked for, a payment status step within a run) is rewound with that entry, and `note` says so; `note` also says when nothing changed. The sandbox rewinds only itself, not the TPP's own records. Workbench clients receive `sandbox.changed {what: \"all\"}`. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.")
     .operator()
     .body::<RewindRequest>(true)
     .answers::<Rewound>(200, "The sandbox is at that point")
+    .refusals(&[400, 401, 404, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/workbench/api/rewind/preview",
+        "Rewind",
+        "What a rewind to a point would undo now, nothing applied",
+    )
+    .describe("The answer `POST /workbench/api/rewind` would give for the same point, without changing anything: how many journal records it would undo and how many records of the state it would change. `note` says when nothing would change, and when the entry is an event whose changes another entry made (a batch run a request asked for, a payment status step within a run): the rewind then returns to that entry's point. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.")
+    .params(&[
+        Param::query("to", "integer", "The timeline entry (exchange or event).").required(),
+        Param::query(
+            "position",
+            "enum:before|after",
+            "Before or after the entry (default after).",
+        ),
+    ])
+    .operator()
+    .answers::<rewind::RewindPreview>(200, "What the rewind would do")
     .refusals(&[400, 401, 404, 409])
     .finish();
     doc.op(

@@ -138,23 +138,34 @@ impl Verifier {
         self.cache.len()
     }
 
-    /// Checks a request at the sandbox clock's time.
-    pub fn verify(&self, request: &RequestToVerify, clock: &Clock) -> Result<VerifiedTpp, Refusal> {
+    /// Checks a request at the sandbox clock's time. With `every_failure`, a refusal also names the
+    /// other steps that failed (the sandbox profile); without, only the first (the bank's production).
+    pub fn verify(
+        &self,
+        request: &RequestToVerify,
+        clock: &Clock,
+        every_failure: bool,
+    ) -> Result<VerifiedTpp, Refusal> {
         let times = Times {
             now: clock.now(),
             machine: clock.machine_now(),
         };
-        self.check(request, times, false).outcome
+        self.check(request, times, false, every_failure).outcome
     }
 
     /// Checks a request at the sandbox clock's time and records every step's verdict (the traffic log
     /// keeps it; one pass, so no extra signature verification).
-    pub fn verify_explained(&self, request: &RequestToVerify, clock: &Clock) -> Report {
+    pub fn verify_explained(
+        &self,
+        request: &RequestToVerify,
+        clock: &Clock,
+        every_failure: bool,
+    ) -> Report {
         let times = Times {
             now: clock.now(),
             machine: clock.machine_now(),
         };
-        self.check(request, times, true)
+        self.check(request, times, true, every_failure)
     }
 
     /// Checks a request as of `at` and records every step's verdict (slower; for diagnostics).
@@ -166,14 +177,28 @@ impl Verifier {
                 machine: at,
             },
             true,
+            true,
         )
     }
 
-    fn check(&self, request: &RequestToVerify, times: Times, explain: bool) -> Report {
+    fn check(
+        &self,
+        request: &RequestToVerify,
+        times: Times,
+        explain: bool,
+        every_failure: bool,
+    ) -> Report {
         let mut run = Run::new(explain);
         let outcome = self.run_steps(request, times, &mut run);
         let outcome = outcome.map_err(|error| {
-            let mut error = error.with_messages(run.tolerated.iter().map(|t| t.warning.clone()));
+            let further = std::mem::take(&mut run.also);
+            let further = further
+                .into_iter()
+                .filter(|_| every_failure)
+                .flat_map(|refusal| refusal.messages());
+            let mut error = error
+                .with_messages(further)
+                .with_messages(run.tolerated.iter().map(|t| t.warning.clone()));
             if let Some(signing_string) = &run.signing_string {
                 error = error.with_messages([TppMessage {
                     category: crate::refusal::Category::Error,
@@ -194,41 +219,89 @@ impl Verifier {
         }
     }
 
-    /// The steps in the order of [`crate::signing::steps::STEPS`], each refusing with its own name.
+    /// The steps in the order of [`crate::signing::steps::STEPS`], each refusing with its own name. The
+    /// first failure is the refusal (the order is the contract); the steps that do not depend on a failed
+    /// one still run, and their failures follow it as further ERRORs (`Run::also`), so that one answer
+    /// names every problem of the request a client can fix at once. A step that needs what a failed
+    /// step would have given (the certificate's key, the parsed Signature header, the signing string) is
+    /// not run and shows as skipped.
     fn run_steps(
         &self,
         request: &RequestToVerify,
         times: Times,
         run: &mut Run,
     ) -> Result<VerifiedTpp, Refusal> {
+        // Without the headers themselves nothing else can be read.
         let sent = run.step(Step::RequiredHeaders, |run| {
             request_steps::required_headers(request, run)
         })?;
-        run.step(Step::Date, |run| request_steps::date(sent.date, times, run))?;
-        let cached = run.step(Step::Certificate, |run| {
+        let mut failures: Vec<(Step, Refusal)> = Vec::new();
+        let date = run.step(Step::Date, |run| request_steps::date(sent.date, times, run));
+        failures.extend(date.err().map(|r| (Step::Date, r)));
+        let cached = match run.step(Step::Certificate, |run| {
             self.certificate_step(sent.certificate, times.now, run)
-        })?;
-        let tpp = cached
-            .certificate
-            .as_ref()
-            .expect("the certificate step passes only a parsed certificate");
-        let params = run.step(Step::SignatureHeader, |run| {
+        }) {
+            Ok(cached) => Some(cached),
+            Err(refusal) => {
+                failures.push((Step::Certificate, refusal));
+                None
+            }
+        };
+        let tpp = cached.as_ref().map(|cached| {
+            cached
+                .certificate
+                .as_ref()
+                .expect("the certificate step passes only a parsed certificate")
+        });
+        let params = match run.step(Step::SignatureHeader, |run| {
             signer_steps::signature_header(&sent.signature, run)
-        })?;
-        run.step(Step::KeyId, |run| signer_steps::key_id(&params, tpp, run))?;
-        run.step(Step::Algorithm, |run| {
-            signer_steps::algorithm(&params, tpp, run)
-        })?;
-        run.step(Step::SignedHeaders, |run| {
-            content_steps::signed_headers(&params, request, run)
-        })?;
-        run.step(Step::Digest, |run| content_steps::digest(request, run))?;
-        run.step(Step::Signature, |run| {
-            content_steps::signature(&params, tpp, run)
-        })?;
-        Ok(VerifiedTpp {
-            certificate: cached,
-            tolerated: std::mem::take(&mut run.tolerated),
-        })
+        }) {
+            Ok(params) => Some(params),
+            Err(refusal) => {
+                failures.push((Step::SignatureHeader, refusal));
+                None
+            }
+        };
+        let mut signing_string_built = false;
+        if let Some(params) = &params {
+            if let Some(tpp) = tpp {
+                let key_id = run.step(Step::KeyId, |run| signer_steps::key_id(params, tpp, run));
+                failures.extend(key_id.err().map(|r| (Step::KeyId, r)));
+                let algorithm = run.step(Step::Algorithm, |run| {
+                    signer_steps::algorithm(params, tpp, run)
+                });
+                failures.extend(algorithm.err().map(|r| (Step::Algorithm, r)));
+            }
+            let listed = run.step(Step::SignedHeaders, |run| {
+                content_steps::signed_headers(params, request, run)
+            });
+            signing_string_built = listed.is_ok();
+            failures.extend(listed.err().map(|r| (Step::SignedHeaders, r)));
+        }
+        let digest = run.step(Step::Digest, |run| content_steps::digest(request, run));
+        failures.extend(digest.err().map(|r| (Step::Digest, r)));
+        if let (Some(params), Some(tpp), true) = (&params, tpp, signing_string_built) {
+            // The signature is checked with the certificate's RSA key whatever the algorithm was named.
+            if tpp.rsa_public_key.is_some() {
+                let signature = run.step(Step::Signature, |run| {
+                    content_steps::signature(params, tpp, run)
+                });
+                failures.extend(signature.err().map(|r| (Step::Signature, r)));
+            }
+        }
+        match (cached, failures.is_empty()) {
+            (Some(cached), true) => Ok(VerifiedTpp {
+                certificate: cached,
+                tolerated: std::mem::take(&mut run.tolerated),
+            }),
+            _ => {
+                // The first failure in the steps' order is the refusal; the others follow it.
+                failures.sort_by_key(|(step, _)| *step as usize);
+                let mut failures = failures.into_iter().map(|(_, refusal)| refusal);
+                let first = failures.next().expect("a failure, or the certificate's");
+                run.also = failures.collect();
+                Err(first)
+            }
+        }
     }
 }

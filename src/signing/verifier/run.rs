@@ -13,6 +13,8 @@ pub(super) struct Run {
     pub steps: Vec<(Step, Result<Cow<'static, str>, String>)>,
     pub tolerated: Vec<Tolerated>,
     pub signing_string: Option<String>,
+    /// The failures after the first, in the steps' order (the first is the refusal).
+    pub also: Vec<Refusal>,
 }
 
 impl Run {
@@ -22,6 +24,7 @@ impl Run {
             steps: Vec::new(),
             tolerated: Vec::new(),
             signing_string: None,
+            also: Vec::new(),
         }
     }
 

@@ -126,7 +126,9 @@ fn check_algorithm(
             }
             Ok(())
         }
-        "hs2019" | "sha256withrsa" => {
+        // Other names of RSA with SHA-256: Berlin Group's hash name (`SHA-256`), Java's, and hs2019 (whose
+        // algorithm the key decides). One rule for all of them: the tolerance (docs/rehearsal.md).
+        "hs2019" | "sha256withrsa" | "sha-256" => {
             run.tolerate(
                 Tolerance::AlgorithmName,
                 "Signature",
@@ -134,6 +136,14 @@ fn check_algorithm(
             );
             Ok(())
         }
+        "sha-512" | "rsa-sha512" | "sha512withrsa" => Err(Refusal::new(
+            Code::BadRequest,
+            Some("Signature"),
+            format!(
+                "algorithm '{}' names SHA-512; the bank verifies RSA with SHA-256 only: sign with rsa-sha256.",
+                params.algorithm
+            ),
+        )),
         _ => Err(Refusal::new(
             Code::BadRequest,
             Some("Signature"),

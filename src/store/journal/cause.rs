@@ -49,6 +49,11 @@ impl EventCause {
         })
     }
 
+    /// Its entry number if it was given one already (it wrote, or an event took it); never takes one.
+    pub fn number(&self) -> Option<u64> {
+        self.id.get().copied().filter(|id| *id > 0)
+    }
+
     pub(super) fn note_write(&self) {
         self.wrote.store(true, Ordering::SeqCst);
     }
@@ -75,6 +80,16 @@ tokio::task_local! {
 /// The cause of the work running on this task or thread, if one was set.
 pub fn current() -> Option<Cause> {
     CAUSE.try_with(Cause::clone).ok()
+}
+
+/// The entry number the writes of the work running now are recorded under, if it has one yet: the
+/// exchange's, or the number its event cause took. An event published inside that does not take the
+/// number itself names it as its cause (`causedBy`), which is where rewinding to it returns.
+pub fn current_number() -> Option<u64> {
+    match current()? {
+        Cause::Entry(id) => Some(id).filter(|id| *id > 0),
+        Cause::Event(cause) => cause.number(),
+    }
 }
 
 /// Runs `future` with `cause` as the cause of its writes.
