@@ -17,6 +17,7 @@ mod errors;
 mod fixture_flows;
 mod fixtures;
 mod gate_accepts;
+mod gate_known_answers;
 mod gate_refuses;
 mod helpers;
 mod kit_proxy;
