@@ -32,7 +32,10 @@ const HEADERS: [(&str, &str); 5] = [
     ("Host", "example.com"),
     ("Date", "Sun, 05 Jan 2014 21:31:40 GMT"),
     ("Content-Type", "application/json"),
-    ("Digest", "SHA-256=X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE="),
+    (
+        "Digest",
+        "SHA-256=X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=",
+    ),
     ("Content-Length", "18"),
 ];
 const BODY: &str = r#"{"hello": "world"}"#;
@@ -94,9 +97,7 @@ fn names(vector: &Vector) -> Vec<String> {
 /// The draft's key as ring reads it: the RSAPublicKey inside the SubjectPublicKeyInfo.
 fn draft_public_key() -> Vec<u8> {
     use x509_parser::prelude::{FromDer, SubjectPublicKeyInfo};
-    let der = STANDARD
-        .decode(DRAFT_PUBLIC_KEY.replace('\n', ""))
-        .unwrap();
+    let der = STANDARD.decode(DRAFT_PUBLIC_KEY.replace('\n', "")).unwrap();
     let (_, spki) = SubjectPublicKeyInfo::from_der(&der).unwrap();
     spki.subject_public_key.data.to_vec()
 }

@@ -41,7 +41,10 @@ fn independent_signature(
             )
         })
         .collect();
-    (headers, printed["signing_string"].as_str().unwrap().to_owned())
+    (
+        headers,
+        printed["signing_string"].as_str().unwrap().to_owned(),
+    )
 }
 
 async fn send(

@@ -8,8 +8,8 @@ use crate::signing::certificate::TppCertificate;
 use crate::signing::digest::{self, DigestProblem};
 use crate::signing::headers::{visible_ascii, HeaderSource};
 use crate::signing::signature_header::SignatureParams;
-use crate::signing::{rsa_sha256, signing_string};
 use crate::signing::steps::{Step, SIGNING_CANDIDATES};
+use crate::signing::{rsa_sha256, signing_string};
 use crate::tolerance::Tolerance;
 
 /// The signed-header list covers what it must, and the signing string is built from it. The string is
