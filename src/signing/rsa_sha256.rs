@@ -11,7 +11,7 @@ use ring::signature::{
 use std::sync::Arc;
 
 /// What the gate accepts: keys of 2048 to 8192 bits. Smaller keys are refused whatever they signed.
-pub const GATE: &RsaParameters = &RSA_PKCS1_2048_8192_SHA256;
+pub static GATE: &RsaParameters = &RSA_PKCS1_2048_8192_SHA256;
 
 /// True when `signature` is the RSA-SHA256 signature of `message` under `public_key` (PKCS#1
 /// RSAPublicKey DER) with a key size the gate accepts.
