@@ -391,12 +391,8 @@ mod tests {
 
     #[test]
     fn the_rsa_key_is_what_ring_verifies_with() {
-        use rsa::pkcs8::DecodePrivateKey;
-        use rsa::signature::{SignatureEncoding, Signer};
-        let key = rsa::RsaPrivateKey::from_pkcs8_pem(AISP_KEY).unwrap();
-        let signature = rsa::pkcs1v15::SigningKey::<Sha256>::new(key)
-            .sign(b"date: today")
-            .to_vec();
+        let key = crate::signing::rsa_sha256::SigningKey::from_pem(AISP_KEY).unwrap();
+        let signature = key.sign(b"date: today");
         let public = load(AISP).rsa_public_key.unwrap();
         let verifier = ring::signature::UnparsedPublicKey::new(
             &ring::signature::RSA_PKCS1_2048_8192_SHA256,

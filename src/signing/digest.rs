@@ -93,6 +93,48 @@ mod tests {
         );
     }
 
+    /// Known answers, not computed by this crate: each expected value was computed with both
+    /// `printf '%s' BODY | openssl dgst -sha256 -binary | base64` (and `-sha512`) and Python's
+    /// `base64.b64encode(hashlib.sha256(BODY).digest())` (OpenSSL 3.0.19, Python 3.11), which agreed.
+    /// The first body is draft-cavage-http-signatures' test request body (its Digest is printed there too).
+    const KNOWN: [(&str, &str, &str); 2] = [
+        (
+            r#"{"hello": "world"}"#,
+            "SHA-256=X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=",
+            "SHA-512=WZDPaVn/7XgHaAy8pmojAkGWoRx2UFChF41A2svX+TaPm+AbwAgBWnrIiYllu7BNNyealdVLvRwEmTHWXvJwew==",
+        ),
+        (
+            // UTF-8 on the wire: "æ" is the two bytes C3 A6.
+            r#"{"creditorName":"Bærum Kommune","instructedAmount":{"currency":"NOK","amount":"1250.00"}}"#,
+            "SHA-256=qV2WwkafU+MInof43ET2fie+begpg1vIMxO5ERAq+ic=",
+            "SHA-512=Jr8XQzhKCVGYUJH8Mlfbg1awETEh5/bEVVFxBhRaYa8wcazkhXRPQI3mYlZh0ouZ0vnKq1aziPZD4Bldxi1+9A==",
+        ),
+    ];
+
+    #[test]
+    fn digests_of_fixed_bodies_are_the_independently_computed_values() {
+        for (body, sha_256, sha_512) in KNOWN {
+            assert_eq!(sha256(body.as_bytes()), sha_256, "SHA-256 of {body}");
+            assert_eq!(sha512(body.as_bytes()), sha_512, "SHA-512 of {body}");
+            assert_eq!(verify(sha_256, body.as_bytes()), Ok(()));
+            assert_eq!(verify(sha_512, body.as_bytes()), Ok(()));
+        }
+    }
+
+    #[test]
+    fn a_known_digest_is_refused_for_a_body_one_byte_off() {
+        let (body, sha_256, sha_512) = KNOWN[0];
+        let changed = body.replace("world", "World");
+        assert!(matches!(
+            verify(sha_256, changed.as_bytes()),
+            Err(DigestProblem::Mismatch { .. })
+        ));
+        assert!(matches!(
+            verify(sha_512, changed.as_bytes()),
+            Err(DigestProblem::Mismatch { .. })
+        ));
+    }
+
     #[test]
     fn a_digest_of_other_bytes_is_a_mismatch_naming_the_expected_value() {
         let problem = verify(&sha256(b"other"), b"body").unwrap_err();

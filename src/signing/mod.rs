@@ -3,6 +3,8 @@
 //! One module serves the server (verification), the CLI (`sign`, `verify`, `cert issue`), the workbench
 //! and the tests, so what the sandbox accepts and what its own tools produce cannot drift apart.
 
+#[cfg(test)]
+mod cavage_vectors;
 pub mod certificate;
 pub mod der_text;
 pub mod digest;
@@ -14,6 +16,7 @@ pub mod key_id;
 pub mod qc_statements;
 pub mod required_headers;
 pub mod rfc2047;
+pub mod rsa_sha256;
 pub mod signature_header;
 pub mod signer;
 pub mod signing_string;

@@ -5,20 +5,17 @@
 use super::distinguished_name::DistinguishedName;
 use super::headers::HeaderSink;
 use super::key_id::serial::serial_hex;
+use super::rsa_sha256::SigningKey;
 use super::{digest, http_date, rfc2047, signature_header, signing_string};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use rsa::pkcs1::DecodeRsaPrivateKey;
-use rsa::pkcs8::DecodePrivateKey;
-use rsa::{Pkcs1v15Sign, RsaPrivateKey};
-use sha2::{Digest as _, Sha256};
 use std::path::Path;
 use time::OffsetDateTime;
 
 /// A TPP's certificate and private key, ready to sign.
 #[derive(Clone)]
 pub struct SigningCredentials {
-    key: RsaPrivateKey,
+    key: SigningKey,
     cert_der: Vec<u8>,
     key_id: String,
 }
@@ -63,11 +60,7 @@ impl Default for SignOptions {
 impl SigningCredentials {
     /// Reads a PEM certificate and a PEM private key (PKCS#8 or PKCS#1).
     pub fn from_pem(cert_pem: &str, key_pem: &str) -> Result<Self, String> {
-        let key = RsaPrivateKey::from_pkcs8_pem(key_pem)
-            .or_else(|_| RsaPrivateKey::from_pkcs1_pem(key_pem))
-            .map_err(|e| {
-                format!("the private key is not an RSA key in PEM (PKCS#8 or PKCS#1): {e}")
-            })?;
+        let key = SigningKey::from_pem(key_pem)?;
         let cert_der = pem_to_der(cert_pem)?;
         let (_, cert) = x509_parser::parse_x509_certificate(&cert_der)
             .map_err(|e| format!("the certificate does not parse: {e}"))?;
@@ -86,14 +79,10 @@ impl SigningCredentials {
 
     /// True when the private key is the one the certificate's public key belongs to.
     pub fn key_matches_certificate(&self) -> bool {
-        use rsa::pkcs1::EncodeRsaPublicKey;
-        let Ok(ours) = rsa::RsaPublicKey::from(&self.key).to_pkcs1_der() else {
-            return false;
-        };
         crate::signing::certificate::TppCertificate::from_der(&self.cert_der)
             .ok()
             .and_then(|c| c.rsa_public_key)
-            .is_some_and(|theirs| theirs == ours.as_bytes())
+            .is_some_and(|theirs| theirs == self.key.public_key())
     }
 
     /// Reads `cert.pem` and `key.pem` from a directory made by `xs2a-sandbox cert issue`.
@@ -115,11 +104,9 @@ impl SigningCredentials {
         &self.key_id
     }
 
-    /// Signs arbitrary bytes with RSA-SHA256 (PKCS#1 v1.5).
+    /// Signs arbitrary bytes with RSA-SHA256 (PKCS#1 v1.5), in ring.
     pub fn sign_bytes(&self, message: &[u8]) -> Vec<u8> {
-        self.key
-            .sign(Pkcs1v15Sign::new::<Sha256>(), &Sha256::digest(message))
-            .expect("RSA signing with a valid key does not fail")
+        self.key.sign(message)
     }
 
     /// Adds X-Request-ID and Date (each when absent), Digest, TPP-Signature-Certificate and Signature

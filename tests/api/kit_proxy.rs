@@ -15,9 +15,19 @@ use xs2a_sandbox::signing::signer::SigningCredentials;
 use xs2a_sandbox::signing::steps::SIGNING_CANDIDATES;
 use xs2a_sandbox::signing::{digest, http_date};
 
-/// The headers the proxy signs when present, in its order: the candidates the bank names, as the
-/// sandbox lists them.
-const SIGNED: [&str; 6] = SIGNING_CANDIDATES;
+/// The headers the proxy signs when present, in its order, as the kit's own source states them:
+/// `httpMessageSigner.options.headers.berlinGroup` in `src/configuration.js` of github:evryfs/psd2-developer
+/// at commit 35cc6d7a4990134af42541e895ca975f3bfb6ae3 (the file last changed in c9e76bfc, 2019-11-28); its
+/// `src/middleware/httpMessageSigner.js` signs, in this order, those the request carries. Written here as
+/// a literal, not read from the sandbox, so that a change to the sandbox's list cannot move the twin.
+const SIGNED: [&str; 6] = [
+    "date",
+    "digest",
+    "x-request-id",
+    "psu-id",
+    "psu-corporate-id",
+    "tpp-redirect-uri",
+];
 
 /// The proxy's keyId issuer: CN, O, OU, L, S, C of the certificate's issuer, values as they are.
 pub fn proxy_issuer(cert_pem: &str) -> String {
@@ -153,4 +163,18 @@ pub async fn send(
         .await
         .expect("the request reaches the server");
     crate::helpers::TestResponse::read(response).await
+}
+
+/// The kit's list and the sandbox's candidates (SPEC.md rule 7) are the same today. If they part, the
+/// gate asks for headers the platform's own proxy does not sign (a request through the kit is refused
+/// for an unsigned candidate) or the proxy signs headers the gate does not expect; either way the
+/// sandbox no longer behaves like the platform for the kit's users, and the change must be deliberate.
+#[test]
+fn the_kits_signed_headers_are_the_sandboxs_candidates() {
+    assert_eq!(
+        SIGNED, SIGNING_CANDIDATES,
+        "the developer kit's proxy signs {SIGNED:?} but the sandbox's candidates are \
+         {SIGNING_CANDIDATES:?}: requests through the kit would no longer meet the gate as they do \
+         on the platform"
+    );
 }

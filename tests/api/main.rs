@@ -19,6 +19,7 @@ mod fixtures;
 mod gate_accepts;
 mod gate_algorithm_names;
 mod gate_every_problem;
+mod gate_known_answers;
 mod gate_refuses;
 mod helpers;
 mod kit_proxy;

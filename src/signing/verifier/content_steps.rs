@@ -8,8 +8,8 @@ use crate::signing::certificate::TppCertificate;
 use crate::signing::digest::{self, DigestProblem};
 use crate::signing::headers::{visible_ascii, HeaderSource};
 use crate::signing::signature_header::SignatureParams;
-use crate::signing::signing_string;
 use crate::signing::steps::{Step, SIGNING_CANDIDATES};
+use crate::signing::{rsa_sha256, signing_string};
 use crate::tolerance::Tolerance;
 
 /// The signed-header list covers what it must, and the signing string is built from it. The string is
@@ -77,12 +77,7 @@ pub(super) fn signature(
         .signing_string
         .as_deref()
         .expect("built in the signed-headers step");
-    let public_key =
-        ring::signature::UnparsedPublicKey::new(&ring::signature::RSA_PKCS1_2048_8192_SHA256, key);
-    if public_key
-        .verify(signing_string.as_bytes(), &params.signature)
-        .is_err()
-    {
+    if !rsa_sha256::verify(key, signing_string.as_bytes(), &params.signature) {
         return Err(Refusal::new(
             Code::BadRequest,
             Some("Signature"),
