@@ -650,12 +650,17 @@ async fn ais_rules_a_booking_status_written_in_another_case_is_named_in_the_refu
     let tpp = private_consent(&app, "s").await;
     let id = first_id(&tpp, &app, "/v1/accounts", "accounts").await;
     let response = tpp
-        .get(&app, &format!("/v1/accounts/{id}/transactions?BookingStatus=booked"))
+        .get(
+            &app,
+            &format!("/v1/accounts/{id}/transactions?BookingStatus=booked"),
+        )
         .send()
         .await;
     response.assert_refused(400, "QUERY_PARAMETER_REQUIRED", Some("bookingStatus"));
     assert!(
-        response.text().contains("'BookingStatus' was sent, which differs from it only in case"),
+        response
+            .text()
+            .contains("'BookingStatus' was sent, which differs from it only in case"),
         "{}",
         response.body
     );
@@ -671,7 +676,10 @@ async fn ais_rules_a_national_id_sent_as_psu_id_gets_a_pointer_to_x_psu_identity
         .await;
     response.assert_refused(400, "FORMAT_ERROR", Some("PSU-ID"));
     let text = response.text();
-    assert!(text.contains("looks like a national identity number"), "{text}");
+    assert!(
+        text.contains("looks like a national identity number"),
+        "{text}"
+    );
     assert!(text.contains("X-PSU-IDENTITY"), "{text}");
     assert!(text.contains("psu-id"), "{text}");
 }

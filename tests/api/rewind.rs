@@ -31,7 +31,7 @@ pub(crate) async fn settle(app: &TestApp) {
 }
 
 /// The id of the newest exchange once the log holds `count` of them.
-async fn newest_exchange(app: &TestApp, count: usize) -> u64 {
+pub(crate) async fn newest_exchange(app: &TestApp, count: usize) -> u64 {
     for _ in 0..250 {
         let (_, page) = call(
             app,
