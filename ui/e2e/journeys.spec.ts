@@ -13,8 +13,6 @@ import { send as sendSigned, sign } from "./support/tpp";
 import { chooseOperation, scrollsSideways, show, snap } from "./support/workbench";
 
 test.describe("journeys", () => {
-  test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised /workbench/ URL of a running service");
-
   test("TPP developer: persona, consent, SCA, accounts, a straks payment and its status", async ({ page, request }) => {
     const wb = await workbench(request);
     await api(request, wb, "POST", "/sandbox/initialize");

@@ -22,8 +22,6 @@ async function session(request: APIRequestContext) {
 }
 
 test.describe("rewind", () => {
-  test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised workbench URL of a running service");
-
   test("an exchange's state changes, exported, rewound to before it and back", async ({ page, request }) => {
     const wb = await session(request);
     const customers = async () => {
