@@ -1,9 +1,11 @@
 // Playwright for the end-to-end test (e2e/): Debian's chromium, headless, against a running service whose
-// tokenised workbench URL is in XS2A_WORKBENCH_URL. No browser is downloaded.
+// tokenised workbench URL is in XS2A_WORKBENCH_URL (scripts/test-browser.sh starts it; without it the global
+// setup fails the run instead of every test skipping). No browser is downloaded.
 import { defineConfig } from "@playwright/test";
 
 export default defineConfig({
   testDir: "e2e",
+  globalSetup: "./e2e/support/global-setup.ts",
   timeout: 180_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,

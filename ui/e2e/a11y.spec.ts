@@ -40,8 +40,6 @@ async function fill(page: Page, screen: Screen): Promise<void> {
 const SCREENS: Screen[] = ["Sandbox data", "Composer", "SCA", "Batch & clock", "Inspector", "Flow"];
 
 test.describe("accessibility", () => {
-  test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised /workbench/ URL of a running service");
-
   test("the six screens in the light and the dark theme: no WCAG 2 AA violation", async ({ page, request }) => {
     const wb = await workbench(request);
     // Traffic for the inspector and the flow view, a payment for the batch screen.

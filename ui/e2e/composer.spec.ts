@@ -43,8 +43,6 @@ function runFromElsewhere(text: string, asFile: boolean): { status: number; out:
 }
 
 test.describe("composer", () => {
-  test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised /workbench/ URL of a running service");
-
   test("method, URL and Send on one line at the top; the preview folds the certificate", async ({ page }) => {
     await page.goto(URL_WITH_TOKEN);
     const panel = await show(page, "Composer");

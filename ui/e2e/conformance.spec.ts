@@ -34,8 +34,6 @@ function signed(dir: string, method: string, url: string, extra: Record<string, 
 }
 
 test.describe("conformance report", () => {
-  test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised workbench URL of a running service");
-
   test("a TPP's findings by group, the evidence in the inspector, the report saved as HTML", async ({ page, request }) => {
     const dir = mkdtempSync(join(tmpdir(), "xs2a-conformance-e2e-"));
     try {

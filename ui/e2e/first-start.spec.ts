@@ -32,7 +32,6 @@ async function start(dir: string): Promise<{ child: ChildProcess; url: string }>
 }
 
 test("first start on an empty data directory: Sandbox data with the seeded customers and where to begin", async ({ page }) => {
-  test.skip(!process.env.XS2A_SANDBOX_BIN, "set XS2A_SANDBOX_BIN to the built binary");
   const dir = mkdtempSync(join(tmpdir(), "xs2a-first-start-"));
   const { child, url } = await start(dir);
   try {

@@ -7,14 +7,13 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { approveLast, choosePersona, freshSession, send } from "./support/composer";
+import { drawnDiagram } from "./support/diagram";
 import { api, URL_WITH_TOKEN, workbench } from "./support/service";
 import type { Workbench } from "./support/service";
 import { send as sendSigned, sign } from "./support/tpp";
 import { chooseOperation, scrollsSideways, show, snap } from "./support/workbench";
 
 test.describe("journeys", () => {
-  test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised /workbench/ URL of a running service");
-
   test("TPP developer: persona, consent, SCA, accounts, a straks payment and its status", async ({ page, request }) => {
     const wb = await workbench(request);
     await api(request, wb, "POST", "/sandbox/initialize");
@@ -90,10 +89,15 @@ test.describe("journeys", () => {
     for (let i = 1; i < total; i++) {
       await page.keyboard.press("ArrowRight");
       await expect(counter).toContainText(new RegExp(`^${i + 1} / ${total}`));
-      // Title and counter stay in view, nothing scrolls sideways, the diagram's text is 16 px or more.
+      // Title and counter stay in view, nothing scrolls sideways, the diagram's text is 16 px or more as
+      // drawn on the screen, no label is cut and the current message shows whole.
       await expect(title).toBeInViewport();
       await expect(counter).toBeInViewport();
       expect(await scrollsSideways(page)).toBeLessThanOrEqual(0);
+      const drawn = await drawnDiagram(show_);
+      expect(drawn.problems, `step ${i + 1}`).toEqual([]);
+      expect(drawn.texts).toBeGreaterThan(10);
+      expect(drawn.smallest, `step ${i + 1}`).toBeGreaterThanOrEqual(16);
       const pagePanel = show_.getByRole("region", { name: "The PSU's SCA page" });
       if ((await pagePanel.count()) > 0 && !sawPage) {
         sawPage = true;
@@ -113,10 +117,28 @@ test.describe("journeys", () => {
     }
     expect(sawPage).toBe(true);
     expect(sawApproval).toBe(true);
-    const sizes = await show_.getByRole("img", { name: "Sequence diagram" }).evaluate((svg) =>
-      [...svg.querySelectorAll("text")].map((t) => parseFloat(getComputedStyle(t).fontSize)),
-    );
-    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(16);
+    // From the first answer (401 → SCA, its label the widest near the left edge), in the light and the dark
+    // theme: the diagram's type 16 px or more on the screen, every label whole, the diagram using the room.
+    await page.keyboard.press("Home");
+    await page.keyboard.press("ArrowRight");
+    await expect(counter).toContainText(new RegExp(`^2 / ${total}`));
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      const drawn = await drawnDiagram(show_);
+      expect(drawn.problems, theme).toEqual([]);
+      expect(drawn.smallest, theme).toBeGreaterThanOrEqual(16);
+      const used = await show_.getByRole("img", { name: "Sequence diagram" }).evaluate((svg) => {
+        const area = (svg.parentElement as HTMLElement).getBoundingClientRect();
+        const box = svg.getBoundingClientRect();
+        return { width: box.width / area.width, height: Math.min(box.height, area.height) / area.height, share: area.width / window.innerWidth };
+      });
+      // The diagram spans its column and reaches the bottom of the screen (or scrolls); its column is most of the width.
+      expect(used.width, theme).toBeGreaterThan(0.95);
+      expect(used.height, theme).toBeGreaterThan(0.9);
+      expect(used.share, theme).toBeGreaterThan(0.6);
+      await snap(page, `presentation-1280-${theme}`);
+    }
+    await page.emulateMedia({ colorScheme: null });
     await page.keyboard.press("Escape");
     await expect(show_).toBeHidden();
     await expect(present).toBeFocused();

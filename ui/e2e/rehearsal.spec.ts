@@ -20,8 +20,6 @@ async function snapBoth(page: Page, name: string): Promise<void> {
 }
 
 test.describe("Production rehearsal", () => {
-  test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised /workbench/ URL of a running service");
-
   // Whatever a test did or failed to do, the suite's later tests meet a bank without a plan and in the
   // sandbox profile.
   test.afterEach(async ({ request }) => {

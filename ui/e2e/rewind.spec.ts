@@ -22,8 +22,6 @@ async function session(request: APIRequestContext) {
 }
 
 test.describe("rewind", () => {
-  test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised workbench URL of a running service");
-
   test("an exchange's state changes, exported, rewound to before it and back", async ({ page, request }) => {
     const wb = await session(request);
     const customers = async () => {
@@ -78,9 +76,11 @@ test.describe("rewind", () => {
     await snap(page, "rewind-compare-1280");
     await page.setViewportSize({ width: 1440, height: 900 });
 
-    // Rewind to before it: asked first; the TPP's own state is not rewound.
+    // Rewind to before it: asked first, saying what it undoes (the service's preview); the TPP's own state
+    // is not rewound.
     await changes.getByRole("button", { name: "Rewind to before this exchange" }).click();
     const dialog = page.getByRole("dialog", { name: /^Rewind the sandbox to before #\d+\?$/ });
+    await expect(dialog).toContainText(/This undoes [1-9]\d* changes? /);
     await expect(dialog).toContainText("The sandbox rewinds only itself");
     await snap(page, "rewind-confirm");
     await dialog.getByRole("button", { name: "Rewind" }).click();

@@ -31,8 +31,6 @@ async function newCustomer(page: Page, type: "private" | "corporate", generator:
 const notices = (page: Page) => page.getByRole("log", { name: "Notices" });
 
 test.describe("sandbox data", () => {
-  test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised /workbench/ URL of a running service");
-
   test("initialise after a confirmation; customers made with generated numbers; 1 card, not 1 cards", async ({ page }) => {
     await page.goto(URL_WITH_TOKEN);
     const panel = await show(page, "Sandbox data");

@@ -10,8 +10,6 @@ import { URL_WITH_TOKEN, workbench } from "./support/service";
 import { chooseOperation, scrollsSideways, show, snap } from "./support/workbench";
 
 test.describe("SCA and batch", () => {
-  test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised /workbench/ URL of a running service");
-
   test("SCA: a waiting authorisation opened from the list, the callback captured, the PSU-ID kept", async ({ page }) => {
     await page.goto(URL_WITH_TOKEN);
     const composer = await show(page, "Composer");

@@ -63,8 +63,6 @@ async function openNew(page: Page, text: RegExp, before: number) {
 }
 
 test.describe("traffic inspector and flow view", () => {
-  test.skip(!URL_WITH_TOKEN, "set XS2A_WORKBENCH_URL to the tokenised workbench URL of a running service");
-
   test("a wrong Digest and an unsigned Digest: the failing step, the marked difference, the cause", async ({ page, request, context }) => {
     const wb = await workbench(request);
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);

@@ -53,6 +53,7 @@ import type {
   RegisterChange,
   RegisteredTpp,
   Restart,
+  RewindPreview,
   Rewound,
   Rule,
   Sent,
@@ -210,6 +211,9 @@ export function createClient(t: Transport) {
     /** docs/rewind.md: what an entry changed, the state at an entry, the sandbox returned to it. */
     rewind: {
       changes: (id: number) => t.request<EntryChanges>("GET", `/traffic/${id}/changes`),
+      /** What `to` would undo now (nothing applied): the confirmation says it before anyone rewinds. */
+      preview: (to: number, position: Position) =>
+        t.request<RewindPreview>("GET", "/rewind/preview", undefined, { query: { to, position } }),
       to: (to: number, position: Position) => t.request<Rewound>("POST", "/rewind", { to, position }),
       /** The state file of the state before or after entry `id`. */
       stateAt: (id: number, position: Position) =>

@@ -158,6 +158,7 @@ export type FieldChange = S["FieldChange"];
 export type BalanceMove = S["BalanceMove"];
 export type Comparison = S["Comparison"];
 export type Rewound = S["Rewound"];
+export type RewindPreview = S["RewindPreview"];
 export type Position = S["Position"];
 export type Restart = S["Restart"];
 export type Snapshot = S["Summary"];

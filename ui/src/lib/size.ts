@@ -1,18 +1,28 @@
-// The width an element has to offer, followed as it changes (a window resized, a side panel opening), for
+// The room an element has to offer, followed as it changes (a window resized, a side panel opening), for
 // drawings laid out to fit their room instead of scrolling sideways.
 import { createSignal, onCleanup } from "solid-js";
 import type { Accessor } from "solid-js";
 
-/** The element's content width in pixels; `fallback` until it is measured (or where nothing measures). */
-export function createWidth(fallback: number): [Accessor<number>, (el: HTMLElement) => void] {
-  const [width, setWidth] = createSignal(fallback);
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/**
+ * The element's content box in pixels (inside its padding and any scrollbar); `fallback` until it is
+ * measured (or where nothing measures, as in jsdom).
+ */
+export function createSize(fallback: Size): [Accessor<Size>, (el: HTMLElement) => void] {
+  const [size, setSize] = createSignal(fallback, { equals: (a, b) => a.width === b.width && a.height === b.height });
   let observer: ResizeObserver | null = null;
   onCleanup(() => observer?.disconnect());
   const track = (el: HTMLElement) => {
     const measure = () => {
       const style = getComputedStyle(el);
-      const inner = el.clientWidth - parseFloat(style.paddingLeft || "0") - parseFloat(style.paddingRight || "0");
-      if (inner > 0) setWidth(Math.floor(inner));
+      const px = (v: string) => parseFloat(v || "0") || 0;
+      const width = el.clientWidth - px(style.paddingLeft) - px(style.paddingRight);
+      const height = el.clientHeight - px(style.paddingTop) - px(style.paddingBottom);
+      if (width > 0) setSize({ width: Math.floor(width), height: height > 0 ? Math.floor(height) : fallback.height });
     };
     measure();
     if (typeof ResizeObserver === "undefined") return;
@@ -20,5 +30,11 @@ export function createWidth(fallback: number): [Accessor<number>, (el: HTMLEleme
     observer = new ResizeObserver(measure);
     observer.observe(el);
   };
-  return [width, track];
+  return [size, track];
+}
+
+/** The element's content width in pixels; `fallback` until it is measured (or where nothing measures). */
+export function createWidth(fallback: number): [Accessor<number>, (el: HTMLElement) => void] {
+  const [size, track] = createSize({ width: fallback, height: 0 });
+  return [() => size().width, track];
 }

@@ -1654,6 +1654,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workbench/api/rewind/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a rewind to the state before or after a timeline entry would undo
+         * @description Nothing is applied: what a rewind to that point would undo now. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.
+         */
+        get: operations["get_workbench_api_rewind_preview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workbench/api/sandbox/accounts": {
         parameters: {
             query?: never;
@@ -4295,6 +4315,15 @@ export interface components {
         };
         /** @description {to, position, undone, changed} */
         RewindEvent: Record<string, never>;
+        /** @description What `POST /workbench/api/rewind` would do now; nothing is applied. */
+        RewindPreview: {
+            /** @description How many records of the state it would change. */
+            changed: number;
+            /** @description The point the rewind would return to. */
+            to: components["schemas"]["Point"];
+            /** @description How many journal records (commits) the rewind would undo. */
+            undone: number;
+        };
         /** @description The body of `POST /rewind`. */
         RewindRequest: {
             /** @description The state before it or after it. */
@@ -4314,6 +4343,8 @@ export interface components {
              *     before it to undo the rewind.
              */
             entry: number | null;
+            /** @description Present when nothing was undone: why the rewind changed nothing. */
+            note?: string;
             /** @description The point the sandbox is at now. */
             to: components["schemas"]["Point"];
             /** @description How many journal records (commits) were undone, and how many records of the state changed. */
@@ -10114,6 +10145,40 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_rewind_preview: {
+        parameters: {
+            query: {
+                /** @description Before or after it. */
+                position: "before" | "after";
+                /** @description The entry. */
+                to: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the rewind would undo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RewindPreview"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
         };

@@ -17,6 +17,7 @@ import { count, formatInstant } from "../../lib/format";
 import { valueOf } from "../../lib/resource";
 import { createWidth } from "../../lib/size";
 import { geometryFor, layout, messagesOf, redirectsOf } from "./layout";
+import { measureLabel } from "./measure";
 import { toMermaid } from "./mermaid";
 import { Presentation } from "./Presentation";
 import { SequenceDiagram, svgFile } from "./SequenceDiagram";
@@ -50,7 +51,8 @@ export function FlowScreen() {
     setPresenting(at);
   };
   const [frameWidth, trackFrame] = createWidth(1000);
-  const model = createMemo(() => layout(messages(), geometryFor(frameWidth(), 14)));
+  // Labels measured as the browser draws them, so none runs past the frame's edge.
+  const model = createMemo(() => layout(messages(), geometryFor(frameWidth(), 14), measureLabel));
   let presentButton: HTMLButtonElement | undefined;
 
   // Where the bank's pages sent the PSU's browser after a step: a redirect leaving the pages goes back to

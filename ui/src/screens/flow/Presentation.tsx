@@ -17,19 +17,16 @@ import { createActions } from "../../lib/action";
 import { StateChanges } from "../inspector/StateChanges";
 import { HeadersTable } from "../../components/HeadersTable";
 import { valueOf } from "../../lib/resource";
-import { createWidth } from "../../lib/size";
+import { createSize } from "../../lib/size";
+import { fitLayout } from "./fit";
 import { foldBase64, presentBody } from "./fold";
+import { measureLabel } from "./measure";
 import { PagePreview } from "./PagePreview";
 import type { Message, PlacedMessage } from "./layout";
-import { geometryFor, LANES, layout } from "./layout";
+import { LANES } from "./layout";
 import { SequenceDiagram } from "./SequenceDiagram";
 
 const LANE_TITLE = Object.fromEntries(LANES.map((l) => [l.id, l.title]));
-
-/** The diagram's type on the projector: 16 px at least, larger as the column grows (1/55 of its width). */
-export function presentationFontSize(width: number): number {
-  return Math.round(Math.min(28, Math.max(16, width / 55)));
-}
 
 export interface PresentationProps {
   title: string;
@@ -67,7 +64,8 @@ export function Presentation(props: PresentationProps) {
   const start = untrack(() => props.start);
   const [index, setIndex] = createSignal(Math.min(start ?? 0, Math.max(0, untrack(count) - 1)));
   const [follow, setFollow] = createSignal(start === undefined);
-  const [width, track] = createWidth(720);
+  // The diagram's area (inside its scrollbar's gutter): the layout is made for it, width and height.
+  const [room, track] = createSize({ width: 720, height: 480 });
   const [restarting, setRestarting] = createSignal(false);
   const { busy: restartBusy, error: restartError, run: act } = createActions();
   const restart = (from: number) =>
@@ -79,11 +77,9 @@ export function Presentation(props: PresentationProps) {
       wb.notify(`Restarted: ${answer.steps.length} steps re-run as ${answer.persona}`, "success");
       props.onRestarted?.();
     });
-  // The lane titles are drawn above the scrolling diagram, so the diagram itself needs no header's room.
-  const model = createMemo(() => {
-    const g = geometryFor(width(), presentationFontSize(width()));
-    return layout(props.messages, { ...g, header: 0 });
-  });
+  // The lane titles are drawn above the scrolling diagram, so the diagram itself needs no header's room;
+  // labels are measured as the browser draws them, so none is cut at the diagram's edges.
+  const model = createMemo(() => fitLayout(props.messages, room(), measureLabel));
   const current = (): PlacedMessage | null => model().messages[index()] ?? null;
 
   const go = (i: number, keepFollow = false) => {
@@ -132,11 +128,14 @@ export function Presentation(props: PresentationProps) {
   let root!: HTMLDivElement;
   let scroller!: HTMLDivElement;
   // Keep the current message in view as the trainer steps through a long journey: the diagram scrolls
-  // down within its column, never the page and never sideways.
+  // down within its column, never the page and never sideways. The current message sits near the bottom
+  // (a row and a half above it), so the screen shows as much of the journey so far as it can hold, not the
+  // empty rows of messages not drawn yet.
   createEffect(() => {
     const m = current();
+    const gap = model().messages.length > 1 ? (model().messages[1]?.y ?? 0) - (model().messages[0]?.y ?? 0) : 0;
     if (!m || !scroller) return;
-    const top = Math.max(0, m.y - scroller.clientHeight / 2);
+    const top = Math.max(0, m.y + gap * 1.5 - scroller.clientHeight);
     if (typeof scroller.scrollTo === "function") scroller.scrollTo({ top, behavior: "auto" });
     else scroller.scrollTop = top;
   });
@@ -229,7 +228,7 @@ export function Presentation(props: PresentationProps) {
         </Show>
       </header>
       <div class="presentation-body">
-        <div class="presentation-diagram-column" ref={track}>
+        <div class="presentation-diagram-column">
           {/* The lane titles stay in view however far down the journey the trainer is. */}
           <div class="presentation-lane-titles" role="group" aria-label="Lanes" style={{ "font-size": `${model().fontSize}px` }}>
             <For each={model().lanes}>
@@ -238,7 +237,13 @@ export function Presentation(props: PresentationProps) {
               )}
             </For>
           </div>
-          <div class="presentation-diagram" ref={scroller}>
+          <div
+            class="presentation-diagram"
+            ref={(el) => {
+              scroller = el;
+              track(el);
+            }}
+          >
             <SequenceDiagram layout={model()} title={props.title} current={index()} onSelect={(i) => go(i)} headless />
           </div>
         </div>

@@ -102,6 +102,7 @@ export function SequenceDiagram(props: SequenceDiagramProps) {
             class="message"
             data-key={m.key}
             data-kind={m.kind}
+            data-current={props.current === m.index ? "" : undefined}
             visibility={later(m) ? "hidden" : undefined}
             style={{ cursor: props.onSelect ? "pointer" : "default" }}
             onClick={() => props.onSelect?.(m.index)}
@@ -120,7 +121,7 @@ export function SequenceDiagram(props: SequenceDiagramProps) {
                     style={{ fill: "var(--surface)", stroke: TONE_COLOURS[m.tone] }}
                   />
                   <text x={m.labelX} y={m.y} text-anchor="middle" fill="currentColor">
-                    {m.label}
+                    {m.drawn}
                     <Show when={m.status}>
                       {": "}
                       <tspan font-weight="700" style={{ fill: TONE_COLOURS[m.tone] }}>
@@ -149,7 +150,7 @@ export function SequenceDiagram(props: SequenceDiagramProps) {
                 style={{ fill: m.kind === "response" ? TONE_COLOURS[m.tone] : "currentColor", stroke: "var(--surface)" }}
                 font-weight={props.current === m.index ? "700" : "400"}
               >
-                {m.label}
+                {m.drawn}
               </text>
               <Show when={m.kind === "event" && m.status}>
                 <text x={m.labelX} y={m.y + fs() * 1.15} text-anchor="middle" {...HALO} style={{ fill: TONE_COLOURS[m.tone], stroke: "var(--surface)" }} font-weight="600">

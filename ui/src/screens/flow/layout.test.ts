@@ -1,8 +1,12 @@
-// The flow view's model: entries → messages → coordinates, and the Mermaid and base64-folding helpers.
+// The flow view's model: entries → messages → coordinates, presentation mode's layout fitted to its area
+// (the type as large as width and height allow, 16–28 px, every label and lane title inside the width, the
+// rows spread over the height; a long journey keeps 16 px), and the Mermaid and base64-folding helpers.
 import { describe, expect, it } from "vitest";
 import type { Entry, EventEntry, ExchangeSummary } from "../../api/traffic";
 import { foldBase64, presentBody } from "./fold";
-import { geometryFor, layout, LANES, messagesOf, redirectsOf, responseLabel, shortPath } from "./layout";
+import { fitLayout, MAX_FONT, MIN_FONT } from "./fit";
+import { geometryFor, labelRoom, layout, LANES, messagesOf, redirectsOf, responseLabel, shortPath, textWidth } from "./layout";
+import type { Layout, Measure } from "./layout";
 import { mermaidText, toMermaid } from "./mermaid";
 import { pageAt } from "./Presentation";
 import { exchangeSummary } from "../../test/fixtures";
@@ -205,5 +209,65 @@ describe("presentation helpers", () => {
     expect(pageAt(model.messages, 0)).toBeNull();
     expect(pageAt(model.messages, 4)?.pageUrl).toBe("/sca/a1?step=identify");
     expect(pageAt(model.messages, 8)?.pageUrl).toBe("/sca/a1?step=identify");
+  });
+});
+
+function expectLabelsInside(model: Layout, measure: Measure) {
+  for (const m of model.messages) {
+    const room = labelRoom(m, model.fontSize, measure);
+    expect(m.labelX - room / 2, m.label).toBeGreaterThanOrEqual(0);
+    expect(m.labelX + room / 2, m.label).toBeLessThanOrEqual(model.width);
+  }
+  for (const lane of LANES) expect(measure(lane.title, model.fontSize), lane.title).toBeLessThanOrEqual(model.laneWidth - 8);
+}
+
+describe("fitLayout", () => {
+  const messages = messagesOf(straksJourney());
+
+  it("writes larger than 16 px where the room allows, and fills the height with the rows", () => {
+    const room = { width: 1200, height: 1400 };
+    const model = fitLayout(messages, room);
+    expect(model.fontSize).toBeGreaterThan(MIN_FONT);
+    expect(model.fontSize).toBeLessThanOrEqual(MAX_FONT);
+    expect(model.width).toBeLessThanOrEqual(room.width);
+    expect(model.height).toBeLessThanOrEqual(room.height);
+    // The last row is near the bottom, not a third of the screen above it.
+    expect(model.height).toBeGreaterThan(room.height * 0.9);
+    expectLabelsInside(model, textWidth);
+  });
+
+  it("keeps 16 px for a journey too long for the height, which then scrolls", () => {
+    const long = [...messages, ...messages, ...messages];
+    const model = fitLayout(long, { width: 760, height: 480 });
+    expect(model.fontSize).toBe(MIN_FONT);
+    expect(model.height).toBeGreaterThan(480);
+    expectLabelsInside(model, textWidth);
+  });
+
+  it("chooses smaller type where the labels are wider than the estimate, so none is cut", () => {
+    // Capitals and bold type: half as wide again as the estimate.
+    const wide: Measure = (text, size) => Math.ceil(textWidth(text, size) * 1.5);
+    const room = { width: 1100, height: 2000 };
+    const estimated = fitLayout(messages, room);
+    const measured = fitLayout(messages, room, wide);
+    expect(measured.fontSize).toBeLessThan(estimated.fontSize);
+    expect(measured.fontSize).toBeGreaterThanOrEqual(MIN_FONT);
+    expectLabelsInside(measured, wide);
+  });
+
+  it("cuts a label wider than the whole diagram at its end, and does not let it hold the type down", () => {
+    const entries = straksJourney();
+    const approve = entries.find((e) => e.kind === "exchange" && e.status === 303)!;
+    const back = messagesOf(entries, new Map([[approve.id, `https://tpp.example/callback?persona=bundled&psu-id=${"x".repeat(120)}&context=PRIVATE`]]));
+    const long = back.find((m) => m.key.endsWith(":back"));
+    expect(long?.label.length).toBeGreaterThan(150);
+    const model = fitLayout(back, { width: 1100, height: 2000 });
+    expect(model.fontSize).toBeGreaterThan(MIN_FONT);
+    const drawn = model.messages.find((m) => m.key === long?.key);
+    expect(drawn?.drawn).toMatch(/^back to the TPP: GET \/callback\?persona=bundled.*…$/);
+    expect(drawn?.label).toBe(long?.label);
+    expectLabelsInside({ ...model, messages: model.messages.map((m) => ({ ...m, label: m.drawn })) }, textWidth);
+    // The others are drawn whole.
+    expect(model.messages.filter((m) => m.drawn !== m.label)).toHaveLength(1);
   });
 });

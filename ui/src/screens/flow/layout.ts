@@ -287,8 +287,10 @@ export interface PlacedMessage extends Message {
   self: boolean;
   /** Where the label is centred: over the arrow, moved in so that it is not cut off at either edge. */
   labelX: number;
-  /** The label's width as estimated for its length (a note's box is this wide). */
+  /** The label's width as estimated or measured (a note's box is this wide). */
   labelWidth: number;
+  /** The label as drawn: cut at its end with an ellipsis where the whole would be wider than the diagram. */
+  drawn: string;
 }
 
 export interface Layout {
@@ -305,8 +307,41 @@ export function textWidth(text: string, fontSize: number): number {
   return Math.ceil(text.length * fontSize * 0.58);
 }
 
+/** How wide `text` is drawn at `fontSize` pixels: the estimate above, or the browser's measure (measure.ts). */
+export type Measure = (text: string, fontSize: number) => number;
+
+/** The words on a message's row: a note on one lane carries its status after a colon. */
+export function labelText(m: Message): string {
+  return m.from === m.to && m.status ? `${m.label}: ${m.status}` : m.label;
+}
+
+/** The room a message's label takes at `fontSize`: a note's box has padding; an event's status is drawn below. */
+export function labelRoom(m: Message, fontSize: number, measure: Measure = textWidth): number {
+  if (m.from === m.to) return measure(labelText(m), fontSize) + fontSize;
+  const status = m.kind === "event" && m.status ? measure(m.status, fontSize) : 0;
+  // The halo drawn around an arrow's label (4 units of stroke) is part of what must not be cut.
+  return Math.max(measure(m.label, fontSize), status) + 4;
+}
+
+/**
+ * The label of `m` as it fits `room` at `fontSize`: whole when it does, else cut at its end with an ellipsis
+ * (a redirect's long query, an injected fault's marker); the whole label stays in the row's tooltip.
+ */
+export function fittedLabel(m: Message, room: number, fontSize: number, measure: Measure = textWidth): string {
+  if (labelRoom(m, fontSize, measure) <= room) return m.label;
+  const cut = (n: number) => `${m.label.slice(0, n).trimEnd()}…`;
+  let lo = 0;
+  let hi = m.label.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (labelRoom({ ...m, label: cut(mid) }, fontSize, measure) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  return cut(lo);
+}
+
 /** Coordinates for every lane and message; each message has its own row, top to bottom. */
-export function layout(messages: readonly Message[], g: Geometry = DEFAULT_GEOMETRY): Layout {
+export function layout(messages: readonly Message[], g: Geometry = DEFAULT_GEOMETRY, measure: Measure = textWidth): Layout {
   const width = g.margin * 2 + g.laneWidth * LANES.length;
   const laneX = new Map<LaneId, number>();
   const lanes = LANES.map((lane, i) => {
@@ -317,11 +352,11 @@ export function layout(messages: readonly Message[], g: Geometry = DEFAULT_GEOME
   const placed = messages.map((m, index) => {
     const x1 = laneX.get(m.from) as number;
     const x2 = laneX.get(m.to) as number;
-    const text = m.from === m.to && m.status ? `${m.label}: ${m.status}` : m.label;
-    const labelWidth = Math.min(width - 4, textWidth(text, g.fontSize) + (m.from === m.to ? g.fontSize : 0));
+    const drawn = fittedLabel(m, width - 4, g.fontSize, measure);
+    const labelWidth = Math.min(width - 4, labelRoom({ ...m, label: drawn }, g.fontSize, measure));
     const half = labelWidth / 2;
     const labelX = Math.max(half + 2, Math.min(width - half - 2, (x1 + x2) / 2));
-    return { ...m, index, x1, x2, y: g.header + g.rowGap * (index + 1), self: m.from === m.to, labelX, labelWidth };
+    return { ...m, index, x1, x2, y: g.header + g.rowGap * (index + 1), self: m.from === m.to, labelX, labelWidth, drawn };
   });
   return {
     lanes,

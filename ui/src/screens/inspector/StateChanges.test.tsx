@@ -1,6 +1,8 @@
 // An entry's state changes against a mocked rewind API (answers checked against the OpenAPI document): the
-// resources with their fields, the balances moved, bookkeeping folded; the rewind asked first, saying the
-// sandbox rewinds only itself, then sent as the API's body; an entry that changed nothing says so; "Compare
+// resources with their fields, the balances moved, bookkeeping folded; the rewind asked first, saying what
+// it undoes (the service's preview) and that the sandbox rewinds only itself, then sent as the API's body; a
+// point where rewinding undoes nothing says so and offers no Rewind; the service's note on a rewind that
+// undid nothing is shown; an entry that changed nothing says so; "Compare
 // with…" picks another entry of the timeline and shows what differs between the two states.
 import { screen, waitFor, within } from "@solidjs/testing-library";
 import userEvent from "@testing-library/user-event";
@@ -97,21 +99,63 @@ describe("StateChanges", () => {
     expect(screen.getByText("1 bookkeeping record (indexes, counters)")).toBeInTheDocument();
   });
 
-  it("asks before rewinding, saying the TPP's state stays, then sends the point", async () => {
+  it("asks before rewinding, saying how many changes it undoes and that the TPP's state stays, then sends the point", async () => {
     const { calls } = renderWorkbench(() => <StateChanges id={7} />, {
       routes: {
         "GET /traffic/7/changes": json(CHANGES),
+        "GET /rewind/preview": json({ to: { entry: 7, position: "before" }, undone: 3, changed: 2 }),
         "POST /rewind": json({ to: { entry: 7, position: "before" }, entry: 9, undone: 3, changed: 2 }),
       },
     });
     await screen.findByRole("list", { name: "Resources changed" });
     await userEvent.click(screen.getByRole("button", { name: "Rewind to before this exchange" }));
     const dialog = await screen.findByRole("dialog", { name: "Rewind the sandbox to before #7?" });
+    const asked = calls.find((c) => c.path === "/rewind/preview");
+    expect(Object.fromEntries(asked?.query ?? [])).toEqual({ to: "7", position: "before" });
+    expect(dialog).toHaveTextContent("This undoes 3 changes (2 records of the state change)");
     expect(dialog).toHaveTextContent("The sandbox rewinds only itself");
-    expect(calls.some((c) => c.path === "/rewind")).toBe(false);
+    expect(calls.some((c) => c.method === "POST" && c.path === "/rewind")).toBe(false);
     await userEvent.click(within(dialog).getByRole("button", { name: "Rewind" }));
-    await waitFor(() => expect(calls.find((c) => c.path === "/rewind")?.body).toEqual({ to: 7, position: "before" }));
+    await waitFor(() => expect(calls.find((c) => c.method === "POST" && c.path === "/rewind")?.body).toEqual({ to: 7, position: "before" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    // A rewind that undid something carries no note.
+    expect(screen.queryByRole("status", { name: "Rewind note" })).not.toBeInTheDocument();
+  });
+
+  it("says plainly that rewinding to a point with nothing to undo changes nothing, and offers no Rewind", async () => {
+    const { calls } = renderWorkbench(() => <StateChanges id={7} />, {
+      routes: {
+        "GET /traffic/7/changes": json(CHANGES),
+        "GET /rewind/preview": json({ to: { entry: 7, position: "after" }, undone: 0, changed: 0 }),
+        "POST /rewind": json({ to: { entry: 7, position: "after" }, entry: 9, undone: 0, changed: 0 }),
+      },
+    });
+    await screen.findByRole("list", { name: "Resources changed" });
+    await userEvent.click(screen.getByRole("button", { name: "Rewind to after this exchange" }));
+    const dialog = await screen.findByRole("dialog", { name: "Rewinding to after #7 changes nothing" });
+    expect(dialog).toHaveTextContent("already what it was after this exchange");
+    expect(within(dialog).queryByRole("button", { name: "Rewind" })).not.toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole("button", { name: "Close" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(calls.some((c) => c.method === "POST" && c.path === "/rewind")).toBe(false);
+  });
+
+  it("shows the service's note when a rewind undid nothing", async () => {
+    // The preview saw a change to undo; by the time the rewind ran, nothing was left (another client rewound).
+    const note = "The sandbox was already at that point: nothing was undone.";
+    renderWorkbench(() => <StateChanges id={7} />, {
+      routes: {
+        "GET /traffic/7/changes": json(CHANGES),
+        "GET /rewind/preview": json({ to: { entry: 7, position: "before" }, undone: 1, changed: 1 }),
+        "POST /rewind": json({ to: { entry: 7, position: "before" }, entry: 9, undone: 0, changed: 0, note }),
+      },
+    });
+    await screen.findByRole("list", { name: "Resources changed" });
+    await userEvent.click(screen.getByRole("button", { name: "Rewind to before this exchange" }));
+    const dialog = await screen.findByRole("dialog", { name: "Rewind the sandbox to before #7?" });
+    expect(dialog).toHaveTextContent("This undoes 1 change (1 record of the state change)");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Rewind" }));
+    expect(await screen.findByRole("status", { name: "Rewind note" })).toHaveTextContent(note);
   });
 
   it("says when an entry changed nothing", async () => {

@@ -1,14 +1,17 @@
 // What one timeline entry changed in the sandbox's state (docs/rewind.md): the resources it created, changed
 // and removed with the fields that differ, the balances it moved, and the ways back: rewind the sandbox to the
-// state before or after the entry (after a confirmation that says the TPP's own state stays as it is) and
-// export the state at the entry as a state file, and compare the state at the entry with the state at another
-// ("Compare with…"). Used by the inspector and by the flow view, per step.
+// state before or after the entry and export the state at the entry as a state file, and compare the state at
+// the entry with the state at another ("Compare with…"). The rewind's confirmation first asks the service what
+// the rewind would undo now: it says how many changes it undoes (and that the TPP's own state stays as it
+// is), or, where it would undo nothing, says so and offers no Rewind at all. Used by the inspector and by the
+// flow view, per step.
 import { createResource, createSignal, Show } from "solid-js";
-import type { Position } from "../../api/types";
+import type { Position, RewindPreview } from "../../api/types";
 import { saveFile } from "../../api/native";
 import { useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { Dialog } from "../../components/Dialog";
 import { ErrorMessages } from "../../components/ErrorMessages";
 import { Loading } from "../../components/Loading";
 import { createActions } from "../../lib/action";
@@ -29,18 +32,29 @@ export interface StateChangesProps {
 export function StateChanges(props: StateChangesProps) {
   const wb = useWorkbench();
   const { busy, error, run } = createActions();
-  const [asking, setAsking] = createSignal<Position | null>(null);
+  // The point being confirmed, with what rewinding there would undo (read when the button is pressed).
+  const [asking, setAsking] = createSignal<RewindPreview | null>(null);
+  // The service's word on the last rewind when it undid nothing (`note`), kept in view under the buttons.
+  const [note, setNote] = createSignal<string | null>(null);
   const [comparing, setComparing] = createSignal(false);
   const [changes, { refetch }] = createResource(() => props.id, (id) => wb.client.rewind.changes(id));
   const noun = () => props.noun ?? "exchange";
+
+  const ask = (position: Position) =>
+    run(`rewind-${position}`, async () => {
+      setNote(null);
+      setAsking(await wb.client.rewind.preview(props.id, position));
+    });
 
   const rewind = (position: Position) =>
     run(`rewind-${position}`, async () => {
       const done = await wb.client.rewind.to(props.id, position);
       setAsking(null);
+      setNote(done.note ?? null);
       wb.notify(
-        `The sandbox is back at the state ${position} #${props.id} (${count(done.changed, "record")} changed)` +
-          (done.entry ? `; to undo, rewind to before #${done.entry}.` : "."),
+        `The sandbox is back at the state ${position} #${props.id} (${count(done.undone, "change")} undone, ${count(done.changed, "record")} changed)` +
+          (done.entry ? `; to undo, rewind to before #${done.entry}.` : ".") +
+          (done.note ? ` ${done.note}` : ""),
         "success",
       );
       void refetch();
@@ -66,10 +80,10 @@ export function StateChanges(props: StateChangesProps) {
         )}
       </Show>
       <div class="actions">
-        <Button busy={busy() === "rewind-before"} onClick={() => setAsking("before")}>
+        <Button busy={busy() === "rewind-before"} onClick={() => void ask("before")}>
           Rewind to before this {noun()}
         </Button>
-        <Button busy={busy() === "rewind-after"} onClick={() => setAsking("after")}>
+        <Button busy={busy() === "rewind-after"} onClick={() => void ask("after")}>
           Rewind to after this {noun()}
         </Button>
         <Button busy={busy() === "export-after"} onClick={() => void exportAt("after")}>
@@ -86,20 +100,48 @@ export function StateChanges(props: StateChangesProps) {
         <CompareStates id={props.id} noun={noun()} />
       </Show>
       <ErrorMessages error={error()} />
+      <Show when={note()}>
+        {(text) => (
+          <p class="hint" role="status" aria-label="Rewind note">
+            {text()}
+          </p>
+        )}
+      </Show>
       <Show when={asking()}>
-        {(position) => (
-          <ConfirmDialog
-            title={`Rewind the sandbox to ${position()} #${props.id}?`}
-            message={
-              `The sandbox's state (customers, accounts, consents, payments, the clock…) returns to what it was ${position()} this ${noun()}. ` +
-              "The sandbox rewinds only itself: your TPP app keeps its own state (tokens, ids, what it showed), which may now refer to things the sandbox no longer has. " +
-              "The rewind is an entry of the timeline: rewinding to before it undoes it."
+        {(preview) => (
+          <Show
+            when={preview().undone > 0}
+            fallback={
+              <Dialog
+                title={`Rewinding to ${preview().to.position} #${props.id} changes nothing`}
+                description={
+                  `The sandbox's state is already what it was ${preview().to.position} this ${noun()}: ` +
+                  "no change since then is left to undo, so there is nothing to rewind."
+                }
+                onClose={() => setAsking(null)}
+              >
+                <div class="actions">
+                  <Button onClick={() => setAsking(null)} autofocus>
+                    Close
+                  </Button>
+                </div>
+              </Dialog>
             }
-            confirmLabel="Rewind"
-            busy={busy() === `rewind-${position()}`}
-            onConfirm={() => void rewind(position())}
-            onCancel={() => setAsking(null)}
-          />
+          >
+            <ConfirmDialog
+              title={`Rewind the sandbox to ${preview().to.position} #${props.id}?`}
+              message={
+                `This undoes ${count(preview().undone, "change")} (${count(preview().changed, "record")} of the state change): ` +
+                `the sandbox's state (customers, accounts, consents, payments, the clock…) returns to what it was ${preview().to.position} this ${noun()}. ` +
+                "The sandbox rewinds only itself: your TPP app keeps its own state (tokens, ids, what it showed), which may now refer to things the sandbox no longer has. " +
+                "The rewind is an entry of the timeline: rewinding to before it undoes it."
+              }
+              confirmLabel="Rewind"
+              busy={busy() === `rewind-${preview().to.position}`}
+              onConfirm={() => void rewind(preview().to.position)}
+              onCancel={() => setAsking(null)}
+            />
+          </Show>
         )}
       </Show>
     </section>
