@@ -1645,7 +1645,7 @@ export interface paths {
         put?: never;
         /**
          * Return the sandbox to the state before or after a timeline entry
-         * @description Atomically, over every tree of the state; the rewind is itself an entry of the timeline (`rewind`), so returning to the state before it undoes it. The sandbox rewinds only itself, not the TPP's own records. Workbench clients receive `sandbox.changed {what: "all"}`. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.
+         * @description Atomically, over every tree of the state; the rewind is itself an entry of the timeline (`rewind`), so returning to the state before it undoes it. An event whose changes another entry made (a batch run a request asked for, a payment status step within a run) is rewound with that entry, and `note` says so; `note` also says when nothing changed. The sandbox rewinds only itself, not the TPP's own records. Workbench clients receive `sandbox.changed {what: "all"}`. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.
          */
         post: operations["post_workbench_api_rewind"];
         delete?: never;
@@ -1662,8 +1662,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What a rewind to the state before or after a timeline entry would undo
-         * @description Nothing is applied: what a rewind to that point would undo now. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.
+         * What a rewind to a point would undo now, nothing applied
+         * @description The answer `POST /workbench/api/rewind` would give for the same point, without changing anything: how many journal records it would undo and how many records of the state it would change. `note` says when nothing would change, and when the entry is an event whose changes another entry made (a batch run a request asked for, a payment status step within a run): the rewind then returns to that entry's point. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.
          */
         get: operations["get_workbench_api_rewind_preview"];
         put?: never;
@@ -4315,13 +4315,18 @@ export interface components {
         };
         /** @description {to, position, undone, changed} */
         RewindEvent: Record<string, never>;
-        /** @description What `POST /workbench/api/rewind` would do now; nothing is applied. */
+        /**
+         * @description What a rewind to a point would do now, nothing applied: the confirmation shows it, and offers no
+         *     rewind where nothing would change.
+         */
         RewindPreview: {
-            /** @description How many records of the state it would change. */
             changed: number;
-            /** @description The point the rewind would return to. */
+            note?: string | null;
             to: components["schemas"]["Point"];
-            /** @description How many journal records (commits) the rewind would undo. */
+            /**
+             * @description How many journal records (commits) a rewind would undo, and how many records of the state it
+             *     would change.
+             */
             undone: number;
         };
         /** @description The body of `POST /rewind`. */
@@ -4343,8 +4348,11 @@ export interface components {
              *     before it to undo the rewind.
              */
             entry: number | null;
-            /** @description Present when nothing was undone: why the rewind changed nothing. */
-            note?: string;
+            /**
+             * @description Said when the rewind changed nothing, or when it returned to the entry that made the named event's
+             *     changes rather than to the event itself (docs/rewind.md).
+             */
+            note?: string | null;
             /** @description The point the sandbox is at now. */
             to: components["schemas"]["Point"];
             /** @description How many journal records (commits) were undone, and how many records of the state changed. */
@@ -10152,9 +10160,9 @@ export interface operations {
     get_workbench_api_rewind_preview: {
         parameters: {
             query: {
-                /** @description Before or after it. */
-                position: "before" | "after";
-                /** @description The entry. */
+                /** @description Before or after the entry (default after). */
+                position?: "before" | "after";
+                /** @description The timeline entry (exchange or event). */
                 to: number;
             };
             header?: never;
@@ -10163,7 +10171,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description What the rewind would undo */
+            /** @description What the rewind would do */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11790,7 +11798,7 @@ export interface operations {
                 limit?: number;
                 /** @description Only this PSU-ID. */
                 psu?: string;
-                /** @description Text in the path, headers or bodies. */
+                /** @description Text, in any case, in the method, path, query, code, TPP name, PSU-ID, a named resource's id, or the request or response body as the log keeps it (text bodies, within its caps). */
                 q?: string;
                 /** @description Only entries touching <kind>:<id>. */
                 resource?: string;
