@@ -80,7 +80,7 @@ impl SigningKey {
 }
 
 /// The DER inside the first `-----BEGIN <label>-----` block, if there is one.
-fn pem_block(pem: &str, label: &str) -> Result<Option<Vec<u8>>, String> {
+pub(crate) fn pem_block(pem: &str, label: &str) -> Result<Option<Vec<u8>>, String> {
     let begin = format!("-----BEGIN {label}-----");
     let end = format!("-----END {label}-----");
     let Some(start) = pem.find(&begin).map(|at| at + begin.len()) else {

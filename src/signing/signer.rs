@@ -169,21 +169,6 @@ impl SigningCredentials {
 
 /// The DER inside a PEM certificate (the first CERTIFICATE block).
 pub fn pem_to_der(pem: &str) -> Result<Vec<u8>, String> {
-    let begin = "-----BEGIN CERTIFICATE-----";
-    let end = "-----END CERTIFICATE-----";
-    let start = pem
-        .find(begin)
-        .ok_or("no -----BEGIN CERTIFICATE----- block found")?
-        + begin.len();
-    let stop = pem[start..]
-        .find(end)
-        .ok_or("the certificate's PEM block is not closed")?
-        + start;
-    let body: String = pem[start..stop]
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect();
-    STANDARD
-        .decode(body)
-        .map_err(|e| format!("the certificate's PEM block is not valid base64: {e}"))
+    super::rsa_sha256::pem_block(pem, "CERTIFICATE")?
+        .ok_or_else(|| "no -----BEGIN CERTIFICATE----- block found".to_owned())
 }

@@ -48,26 +48,36 @@ pub(crate) async fn signed_post(
         .await
 }
 
-pub(crate) async fn signed_get(
+/// A request without a body, signed by the bundled AISP+PISP test TPP, to a child server.
+pub(crate) async fn signed_bodiless(
     client: &reqwest::Client,
+    method: reqwest::Method,
     base: &str,
     path: &str,
-) -> serde_json::Value {
+) -> reqwest::Response {
     let mut headers = HeaderMap::new();
     crate::helpers::tpp("aisp-pisp").sign(
-        "GET",
+        method.as_str(),
         path,
         &mut headers,
         b"",
         time::OffsetDateTime::now_utc(),
         &SignOptions::default(),
     );
-    let response = client
-        .get(format!("{base}{path}"))
+    client
+        .request(method, format!("{base}{path}"))
         .headers(headers)
         .send()
         .await
-        .unwrap();
+        .unwrap()
+}
+
+pub(crate) async fn signed_get(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+) -> serde_json::Value {
+    let response = signed_bodiless(client, reqwest::Method::GET, base, path).await;
     let status = response.status();
     let body = response.text().await.unwrap();
     assert_eq!(status, 200, "{body}");

@@ -3,10 +3,8 @@
 //! restart and kill -9; `POST /v1/sandbox/initialize` still brings the seed back.
 
 use crate::cli::start_server;
-use crate::durability::{signed_get, signed_post};
-use axum::http::HeaderMap;
+use crate::durability::{signed_bodiless, signed_get, signed_post};
 use serde_json::{json, Value};
-use xs2a_sandbox::signing::signer::SignOptions;
 
 const SEEDED_CUSTOMERS: usize = 5;
 
@@ -20,22 +18,10 @@ async fn customers(client: &reqwest::Client, base: &str) -> Vec<Value> {
 }
 
 async fn signed_delete(client: &reqwest::Client, base: &str, path: &str) -> u16 {
-    let mut headers = HeaderMap::new();
-    crate::helpers::tpp("aisp-pisp").sign(
-        "DELETE",
-        path,
-        &mut headers,
-        b"",
-        time::OffsetDateTime::now_utc(),
-        &SignOptions::default(),
-    );
-    let response = client
-        .delete(format!("{base}{path}"))
-        .headers(headers)
-        .send()
+    signed_bodiless(client, reqwest::Method::DELETE, base, path)
         .await
-        .unwrap();
-    response.status().as_u16()
+        .status()
+        .as_u16()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
