@@ -1,6 +1,7 @@
-//! What asks the process to stop: SIGINT or SIGTERM on Unix; on Windows Ctrl+C, Ctrl+Break, the console
-//! window closing, log-off and shutdown (a console program gets no SIGTERM there). Windows gives a closing
-//! console a few seconds before it ends the process, enough for the graceful stop of `serve`.
+//! What asks the process to stop: SIGINT or SIGTERM on Unix; on Windows Ctrl+C, Ctrl+Break and the console
+//! window closing (a console program gets no SIGTERM there), plus log-off and shutdown, which Windows sends
+//! only to services (listened to for a service wrapper's sake). Windows gives a closing console a few
+//! seconds before it ends the process (the graceful stop waits up to 5 s for requests in flight).
 
 use std::future::Future;
 
