@@ -25,6 +25,7 @@ pub mod flow;
 pub mod migrations;
 pub mod outbound;
 pub mod payments;
+pub mod platform;
 pub mod refusal;
 pub mod rehearsal;
 pub mod rewind;

@@ -31,13 +31,7 @@ pub fn open_data_folder(service: State<'_, crate::service::Service>) -> Result<S
     let dir = service
         .data_dir()
         .ok_or("this sandbox is ephemeral: it keeps no data directory")?;
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else if cfg!(windows) {
-        "explorer"
-    } else {
-        "xdg-open"
-    };
+    let opener = crate::platform::FILE_MANAGER;
     std::process::Command::new(opener)
         .arg(dir)
         .spawn()

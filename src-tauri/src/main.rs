@@ -2,7 +2,8 @@
 //! same [`xs2a_sandbox::app::App`] as `xs2a-sandbox serve`. This file wires the parts together and owns the
 //! life cycle: answer `--version`/`--help`, hand a second launch to the running app (instance.rs), start the
 //! service, open the window (its size and position kept between launches), and on exit (window closed,
-//! SIGINT/SIGTERM) stop serving and make the store durable before the process ends.
+//! SIGINT/SIGTERM, on Windows Ctrl+C or a closing console) stop serving and make the store durable before
+//! the process ends.
 
 // A release build on Windows must not open a console next to the window.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
@@ -12,6 +13,7 @@ mod commands;
 mod instance;
 mod memory;
 mod options;
+mod platform;
 mod service;
 mod window;
 
@@ -41,10 +43,13 @@ fn main() {
     xs2a_sandbox::cli::init_tracing();
 
     let context = tauri::generate_context!("../tauri.conf.json");
-    // Tauri's app data directory (the data directory followed by the identifier), known here already because
-    // the single-instance lock is per data directory and must be taken before the app starts.
+    // The app's data directory (the platform's local data directory followed by the identifier: Tauri's
+    // app_local_data_dir), known here already because the single-instance lock is per data directory and
+    // must be taken before the app starts.
     let identifier = context.config().identifier.clone();
-    let app_data_dir = dirs::data_dir().unwrap_or_default().join(&identifier);
+    let app_data_dir = xs2a_sandbox::platform::dirs::data_root()
+        .unwrap_or_default()
+        .join(&identifier);
     let data = options.data_dir(app_data_dir);
 
     let mut builder = tauri::Builder::default();
@@ -94,8 +99,9 @@ fn main() {
             window::open_main(app.handle(), service.base_url(), service.token())?;
             app.manage(service);
 
-            // SIGINT/SIGTERM end the app the way closing the window does: the window's place is saved, the
-            // windows go, and the store is closed (the server ends the page's event stream as it stops).
+            // A stop request (SIGINT/SIGTERM; on Windows Ctrl+C and the like) ends the app the way closing
+            // the window does: the window's place is saved, the windows go, and the store is closed (the
+            // server ends the page's event stream as it stops).
             let handle = app.handle().clone();
             tauri::async_runtime::spawn(async move {
                 xs2a_sandbox::api::server::shutdown_signal().await;

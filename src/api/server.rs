@@ -131,28 +131,10 @@ pub fn tls_config(cert_pem: &str, key_pem: &str) -> Result<Arc<rustls::ServerCon
     Ok(Arc::new(config))
 }
 
-/// Completes on SIGINT or SIGTERM. The handlers are registered when this is called, not when the future
-/// is first polled, so a signal that arrives right after the ready line is not lost (it would otherwise
-/// kill the process with the default action).
+/// Completes when the process is asked to stop (SIGINT or SIGTERM; on Windows Ctrl+C, console close,
+/// log-off or shutdown): [`crate::platform::stop_signal::requested`], whose handlers are in place on return.
 pub fn shutdown_signal() -> impl Future<Output = ()> {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        let mut interrupt = signal(SignalKind::interrupt()).expect("SIGINT handler installs");
-        let mut terminate = signal(SignalKind::terminate()).expect("SIGTERM handler installs");
-        async move {
-            tokio::select! {
-                _ = interrupt.recv() => {},
-                _ = terminate.recv() => {},
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        async {
-            let _ = tokio::signal::ctrl_c().await;
-        }
-    }
+    crate::platform::stop_signal::requested()
 }
 
 #[cfg(test)]

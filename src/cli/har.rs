@@ -110,10 +110,8 @@ pub fn run_curl(args: CurlArgs) -> Result<ExitCode, String> {
     let flow = read_flow(&args.flow)?;
     let text = script(&flow, &args.url, &args.cert_dir.display().to_string());
     write_out(&args.out, text.as_bytes())?;
-    #[cfg(unix)]
     if args.out.as_os_str() != "-" {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(&args.out, std::fs::Permissions::from_mode(0o755));
+        let _ = crate::platform::fs_sync::make_executable(&args.out);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -113,9 +113,9 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The default data directory.
+/// The default data directory: `xs2a-sandbox` under the platform's local data directory.
 pub fn default_data_dir() -> PathBuf {
-    dirs::data_dir()
+    crate::platform::dirs::data_root()
         .unwrap_or_else(std::env::temp_dir)
         .join("xs2a-sandbox")
 }

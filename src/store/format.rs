@@ -88,7 +88,7 @@ pub fn write(dir: &Path, file: &FormatFile) -> std::io::Result<()> {
     }
     std::fs::rename(&partial, dir.join(FILE))?;
     // The rename on disk: an fsync of the directory that holds the name.
-    std::fs::File::open(dir)?.sync_all()
+    crate::platform::fs_sync::sync_dir(dir)
 }
 
 #[cfg(test)]

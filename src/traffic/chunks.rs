@@ -12,7 +12,6 @@
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 /// A chunk is closed and a new one begun once it holds this much.
@@ -148,7 +147,7 @@ pub fn read(dir: &Path, location: Location) -> io::Result<Vec<u8>> {
     };
     let file = File::open(path_of(dir, location.chunk))?;
     let mut bytes = vec![0; HEADER + location.len as usize];
-    file.read_exact_at(&mut bytes, location.offset)
+    crate::platform::read_at::read_exact_at(&file, &mut bytes, location.offset)
         .map_err(|_| damaged("the chunk ends early"))?;
     let len = u32::from_le_bytes(bytes[0..4].try_into().expect("4 bytes"));
     let crc = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes"));

@@ -2,8 +2,8 @@
 //! on disk (fsync of every file and directory) and the locks that keep two processes from migrating, or
 //! serving and migrating, one directory at once.
 
-use fs2::FileExt;
-use std::fs::File;
+use crate::platform::fs_sync;
+use std::fs::{File, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -68,7 +68,7 @@ pub fn sync_tree(dir: &Path) -> io::Result<()> {
         if entry.file_type()?.is_dir() {
             sync_tree(&entry.path())?;
         } else {
-            File::open(entry.path())?.sync_all()?;
+            fs_sync::sync_file(&entry.path())?;
         }
     }
     sync_dir(dir)
@@ -76,7 +76,7 @@ pub fn sync_tree(dir: &Path) -> io::Result<()> {
 
 /// Puts a directory's entries (names created, renamed or removed in it) on disk.
 pub fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
+    fs_sync::sync_dir(dir)
 }
 
 /// The parent of `dir` (where the renames of a migration happen).
@@ -88,42 +88,66 @@ pub fn parent(dir: &Path) -> &Path {
 
 /// Held while one process inspects and changes the directories around a data directory (migration,
 /// recovery, a first format file): an exclusive lock on the parent directory, so that a second process
-/// starting meanwhile waits and then finds the work done. Released when dropped.
+/// starting meanwhile waits and then finds the work done (on Windows a lock file beside the directory:
+/// `crate::platform::dir_lock`). Released when dropped.
 pub struct MigrationLock(File);
 
 impl MigrationLock {
     pub fn take(dir: &Path) -> io::Result<MigrationLock> {
-        let parent = File::open(parent(dir))?;
-        parent.lock_exclusive()?;
-        Ok(MigrationLock(parent))
+        crate::platform::dir_lock::exclusive(dir, parent(dir)).map(MigrationLock)
     }
 }
 
 impl Drop for MigrationLock {
     fn drop(&mut self) {
-        let _ = FileExt::unlock(&self.0);
+        let _ = self.0.unlock();
+    }
+}
+
+/// Proof that no sandbox serves a data directory, held for as long as a migration copies it.
+pub struct Unserved {
+    _lock: Option<File>,
+}
+
+impl Unserved {
+    /// Keeps the database's lock on Unix (advisory: the copy still reads the file). On Windows the lock
+    /// is mandatory, so held it would make the copy's reads of `db` fail, and an open handle inside the
+    /// directory would make its rename fail: there the lock is only a check, released at once, and the
+    /// migration lock keeps other new processes out (an older app started during the copy is not).
+    fn holding(file: File) -> Unserved {
+        if cfg!(windows) {
+            drop(file);
+            Unserved { _lock: None }
+        } else {
+            Unserved { _lock: Some(file) }
+        }
     }
 }
 
 /// The lock sled takes on its `db` file, taken by a migration so that no sandbox serves the directory
 /// while it is copied. `Ok(None)`: someone else holds it, still after two seconds (a database closed
-/// a moment ago may hold it that long: sled's last writes finish on its own threads).
-pub fn lock_database(dir: &Path) -> io::Result<Option<File>> {
+/// a moment ago may hold it that long: sled's last writes finish on its own threads). The standard library's
+/// lock is the same as sled's (fs2): `flock` on Unix, `LockFileEx` over the whole file on Windows.
+pub fn lock_database(dir: &Path) -> io::Result<Option<Unserved>> {
     let file = match File::options().read(true).write(true).open(dir.join("db")) {
         Ok(file) => file,
         Err(error) if error.kind() == io::ErrorKind::NotFound => {
             // No database yet (a directory holding only its format file): nothing to serve.
-            return File::open(dir).map(Some);
+            return Ok(Some(Unserved { _lock: None }));
         }
         Err(error) => return Err(error),
     };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
     loop {
-        match file.try_lock_exclusive() {
-            Ok(()) => return Ok(Some(file)),
-            Err(error) if error.kind() != fs2::lock_contended_error().kind() => return Err(error),
-            Err(_) if std::time::Instant::now() >= deadline => return Ok(None),
-            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
+        match file.try_lock() {
+            Ok(()) => return Ok(Some(Unserved::holding(file))),
+            Err(TryLockError::Error(error)) => return Err(error),
+            Err(TryLockError::WouldBlock) if std::time::Instant::now() >= deadline => {
+                return Ok(None)
+            }
+            Err(TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
         }
     }
 }
@@ -170,13 +194,23 @@ mod tests {
     }
 
     #[test]
-    fn a_database_lock_is_exclusive_across_opens() {
+    fn a_served_database_is_refused_and_an_unserved_one_stays_readable() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("db"), b"").unwrap();
-        let first = lock_database(dir.path()).unwrap();
-        assert!(first.is_some());
+        let db = dir.path().join("db");
+        std::fs::write(&db, b"records").unwrap();
+        // A serving sandbox: sled's lock through its own handle.
+        let sled = File::options().read(true).write(true).open(&db).unwrap();
+        sled.lock().unwrap();
         assert!(lock_database(dir.path()).unwrap().is_none());
-        drop(first);
-        assert!(lock_database(dir.path()).unwrap().is_some());
+        drop(sled);
+        let unserved = lock_database(dir.path()).unwrap();
+        assert!(unserved.is_some());
+        // What the migration does meanwhile: read the database (Windows' lock would forbid it if held).
+        assert_eq!(std::fs::read(&db).unwrap(), b"records");
+        #[cfg(unix)]
+        assert!(
+            lock_database(dir.path()).unwrap().is_none(),
+            "on Unix the lock is held until the migration ends"
+        );
     }
 }
