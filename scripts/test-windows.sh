@@ -19,15 +19,18 @@
 #                                           cannot send to a Windows program (stops are kills there). It
 #                                           empties the real %LOCALAPPDATA%\xs2a-sandbox: only with CI=true.
 #   bash scripts/test-windows.sh --no-build the checks again on what is built (no cargo step)
+#   bash scripts/test-windows.sh --build-only the cargo steps alone (.ci/run starts them early, in the
+#                                           background of its time-bounded steps, then runs --no-build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-NATIVE= BUILD=1
+NATIVE= BUILD=1 ONLY_BUILD=
 for arg in "$@"; do
     case "$arg" in
         --native) NATIVE=1 ;;
         --no-build) BUILD= ;;
-        *) echo "usage: $0 [--native] [--no-build]" >&2; exit 2 ;;
+        --build-only) ONLY_BUILD=1 ;;
+        *) echo "usage: $0 [--native] [--no-build | --build-only]" >&2; exit 2 ;;
     esac
 done
 TARGET=x86_64-pc-windows-gnu
@@ -62,6 +65,7 @@ else
         timed "cargo check (Windows, desktop crate)" cargo check --locked --target "$TARGET" -p xs2a-desktop
     fi
 fi
+[ -z "$ONLY_BUILD" ] || { echo "built $EXE"; exit 0; }
 [ -f "$EXE" ] || fail "no $EXE"
 
 rm -rf "$WORK"

@@ -20,10 +20,11 @@ use axum::response::{IntoResponse, Response};
 pub async fn durability(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let reads_only = matches!(*request.method(), Method::GET | Method::HEAD);
     let (response, wrote) = crate::store::track_writes(next.run(request)).await;
-    if response.status().as_u16() >= 400 {
-        return response;
-    }
-    let owed = if reads_only {
+    // An answer that is not a success may still have written what the client acts on next: the 401 that
+    // starts an SCA created the authorisation its scaRedirect names. What it wrote itself is owed too (a
+    // refusal that wrote nothing owes nothing and waits for nothing).
+    let failed = response.status().as_u16() >= 400;
+    let owed = if reads_only || failed {
         wrote
     } else {
         wrote.max(state.store.last_write())

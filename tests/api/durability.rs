@@ -1,5 +1,6 @@
 //! A 2xx means the data is on disk: a child server is killed with SIGKILL in the middle of a write load,
-//! restarted on the same data directory, and every write it had acknowledged must still be there.
+//! restarted on the same data directory, and every write it had acknowledged must still be there. So is
+//! what a refusal wrote for the client to act on: the authorisation of the 401 that starts an SCA.
 
 use crate::cli::start_server;
 use axum::http::HeaderMap;
@@ -148,4 +149,58 @@ async fn every_acknowledged_write_survives_kill_9() {
     );
     restarted.kill().unwrap();
     restarted.wait().unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_authorisation_a_401_starts_survives_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = reqwest::Client::new();
+    let (mut server, base) = start_server(dir.path(), &[]);
+    // No consent yet: 401 with the scaRedirect of the authorisation it created.
+    let mut headers = axum::http::HeaderMap::new();
+    headers.insert(
+        "tpp-redirect-uri",
+        "https://tpp.example/cb".parse().unwrap(),
+    );
+    headers.insert("tpp-session-id", "s-1".parse().unwrap());
+    headers.insert("psu-ip-address", "192.0.2.1".parse().unwrap());
+    crate::helpers::tpp("aisp-pisp").sign(
+        "GET",
+        "/v1/accounts",
+        &mut headers,
+        b"",
+        time::OffsetDateTime::now_utc(),
+        &xs2a_sandbox::signing::signer::SignOptions::default(),
+    );
+    let response = client
+        .get(format!("{base}/v1/accounts"))
+        .headers(headers)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+    let body: serde_json::Value = response.json().await.unwrap();
+    let href = body["_links"]["scaRedirect"]["href"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no scaRedirect in {body}"))
+        .to_owned();
+    server.kill().unwrap(); // SIGKILL right after the answer
+    server.wait().unwrap();
+
+    let (mut server, restarted) = start_server(dir.path(), &[]);
+    let path = &href[href.find("/sca/").expect("an SCA page link")..];
+    let page = client
+        .get(format!("{restarted}{path}"))
+        .send()
+        .await
+        .unwrap();
+    let status = page.status();
+    let text = page.text().await.unwrap();
+    assert_eq!(
+        status, 200,
+        "the SCA page of the 401's authorisation is gone: {text}"
+    );
+    assert!(!text.contains("SCA_NOT_FOUND"), "{text}");
+    server.kill().unwrap();
+    server.wait().unwrap();
 }
