@@ -28,7 +28,7 @@ if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
   export PATH="$HOME/.cargo/bin:$PATH"
 fi
 if ! command -v cargo >/dev/null 2>&1; then
-  # Debian's rustc is too old for this project (rust-version 1.85): the stable toolchain from rustup.
+  # Debian's rustc is too old for this project (rust-version 1.89): the stable toolchain from rustup.
   curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
   export PATH="$HOME/.cargo/bin:$PATH"
 fi
