@@ -117,6 +117,9 @@ pub async fn journey_flow(
     Path(id): Path<String>,
     ApiQuery(query): ApiQuery<FlowQuery>,
 ) -> ApiResult<Response> {
+    // Every exchange already answered is in the flow: what was handed to the log's writer is stored first
+    // (a journey known from its first exchange could otherwise be exported with no step yet).
+    state.traffic.settled().await;
     let mut flow = crate::flow::from_traffic::journey(&state.traffic, &id)?
         .ok_or_else(|| ApiError::unknown("id", "journey", &id))?;
     if let Some(file) = query.state.filter(|s| !s.trim().is_empty()) {
@@ -158,6 +161,7 @@ pub async fn flow_since(
     Path(name): Path<String>,
     ApiQuery(query): ApiQuery<FlowQuery>,
 ) -> ApiResult<Response> {
+    state.traffic.settled().await;
     let file = format!("{name}.flow.json");
     let mut flow = blocking(move || Ok(snapshots::flow_since(&state, &name)?)).await?;
     if let Some(saved) = query.state.filter(|s| !s.trim().is_empty()) {
