@@ -1,16 +1,19 @@
 // The gate's verdict as a checklist: every step in the order the gate runs them, passed / failed / skipped /
-// warning, the failing step marked and its rule stated in the interface's words with what was found.
+// warning, the refusal's step (the first that failed) marked and each failed step's rule stated in the interface's words with what was found.
 import { For, Show } from "solid-js";
 import type { GateVerdict, StepOutcome } from "../../api/traffic";
 
 const MARK: Record<StepOutcome, string> = { passed: "✓", failed: "✕", warning: "!", skipped: "–" };
 
 export function VerdictChecklist(props: { verdict: GateVerdict }) {
+  // The refusal's step is the first that failed (the gate's order is the contract); later failed steps are
+  // shown failed too (the sandbox names every problem in one answer) but only the first is the current one.
+  const refusalStep = () => props.verdict.steps.findIndex((s) => s.outcome === "failed");
   return (
     <ol class="verdict" aria-label="Gate verdict">
       <For each={props.verdict.steps}>
-        {(step) => (
-          <li class={`verdict-step ${step.outcome}`} aria-current={step.outcome === "failed" ? "step" : undefined}>
+        {(step, index) => (
+          <li class={`verdict-step ${step.outcome}`} aria-current={index() === refusalStep() ? "step" : undefined}>
             <span class="verdict-mark" aria-hidden="true">
               {MARK[step.outcome]}
             </span>
