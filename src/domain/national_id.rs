@@ -192,7 +192,7 @@ impl NationalId {
 
     /// The sex the individual number encodes (its last digit: even for a woman, odd for a man).
     pub fn sex(&self) -> Sex {
-        if (self.text.as_bytes()[8] - b'0') % 2 == 0 {
+        if (self.text.as_bytes()[8] - b'0').is_multiple_of(2) {
             Sex::Female
         } else {
             Sex::Male

@@ -139,7 +139,10 @@ pub fn decide(plan: &mut Plan, call: &Call) -> Option<Decision> {
         }
         plan.rules[i].matched += 1;
         let rule = &plan.rules[i];
-        let mut fires = rule.matches.every.is_none_or(|n| rule.matched % n == 0);
+        let mut fires = rule
+            .matches
+            .every
+            .is_none_or(|n| rule.matched.is_multiple_of(n));
         if let Some(p) = rule.matches.probability {
             // Drawn on every match, fired or not, so that one rule's decisions do not depend on
             // whether `every` let it through.

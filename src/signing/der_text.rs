@@ -21,7 +21,7 @@ pub fn string_text(value: &Any) -> Result<String, String> {
         | Tag::VisibleString => String::from_utf8(value.data.to_vec())
             .map_err(|_| "string is not valid UTF-8".to_string()),
         Tag::TeletexString => Ok(value.data.iter().map(|b| char::from(*b)).collect()),
-        Tag::BmpString if value.data.len() % 2 == 0 => BmpString::try_from(value)
+        Tag::BmpString if value.data.len().is_multiple_of(2) => BmpString::try_from(value)
             .map(|text| text.string())
             .map_err(|_| "BMPString is not valid UTF-16".to_string()),
         tag => Err(format!("expected a string, found {tag}")),
