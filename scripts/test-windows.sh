@@ -62,6 +62,8 @@ else
     WINESERVER=$(command -v wineserver || echo /usr/lib/wine/wineserver)
     if [ -n "$BUILD" ]; then
         timed "cargo build (Windows, headless)" cargo build --locked --target "$TARGET" --bin xs2a-sandbox
+        # The desktop crate's licence list reads every locked crate's manifest offline (issue 28).
+        timed "cargo fetch" cargo fetch --locked
         timed "cargo check (Windows, desktop crate)" cargo check --locked --target "$TARGET" -p xs2a-desktop
     fi
 fi
