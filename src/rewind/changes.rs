@@ -21,7 +21,7 @@ pub struct EntryChanges {
 /// The changes entry `entry` made; `path` names the parameter for refusals.
 pub fn of_entry(state: &AppState, entry: u64, path: &str) -> CoreResult<EntryChanges> {
     let journal = journal(state, path)?;
-    check_entry(state, entry, path)?;
+    let _known = check_entry(state, entry, path)?;
     let sets = journal.records_of(entry).map_err(|e| refusal(e, path))?;
     Ok(EntryChanges {
         entry,

@@ -5,6 +5,7 @@
 use crate::refusal::{CoreResult, Refusal};
 use crate::state::AppState;
 use crate::store::journal::{Journal, JournalError};
+use crate::traffic::model::{EventEntry, Exchange};
 use serde::{Deserialize, Serialize};
 
 /// Before or after an entry.
@@ -54,36 +55,41 @@ pub fn refusal(error: JournalError, path: &str) -> Refusal {
     }
 }
 
-/// Checks that the traffic log holds entry `entry`, waiting for what was handed to it to be stored.
-pub fn check_entry(state: &AppState, entry: u64, path: &str) -> CoreResult<()> {
+/// Checks that the traffic log holds entry `entry`, waiting for what was handed to it to be stored, and
+/// returns it as read (the exchange, or the event).
+pub fn check_entry(
+    state: &AppState,
+    entry: u64,
+    path: &str,
+) -> CoreResult<Result<Exchange, EventEntry>> {
     if !state.traffic.issued(entry) || entry == 0 {
         return Err(Refusal::unknown(path, "timeline entry", &entry.to_string()));
     }
     state.traffic.settle(std::time::Duration::from_secs(2));
-    if state.traffic.get(entry)?.is_none() {
-        return Err(Refusal::unknown(path, "timeline entry", &entry.to_string()));
-    }
-    Ok(())
+    state
+        .traffic
+        .get(entry)?
+        .ok_or_else(|| Refusal::unknown(path, "timeline entry", &entry.to_string()))
 }
 
 /// The entry whose journal records make up `entry`'s changes: the entry itself, or for an event whose
 /// changes were recorded under another entry (a batch run a request asked for, a payment's status step
 /// within a run), that entry (`causedBy`, see `crate::events`). Returning to such an event returns to
 /// the point of the entry that made its changes, so that "before the run" undoes the run.
-pub fn owner_of(state: &AppState, entry: u64) -> CoreResult<u64> {
-    let caused_by = match state.traffic.get(entry)? {
-        Some(Err(event)) => event.data[crate::events::CAUSED_BY].as_u64(),
-        _ => None,
+fn owner_of(entry: u64, read: &Result<Exchange, EventEntry>) -> u64 {
+    let caused_by = match read {
+        Err(event) => event.data[crate::events::CAUSED_BY].as_u64(),
+        Ok(_) => None,
     };
-    Ok(caused_by.filter(|owner| *owner != entry).unwrap_or(entry))
+    caused_by.filter(|owner| *owner != entry).unwrap_or(entry)
 }
 
 /// The journal record number from which the journal is undone to return to `point`, for a point the
 /// log and the journal both hold, and the entry that point was taken at (see [`owner_of`]).
 pub fn resolve(state: &AppState, point: Point, path: &str) -> CoreResult<(u64, u64)> {
     let journal = journal(state, path)?;
-    check_entry(state, point.entry, path)?;
-    let owner = owner_of(state, point.entry)?;
+    let read = check_entry(state, point.entry, path)?;
+    let owner = owner_of(point.entry, &read);
     let found = match point.position {
         Position::Before => journal.before(owner),
         Position::After => journal.after(owner),
