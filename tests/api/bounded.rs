@@ -113,11 +113,13 @@ async fn unanswered_401s_leave_the_data_directory_small_and_memory_bounded() {
     assert_eq!(redirect.len(), 2048);
 
     send_401s(&base, WARM_UP, &redirect).await;
-    // Resident memory is a sawtooth: it rises by about 0.5-2 KB a request and falls back in bulk (by its
-    // shape, the storage engine's deferred reclamation; not investigated further) every 7,000 to 35,000
-    // requests depending on the machine's load, so one reading against another says little. Bounded
-    // means: memory comes back at least once (a reading 10 MB below the highest before it: 64,000
-    // requests span the longest period seen twice over) and no reading is far above the warm-up.
+    // Resident memory is flat or a sawtooth: where it grows, it rises by about 0.5-2 KB a request and falls
+    // back in bulk (by its shape, the storage engine's deferred reclamation; not investigated further) every
+    // 7,000 to 35,000 requests depending on the machine's load; on other runs it stays within a megabyte or
+    // two throughout (CI, 28 November: 36.4-38.2 MB over 62,000 requests). So one reading against another
+    // says little. Bounded means: no reading far above the warm-up, and memory either stays within 10 MB of
+    // its lowest reading or comes back at least once (a reading 10 MB below the highest before it: 64,000
+    // requests span the longest period seen twice over).
     let warm = rss_kib(pid);
     let mut readings = Vec::new();
     for _ in 0..(REQUESTS - WARM_UP) / 1000 {
@@ -130,6 +132,7 @@ async fn unanswered_401s_leave_the_data_directory_small_and_memory_bounded() {
         .skip(1)
         .any(|(i, r)| r + 10 * 1024 < *readings[..i].iter().max().unwrap());
     let peak = *readings.iter().max().unwrap();
+    let flat = peak - *readings.iter().min().unwrap() < 10 * 1024;
 
     server.kill().unwrap();
     server.wait().unwrap();
@@ -149,7 +152,10 @@ async fn unanswered_401s_leave_the_data_directory_small_and_memory_bounded() {
     );
     assert!(stored <= MAX_PER_TPP, "{stored} authorisations kept");
     assert!(size < 10_000_000, "the data directory takes {size} bytes");
-    assert!(came_back, "resident memory only grew: {readings:?} KiB");
+    assert!(
+        flat || came_back,
+        "resident memory only grew: {readings:?} KiB"
+    );
     assert!(
         peak < warm + 48 * 1024,
         "resident memory rose from {warm} KiB to {peak} KiB"
