@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# The one release build of the shipped binaries (xs2a-desktop and xs2a-sandbox in one cargo invocation,
-# so their dependencies' features are unified once), preceded by an explicit `cargo fetch --locked`.
-# Every script that builds what ships goes through here: setup-desktop.sh, package-desktop.sh,
-# test-desktop.sh, ci-desktop.sh and tauri-ci.sh.
+# The one release build of the two binaries (xs2a-desktop and xs2a-sandbox in one cargo invocation, so their
+# dependencies' features are unified once), preceded by an explicit `cargo fetch --locked`. Every script that
+# builds them goes through here: setup-desktop.sh, package-desktop.sh, test-desktop.sh, ci-desktop.sh and
+# tauri-ci.sh (the release workflow).
 #
-#   scripts/build-release.sh [CARGO BUILD ARGS…]     e.g. --target x86_64-pc-windows-gnu
+#   scripts/build-release.sh [--ship] [CARGO BUILD ARGS…]     e.g. --target x86_64-pc-windows-gnu
+#
+#   --ship   what is shipped (the release workflow's packages, package-desktop.sh): the release profile
+#            with fat LTO in one codegen unit, set through cargo's environment (CARGO_PROFILE_RELEASE_LTO,
+#            _CODEGEN_UNITS) so the binaries land where every tool looks (target/release). The sizes in
+#            docs/desktop.md are for this build. Without it (the README's first command, CI): the release
+#            profile as Cargo.toml has it, without LTO, which the tests' build shares.
 #
 # Why the fetch: the desktop crate's build script lists the licences of what it links from `cargo metadata
 # --offline`, which reads the manifest of every crate in the locked graph, not only those this build
@@ -13,5 +19,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+if [ "${1:-}" = --ship ]; then
+  shift
+  export CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1
+fi
 cargo fetch --locked
 cargo build --release --locked -p xs2a-desktop -p xs2a-sandbox --bins --features xs2a-desktop/custom-protocol "$@"

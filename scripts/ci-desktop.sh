@@ -3,8 +3,8 @@
 # .ci/run has not made it, the shipped binaries built ONCE in release (xs2a-desktop and xs2a-sandbox, in one
 # cargo invocation), the real-window and desktop-program tests against that build under Xvfb, the .deb and
 # .rpm bundled from the same binaries, the installed-package test, and the sizes. The tests' own binaries
-# are the debug ones .ci/run built with the workspace (`--workspace` keeps the features the same, so
-# nothing rebuilds); they drive the release app through XS2A_DESKTOP_BIN. Each step prints its time.
+# are the ones .ci/run built in the same release profile with the workspace's features (so nothing
+# rebuilds); they drive the release app through XS2A_DESKTOP_BIN. Each step prints its time.
 #
 #   scripts/ci-desktop.sh     XS2A_DESKTOP_LINT=0 skips clippy of the desktop crate (.ci/run lints it)
 set -euo pipefail
@@ -32,10 +32,10 @@ command -v tauri-driver >/dev/null || cargo install tauri-driver --locked --vers
 step "UI"
 [ -f ui/dist/index.html ] || (cd ui && npm ci --no-audit --no-fund && npm run build)
 
-step "release build of the shipped binaries (once; a no-op after the README's first command)"
-# Never under .ci/run's clippy wrapper: it is part of what cargo compares, so the release build would
-# start again.
-env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS bash scripts/build-release.sh
+step "release build of the binaries (once; a no-op after .ci/run's test build, which made them too)"
+# Under .ci/run, with its clippy wrapper still set: the wrapper is part of what cargo compares, and the
+# test build made these binaries with it.
+bash scripts/build-release.sh
 
 if [ "${XS2A_DESKTOP_LINT:-1}" != 0 ]; then
   step "lint"
@@ -51,7 +51,7 @@ bash scripts/package-desktop.sh --no-build
 step "the installed package"
 bash scripts/test-package.sh
 
-step "sizes"
+step "sizes (of this build, without LTO; what ships is measured by the release workflow)"
 bash scripts/measure-sizes.sh
 
 step ""

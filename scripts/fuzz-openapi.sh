@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Schema-driven fuzzing of the service's OpenAPI document (schemathesis from PyPI, pinned): starts the debug
-# binary on an ephemeral store, generates requests for every operation of `xs2a-sandbox openapi`, each one
+# Schema-driven fuzzing of the service's OpenAPI document (schemathesis from PyPI, pinned): starts the built
+# binary (XS2A_SANDBOX_BIN, else the debug one) on an ephemeral store, generates requests for every operation of `xs2a-sandbox openapi`, each one
 # signed by the bundled test TPP (fixtures/certs/aisp-pisp) and each workbench API call carrying the
 # operator token (scripts/fuzz_openapi_hooks.py), and fails on any 5xx or any answer outside the document
 # (a status it does not declare, a body or header against its schema, a content type it does not name).
@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 root="$(pwd)"
 target="${CARGO_TARGET_DIR:-target}"
 target="$(mkdir -p "$target" && cd "$target" && pwd)"
-bin="$target/debug/xs2a-sandbox"
+# XS2A_SANDBOX_BIN: a binary already built (.ci/run: the release one); else the debug one, built if missing.
+bin="${XS2A_SANDBOX_BIN:-$target/debug/xs2a-sandbox}"
 [ -x "$bin" ] || cargo build --locked --bin xs2a-sandbox
 
 schemathesis_version=4.32.5

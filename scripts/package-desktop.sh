@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the release binaries (unless --no-build) and bundles them with Tauri's bundler as a Debian package
+# Builds the shipped binaries (unless --no-build: release with fat LTO, `build-release.sh --ship`) and bundles them with Tauri's bundler as a Debian package
 # and an RPM: the desktop app (/usr/bin/xs2a-desktop, its desktop entry and icons) and the headless
 # service and CLI (/usr/bin/xs2a-sandbox). Prints the packages' paths. No AppImage: its bundler downloads
 # tools (linuxdeploy and its plugins) from outside the package registries.
@@ -30,7 +30,7 @@ release="$target/release"
 if [ "$build" -eq 1 ]; then
   [ -f ui/dist/index.html ] || (cd ui && npm ci --no-audit --no-fund && npm run build)
   # Both shipped binaries in one build: their dependencies' features are unified once.
-  bash scripts/build-release.sh
+  bash scripts/build-release.sh --ship
 fi
 for binary in xs2a-desktop xs2a-sandbox; do
   [ -x "$release/$binary" ] || { echo "missing $release/$binary: build first (or drop --no-build)" >&2; exit 1; }

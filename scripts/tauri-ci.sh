@@ -24,7 +24,8 @@ while [ $# -gt 0 ]; do
 done
 
 [ -f ui/dist/index.html ] || (cd ui && npm ci --no-audit --no-fund && npm run build)
-build() { bash scripts/build-release.sh "$@"; }
+# What ships: fat LTO (scripts/build-release.sh).
+build() { bash scripts/build-release.sh --ship "$@"; }
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
 case "$target" in
   "") build ;;

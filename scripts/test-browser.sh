@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The browser end-to-end tests: starts the built service headless (ephemeral, a free port), serving the built
 # UI at /workbench, and runs the Playwright tests in Debian's chromium against its tokenised URL.
-# Needs: a built binary (BIN, default target/debug/xs2a-sandbox), ui/node_modules and ui/dist, /usr/bin/chromium.
+# Needs: a built binary (BIN or XS2A_SANDBOX_BIN, default target/debug/xs2a-sandbox), ui/node_modules and ui/dist, /usr/bin/chromium.
 # Screenshots go to SHOTS (default target/screenshots). UI_DIST serves another build of the UI (e.g. an older
 # commit's, to see which tests it fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bin="${BIN:-target/debug/xs2a-sandbox}"
+bin="${BIN:-${XS2A_SANDBOX_BIN:-target/debug/xs2a-sandbox}}"
 shots="${SHOTS:-$PWD/target/screenshots}"
 log="$(mktemp)"
 mkdir -p "$shots"

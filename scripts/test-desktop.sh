@@ -7,8 +7,8 @@
 # program from outside (src-tauri/tests/desktop_program.rs: first start, SIGTERM within a second, a second
 # launch, the window's place kept). All ignored in a plain `cargo test`; run one after the other, inside a
 # D-Bus session bus (dbus-run-session: the single-instance lock is a D-Bus name). The tests themselves are
-# debug builds with the workspace's features (what .ci/run builds); the app they drive is the release
-# build, XS2A_DESKTOP_BIN. Builds the UI and the app first unless --no-build.
+# built as .ci/run builds every test (release profile, the workspace's features), so they share every
+# dependency with the app they drive, the release build, XS2A_DESKTOP_BIN. Builds the UI and the app first unless --no-build.
 # Screenshots: target/screenshots/desktop-*.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +40,6 @@ mkdir -p target/screenshots
 export XS2A_DESKTOP_BIN="$target/release/xs2a-desktop"
 export XS2A_SCREENSHOTS="$PWD/target/screenshots"
 dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" \
-  cargo test --locked --workspace --test real_window --test real_window_traffic --test real_window_tasks --test desktop_program \
+  cargo test --release --locked --workspace --features xs2a-desktop/custom-protocol --test real_window --test real_window_traffic --test real_window_tasks --test desktop_program \
   -- --include-ignored --test-threads=1 --nocapture
 ls target/screenshots/desktop-*.png
