@@ -25,6 +25,9 @@ pub enum Tolerance {
     SignedHeaderNameCase,
     /// A header the interface asks to sign when present (PSU-ID, TPP-Redirect-URI, ...) sent unsigned.
     UnsignedOptionalHeader,
+    /// A signed header outside SPEC's candidates (`accept`, `psu-ip-address`, `content-type`): Berlin
+    /// Group allows no other entries in the headers part.
+    SignedHeaderBeyondCandidates,
     /// The mock-data API (`/v1/sandbox/*`) and its shortcuts, each answered with a WARNING: a wrong
     /// check digit, a repeated balance type, the platform kit's number amounts and lower-case enums.
     /// Production has no such API; the operator's own calls (the workbench token) keep it under the
@@ -34,7 +37,7 @@ pub enum Tolerance {
 
 impl Tolerance {
     /// Every tolerance, in the README's order.
-    pub const ALL: [Tolerance; 8] = [
+    pub const ALL: [Tolerance; 9] = [
         Tolerance::KeyIdIssuerSpelling,
         Tolerance::KeyIdSerialSpelling,
         Tolerance::RawSignatureBytes,
@@ -42,6 +45,7 @@ impl Tolerance {
         Tolerance::AlgorithmName,
         Tolerance::SignedHeaderNameCase,
         Tolerance::UnsignedOptionalHeader,
+        Tolerance::SignedHeaderBeyondCandidates,
         Tolerance::MockDataApi,
     ];
 
@@ -55,6 +59,7 @@ impl Tolerance {
             Tolerance::AlgorithmName => "algorithm-name",
             Tolerance::SignedHeaderNameCase => "signed-header-name-case",
             Tolerance::UnsignedOptionalHeader => "unsigned-optional-header",
+            Tolerance::SignedHeaderBeyondCandidates => "signed-header-beyond-candidates",
             Tolerance::MockDataApi => "mock-data-api",
         }
     }
@@ -69,6 +74,7 @@ impl Tolerance {
             Tolerance::AlgorithmName => "algorithm `RSA-SHA256`, `hs2019`, `SHA256withRSA` or `SHA-256` for an RSA key",
             Tolerance::SignedHeaderNameCase => "signed header names not in lower case",
             Tolerance::UnsignedOptionalHeader => "a header the interface asks to sign when present (PSU-ID, TPP-Redirect-URI, ...) left unsigned",
+            Tolerance::SignedHeaderBeyondCandidates => "a signed header outside the candidates (date, digest, x-request-id, psu-id, psu-corporate-id, tpp-redirect-uri), such as `accept` or `psu-ip-address`",
             Tolerance::MockDataApi => "the mock-data API `/v1/sandbox/*` and its shortcuts: a wrong check digit, a repeated balance type, the platform kit's number amounts and lower-case enums",
         }
     }
@@ -84,6 +90,9 @@ impl Tolerance {
             Tolerance::AlgorithmName => "refuses any algorithm name but `rsa-sha256`",
             Tolerance::SignedHeaderNameCase => "refuses signed header names not in lower case",
             Tolerance::UnsignedOptionalHeader => "refuses the request",
+            Tolerance::SignedHeaderBeyondCandidates => {
+                "refuses the request (Berlin Group: no other entries may be included)"
+            }
             Tolerance::MockDataApi => "has no mock-data API: `/v1/sandbox/*` is an unknown path to TPPs (the operator's own calls, with the workbench token, keep it to stage a rehearsal)",
         }
     }
@@ -96,7 +105,8 @@ impl Tolerance {
             | Tolerance::KeyIdSerialSpelling
             | Tolerance::AlgorithmName
             | Tolerance::SignedHeaderNameCase
-            | Tolerance::UnsignedOptionalHeader => Code::BadRequest,
+            | Tolerance::UnsignedOptionalHeader
+            | Tolerance::SignedHeaderBeyondCandidates => Code::BadRequest,
             Tolerance::MockDataApi => Code::NotFound,
         }
     }

@@ -75,6 +75,18 @@ async fn lean_on(app: &TestApp, tolerance: Tolerance) -> TestResponse {
                 ..Default::default()
             })
             .header("PSU-ID", "3f1b8a48-5d5e-4a7c-9a4f-2d9c6c1e0b11"),
+        // Berlin Group's signing allows no entries beyond the candidates; a client library signing
+        // Accept (as one found from outside did) leans on this.
+        Tolerance::SignedHeaderBeyondCandidates => request
+            .options(SignOptions {
+                signed_headers: Some(
+                    ["(request-target)", "date", "x-request-id", "accept"]
+                        .map(String::from)
+                        .to_vec(),
+                ),
+                ..Default::default()
+            })
+            .header("Accept", "application/json"),
         Tolerance::RawSignatureBytes => return raw_bytes(app).await,
         // A mock-data shortcut: an account whose BBAN's check digit is wrong.
         Tolerance::MockDataApi => {
@@ -178,5 +190,37 @@ fn the_readme_table_of_tolerances_is_the_codes() {
     assert!(
         readme.contains(&table),
         "README.md must hold the table of tolerances as the code makes it:\n{table}"
+    );
+}
+
+#[tokio::test]
+async fn a_signed_header_beyond_the_candidates_is_named_in_its_warning() {
+    let app = app_trusting_tromso(Profile::Sandbox).await;
+    let response = app
+        .get(CUSTOMERS)
+        .options(SignOptions {
+            signed_headers: Some(
+                ["(request-target)", "date", "x-request-id", "psu-ip-address"]
+                    .map(String::from)
+                    .to_vec(),
+            ),
+            ..Default::default()
+        })
+        .header("PSU-IP-Address", "192.0.2.10")
+        .send()
+        .await;
+    response.assert_ok();
+    let warnings = response.warnings();
+    assert!(
+        warnings.iter().any(|w| w.contains("psu-ip-address")
+            && w.contains("outside the headers the interface names for signing")),
+        "{warnings:?}"
+    );
+    // Only the extra entry is named: the candidates and (request-target) are not.
+    assert!(
+        !warnings
+            .iter()
+            .any(|w| w.contains("lists (request-target)")),
+        "{warnings:?}"
     );
 }

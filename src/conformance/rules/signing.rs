@@ -76,7 +76,12 @@ pub fn signs(params: &SignatureParams, name: &str) -> bool {
     params.headers.iter().any(|h| h.eq_ignore_ascii_case(name))
 }
 
-fn request_target(ctx: &Context) -> Grade {
+/// Grades every signed bank call with `judge`, which warns or fails on the tally (a flow without the
+/// signing headers is not exercised).
+pub fn each_signed(
+    ctx: &Context,
+    mut judge: impl FnMut(&Call, &SignatureParams, &mut Tally),
+) -> Grade {
     if !ctx.signed {
         return Grade::not_exercised(UNSIGNED_FLOW);
     }
@@ -86,14 +91,20 @@ fn request_target(ctx: &Context) -> Grade {
             continue;
         };
         tally.seen();
-        if !signs(&params, "(request-target)") {
+        judge(call, &params, &mut tally);
+    }
+    tally.grade("signed bank calls", "No signed bank call.")
+}
+
+fn request_target(ctx: &Context) -> Grade {
+    each_signed(ctx, |call, params, tally| {
+        if !signs(params, "(request-target)") {
             tally.warn(call.evidence(format!(
                 "the Signature lists '{}' without (request-target)",
                 params.headers.join(" ")
             )));
         }
-    }
-    tally.grade("signed bank calls", "No signed bank call.")
+    })
 }
 
 fn digest_signed(ctx: &Context) -> Grade {

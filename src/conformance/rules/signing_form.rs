@@ -1,13 +1,14 @@
-//! Signing rules, part two: the signature verifies, the headers the request carries are signed, and the
-//! Signature and certificate are written the way the bank documents them (what the sandbox tolerates
-//! with a WARNING, production may refuse).
+//! Signing rules, part two: the signature verifies, the headers the request carries are signed (and no
+//! others), and the Signature and certificate are written the way the bank documents them (what the
+//! sandbox tolerates with a WARNING, production may refuse).
 
-use super::signing::{signature, signs};
+use super::signing::{each_signed, signature, signs};
 use super::{Grade, Grader, Rule, Tally, UNSIGNED_FLOW};
 use crate::conformance::context::Context;
 use crate::conformance::model::Group;
+use crate::signing::steps::SIGNING_CANDIDATES;
 
-pub static RULES: [Rule; 3] = [
+pub static RULES: [Rule; 4] = [
     Rule {
         id: "NO-SIG-006",
         group: Group::Signing,
@@ -37,6 +38,16 @@ pub static RULES: [Rule; 3] = [
         production: "The sandbox accepts each of these with a WARNING; production may refuse them.",
         graded: "WARNING for each bank call with one of them; PASSED otherwise.",
         grader: Grader::Traffic(canonical),
+    },
+    Rule {
+        id: "NO-SIG-009",
+        group: Group::Signing,
+        title: "Only the documented headers are signed",
+        spec: "Authentication › Request signing 7 (Berlin Group: no other entries may be included)",
+        checks: "The headers part lists (request-target) and the candidates only: date, digest, x-request-id, psu-id, psu-corporate-id, tpp-redirect-uri.",
+        production: "Berlin Group allows no other entries; the sandbox accepts one (accept, psu-ip-address, content-type) with a WARNING, production may refuse the request.",
+        graded: "WARNING for each bank call whose Signature lists another header; PASSED otherwise.",
+        grader: Grader::Traffic(only_candidates),
     },
 ];
 
@@ -98,19 +109,11 @@ const CARRIED: [&str; 4] = [
 ];
 
 fn carried_signed(ctx: &Context) -> Grade {
-    if !ctx.signed {
-        return Grade::not_exercised(UNSIGNED_FLOW);
-    }
-    let mut tally = Tally::default();
-    for call in ctx.bank() {
-        let Some(params) = signature(call) else {
-            continue;
-        };
-        tally.seen();
+    each_signed(ctx, |call, params, tally| {
         let unsigned: Vec<&str> = CARRIED
             .iter()
             .copied()
-            .filter(|name| call.has(name) && !signs(&params, name))
+            .filter(|name| call.has(name) && !signs(params, name))
             .collect();
         if !unsigned.is_empty() {
             tally.warn(call.evidence(format!(
@@ -118,20 +121,11 @@ fn carried_signed(ctx: &Context) -> Grade {
                 unsigned.join(", ")
             )));
         }
-    }
-    tally.grade("signed bank calls", "No signed bank call.")
+    })
 }
 
 fn canonical(ctx: &Context) -> Grade {
-    if !ctx.signed {
-        return Grade::not_exercised(UNSIGNED_FLOW);
-    }
-    let mut tally = Tally::default();
-    for call in ctx.bank() {
-        let Some(params) = signature(call) else {
-            continue;
-        };
-        tally.seen();
+    each_signed(ctx, |call, params, tally| {
         let mut found = Vec::new();
         if params.algorithm != "rsa-sha256" {
             found.push(format!(
@@ -156,6 +150,22 @@ fn canonical(ctx: &Context) -> Grade {
         if !found.is_empty() {
             tally.warn(call.evidence(found.join("; ")));
         }
-    }
-    tally.grade("signed bank calls", "No signed bank call.")
+    })
+}
+
+fn only_candidates(ctx: &Context) -> Grade {
+    each_signed(ctx, |call, params, tally| {
+        let beyond: Vec<String> = params
+            .headers
+            .iter()
+            .map(|h| h.to_ascii_lowercase())
+            .filter(|h| h != "(request-target)" && !SIGNING_CANDIDATES.contains(&h.as_str()))
+            .collect();
+        if !beyond.is_empty() {
+            tally.warn(call.evidence(format!(
+                "signs {}, outside the documented candidates",
+                beyond.join(", ")
+            )));
+        }
+    })
 }

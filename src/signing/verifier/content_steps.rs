@@ -130,6 +130,23 @@ fn check_signed_headers(
     if has_body && !signs("digest") {
         return Err(Refusal::new(Code::BadRequest, Some("Signature"), "the headers part must include 'digest' on a request with a body, or the body is not covered by the signature."));
     }
+    let beyond: Vec<&str> = seen
+        .iter()
+        .map(String::as_str)
+        .filter(|name| *name != "(request-target)" && !SIGNING_CANDIDATES.contains(name))
+        .collect();
+    if !beyond.is_empty() {
+        run.tolerate(
+            Tolerance::SignedHeaderBeyondCandidates,
+            "Signature",
+            format!(
+                "the headers part lists {}, outside the headers the interface names for signing ({}); \
+                 Berlin Group allows no other entries, and production may refuse.",
+                beyond.join(", "),
+                SIGNING_CANDIDATES.join(", ")
+            ),
+        );
+    }
     for candidate in SIGNING_CANDIDATES {
         if headers.has(candidate) && !signs(candidate) {
             run.tolerate(
