@@ -41,6 +41,12 @@ impl Links {
         self.with(name, href, &["GET"])
     }
 
+    /// Adds every link of `other` (its entries win on a name both have).
+    pub fn merge(mut self, other: Links) -> Self {
+        self.0.extend(other.0);
+        self
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

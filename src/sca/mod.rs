@@ -11,6 +11,7 @@ pub mod payment_flow;
 pub mod psu;
 pub mod retention;
 pub mod session;
+pub mod sub_resources;
 
 use serde::{Deserialize, Serialize};
 

@@ -72,6 +72,22 @@ impl Record for TppAuthorisationCount {
     }
 }
 
+/// A TPP's authorisations still kept, in the order they were started (its list holds at most
+/// [`MAX_PER_TPP`], so this reads no other TPP's).
+pub fn of_tpp(store: &Store, tpp_id: &str) -> CoreResult<Vec<Authorisation>> {
+    let authorisations = store.table::<Authorisation>()?;
+    let mut found = Vec::new();
+    for entry in store
+        .table::<TppAuthorisation>()?
+        .scan_prefix(&list_prefix(tpp_id))?
+    {
+        if let Some(auth) = authorisations.get(&entry.authorisation_id)? {
+            found.push(auth);
+        }
+    }
+    Ok(found)
+}
+
 /// Stores a new authorisation with its place in its TPP's list and its expiry, removing the TPP's
 /// oldest beyond [`MAX_PER_TPP`], all at once; then prunes a few records that are due.
 pub fn store_new(store: &Store, auth: &mut Authorisation) -> CoreResult<()> {

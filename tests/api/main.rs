@@ -28,6 +28,7 @@ mod openapi;
 mod openapi_check;
 mod operator;
 mod pis;
+mod pis_authorisations;
 mod pis_rules;
 mod pis_support;
 mod platform_kit;

@@ -1,9 +1,9 @@
 //! The signing basket endpoints (SPEC.md operations 1 and 2): `POST /v1/signing-baskets`,
-//! `GET /v1/signing-baskets/{basketId}` and `…/status`, `DELETE`, and `POST …/authorisations`, where one
-//! SCA approves every payment in the basket.
+//! `GET /v1/signing-baskets/{basketId}` and `…/status`, and `DELETE`; one SCA approves every payment in
+//! the basket (its authorisation sub-resources: `authorisations.rs`).
 
 use super::caller::{caller, require_headers, REQUIRED};
-use super::payments::{start_payment_sca, StartedAuthorisation};
+use super::sca_start::{start_basket_sca, Started};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::links::Links;
@@ -25,10 +25,6 @@ pub fn router() -> Router<AppState> {
         .route("/signing-baskets", post(create))
         .route("/signing-baskets/{basketId}", get(details).delete(delete))
         .route("/signing-baskets/{basketId}/status", get(status))
-        .route(
-            "/signing-baskets/{basketId}/authorisations",
-            post(start_authorisation),
-        )
 }
 
 /// SPEC.md's basket request: the payments to approve with one SCA.
@@ -69,8 +65,13 @@ struct BasketStatusBody {
     transaction_status: &'static str,
 }
 
-fn links(basket: &Basket, sca_redirect: Option<String>) -> Links {
-    super::views::resource_links(&format!("/v1/signing-baskets/{}", basket.id), sca_redirect)
+/// `/v1/signing-baskets/{basketId}`.
+pub(super) fn basket_path(basket: &Basket) -> String {
+    format!("/v1/signing-baskets/{}", basket.id)
+}
+
+fn links(basket: &Basket, started: Option<&Started>) -> Links {
+    super::views::resource_links(&basket_path(basket), started)
 }
 
 async fn create(
@@ -88,26 +89,20 @@ async fn create(
         &body.payment_ids,
         now,
     )?;
-    let (_, href) = start_payment_sca(
-        &state,
-        &parts,
-        &caller.tpp,
-        Some(caller.customer_id.as_str()),
-        basket.payment_ids.clone(),
-        Some(basket.id.clone()),
-    )?;
+    let started = start_basket_sca(&state, &parts, &caller, &basket)?;
     let status = baskets::status(&state.store, &basket)?;
     Ok((
         StatusCode::CREATED,
         Json(CreatedBasket {
-            links: links(&basket, Some(href)),
+            links: links(&basket, Some(&started)),
             basket_id: basket.id,
             transaction_status: status.as_str(),
         }),
     ))
 }
 
-fn load(
+/// The caller and the basket of the path (the headers every basket call needs checked first).
+pub(super) fn load(
     state: &AppState,
     parts: &Parts,
     id: &str,
@@ -153,30 +148,6 @@ async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-async fn start_authorisation(
-    State(state): State<AppState>,
-    ApiPath(id): ApiPath<String>,
-    parts: Parts,
-) -> ApiResult<(StatusCode, Json<StartedAuthorisation>)> {
-    let (caller, basket) = load(&state, &parts, &id)?;
-    let (authorisation_id, href) = start_payment_sca(
-        &state,
-        &parts,
-        &caller.tpp,
-        Some(caller.customer_id.as_str()),
-        basket.payment_ids.clone(),
-        Some(basket.id.clone()),
-    )?;
-    Ok((
-        StatusCode::CREATED,
-        Json(StartedAuthorisation {
-            sca_status: "received",
-            authorisation_id,
-            links: Links::new().get("scaRedirect", href),
-        }),
-    ))
-}
-
 /// These routes in the OpenAPI document.
 pub(super) fn describe(doc: &mut Document) {
     doc.op("POST", "/v1/signing-baskets", "Signing baskets", "Create a signing basket")
@@ -219,16 +190,5 @@ pub(super) fn describe(doc: &mut Document) {
     .params(SET_B_P)
     .answers::<BasketStatusBody>(200, "The status")
     .refusals(&[400, 403, 404])
-    .finish();
-    doc.op(
-        "POST",
-        "/v1/signing-baskets/{basketId}/authorisations",
-        "Signing baskets",
-        "Start an authorisation of a basket",
-    )
-    .params(SIGNED)
-    .params(SET_B_P)
-    .answers::<StartedAuthorisation>(201, "Started: send the PSU to scaRedirect")
-    .refusals(&[400, 403, 404, 409])
     .finish();
 }

@@ -1,21 +1,17 @@
 //! The payment endpoints: `POST /v1/{payments|periodic-payments|bulk-payments}/{product}` to create,
 //! `GET …/{paymentId}` and `…/status` to read, `DELETE …/{paymentId}` to cancel,
-//! `POST …/{paymentId}/authorisations` to start SCA, and the fee information of instant payments.
+//! and the fee information of instant payments (the authorisation sub-resources: `authorisations.rs`).
 
 use super::caller::{creator, pisp, require_headers, REQUIRED};
+use super::sca_start::start_payment_sca;
 use super::views;
 use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::json::JsonBody;
 use crate::api::openapi::builder::{Document, Param};
-use crate::api::openapi::headers::{PAYMENT, SCA, SET_B_P, SIGNED};
+use crate::api::openapi::headers::{PAYMENT, SET_B_P, SIGNED};
 use crate::api::path::ApiPath;
-use crate::api::sca_trigger::{base_url, header};
 use crate::payments::model::{Payment, PaymentProduct, PaymentService};
-use crate::payments::status::PaymentStatus;
 use crate::payments::{service, validation};
-use crate::sca::authorisation::Purpose;
-use crate::sca::flow::StartSca;
-use crate::sca::payment_flow;
 use crate::state::AppState;
 use axum::extract::{OriginalUri, State};
 use axum::http::request::Parts;
@@ -42,14 +38,6 @@ pub fn router() -> Router<AppState> {
             get(details).delete(delete),
         )
         .route("/{service}/{product}/{paymentId}/status", get(status))
-        .route(
-            "/{service}/{product}/{paymentId}/authorisations",
-            post(start_authorisation),
-        )
-        .route(
-            "/{service}/{product}/{paymentId}/authorisations/{authorisationId}",
-            get(authorisation_status),
-        )
 }
 
 /// The service and product of the path, or 404 (PRODUCT_UNKNOWN for an unknown product). The payment
@@ -100,46 +88,6 @@ fn allow_duplicate(parts: &Parts) -> ApiResult<bool> {
     }
 }
 
-/// Starts an authorisation approving `payment_ids`; returns the absolute scaRedirect.
-pub fn start_payment_sca(
-    state: &AppState,
-    parts: &Parts,
-    tpp: &crate::signing::verifier::VerifiedTpp,
-    customer_id: Option<&str>,
-    payment_ids: Vec<String>,
-    basket_id: Option<String>,
-) -> ApiResult<(String, String)> {
-    require_headers(parts, &["TPP-Session-ID", "TPP-Redirect-URI"])?;
-    let auth = payment_flow::start(
-        &state.store,
-        StartSca {
-            tpp_id: tpp.tpp_id(),
-            tpp_name: tpp.tpp_name(),
-            tpp_session_id: header(parts, "tpp-session-id")
-                .unwrap_or_default()
-                .to_owned(),
-            redirect_uri: header(parts, "tpp-redirect-uri")
-                .unwrap_or_default()
-                .to_owned(),
-            purpose: Purpose::Payment,
-            preset_identity: header(parts, "x-psu-identity").map(str::to_owned),
-            preset_customer_id: customer_id.map(str::to_owned),
-            preset_agreement_id: None,
-            preferred_method: header(parts, "x-psu-authmethod-preferred")
-                .and_then(crate::sca::authorisation::AuthMethod::parse),
-            biometric_in_app: header(parts, "tpp-redirect-preferred") == Some("false"),
-        },
-        payment_ids,
-        basket_id,
-        header(parts, "tpp-brand-logging-information").map(str::to_owned),
-        state.clock.now(),
-    )?;
-    Ok((
-        auth.id.clone(),
-        format!("{}{}", base_url(parts), auth.page_path()),
-    ))
-}
-
 /// SPEC.md's payment creation response.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -151,7 +99,8 @@ struct CreatedPayment {
     #[serde(skip_serializing_if = "Option::is_none")]
     transaction_fees: Option<views::AmountBody>,
     psu_message: &'static str,
-    /// `scaRedirect` to the bank's page, `self`, `status`, `startAuthorisation`.
+    /// `self`, `status`, and the authorisation creating it started: `scaRedirect` to the bank's page,
+    /// `scaStatus` to follow it.
     #[serde(rename = "_links")]
     links: crate::api::links::Links,
     /// Warnings: what production might refuse, unknown x-accept-fix names.
@@ -188,7 +137,7 @@ async fn create(
         },
         now,
     )?;
-    let (_, sca_redirect) = start_payment_sca(
+    let started = start_payment_sca(
         &state,
         &parts,
         &caller.tpp,
@@ -206,7 +155,7 @@ async fn create(
         transaction_fee_indicator: created.fee.as_ref().is_some_and(|f| !f.amount.is_zero()),
         transaction_fees: created.fee.as_ref().map(views::money),
         psu_message: "Approve the payment on the bank's page (scaRedirect).",
-        links: views::links(&created, Some(sca_redirect)),
+        links: views::links(&created, Some(&started)),
         tpp_messages: warnings,
         payment_id: created.id,
     };
@@ -268,113 +217,6 @@ async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// An authorisation started: where the PSU goes (`scaRedirect`) and where to follow its status.
-#[derive(Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct StartedAuthorisation {
-    /// `received` when started.
-    pub sca_status: &'static str,
-    pub authorisation_id: String,
-    #[serde(rename = "_links")]
-    pub links: crate::api::links::Links,
-}
-
-/// The status of an authorisation.
-#[derive(Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-struct AuthorisationStatus {
-    /// received, psuIdentified, finalised or failed.
-    sca_status: &'static str,
-}
-
-async fn start_authorisation(
-    State(state): State<AppState>,
-    ApiPath((service, product, id)): ApiPath<(String, String, String)>,
-    parts: Parts,
-) -> ApiResult<(StatusCode, Json<StartedAuthorisation>)> {
-    let (service, product) = service_and_product(&service, &product, &parts)?;
-    let tpp = pisp(&parts)?;
-    let payment = service::get(&state.store, &tpp.tpp_id(), service, product, &id)?;
-    if payment.status != PaymentStatus::RCVD {
-        return Err(ApiError::conflict(
-            "paymentId",
-            format!(
-                "The payment is {} already; only a payment not yet authorised can be authorised.",
-                payment.status.as_str()
-            ),
-        ));
-    }
-    let (authorisation_id, href) = start_payment_sca(
-        &state,
-        &parts,
-        &tpp,
-        Some(payment.customer_id.as_str()).filter(|c| !c.is_empty()),
-        vec![payment.id.clone()],
-        None,
-    )?;
-    let path = views::payment_path(&payment);
-    Ok((
-        StatusCode::CREATED,
-        Json(StartedAuthorisation {
-            sca_status: "received",
-            links: crate::api::links::Links::new()
-                .get("scaRedirect", href)
-                .get(
-                    "scaStatus",
-                    format!("{path}/authorisations/{authorisation_id}"),
-                ),
-            authorisation_id,
-        }),
-    ))
-}
-
-async fn authorisation_status(
-    State(state): State<AppState>,
-    ApiPath((service, product, id, authorisation_id)): ApiPath<(String, String, String, String)>,
-    parts: Parts,
-) -> ApiResult<Json<AuthorisationStatus>> {
-    let found = service_and_product(&service, &product, &parts);
-    if let Err(error) = &found {
-        if error.code() == Code::NotFound {
-            return Err(error.clone());
-        }
-    }
-    let tpp = pisp(&parts)?;
-    let auth = crate::sca::flow::load(&state.store, &authorisation_id)
-        .ok()
-        .filter(|a| a.tpp_id == tpp.tpp_id() && a.payment_ids.contains(&id))
-        .filter(|_| {
-            found.as_ref().is_ok_and(|(service, product)| {
-                service::get(&state.store, &tpp.tpp_id(), *service, *product, &id).is_ok()
-            })
-        })
-        .ok_or_else(|| {
-            ApiError::new(
-                Code::ScaNotFound,
-                Some("authorisationId"),
-                "No such authorisation of this payment.",
-            )
-        })?;
-    Ok(Json(AuthorisationStatus {
-        sca_status: sca_status(&auth, state.clock.now()),
-    }))
-}
-
-/// Berlin Group's scaStatus for an authorisation.
-pub fn sca_status(
-    auth: &crate::sca::authorisation::Authorisation,
-    now: time::OffsetDateTime,
-) -> &'static str {
-    use crate::sca::authorisation::Outcome;
-    match auth.outcome {
-        Some(Outcome::Succeeded) => "finalised",
-        Some(_) => "failed",
-        None if auth.is_expired(now) => "failed",
-        None if auth.customer_id.is_some() => "psuIdentified",
-        None => "received",
-    }
-}
-
 async fn fee_information(
     State(state): State<AppState>,
     parts: Parts,
@@ -387,12 +229,12 @@ async fn fee_information(
     )?))
 }
 
-const SERVICE: Param = Param::path(
+pub(super) const SERVICE: Param = Param::path(
     "service",
     "enum:payments|periodic-payments|bulk-payments",
     "The payment service.",
 );
-const PRODUCT: Param = Param::path(
+pub(super) const PRODUCT: Param = Param::path(
     "product",
     "enum:norwegian-domestic-credit-transfers|instant-norwegian-domestic-credit-transfers-straks|sepa-credit-transfers|cross-border-credit-transfers",
     "The payment product.",
@@ -447,29 +289,6 @@ pub(super) fn describe(doc: &mut Document) {
     .params(&[SERVICE, PRODUCT])
     .params(SIGNED)
     .answers::<views::PaymentStatusBody>(200, "The status")
-    .refusals(&[400, 403, 404])
-    .finish();
-    doc.op(
-        "POST",
-        "/v1/{service}/{product}/{paymentId}/authorisations",
-        "PIS",
-        "Start an authorisation of a payment",
-    )
-    .params(&[SERVICE, PRODUCT])
-    .params(SIGNED)
-    .params(SCA)
-    .answers::<StartedAuthorisation>(201, "Started: send the PSU to scaRedirect")
-    .refusals(&[400, 403, 404, 409])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/{service}/{product}/{paymentId}/authorisations/{authorisationId}",
-        "PIS",
-        "The status of an authorisation",
-    )
-    .params(&[SERVICE, PRODUCT])
-    .params(SIGNED)
-    .answers::<AuthorisationStatus>(200, "The SCA status")
     .refusals(&[400, 403, 404])
     .finish();
     for path in [

@@ -1,6 +1,7 @@
 //! How payments look on the wire: the creation response, the details and the status (Berlin Group 1.3
 //! shapes where SPEC.md leaves them open; amounts as strings; `_links` entries `{href, verbs}`).
 
+use super::sca_start::Started;
 use crate::api::links::Links;
 use crate::domain::currency::Currency;
 use crate::payments::model::Frequency;
@@ -19,26 +20,38 @@ pub fn payment_path(payment: &Payment) -> String {
     )
 }
 
-/// The links of a payment, with `scaRedirect` when an authorisation was started.
-pub fn links(payment: &Payment, sca_redirect: Option<String>) -> Links {
-    resource_links(&payment_path(payment), sca_redirect)
+/// The links of a payment: see [`resource_links`].
+pub fn links(payment: &Payment, started: Option<&Started>) -> Links {
+    resource_links(&payment_path(payment), started)
 }
 
-/// The links of an authorisable resource at `path` (a payment or a signing basket): itself, its status,
-/// how to start its authorisation, and the scaRedirect of one already started.
-pub fn resource_links(path: &str, sca_redirect: Option<String>) -> Links {
-    let mut links = Links::new()
+/// The links of an authorisable resource at `path` (a payment or a signing basket): itself and its
+/// status, then either the authorisation just started (`scaRedirect`, `scaStatus`) or, when none was,
+/// how to start one (`startAuthorisation`) — SPEC.md's "scaRedirect or startAuthorisation", as Berlin
+/// Group 1.3 answers an implicit start (scaRedirect, scaStatus) and an explicit one (startAuthorisation).
+pub fn resource_links(path: &str, started: Option<&Started>) -> Links {
+    let links = Links::new()
         .get("self", path.to_owned())
-        .get("status", format!("{path}/status"))
-        .with(
+        .get("status", format!("{path}/status"));
+    match started {
+        Some(started) => links.merge(sca_links(path, started)),
+        None => links.with(
             "startAuthorisation",
             format!("{path}/authorisations"),
             &["POST"],
-        );
-    if let Some(href) = sca_redirect {
-        links = links.get("scaRedirect", href);
+        ),
     }
-    links
+}
+
+/// The links of an authorisation started on the resource at `path`: where its PSU goes and where its
+/// status is read.
+pub fn sca_links(path: &str, started: &Started) -> Links {
+    Links::new()
+        .get("scaRedirect", started.sca_redirect.clone())
+        .get(
+            "scaStatus",
+            format!("{path}/authorisations/{}", started.authorisation_id),
+        )
 }
 
 /// Berlin Group `amount`: the value as a string with exactly the currency's minor units.
