@@ -192,7 +192,7 @@ pub fn decide(
     let tpp_id = tpp.tpp_id();
     let Some(psu_id) = ask.psu_id else {
         return Err(sca(
-            Code::ConsentUnknown,
+            Code::ConsentInvalid,
             "No consent yet: the request has no PSU-ID, so the PSU must authenticate and choose the accounts to grant.",
             None,
             None,
@@ -261,7 +261,7 @@ pub fn decide(
                 Context::Corporate => "The PSU has granted this TPP no accounts under this corporate agreement; the consent flow will not ask for the agreement again.",
             };
             return Err(sca(
-                Code::ConsentUnknown,
+                Code::ConsentInvalid,
                 reason,
                 Some(&customer_id),
                 agreement,

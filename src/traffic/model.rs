@@ -70,6 +70,22 @@ pub struct ExchangeSummary {
     pub journeys: Vec<String>,
 }
 
+impl ExchangeSummary {
+    /// A 401 that asks for SCA: the bank's answer carried a scaRedirect (the authorisation it names is
+    /// among the resources) and no gate step refused the request. It is how every consent and payment
+    /// journey starts, so the inspector's "failed only" leaves it out (README, When SCA is asked).
+    pub fn asks_for_sca(&self) -> bool {
+        self.status == 401
+            && self.failed_step.is_none()
+            && self.resources.iter().any(|r| r.kind == "authorisation")
+    }
+
+    /// Refused: an error status other than a 401 that asks for SCA, or a failed gate step.
+    pub fn is_refused(&self) -> bool {
+        self.failed_step.is_some() || (self.status >= 400 && !self.asks_for_sca())
+    }
+}
+
 /// A request or a response as recorded: headers in order, the body as text (or base64 when it is not
 /// UTF-8), whole — views cut long bodies, storage does not.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]

@@ -50,7 +50,7 @@ async fn consent_with<'a>(
     )
     .send()
     .await;
-    asked.assert_refused(401, "CONSENT_UNKNOWN", None);
+    asked.assert_refused(401, "CONSENT_INVALID", None);
     let href = asked.body["_links"]["scaRedirect"]["href"]
         .as_str()
         .unwrap()

@@ -187,7 +187,7 @@ async fn a_consent_revoked_at_the_bank_asks_for_sca_again() {
         .await;
     revoked.assert_ok();
     let after = tpp.get(&app, "/v1/accounts").send().await;
-    assert_eq!(after.code(), "CONSENT_UNKNOWN");
+    assert_eq!(after.code(), "CONSENT_INVALID");
     sca_redirect(&after);
 }
 

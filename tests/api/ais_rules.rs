@@ -274,7 +274,7 @@ async fn ais_rules_consent_endpoints_answer_401_consent_unknown_and_403_to_a_pis
     let app = spawn_app().await;
     for path in ["/v1/consents", "/v1/bank-offered-consents"] {
         let response = TppState::new("s").post(&app, path, &json!({})).send().await;
-        assert_status_code(&response, 401, "CONSENT_UNKNOWN");
+        assert_status_code(&response, 401, "CONSENT_INVALID");
         sca_redirect(&response);
         let response = TppState::new("s")
             .signing_as("pisp")
@@ -328,7 +328,7 @@ async fn ais_rules_a_new_agreement_context_is_401_consent_unknown() {
         .expect("Kari's second agreement");
     tpp.corporate_id = Some(other);
     let response = tpp.get(&app, "/v1/accounts").send().await;
-    assert_status_code(&response, 401, "CONSENT_UNKNOWN");
+    assert_status_code(&response, 401, "CONSENT_INVALID");
     sca_redirect(&response);
 }
 
@@ -353,7 +353,7 @@ async fn ais_rules_without_psu_corporate_id_a_private_session_is_the_private_con
     complete_sca(&app, &href, json!({"context": "PRIVATE"})).await;
     // Without PSU-Corporate-ID that is the private context, with no consent yet: the consent flow.
     let response = private.get(&app, "/v1/accounts").send().await;
-    assert_status_code(&response, 401, "CONSENT_UNKNOWN");
+    assert_status_code(&response, 401, "CONSENT_INVALID");
     let href = sca_redirect(&response);
     let started = app
         .get(&format!("/v1/sandbox/sca/{}", authorisation_id(&href)))
@@ -446,7 +446,7 @@ async fn ais_rules_a_consent_at_one_tpp_gives_no_access_at_another() {
     there.psu_id = Some(done["psuId"].as_str().unwrap().to_owned());
     assert_ne!(there.psu_id, here.psu_id);
     let response = there.get(&app, "/v1/accounts").send().await;
-    assert_status_code(&response, 401, "CONSENT_UNKNOWN");
+    assert_status_code(&response, 401, "CONSENT_INVALID");
     sca_redirect(&response);
 }
 

@@ -34,7 +34,7 @@ async fn a_consent_revoked_by_the_psu_mid_journey_gets_consent_unknown_and_a_new
     tpp.get(&app, "/v1/accounts").send().await.assert_ok();
     let after = tpp.get(&app, "/v1/accounts").send().await;
     assert_eq!(after.status, 401, "{}", after.body);
-    assert_eq!(after.code(), "CONSENT_UNKNOWN");
+    assert_eq!(after.code(), "CONSENT_INVALID");
     sca_redirect(&after);
     assert_eq!(
         injected(&after),

@@ -364,3 +364,26 @@ async fn the_search_finds_text_that_is_only_in_a_request_or_response_body() {
     let (_, events_only) = call(&app, Method::GET, "/traffic?q=Sommerhytte&kind=event", None).await;
     assert_eq!(events_only["entries"].as_array().unwrap().len(), 0);
 }
+
+#[tokio::test]
+async fn failed_only_leaves_out_the_401_that_starts_a_consent_journey() {
+    let app = spawn_app().await;
+    let asked = app
+        .get("/v1/accounts")
+        .header("TPP-Session-ID", &uuid::Uuid::new_v4().to_string())
+        .header("TPP-Redirect-URI", "https://tpp.example/callback")
+        .send()
+        .await;
+    asked.assert_refused(401, "CONSENT_INVALID", None);
+    // A refusal of the same status beside it: an unsigned request.
+    let unsigned = app.get("/v1/accounts").unsigned().send().await;
+    assert_eq!(unsigned.status, 400, "{}", unsigned.body);
+    let both = entries(&app, "kind=exchange", 2).await;
+    assert_eq!(both.len(), 2, "{both:?}");
+    let failed = entries(&app, "failed=true&kind=exchange", 1).await;
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["status"], 400);
+    // The SCA start is still found by its status.
+    let started = entries(&app, "status=4xx&kind=exchange", 2).await;
+    assert!(started.iter().any(|e| e["status"] == 401), "{started:?}");
+}

@@ -56,7 +56,7 @@ fn consent_flow(state: &AppState, parts: &Parts) -> ApiResult<ApiError> {
         &tpp,
         ScaNeed {
             purpose: Purpose::Consent,
-            code: Code::ConsentUnknown,
+            code: Code::ConsentInvalid,
             reason: "Consent is given on the bank's consent screen, where the PSU ticks the accounts to grant.".into(),
             customer_id,
             agreement_id,
@@ -173,7 +173,7 @@ async fn current_consent(
 /// These routes in the OpenAPI document.
 pub(super) fn describe(doc: &mut Document) {
     doc.op("POST", "/v1/bank-offered-consents", "AIS", "Start consent: the PSU picks accounts at the bank")
-        .describe("Any body is ignored. Always 401 CONSENT_UNKNOWN with `_links.scaRedirect` to the bank's consent screen.")
+        .describe("Any body is ignored. Always 401 CONSENT_INVALID with `_links.scaRedirect` to the bank's consent screen.")
         .params(SIGNED)
         .params(SCA)
         .refusals(&[400, 401, 403])

@@ -21,7 +21,7 @@ pub fn describe(doc: &mut Document) {
         ),
         Param::query("psu", "string", "Only this PSU-ID."),
         Param::query("status", "enum:2xx|3xx|4xx|5xx", "Only this status class."),
-        Param::query("failed", "boolean", "Only refused exchanges."),
+        Param::query("failed", "boolean", "Only refused exchanges: an error status or a failed gate step, except a 401 that asks for SCA (the start of a journey)."),
         Param::query("resource", "string", "Only entries touching <kind>:<id>."),
         Param::query("journey", "string", "Only this journey."),
         Param::query("q", "string", "Text, in any case, in the method, path, query, code, TPP name, PSU-ID, a named resource's id, or the request or response body as the log keeps it (text bodies, within its caps)."),

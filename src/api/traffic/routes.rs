@@ -149,7 +149,7 @@ impl Filters {
                 return false;
             }
         }
-        if self.failed == Some(true) && e.status < 400 && e.failed_step.is_none() {
+        if self.failed == Some(true) && !e.is_refused() {
             return false;
         }
         true

@@ -23,7 +23,7 @@ pub static RULES: [Rule; 5] = [
         group: Group::Robustness,
         title: "After CONSENT_EXPIRED the app stops reading until a new SCA",
         spec: "Authentication › TPP-Session-ID rules 4; User-not-present access; Errors (CONSENT_EXPIRED)",
-        checks: "After a 401 CONSENT_EXPIRED or CONSENT_INVALID, no further account read for that PSU (or, without the PSU, that account) until the PSU completed a new SCA (or read the account online).",
+        checks: "After a 401 CONSENT_EXPIRED, no further account read for that PSU (or, without the PSU, that account) until the PSU completed a new SCA (or read the account online).",
         production: "Answers every such read 401 until the PSU renews the consent with SCA; reads without the PSU need an online read with SCA in the last 90 days.",
         graded: "FAILED for each read made after such an answer before a new SCA; PASSED otherwise; NOT EXERCISED without such an answer.",
         grader: Grader::Traffic(consent_expired),
@@ -105,14 +105,16 @@ fn consent_expired(ctx: &Context) -> Grade {
                 continue;
             }
         }
-        if matches!(call.code(), Some("CONSENT_EXPIRED" | "CONSENT_INVALID")) {
+        // Only the renewal: CONSENT_INVALID is the ordinary start of a consent journey (no consent yet),
+        // after which a read before the PSU's SCA is asked for SCA again, which NO-SCA-001 follows.
+        if call.code() == Some("CONSENT_EXPIRED") {
             tally.seen();
             blocked.push((key, call.pos));
         }
     }
     tally.grade(
         "CONSENT_EXPIRED answers",
-        "No CONSENT_EXPIRED or CONSENT_INVALID answer (a conformance run's plan can revoke or expire a consent).",
+        "No CONSENT_EXPIRED answer (a conformance run's plan can expire a consent).",
     )
 }
 

@@ -60,7 +60,7 @@ fn after_a_corporate_sca_a_call_without_psu_corporate_id_fails() {
     let report = report_of(vec![
         x("GET", "/v1/accounts")
             .ais("")
-            .asks_sca("a1", "CONSENT_UNKNOWN"),
+            .asks_sca("a1", "CONSENT_INVALID"),
         automated_sca("a1", "SUCCEEDED", "psu-c", "s1", "CORPORATE"),
         x("GET", "/v1/accounts")
             .ais("psu-c")
@@ -76,7 +76,7 @@ fn after_a_corporate_sca_a_call_without_psu_corporate_id_fails() {
     let private = report_of(vec![
         x("GET", "/v1/accounts")
             .ais("")
-            .asks_sca("a1", "CONSENT_UNKNOWN"),
+            .asks_sca("a1", "CONSENT_INVALID"),
         automated_sca("a1", "SUCCEEDED", "psu-p", "s1", "PRIVATE"),
         x("GET", "/v1/accounts").ais("psu-p"),
     ]);
@@ -112,7 +112,7 @@ fn a_read_naming_no_psu_in_a_session_whose_psu_id_is_known_fails() {
     let report = report_of(vec![
         x("GET", "/v1/accounts")
             .ais("")
-            .asks_sca("a1", "CONSENT_UNKNOWN"),
+            .asks_sca("a1", "CONSENT_INVALID"),
         automated_sca("a1", "SUCCEEDED", "psu-k", "s1", "PRIVATE"),
         x("GET", "/v1/accounts")
             .header("TPP-Session-ID", "s1")

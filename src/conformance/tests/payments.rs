@@ -86,7 +86,7 @@ fn city_and_post_v1_consents_warn() {
     body["creditorAddress"] = json!({"city": "Oslo", "country": "NO"});
     let report = report_of(vec![
         create(body),
-        x("POST", "/v1/consents").asks_sca("a1", "CONSENT_UNKNOWN"),
+        x("POST", "/v1/consents").asks_sca("a1", "CONSENT_INVALID"),
     ]);
     assert_eq!(verdict(&report, "NO-PAY-004"), (Warning, vec![1]));
     assert_eq!(verdict(&report, "NO-PAY-005"), (Warning, vec![2]));

@@ -13,7 +13,7 @@ fn a_refusal_no_rule_explains_is_left_for_review() {
             "bookingStatus",
             "bookingStatus is required",
         ),
-        x("GET", "/v1/accounts").asks_sca("a1", "CONSENT_UNKNOWN"),
+        x("GET", "/v1/accounts").asks_sca("a1", "CONSENT_INVALID"),
     ]);
     assert_eq!(verdict(&report, "NO-GEN-001"), (Review, vec![1]));
     assert!(report.rule("NO-GEN-001").unwrap().evidence[0]

@@ -12,7 +12,7 @@ fn an_sca_redirect_never_followed_fails_and_one_of_two_is_for_review() {
     let asked = |auth: &str| {
         x("GET", "/v1/accounts")
             .ais("")
-            .asks_sca(auth, "CONSENT_UNKNOWN")
+            .asks_sca(auth, "CONSENT_INVALID")
     };
     let none = report_of(vec![asked("a1")]);
     assert_eq!(verdict(&none, "NO-SCA-001"), (Failed, vec![1]));

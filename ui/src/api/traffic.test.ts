@@ -97,6 +97,17 @@ describe("filters", () => {
     expect(matchesFilter(event, { failed: true })).toBe(false);
     expect(matchesFilter(event, { kind: "event" })).toBe(true);
   });
+
+  it("leaves a 401 that asks for SCA out of the failed ones, as the service does", () => {
+    const authorisation = { kind: "authorisation" as const, id: "a1" };
+    const scaStart = exchange(4, { status: 401, code: "CONSENT_INVALID", resources: [authorisation] });
+    const revoked = exchange(5, { status: 401, code: "CERTIFICATE_REVOKED", failedStep: "certificate" });
+    const unknownPsu = exchange(6, { status: 401, code: "PSU_CREDENTIALS_INVALID" });
+    expect(matchesFilter(scaStart, { failed: true })).toBe(false);
+    expect(matchesFilter(scaStart, { status: "4xx" })).toBe(true);
+    expect(matchesFilter(revoked, { failed: true })).toBe(true);
+    expect(matchesFilter(unknownPsu, { failed: true })).toBe(true);
+  });
 });
 
 describe("compactEntry", () => {

@@ -173,6 +173,16 @@ export function trafficQuery(filter: TrafficFilter, before?: number | null, limi
  * `q` is searched in method, path, code and TPP name only (the service also searches bodies, which a live
  * summary does not carry): a live entry matching only by its body shows after the next reload.
  */
+/** A 401 that asks for SCA (its answer named an authorisation; no gate step failed) starts a journey. */
+export function asksForSca(entry: ExchangeSummary): boolean {
+  return entry.status === 401 && !entry.failedStep && entry.resources.some((r) => r.kind === "authorisation");
+}
+
+/** Refused, as the service's `failed` filter means it: an error status other than an SCA start, or a failed gate step. */
+export function isRefused(entry: ExchangeSummary): boolean {
+  return !!entry.failedStep || (entry.status >= 400 && !asksForSca(entry));
+}
+
 export function matchesFilter(entry: Entry, filter: TrafficFilter): boolean {
   if (filter.kind && entry.kind !== filter.kind) return false;
   const resource = filter.resource?.trim();
@@ -188,7 +198,7 @@ export function matchesFilter(entry: Entry, filter: TrafficFilter): boolean {
   if (tpp && entry.tpp?.organisationId !== tpp) return false;
   if (psu && entry.psuId !== psu) return false;
   if (filter.status && `${Math.floor(entry.status / 100)}xx` !== filter.status) return false;
-  if (filter.failed && !(entry.status >= 400 || entry.failedStep)) return false;
+  if (filter.failed && !isRefused(entry)) return false;
   if (q) {
     const hay = `${entry.method} ${entry.path} ${entry.code ?? ""} ${entry.tpp?.name ?? ""}`.toLowerCase();
     if (!hay.includes(q)) return false;

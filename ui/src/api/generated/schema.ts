@@ -208,7 +208,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The authorisations started on a payment
+         * @description Its own, oldest first (creating a payment starts the first); a basket's authorisations are listed on the basket.
+         */
+        get: operations["get_v1_service_product_paymentId_authorisations"];
         put?: never;
         /** Start an authorisation of a payment */
         post: operations["post_v1_service_product_paymentId_authorisations"];
@@ -375,7 +379,7 @@ export interface paths {
         put?: never;
         /**
          * Start consent: the PSU picks accounts at the bank
-         * @description Any body is ignored. Always 401 CONSENT_UNKNOWN with `_links.scaRedirect` to the bank's consent screen.
+         * @description Any body is ignored. Always 401 CONSENT_INVALID with `_links.scaRedirect` to the bank's consent screen.
          */
         post: operations["post_v1_bank_offered_consents"];
         delete?: never;
@@ -1011,10 +1015,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The authorisations started on a basket
+         * @description Oldest first (creating a basket starts the first).
+         */
+        get: operations["get_v1_signing_baskets_basketId_authorisations"];
         put?: never;
         /** Start an authorisation of a basket */
         post: operations["post_v1_signing_baskets_basketId_authorisations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/signing-baskets/{basketId}/authorisations/{authorisationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The status of a basket's authorisation */
+        get: operations["get_v1_signing_baskets_basketId_authorisations_authorisationId"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2571,6 +2596,10 @@ export interface components {
          * @enum {string}
          */
         AuthMethod: "ENGANGSKODEAPP_BIOMETRI" | "HA2" | "MOBILE_EID" | "BANK_ID";
+        /** @description The authorisations started on a resource, oldest first. */
+        AuthorisationList: {
+            authorisationIds: string[];
+        };
         /** @description The status of an authorisation. */
         AuthorisationStatus: {
             /** @description received, psuIdentified, finalised or failed. */
@@ -3185,7 +3214,10 @@ export interface components {
         };
         /** @description SPEC.md's payment creation response. */
         CreatedPayment: {
-            /** @description `scaRedirect` to the bank's page, `self`, `status`, `startAuthorisation`. */
+            /**
+             * @description `self`, `status`, and the authorisation creating it started: `scaRedirect` to the bank's page,
+             *     `scaStatus` to follow it.
+             */
             _links: components["schemas"]["Links"];
             paymentId: string;
             psuMessage: string;
@@ -4485,8 +4517,12 @@ export interface components {
          * @enum {string}
          */
         Source: "bundled" | "issued" | "imported";
-        /** @description An authorisation started: where the PSU goes (`scaRedirect`) and where to follow its status. */
+        /**
+         * @description An authorisation started: where the PSU goes (`scaRedirect`) and where to follow its status
+         *     (`scaStatus`).
+         */
         StartedAuthorisation: {
+            /** @description `scaRedirect` and `scaStatus`. */
             _links: components["schemas"]["Links"];
             authorisationId: string;
             /** @description `received` when started. */
@@ -5813,6 +5849,54 @@ export interface operations {
             405: components["responses"]["Refused405"];
             408: components["responses"]["Refused408"];
             409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
+        };
+    };
+    get_v1_service_product_paymentId_authorisations: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description RFC 7231 date of the request; signed, and within the accepted skew of the sandbox clock. */
+                Date: string;
+                /** @description SHA-256= or SHA-512= base64 hash of the body (RFC 3230); required and signed when there is a body. */
+                Digest?: string;
+                /** @description HTTP message signature (keyId, algorithm rsa-sha256, headers, signature); see Authentication. */
+                Signature: string;
+                /** @description Base64 DER certificate that signed the request (a QSealC from the test CA). */
+                "TPP-Signature-Certificate": string;
+                /** @description Unique identifier of the call, set by the TPP. */
+                "X-Request-ID": string;
+            };
+            path: {
+                paymentId: string;
+                /** @description The payment product. */
+                product: "norwegian-domestic-credit-transfers" | "instant-norwegian-domestic-credit-transfers-straks" | "sepa-credit-transfers" | "cross-border-credit-transfers";
+                /** @description The payment service. */
+                service: "payments" | "periodic-payments" | "bulk-payments";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Their ids */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorisationList"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
@@ -8623,6 +8707,78 @@ export interface operations {
             503: components["responses"]["Refused503"];
         };
     };
+    get_v1_signing_baskets_basketId_authorisations: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description RFC 7231 date of the request; signed, and within the accepted skew of the sandbox clock. */
+                Date: string;
+                /** @description SHA-256= or SHA-512= base64 hash of the body (RFC 3230); required and signed when there is a body. */
+                Digest?: string;
+                /** @description PRIVATE or CORPORATE. */
+                "PSU-Context"?: "PRIVATE" | "CORPORATE";
+                /** @description Corporate agreement of the PSU; in corporate context it applies to every call. */
+                "PSU-Corporate-ID"?: string;
+                /** @description Forwarded device identifier. */
+                "PSU-Device-ID"?: string;
+                /** @description The method used between PSU and TPP. */
+                "PSU-HTTP-Method"?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                /** @description The PSU identifier. */
+                "PSU-ID"?: string;
+                /** @description Forwarded address of the PSU; present when the PSU acts in real time (absent: the 24-hour limits apply). */
+                "PSU-IP-Address": string;
+                /** @description Forwarded port of the PSU. */
+                "PSU-IP-Port"?: string;
+                /** @description Forwarded User-Agent. */
+                "PSU-User-Agent"?: string;
+                /** @description HTTP message signature (keyId, algorithm rsa-sha256, headers, signature); see Authentication. */
+                Signature: string;
+                /** @description false asks for biometric authentication in the bank's app where available. */
+                "TPP-Redirect-Preferred"?: "true" | "false";
+                /** @description Where the PSU is sent after an SCA redirect. */
+                "TPP-Redirect-URI": string;
+                /** @description TPP session identifier. */
+                "TPP-Session-ID": string;
+                /** @description Base64 DER certificate that signed the request (a QSealC from the test CA). */
+                "TPP-Signature-Certificate": string;
+                /** @description Comma-separated names of announced breaking changes to activate early (see Versioning). */
+                "x-accept-fix": string;
+                /** @description Preferred authentication method for the SCA this request may start. */
+                "X-PSU-AuthMethod-Preferred"?: string;
+                /** @description Alternative to PSU-ID: the Norwegian national identity or D-number. */
+                "X-PSU-IDENTITY"?: string;
+                /** @description Unique identifier of the call, set by the TPP. */
+                "X-Request-ID": string;
+            };
+            path: {
+                basketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Their ids */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorisationList"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            429: components["responses"]["Refused429"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
+        };
+    };
     post_v1_signing_baskets_basketId_authorisations: {
         parameters: {
             query?: never;
@@ -8691,6 +8847,79 @@ export interface operations {
             409: components["responses"]["Refused409"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            429: components["responses"]["Refused429"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+            503: components["responses"]["Refused503"];
+        };
+    };
+    get_v1_signing_baskets_basketId_authorisations_authorisationId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description RFC 7231 date of the request; signed, and within the accepted skew of the sandbox clock. */
+                Date: string;
+                /** @description SHA-256= or SHA-512= base64 hash of the body (RFC 3230); required and signed when there is a body. */
+                Digest?: string;
+                /** @description PRIVATE or CORPORATE. */
+                "PSU-Context"?: "PRIVATE" | "CORPORATE";
+                /** @description Corporate agreement of the PSU; in corporate context it applies to every call. */
+                "PSU-Corporate-ID"?: string;
+                /** @description Forwarded device identifier. */
+                "PSU-Device-ID"?: string;
+                /** @description The method used between PSU and TPP. */
+                "PSU-HTTP-Method"?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                /** @description The PSU identifier. */
+                "PSU-ID"?: string;
+                /** @description Forwarded address of the PSU; present when the PSU acts in real time (absent: the 24-hour limits apply). */
+                "PSU-IP-Address": string;
+                /** @description Forwarded port of the PSU. */
+                "PSU-IP-Port"?: string;
+                /** @description Forwarded User-Agent. */
+                "PSU-User-Agent"?: string;
+                /** @description HTTP message signature (keyId, algorithm rsa-sha256, headers, signature); see Authentication. */
+                Signature: string;
+                /** @description false asks for biometric authentication in the bank's app where available. */
+                "TPP-Redirect-Preferred"?: "true" | "false";
+                /** @description Where the PSU is sent after an SCA redirect. */
+                "TPP-Redirect-URI": string;
+                /** @description TPP session identifier. */
+                "TPP-Session-ID": string;
+                /** @description Base64 DER certificate that signed the request (a QSealC from the test CA). */
+                "TPP-Signature-Certificate": string;
+                /** @description Comma-separated names of announced breaking changes to activate early (see Versioning). */
+                "x-accept-fix": string;
+                /** @description Preferred authentication method for the SCA this request may start. */
+                "X-PSU-AuthMethod-Preferred"?: string;
+                /** @description Alternative to PSU-ID: the Norwegian national identity or D-number. */
+                "X-PSU-IDENTITY"?: string;
+                /** @description Unique identifier of the call, set by the TPP. */
+                "X-Request-ID": string;
+            };
+            path: {
+                authorisationId: string;
+                basketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SCA status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorisationStatus"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            405: components["responses"]["Refused405"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
             429: components["responses"]["Refused429"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
@@ -11788,7 +12017,7 @@ export interface operations {
             query?: {
                 /** @description Entries older than this id (paging). */
                 before?: number;
-                /** @description Only refused exchanges. */
+                /** @description Only refused exchanges: an error status or a failed gate step, except a 401 that asks for SCA (the start of a journey). */
                 failed?: boolean;
                 /** @description Only this journey. */
                 journey?: string;

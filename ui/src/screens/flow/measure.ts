@@ -1,7 +1,7 @@
 // A label's width as the browser will draw it, for the diagram's layout: measured with a canvas in the
 // diagram's own face and weight (bold, as the current message is drawn, so nothing moves while stepping).
 // The estimate of layout.ts (half an em and a bit per character) is too narrow for capitals and bold type:
-// "401 Unauthorized → SCA — CONSENT_UNKNOWN" was cut at the diagram's left edge on the projector.
+// "401 Unauthorized → SCA — CONSENT_INVALID" was cut at the diagram's left edge on the projector.
 import type { Measure } from "./layout";
 import { textWidth } from "./layout";
 
