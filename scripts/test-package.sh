@@ -227,5 +227,7 @@ check "upgraded to $version over the running previous package: the same $(count_
 
 [ "$rust_tests" -eq 1 ] || exit 0
 echo "== the desktop-program tests against the installed $exec_path"
+# Built as .ci/run builds every test (release profile, the workspace's features): nothing is compiled again.
 XS2A_DESKTOP_BIN="$exec_path" XS2A_SCREENSHOTS="$shots" \
-  cargo test --locked --workspace --test desktop_program -- --include-ignored --test-threads=1 --nocapture
+  cargo test --release --locked --workspace --features xs2a-desktop/custom-protocol --test desktop_program \
+  -- --include-ignored --test-threads=1 --nocapture
