@@ -75,6 +75,13 @@ test.describe("traffic inspector and flow view", () => {
     await expect(panel.getByRole("status").filter({ hasText: "live: open" })).toBeVisible();
     let before = await rows(page, REFUSED).count();
 
+    // 0. The ordinary start of a consent journey, a 401 that asks for SCA, is not a refusal: once the next
+    // refusal is listed live, it is not (it is again when "Failed only" is cleared).
+    const SCA_START = /GET\/v1\/accounts401/;
+    const accounts = `${wb.baseUrl}/v1/accounts`;
+    const ask = sign("GET", accounts, { "TPP-Session-ID": randomUUID(), "TPP-Redirect-URI": wb.callbackUrl });
+    expect((await send(request, "GET", accounts, ask.headers)).status()).toBe(401);
+
     // 1. Signed properly, then the Digest replaced by one over a different body.
     const url = `${wb.baseUrl}/v1/consents`;
     const signed = sign("POST", url, { "Content-Type": "application/json" }, CONSENT);
@@ -83,6 +90,7 @@ test.describe("traffic inspector and flow view", () => {
     expect(refused.status()).toBe(400);
 
     const exchange = await openNew(page, REFUSED, before);
+    await expect(rows(page, SCA_START)).toHaveCount(0);
     const verdict = exchange.getByRole("list", { name: "Gate verdict" });
     const failing = verdict.locator('[aria-current="step"]');
     await expect(failing).toContainText("digest");
@@ -106,6 +114,9 @@ test.describe("traffic inspector and flow view", () => {
     await expect(second.locator('[aria-current="step"]')).toContainText("signed headers");
     await expect(second.getByRole("note")).toContainText("Header missing from the signed list: the request carries digest");
     await snap(page, "inspector-unsigned-header");
+    await panel.getByRole("checkbox", { name: "Failed only" }).uncheck();
+    await expect(rows(page, SCA_START)).not.toHaveCount(0);
+    await snap(page, "inspector-sca-start-listed");
 
     // Copy as HAR entry; open in the composer, where the request is a draft to edit and re-send.
     await second.getByRole("button", { name: "Copy as HAR entry" }).click();
