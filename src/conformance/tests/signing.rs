@@ -20,6 +20,7 @@ fn a_clean_signed_read_passes_the_signing_rules() {
         "NO-SIG-006",
         "NO-SIG-007",
         "NO-SIG-008",
+        "NO-SIG-009",
     ] {
         assert_eq!(
             verdict(&report, id).0,
@@ -207,6 +208,23 @@ fn a_carried_psu_id_left_unsigned_warns() {
     assert!(report.rule("NO-SIG-007").unwrap().evidence[0]
         .note
         .contains("psu-id, tpp-redirect-uri"));
+}
+
+#[test]
+fn a_signed_header_beyond_the_candidates_warns_and_is_named() {
+    let options = SignOptions {
+        signed_headers: Some(
+            ["(request-target)", "date", "x-request-id", "accept"]
+                .map(String::from)
+                .to_vec(),
+        ),
+        ..SignOptions::default()
+    };
+    let read = accounts().header("Accept", "application/json");
+    let report = report_of(vec![read.signed_with(options, 0)]);
+    assert_eq!(verdict(&report, "NO-SIG-009"), (Warning, vec![1]));
+    let note = &report.rule("NO-SIG-009").unwrap().evidence[0].note;
+    assert!(note.contains("signs accept"), "{note}");
 }
 
 #[test]
