@@ -671,7 +671,19 @@ fn main() {
         }
     }
     let mut findings = Findings::default();
-    for dir in ["src", "src-tauri/src"] {
+    // Every crate of the workspace: the CLI (src), the layers (crates/*/src) and the desktop shell.
+    let mut crates = vec!["src".to_owned(), "src-tauri/src".to_owned()];
+    let mut layers: Vec<String> = std::fs::read_dir(root.join("crates"))
+        .map(|dir| {
+            dir.filter_map(|e| e.ok())
+                .map(|e| format!("crates/{}/src", e.file_name().to_string_lossy()))
+                .filter(|src| root.join(src).is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    layers.sort();
+    crates.extend(layers);
+    for dir in &crates {
         check_crate(&root, dir, &only, &mut findings);
     }
     check_lines_only(&root, &["benches", "examples"], &only, &mut findings);

@@ -1,43 +1,19 @@
-//! xs2a-sandbox: a local, faithful sandbox of a Norwegian bank's PSD2 access-to-account interface.
+//! xs2a-sandbox: the command line (`serve`, `cert`, `sign`, `verify`, `export`, `import`, `replay`, `har`,
+//! `curl`, `openapi`, `conformance`) over the service the layers below build.
 //!
-//! The service is a library so that the headless CLI, the desktop shell and the integration tests all start
-//! exactly the same thing through [`app::App`]. Nothing here depends on a GUI toolkit, and only `api`
-//! knows HTTP: the core modules refuse with [`refusal::Refusal`] and read time from [`clock::Clock`].
+//! The layers' modules are re-exported here under the names they have in their crates, so the integration
+//! tests (tests/), the benchmarks and the examples reach the whole service through one crate. The code of
+//! each layer lives in its crate (docs/architecture.md): `xs2a-core` the bank, `xs2a-workbench` its tools,
+//! `xs2a-http` the HTTP face and the app.
 
-pub mod after_sca;
-pub mod ais_access;
-pub mod api;
-pub mod app;
-pub mod batch;
-pub mod causes;
+pub use xs2a_core::{
+    after_sca, ais_access, batch, causes, clock, clock_control, compact, consent, customer_removal,
+    domain, events, fault_effects, fixtures, migrations, payments, platform, refusal, rehearsal,
+    sandbox, sca, signing, startup, state, store, tolerance, tpp_dialogue,
+};
+pub use xs2a_http::{api, app, logging};
+pub use xs2a_workbench::{
+    app_state, conformance, flow, outbound, rewind, state_file, stored_persona, traffic, workbench,
+};
+
 pub mod cli;
-pub mod clock;
-pub mod clock_control;
-pub mod compact;
-pub mod conformance;
-pub mod consent;
-pub mod customer_removal;
-pub mod domain;
-pub mod events;
-pub mod fault_effects;
-pub mod fixtures;
-pub mod flow;
-pub mod migrations;
-pub mod outbound;
-pub mod payments;
-pub mod platform;
-pub mod refusal;
-pub mod rehearsal;
-pub mod rewind;
-pub mod sandbox;
-pub mod sca;
-pub mod signing;
-pub mod startup;
-pub mod state;
-pub mod state_file;
-pub mod store;
-pub mod stored_persona;
-pub mod tolerance;
-pub mod tpp_dialogue;
-pub mod traffic;
-pub mod workbench;

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 use tauri::{AppHandle, Manager, Runtime};
-use xs2a_sandbox::app::DataDir;
+use xs2a_http::app::DataDir;
 
 /// The D-Bus name prefix of the app serving `data`: the app's identifier and a hash of the directory's
 /// absolute path (the plugin appends `.SingleInstance`). `None` for an ephemeral store.

@@ -1,5 +1,5 @@
 //! The desktop workbench: one Tauri window over the sandbox service, which runs in this process through the
-//! same [`xs2a_sandbox::app::App`] as `xs2a-sandbox serve`. This file wires the parts together and owns the
+//! same [`xs2a_http::app::App`] as `xs2a-sandbox serve`. This file wires the parts together and owns the
 //! life cycle: answer `--version`/`--help`, hand a second launch to the running app (instance.rs), start the
 //! service, open the window (its size and position kept between launches), and on exit (window closed,
 //! SIGINT/SIGTERM, on Windows Ctrl+C or a closing console) stop serving and make the store durable before
@@ -40,14 +40,14 @@ fn main() {
         return;
     }
     memory::before_gtk();
-    xs2a_sandbox::cli::init_tracing();
+    xs2a_http::logging::init_tracing();
 
     let context = tauri::generate_context!("../tauri.conf.json");
     // The app's data directory (the platform's local data directory followed by the identifier: Tauri's
     // app_local_data_dir), known here already because the single-instance lock is per data directory and
     // must be taken before the app starts.
     let identifier = context.config().identifier.clone();
-    let app_data_dir = xs2a_sandbox::platform::dirs::data_root()
+    let app_data_dir = xs2a_core::platform::dirs::data_root()
         .unwrap_or_default()
         .join(&identifier);
     let data = options.data_dir(app_data_dir);
@@ -104,7 +104,7 @@ fn main() {
             // server ends the page's event stream as it stops).
             let handle = app.handle().clone();
             tauri::async_runtime::spawn(async move {
-                xs2a_sandbox::api::server::shutdown_signal().await;
+                xs2a_http::api::server::shutdown_signal().await;
                 let _ = handle.save_window_state(StateFlags::all());
                 for window in handle.webview_windows().into_values() {
                     let _ = window.destroy();

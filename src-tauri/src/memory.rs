@@ -2,7 +2,7 @@
 //! compositing, the store's page cache is smaller than the headless service's, and the allocator hands
 //! freed memory back after a burst of traffic. Each was measured with `scripts/measure-desktop.sh`.
 
-/// The store's page cache in the app (the headless service keeps `xs2a_sandbox::store::CACHE_BYTES`): the
+/// The store's page cache in the app (the headless service keeps `xs2a_core::store::CACHE_BYTES`): the
 /// workbench's working set is one user's, and every page it misses is on the local disk.
 pub const STORE_CACHE_BYTES: u64 = 8 * 1024 * 1024;
 

@@ -4,7 +4,7 @@
 //! Unknown arguments are ignored, because WebDriver and desktop launchers add their own.
 
 use std::path::PathBuf;
-use xs2a_sandbox::app::DataDir;
+use xs2a_http::app::DataDir;
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Options {

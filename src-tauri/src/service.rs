@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tauri::async_runtime::JoinHandle;
 use tokio::sync::oneshot;
-use xs2a_sandbox::app::{App, AppConfig, DataDir};
+use xs2a_http::app::{App, AppConfig, DataDir};
 
 /// How long the app waits on exit for requests in flight. Event streams are not waited for: the server
 /// ends them as it stops (`Events::end_streams`), so an app whose window follows them ends at once.

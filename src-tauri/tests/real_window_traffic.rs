@@ -19,9 +19,9 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use support::*;
-use xs2a_sandbox::signing::digest;
-use xs2a_sandbox::signing::headers::HeaderList;
-use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
+use xs2a_core::signing::digest;
+use xs2a_core::signing::headers::HeaderList;
+use xs2a_core::signing::signer::{SignOptions, SigningCredentials};
 
 const STRAKS: &str = "/v1/payments/instant-norwegian-domestic-credit-transfers-straks";
 /// Seeded in a new store (fixtures/state/initial.json): Kari Nordmann, her current account, Ola's.

@@ -47,17 +47,7 @@ pub enum Command {
     Openapi(openapi::OpenApiArgs),
 }
 
-/// Logs to stderr at the level XS2A_LOG asks (warn by default), with colours only on a terminal.
-pub fn init_tracing() {
-    use std::io::IsTerminal;
-    let filter = tracing_subscriber::EnvFilter::try_from_env("XS2A_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_writer(std::io::stderr)
-        .try_init();
-}
+pub use crate::logging::init_tracing;
 
 /// Parses a time given as RFC 3339 (`2026-11-22T10:00:00Z`) or RFC 7231 (`Sun, 22 Nov 2026 10:00:00 GMT`).
 pub fn parse_time(text: &str) -> Result<time::OffsetDateTime, String> {

@@ -3,8 +3,8 @@
 //! the sandbox. Printing into a pipe that closes early (`sign ... | head -1`) ends quietly.
 
 use crate::signing::signer::{DigestAlgorithm, SignOptions, SigningCredentials};
-use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use clap::Args;
+use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -142,7 +142,7 @@ pub fn run(args: SignArgs) -> Result<ExitCode, String> {
 
 /// The path and query of a URL, as the request target is signed.
 pub fn path_and_query(url: &str) -> Result<String, String> {
-    let uri: axum::http::Uri = url.parse().map_err(|_| format!("'{url}' is not a URL"))?;
+    let uri: hyper::Uri = url.parse().map_err(|_| format!("'{url}' is not a URL"))?;
     Ok(uri
         .path_and_query()
         .map(|p| p.as_str().to_owned())

@@ -4,9 +4,9 @@
 use crate::signing::signer::pem_to_der;
 use crate::signing::trust::TrustStore;
 use crate::signing::verifier::{RequestToVerify, Verifier};
-use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use base64::Engine;
 use clap::Args;
+use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

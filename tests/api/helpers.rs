@@ -8,8 +8,8 @@ use std::sync::Arc;
 use time::macros::datetime;
 use time::OffsetDateTime;
 use xs2a_sandbox::app::{App, AppConfig, ClockStart};
+use xs2a_sandbox::app_state::AppState;
 use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
-use xs2a_sandbox::state::AppState;
 
 /// The instant the test clock starts at.
 pub const TEST_NOW: OffsetDateTime = datetime!(2026-06-01 12:00 UTC);

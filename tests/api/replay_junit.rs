@@ -7,6 +7,8 @@ use crate::helpers::{spawn_app, workbench_api as call};
 use crate::pis_support::{transfer, KARI, OLA_CURRENT, STRAKS};
 use reqwest::Method;
 use serde_json::{json, Value};
+use xs2a_sandbox::api::openapi::template_for;
+use xs2a_sandbox::flow::junit::path_template;
 
 /// Replays `flow` against `base` with a JUnit report; exit code, printed report, JUnit XML.
 async fn replay(base: &str, flow: &std::path::Path) -> (Option<i32>, String, String) {
@@ -164,3 +166,27 @@ fn serve_record_names_the_fixture_it_started_from() {
 }
 
 use std::process::Command;
+
+/// The cases are named after the path templates of the service's own document (the HTTP crate's).
+#[test]
+fn cases_are_named_after_the_documented_path_template() {
+    assert_eq!(
+        path_template("/v1/payments/norwegian-domestic-credit-transfers/3f2a1b4c-0000-4000-8000-000000000001/status", template_for),
+        "/v1/{service}/{product}/{paymentId}/status"
+    );
+    assert_eq!(
+        path_template("/api-sandbox/v1/accounts?withBalance=true", template_for),
+        "/v1/accounts"
+    );
+    assert_eq!(
+        path_template("/v1/signing-baskets", template_for),
+        "/v1/signing-baskets"
+    );
+    assert_eq!(
+        path_template(
+            "/nowhere/3f2a1b4c-0000-4000-8000-000000000001",
+            template_for
+        ),
+        "/nowhere/{id}"
+    );
+}

@@ -1,0 +1,318 @@
+//! `GET /v1/card-accounts`, `/{accountId}`, `/{accountId}/balances` and `/{accountId}/transactions`.
+//!
+//! Card accounts are answered as Berlin Group `cardAccountDetails` (with the Norwegian `relatedAccount`
+//! that payments from the card name, SPEC.md Debtor account), balances including `interimBooked` when the
+//! card has it (documentation 2.16.0), and `cardTransactions` with booked and pending `cardTransaction`
+//! objects. Unlike account transactions, date filters and limit apply to pending card transactions too
+//! (SPEC.md known issues: card-account services are not affected). While the x-accept-fix
+//! `cardaccount-switch-originalamount-and-transactionamount` is not active, `transactionAmount` and
+//! `originalAmount` are swapped, as the bank answered before the fix.
+
+use super::access::{AisAccess, AisEndpoint};
+use super::fixes::{AcceptedFixes, Fix, RequestFixes};
+use super::granted;
+use super::paging::{TransactionListing, TransactionQuery};
+use super::views::{query, AmountView, BalanceView, CardAccountReference};
+use crate::api::error::{ApiResult, TppMessage};
+use crate::api::links::Links;
+use crate::api::openapi::builder::Document;
+use crate::api::openapi::headers::{AIS, SIGNED};
+use crate::app_state::AppState;
+use crate::sandbox::accounts::usage;
+use crate::sandbox::card_transactions::of_card_account;
+use crate::sandbox::customers;
+use crate::sandbox::model::{
+    format_date, AccountStatus, CardAccount, CardTransaction, CardTransactionStatus,
+};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Serialize;
+
+/// The card account routes (paths relative to /v1).
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/card-accounts", get(list))
+        .route("/card-accounts/{accountId}", get(details))
+        .route("/card-accounts/{accountId}/balances", get(balances))
+        .route("/card-accounts/{accountId}/transactions", get(transactions))
+}
+
+fn card_path(id: &str) -> String {
+    format!("/v1/card-accounts/{id}")
+}
+
+/// Berlin Group `cardAccountDetails`.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CardAccountDetails {
+    pub resource_id: String,
+    pub masked_pan: String,
+    pub currency: String,
+    pub name: String,
+    pub product: String,
+    pub status: AccountStatus,
+    pub usage: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credit_limit: Option<AmountView>,
+    /// The BBAN of the account the card settles against.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub related_account: Option<String>,
+    #[serde(rename = "_links")]
+    pub links: Links,
+}
+
+impl CardAccountDetails {
+    fn new(state: &AppState, card: CardAccount, fixes: AcceptedFixes) -> ApiResult<Self> {
+        let owner = customers::by_id(&state.store, &card.customer_id)?;
+        let path = card_path(&card.id);
+        Ok(CardAccountDetails {
+            links: Links::new()
+                .get("balances", format!("{path}/balances"))
+                .get("transactions", format!("{path}/transactions")),
+            resource_id: card.id,
+            masked_pan: card.masked_pan,
+            currency: card.currency.code().to_owned(),
+            name: fixes.name(&card.name),
+            product: card.product,
+            status: card.status,
+            usage: owner
+                .as_ref()
+                .map(|o| usage(o.customer_type))
+                .unwrap_or("PRIV"),
+            owner_name: owner.map(|o| o.name),
+            credit_limit: card
+                .credit_limit
+                .as_ref()
+                .map(|m| AmountView::new(m, fixes)),
+            related_account: card.related_account,
+        })
+    }
+}
+
+fn reference(card: &CardAccount) -> CardAccountReference {
+    CardAccountReference {
+        masked_pan: card.masked_pan.clone(),
+        currency: card.currency.code().to_owned(),
+    }
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CardAccountList {
+    card_accounts: Vec<CardAccountDetails>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tpp_messages: Vec<TppMessage>,
+}
+
+/// 200 `{cardAccounts: [cardAccountDetails]}`: the granted card accounts of this context.
+async fn list(
+    State(state): State<AppState>,
+    access: AisAccess,
+    RequestFixes { fixes, warnings }: RequestFixes,
+) -> ApiResult<Json<CardAccountList>> {
+    let card_accounts = granted::listed::<CardAccount>(&state, &access)?
+        .into_iter()
+        .map(|c| CardAccountDetails::new(&state, c, fixes))
+        .collect::<ApiResult<_>>()?;
+    Ok(Json(CardAccountList {
+        card_accounts,
+        tpp_messages: warnings,
+    }))
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CardAccountBody {
+    card_account: CardAccountDetails,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tpp_messages: Vec<TppMessage>,
+}
+
+/// 200 `{cardAccount: cardAccountDetails}`.
+async fn details(
+    State(state): State<AppState>,
+    access: AisAccess,
+    RequestFixes { fixes, warnings }: RequestFixes,
+    Path(id): Path<String>,
+) -> ApiResult<Json<CardAccountBody>> {
+    let card = granted::consented::<CardAccount>(&state, &access, &id, AisEndpoint::Details)?;
+    Ok(Json(CardAccountBody {
+        card_account: CardAccountDetails::new(&state, card, fixes)?,
+        tpp_messages: warnings,
+    }))
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CardBalancesBody {
+    card_account: CardAccountReference,
+    balances: Vec<BalanceView>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tpp_messages: Vec<TppMessage>,
+}
+
+/// 200 `{cardAccount: {maskedPan, currency}, balances: [balance]}`, interimBooked included when present.
+async fn balances(
+    State(state): State<AppState>,
+    access: AisAccess,
+    RequestFixes { fixes, warnings }: RequestFixes,
+    Path(id): Path<String>,
+) -> ApiResult<Json<CardBalancesBody>> {
+    let card = granted::consented::<CardAccount>(&state, &access, &id, AisEndpoint::Balances)?;
+    Ok(Json(CardBalancesBody {
+        card_account: reference(&card),
+        balances: card
+            .balances
+            .iter()
+            .map(|b| BalanceView::new(b, fixes))
+            .collect(),
+        tpp_messages: warnings,
+    }))
+}
+
+/// Berlin Group `cardTransaction`.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CardTransactionView {
+    pub card_transaction_id: String,
+    pub transaction_date: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub booking_date: Option<String>,
+    pub transaction_amount: AmountView,
+    pub original_amount: AmountView,
+    pub merchant_category_code: String,
+}
+
+impl CardTransactionView {
+    fn new(t: &CardTransaction, fixes: AcceptedFixes) -> Self {
+        let (transaction, original) = if fixes.is_active(Fix::CardAccountSwitchAmounts) {
+            (&t.transaction_amount, &t.original_amount)
+        } else {
+            (&t.original_amount, &t.transaction_amount)
+        };
+        CardTransactionView {
+            card_transaction_id: t.id.clone(),
+            transaction_date: format_date(t.transaction_date),
+            booking_date: t.booking_date.map(format_date),
+            transaction_amount: AmountView::new(transaction, fixes),
+            original_amount: AmountView::new(original, fixes),
+            merchant_category_code: t.merchant_category_code.clone(),
+        }
+    }
+}
+
+/// Berlin Group `cardAccountReport`.
+#[derive(Serialize, utoipa::ToSchema)]
+struct CardAccountReport {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    booked: Option<Vec<CardTransactionView>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pending: Option<Vec<CardTransactionView>>,
+    #[serde(rename = "_links")]
+    links: Links,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CardTransactionsBody {
+    card_account: CardAccountReference,
+    card_transactions: CardAccountReport,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tpp_messages: Vec<TppMessage>,
+}
+
+/// 200 `{cardAccount: {maskedPan, currency}, cardTransactions: {booked, pending, _links}}`.
+async fn transactions(
+    State(state): State<AppState>,
+    access: AisAccess,
+    RequestFixes {
+        fixes,
+        mut warnings,
+    }: RequestFixes,
+    Path(id): Path<String>,
+    raw: Result<Query<TransactionQuery>, QueryRejection>,
+) -> ApiResult<Json<CardTransactionsBody>> {
+    let mut listing = TransactionListing::parse(&query(raw)?)?;
+    let card = granted::consented::<CardAccount>(&state, &access, &id, AisEndpoint::Transactions)?;
+    warnings.extend(listing.limit_history(access.earliest_history(state.clock.now())));
+    let selected: Vec<CardTransaction> = of_card_account(&state.store, &card.id)?
+        .into_iter()
+        .filter(|t| match t.status {
+            CardTransactionStatus::Booked => listing.status.wants_booked(),
+            CardTransactionStatus::Pending => listing.status.wants_pending(),
+        })
+        .filter(|t| listing.includes(t.listing_date()))
+        .collect();
+    let path = format!("{}/transactions", card_path(&card.id));
+    let links = listing.links(&path, selected.len(), ("cardAccount", card_path(&card.id)));
+    let (mut booked, mut pending) = (Vec::new(), Vec::new());
+    for t in listing.page(selected) {
+        let view = CardTransactionView::new(&t, fixes);
+        match t.status {
+            CardTransactionStatus::Booked => booked.push(view),
+            CardTransactionStatus::Pending => pending.push(view),
+        }
+    }
+    Ok(Json(CardTransactionsBody {
+        card_account: reference(&card),
+        card_transactions: CardAccountReport {
+            booked: listing.status.wants_booked().then_some(booked),
+            pending: listing.status.wants_pending().then_some(pending),
+            links,
+        },
+        tpp_messages: warnings,
+    }))
+}
+
+/// These routes in the OpenAPI document.
+pub(super) fn describe(doc: &mut Document) {
+    doc.op(
+        "GET",
+        "/v1/card-accounts",
+        "AIS",
+        "The card accounts the PSU granted this TPP",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .answers::<CardAccountList>(200, "The granted card accounts")
+    .refusals(&[400, 401, 403, 429])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/card-accounts/{accountId}",
+        "AIS",
+        "One granted card account",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .answers::<CardAccountBody>(200, "The card account")
+    .refusals(&[400, 401, 403, 404, 429])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/card-accounts/{accountId}/balances",
+        "AIS",
+        "Balances of a granted card account",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .answers::<CardBalancesBody>(200, "The balances")
+    .refusals(&[400, 401, 403, 404, 429])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/card-accounts/{accountId}/transactions",
+        "AIS",
+        "Card transactions of a granted card account",
+    )
+    .params(SIGNED)
+    .params(AIS)
+    .params(super::accounts::LISTING)
+    .answers::<CardTransactionsBody>(200, "A page of card transactions")
+    .refusals(&[400, 401, 403, 404, 429])
+    .finish();
+}

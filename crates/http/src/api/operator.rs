@@ -1,0 +1,76 @@
+//! The operator credential on the bank-side controls of `/v1/sandbox` (README, "Who may do what"). In
+//! loopback mode (one developer's machine) every signed TPP may use them, as before; in shared mode a
+//! control also needs `Authorization: Bearer <operator token>`, which the CLI prints and the workbench
+//! holds. The mock-data API stays open to signed TPPs in both modes, as the bank's platform offers it.
+
+use crate::api::error::ApiError;
+use crate::app_state::AppState;
+use crate::state::AccessMode;
+use axum::extract::{Request, State};
+use axum::http::header::AUTHORIZATION;
+use axum::http::HeaderMap;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+/// The operator credential a request carries: `Authorization: Bearer <token>`, or `?token=` where a
+/// header cannot be set (EventSource).
+pub fn presented_token<'r>(headers: &'r HeaderMap, query: Option<&'r str>) -> Option<&'r str> {
+    headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .or_else(|| {
+            query?
+                .split('&')
+                .find_map(|pair| pair.strip_prefix("token="))
+        })
+}
+
+/// Compares without stopping at the first difference, so the time taken says nothing about the token.
+pub fn same_token(presented: &str, expected: &str) -> bool {
+    presented.len() == expected.len()
+        && presented
+            .bytes()
+            .zip(expected.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+}
+
+/// A bank-side control: open in loopback mode, the operator's only in shared mode.
+pub async fn control(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if state.settings.access == AccessMode::Loopback {
+        return next.run(request).await;
+    }
+    let operator = presented_token(request.headers(), request.uri().query())
+        .is_some_and(|t| same_token(t, &state.settings.operator_token));
+    if !operator {
+        return ApiError::forbidden(format!(
+            "{} {} is a bank-side control: this sandbox runs in shared mode, where controls need the operator \
+             credential (Authorization: Bearer <token>, the token xs2a-sandbox serve printed). The mock-data \
+             endpoints (customers, accounts, card accounts, transactions, agreements) stay open.",
+            request.method(),
+            request.uri().path()
+        ))
+        .into_response();
+    }
+    next.run(request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    #[test]
+    fn tokens_are_read_from_the_header_or_the_query() {
+        let mut headers = HeaderMap::new();
+        assert_eq!(
+            presented_token(&headers, Some("a=1&token=abc")),
+            Some("abc")
+        );
+        headers.insert(AUTHORIZATION, HeaderValue::from_static("Bearer xyz"));
+        assert_eq!(presented_token(&headers, None), Some("xyz"));
+        assert!(same_token("abc", "abc") && !same_token("abc", "abd") && !same_token("ab", "abc"));
+    }
+}

@@ -1,0 +1,298 @@
+//! The authorisation sub-resources of payments and signing baskets (Berlin Group 1.3, where SPEC.md names
+//! only the startAuthorisation link): `POST …/authorisations` starts one and answers with its scaRedirect
+//! and scaStatus links, `GET …/authorisations` lists those started on the resource, `GET
+//! …/authorisations/{authorisationId}` reads one's scaStatus. The same three for `/v1/{service}/{product}
+//! /{paymentId}` (single, periodic and bulk payments) and `/v1/signing-baskets/{basketId}`.
+
+use super::baskets;
+use super::caller::pisp;
+use super::payments::{service_and_product, PRODUCT, SERVICE};
+use super::sca_start::{start_basket_sca, start_payment_sca, Started};
+use super::views;
+use crate::api::error::{ApiError, ApiResult, Code};
+use crate::api::links::Links;
+use crate::api::openapi::builder::Document;
+use crate::api::openapi::headers::{SCA, SET_B_P, SIGNED};
+use crate::api::path::ApiPath;
+use crate::app_state::AppState;
+use crate::payments::service;
+use crate::payments::status::PaymentStatus;
+use crate::sca::authorisation::Authorisation;
+use crate::sca::sub_resources::{self, Resource};
+use axum::extract::State;
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Serialize;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/{service}/{product}/{paymentId}/authorisations",
+            get(list_of_payment).post(start_on_payment),
+        )
+        .route(
+            "/{service}/{product}/{paymentId}/authorisations/{authorisationId}",
+            get(status_on_payment),
+        )
+        .route(
+            "/signing-baskets/{basketId}/authorisations",
+            get(list_of_basket).post(start_on_basket),
+        )
+        .route(
+            "/signing-baskets/{basketId}/authorisations/{authorisationId}",
+            get(status_on_basket),
+        )
+}
+
+/// An authorisation started: where the PSU goes (`scaRedirect`) and where to follow its status
+/// (`scaStatus`).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StartedAuthorisation {
+    /// `received` when started.
+    pub sca_status: &'static str,
+    pub authorisation_id: String,
+    /// `scaRedirect` and `scaStatus`.
+    #[serde(rename = "_links")]
+    pub links: Links,
+}
+
+impl StartedAuthorisation {
+    fn of(resource_path: &str, started: Started) -> Self {
+        StartedAuthorisation {
+            sca_status: "received",
+            links: views::sca_links(resource_path, &started),
+            authorisation_id: started.authorisation_id,
+        }
+    }
+}
+
+/// The status of an authorisation.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct AuthorisationStatus {
+    /// received, psuIdentified, finalised or failed.
+    sca_status: &'static str,
+}
+
+/// The authorisations started on a resource, oldest first.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct AuthorisationList {
+    authorisation_ids: Vec<String>,
+}
+
+/// Berlin Group's scaStatus for an authorisation.
+pub fn sca_status(auth: &Authorisation, now: time::OffsetDateTime) -> &'static str {
+    use crate::sca::authorisation::Outcome;
+    match auth.outcome {
+        Some(Outcome::Succeeded) => "finalised",
+        Some(_) => "failed",
+        None if auth.is_expired(now) => "failed",
+        None if auth.customer_id.is_some() => "psuIdentified",
+        None => "received",
+    }
+}
+
+fn listed(authorisations: Vec<Authorisation>) -> Json<AuthorisationList> {
+    Json(AuthorisationList {
+        authorisation_ids: authorisations.into_iter().map(|a| a.id).collect(),
+    })
+}
+
+fn no_such_authorisation(of: &str) -> ApiError {
+    ApiError::new(
+        Code::ScaNotFound,
+        Some("authorisationId"),
+        format!("No such authorisation of this {of}."),
+    )
+}
+
+async fn start_on_payment(
+    State(state): State<AppState>,
+    ApiPath((service, product, id)): ApiPath<(String, String, String)>,
+    parts: Parts,
+) -> ApiResult<(StatusCode, Json<StartedAuthorisation>)> {
+    let (service, product) = service_and_product(&service, &product, &parts)?;
+    let tpp = pisp(&parts)?;
+    let payment = service::get(&state.store, &tpp.tpp_id(), service, product, &id)?;
+    if payment.status != PaymentStatus::RCVD {
+        return Err(ApiError::conflict(
+            "paymentId",
+            format!(
+                "The payment is {} already; only a payment not yet authorised can be authorised.",
+                payment.status.as_str()
+            ),
+        ));
+    }
+    let started = start_payment_sca(
+        &state,
+        &parts,
+        &tpp,
+        Some(payment.customer_id.as_str()).filter(|c| !c.is_empty()),
+        vec![payment.id.clone()],
+        None,
+    )?;
+    let path = views::payment_path(&payment);
+    Ok((
+        StatusCode::CREATED,
+        Json(StartedAuthorisation::of(&path, started)),
+    ))
+}
+
+async fn list_of_payment(
+    State(state): State<AppState>,
+    ApiPath((service, product, id)): ApiPath<(String, String, String)>,
+    parts: Parts,
+) -> ApiResult<Json<AuthorisationList>> {
+    let (service, product) = service_and_product(&service, &product, &parts)?;
+    let tpp = pisp(&parts)?;
+    let payment = service::get(&state.store, &tpp.tpp_id(), service, product, &id)?;
+    let started =
+        sub_resources::started_on(&state.store, &tpp.tpp_id(), Resource::Payment(&payment.id))?;
+    Ok(listed(started))
+}
+
+async fn status_on_payment(
+    State(state): State<AppState>,
+    ApiPath((service, product, id, authorisation_id)): ApiPath<(String, String, String, String)>,
+    parts: Parts,
+) -> ApiResult<Json<AuthorisationStatus>> {
+    let found = service_and_product(&service, &product, &parts);
+    if let Err(error) = &found {
+        if error.code() == Code::NotFound {
+            return Err(error.clone());
+        }
+    }
+    let tpp = pisp(&parts)?;
+    // A payment's status answers for its own authorisations and for those of a basket holding it.
+    let auth = crate::sca::flow::load(&state.store, &authorisation_id)
+        .ok()
+        .filter(|a| a.tpp_id == tpp.tpp_id() && a.payment_ids.contains(&id))
+        .filter(|_| {
+            found.as_ref().is_ok_and(|(service, product)| {
+                service::get(&state.store, &tpp.tpp_id(), *service, *product, &id).is_ok()
+            })
+        })
+        .ok_or_else(|| no_such_authorisation("payment"))?;
+    Ok(Json(AuthorisationStatus {
+        sca_status: sca_status(&auth, state.clock.now()),
+    }))
+}
+
+async fn start_on_basket(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    parts: Parts,
+) -> ApiResult<(StatusCode, Json<StartedAuthorisation>)> {
+    let (caller, basket) = baskets::load(&state, &parts, &id)?;
+    let started = start_basket_sca(&state, &parts, &caller, &basket)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(StartedAuthorisation::of(
+            &baskets::basket_path(&basket),
+            started,
+        )),
+    ))
+}
+
+async fn list_of_basket(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    parts: Parts,
+) -> ApiResult<Json<AuthorisationList>> {
+    let (caller, basket) = baskets::load(&state, &parts, &id)?;
+    let started =
+        sub_resources::started_on(&state.store, &caller.tpp_id, Resource::Basket(&basket.id))?;
+    Ok(listed(started))
+}
+
+async fn status_on_basket(
+    State(state): State<AppState>,
+    ApiPath((id, authorisation_id)): ApiPath<(String, String)>,
+    parts: Parts,
+) -> ApiResult<Json<AuthorisationStatus>> {
+    let (caller, basket) = baskets::load(&state, &parts, &id)?;
+    let auth = crate::sca::flow::load(&state.store, &authorisation_id)
+        .ok()
+        .filter(|a| a.tpp_id == caller.tpp_id && Resource::Basket(&basket.id).owns(a))
+        .ok_or_else(|| no_such_authorisation("basket"))?;
+    Ok(Json(AuthorisationStatus {
+        sca_status: sca_status(&auth, state.clock.now()),
+    }))
+}
+
+/// These routes in the OpenAPI document.
+pub(super) fn describe(doc: &mut Document) {
+    doc.op(
+        "POST",
+        "/v1/{service}/{product}/{paymentId}/authorisations",
+        "PIS",
+        "Start an authorisation of a payment",
+    )
+    .params(&[SERVICE, PRODUCT])
+    .params(SIGNED)
+    .params(SCA)
+    .answers::<StartedAuthorisation>(201, "Started: send the PSU to scaRedirect")
+    .refusals(&[400, 403, 404, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/{service}/{product}/{paymentId}/authorisations",
+        "PIS",
+        "The authorisations started on a payment",
+    )
+    .describe("Its own, oldest first (creating a payment starts the first); a basket's authorisations are listed on the basket.")
+    .params(&[SERVICE, PRODUCT])
+    .params(SIGNED)
+    .answers::<AuthorisationList>(200, "Their ids")
+    .refusals(&[400, 403, 404])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/{service}/{product}/{paymentId}/authorisations/{authorisationId}",
+        "PIS",
+        "The status of an authorisation",
+    )
+    .params(&[SERVICE, PRODUCT])
+    .params(SIGNED)
+    .answers::<AuthorisationStatus>(200, "The SCA status")
+    .refusals(&[400, 403, 404])
+    .finish();
+    doc.op(
+        "POST",
+        "/v1/signing-baskets/{basketId}/authorisations",
+        "Signing baskets",
+        "Start an authorisation of a basket",
+    )
+    .params(SIGNED)
+    .params(SET_B_P)
+    .answers::<StartedAuthorisation>(201, "Started: send the PSU to scaRedirect")
+    .refusals(&[400, 403, 404, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/signing-baskets/{basketId}/authorisations",
+        "Signing baskets",
+        "The authorisations started on a basket",
+    )
+    .describe("Oldest first (creating a basket starts the first).")
+    .params(SIGNED)
+    .params(SET_B_P)
+    .answers::<AuthorisationList>(200, "Their ids")
+    .refusals(&[400, 403, 404])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/signing-baskets/{basketId}/authorisations/{authorisationId}",
+        "Signing baskets",
+        "The status of a basket's authorisation",
+    )
+    .params(SIGNED)
+    .params(SET_B_P)
+    .answers::<AuthorisationStatus>(200, "The SCA status")
+    .refusals(&[400, 403, 404])
+    .finish();
+}

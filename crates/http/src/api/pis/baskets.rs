@@ -1,0 +1,194 @@
+//! The signing basket endpoints (SPEC.md operations 1 and 2): `POST /v1/signing-baskets`,
+//! `GET /v1/signing-baskets/{basketId}` and `…/status`, and `DELETE`; one SCA approves every payment in
+//! the basket (its authorisation sub-resources: `authorisations.rs`).
+
+use super::caller::{caller, require_headers, REQUIRED};
+use super::sca_start::{start_basket_sca, Started};
+use crate::api::error::ApiResult;
+use crate::api::json::JsonBody;
+use crate::api::links::Links;
+use crate::api::openapi::builder::Document;
+use crate::api::openapi::headers::{SET_B_P, SIGNED};
+use crate::api::path::ApiPath;
+use crate::app_state::AppState;
+use crate::payments::model::Basket;
+use crate::payments::{baskets, service};
+use axum::extract::State;
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/signing-baskets", post(create))
+        .route("/signing-baskets/{basketId}", get(details).delete(delete))
+        .route("/signing-baskets/{basketId}/status", get(status))
+}
+
+/// SPEC.md's basket request: the payments to approve with one SCA.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CreateBasket {
+    /// At most 10 payment ids, none bulk or periodic.
+    payment_ids: Vec<String>,
+}
+
+/// The basket created (SPEC.md operation 1).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CreatedBasket {
+    basket_id: String,
+    /// RCVD, ACTC, PATC or RJCT.
+    transaction_status: &'static str,
+    #[serde(rename = "_links")]
+    links: Links,
+}
+
+/// A basket (SPEC.md operation 2).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct BasketDetails {
+    /// The payment ids.
+    payments: Vec<String>,
+    /// RCVD, ACTC, PATC or RJCT.
+    transaction_status: &'static str,
+    #[serde(rename = "_links")]
+    links: Links,
+}
+
+/// The status of a basket.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct BasketStatusBody {
+    transaction_status: &'static str,
+}
+
+/// `/v1/signing-baskets/{basketId}`.
+pub(super) fn basket_path(basket: &Basket) -> String {
+    format!("/v1/signing-baskets/{}", basket.id)
+}
+
+fn links(basket: &Basket, started: Option<&Started>) -> Links {
+    super::views::resource_links(&basket_path(basket), started)
+}
+
+async fn create(
+    State(state): State<AppState>,
+    parts: Parts,
+    JsonBody(body): JsonBody<CreateBasket>,
+) -> ApiResult<(StatusCode, Json<CreatedBasket>)> {
+    require_headers(&parts, &REQUIRED)?;
+    let caller = caller(&state, &parts, false)?;
+    let now = state.clock.now();
+    let basket = baskets::create(
+        &state.store,
+        &caller.tpp_id,
+        &caller.customer_id,
+        &body.payment_ids,
+        now,
+    )?;
+    let started = start_basket_sca(&state, &parts, &caller, &basket)?;
+    let status = baskets::status(&state.store, &basket)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(CreatedBasket {
+            links: links(&basket, Some(&started)),
+            basket_id: basket.id,
+            transaction_status: status.as_str(),
+        }),
+    ))
+}
+
+/// The caller and the basket of the path (the headers every basket call needs checked first).
+pub(super) fn load(
+    state: &AppState,
+    parts: &Parts,
+    id: &str,
+) -> ApiResult<(super::caller::PisCaller, Basket)> {
+    require_headers(parts, &REQUIRED)?;
+    let caller = caller(state, parts, false)?;
+    let basket = service::basket(&state.store, &caller.tpp_id, id)?;
+    Ok((caller, basket))
+}
+
+async fn details(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    parts: Parts,
+) -> ApiResult<Json<BasketDetails>> {
+    let (_, basket) = load(&state, &parts, &id)?;
+    let status = baskets::status(&state.store, &basket)?;
+    Ok(Json(BasketDetails {
+        links: links(&basket, None),
+        payments: basket.payment_ids,
+        transaction_status: status.as_str(),
+    }))
+}
+
+async fn status(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    parts: Parts,
+) -> ApiResult<Json<BasketStatusBody>> {
+    let (_, basket) = load(&state, &parts, &id)?;
+    Ok(Json(BasketStatusBody {
+        transaction_status: baskets::status(&state.store, &basket)?.as_str(),
+    }))
+}
+
+async fn delete(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    parts: Parts,
+) -> ApiResult<StatusCode> {
+    let (_, basket) = load(&state, &parts, &id)?;
+    baskets::delete(&state.store, basket)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// These routes in the OpenAPI document.
+pub(super) fn describe(doc: &mut Document) {
+    doc.op("POST", "/v1/signing-baskets", "Signing baskets", "Create a signing basket")
+        .describe("Bulk or periodic payments in paymentIds are 400 REFERENCE_MIX_INVALID. Answers with `scaRedirect`: one SCA approves every payment.")
+        .params(SIGNED)
+        .params(SET_B_P)
+        .body::<CreateBasket>(true)
+        .answers::<CreatedBasket>(201, "The basket was created")
+        .refusals(&[400, 401, 403, 404, 409, 413, 415])
+        .finish();
+    doc.op(
+        "GET",
+        "/v1/signing-baskets/{basketId}",
+        "Signing baskets",
+        "A basket",
+    )
+    .params(SIGNED)
+    .params(SET_B_P)
+    .answers::<BasketDetails>(200, "The basket")
+    .refusals(&[400, 403, 404])
+    .finish();
+    doc.op(
+        "DELETE",
+        "/v1/signing-baskets/{basketId}",
+        "Signing baskets",
+        "Delete a basket not yet authorised",
+    )
+    .params(SIGNED)
+    .params(SET_B_P)
+    .empty(204, "Deleted")
+    .refusals(&[400, 403, 404, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/signing-baskets/{basketId}/status",
+        "Signing baskets",
+        "The status of a basket",
+    )
+    .params(SIGNED)
+    .params(SET_B_P)
+    .answers::<BasketStatusBody>(200, "The status")
+    .refusals(&[400, 403, 404])
+    .finish();
+}

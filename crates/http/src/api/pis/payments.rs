@@ -1,0 +1,311 @@
+//! The payment endpoints: `POST /v1/{payments|periodic-payments|bulk-payments}/{product}` to create,
+//! `GET …/{paymentId}` and `…/status` to read, `DELETE …/{paymentId}` to cancel,
+//! and the fee information of instant payments (the authorisation sub-resources: `authorisations.rs`).
+
+use super::caller::{creator, pisp, require_headers, REQUIRED};
+use super::sca_start::start_payment_sca;
+use super::views;
+use crate::api::error::{ApiError, ApiResult, Code};
+use crate::api::json::JsonBody;
+use crate::api::openapi::builder::{Document, Param};
+use crate::api::openapi::headers::{PAYMENT, SET_B_P, SIGNED};
+use crate::api::path::ApiPath;
+use crate::app_state::AppState;
+use crate::payments::model::{Payment, PaymentProduct, PaymentService};
+use crate::payments::{service, validation};
+use axum::extract::{OriginalUri, State};
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        // SPEC.md names this path (without "domestic"); the spelling with it is accepted too.
+        .route(
+            "/payments/instant-norwegian-credit-transfers-straks/fee-information",
+            post(fee_information),
+        )
+        .route(
+            "/payments/instant-norwegian-domestic-credit-transfers-straks/fee-information",
+            post(fee_information),
+        )
+        .route("/{service}/{product}", post(create))
+        .route(
+            "/{service}/{product}/{paymentId}",
+            get(details).delete(delete),
+        )
+        .route("/{service}/{product}/{paymentId}/status", get(status))
+}
+
+/// The service and product of the path, or 404 (PRODUCT_UNKNOWN for an unknown product). The payment
+/// routes start with a parameter, so any path of their shape reaches them (`GET /v1/accounts/x/y`); one
+/// whose first segment is no payment service has no endpoint, and the answer names it as it was sent.
+pub fn service_and_product(
+    service: &str,
+    product: &str,
+    parts: &Parts,
+) -> ApiResult<(PaymentService, PaymentProduct)> {
+    let service = PaymentService::parse(service).ok_or_else(|| {
+        let path = parts
+            .extensions
+            .get::<OriginalUri>()
+            .map(|uri| uri.0.path().to_owned())
+            .unwrap_or_else(|| parts.uri.path().to_owned());
+        ApiError::no_such_path(parts.method.as_str(), &path)
+    })?;
+    let product = PaymentProduct::parse(product).ok_or_else(|| {
+        ApiError::new(
+            Code::ProductUnknown,
+            Some("payment-product"),
+            format!(
+                "Payment product '{product}' is not offered. Products: {}.",
+                PaymentProduct::ALL.map(|p| p.path()).join(", ")
+            ),
+        )
+    })?;
+    Ok((service, product))
+}
+
+/// `allowLogicalDuplicate` from the query string (true or false; anything else is 400).
+fn allow_duplicate(parts: &Parts) -> ApiResult<bool> {
+    let query = parts.uri.query().unwrap_or("");
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
+        .map_err(|e| ApiError::format("(query)", format!("the query string is not valid: {e}")))?;
+    match pairs
+        .iter()
+        .find(|(k, _)| k == "allowLogicalDuplicate")
+        .map(|(_, v)| v.as_str())
+    {
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
+        Some(other) => Err(ApiError::format(
+            "allowLogicalDuplicate",
+            format!("allowLogicalDuplicate must be true or false; got '{other}'"),
+        )),
+    }
+}
+
+/// SPEC.md's payment creation response.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CreatedPayment {
+    payment_id: String,
+    /// RCVD on creation.
+    transaction_status: &'static str,
+    transaction_fee_indicator: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transaction_fees: Option<views::AmountBody>,
+    psu_message: &'static str,
+    /// `self`, `status`, and the authorisation creating it started: `scaRedirect` to the bank's page,
+    /// `scaStatus` to follow it.
+    #[serde(rename = "_links")]
+    links: crate::api::links::Links,
+    /// Warnings: what production might refuse, unknown x-accept-fix names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tpp_messages: Vec<crate::api::error::TppMessage>,
+}
+
+async fn create(
+    State(state): State<AppState>,
+    ApiPath((service, product)): ApiPath<(String, String)>,
+    parts: Parts,
+    JsonBody(body): JsonBody<Value>,
+) -> ApiResult<(StatusCode, Json<CreatedPayment>)> {
+    let (service, product) = service_and_product(&service, &product, &parts)?;
+    pisp(&parts)?;
+    require_headers(&parts, &REQUIRED)?;
+    let allow_logical_duplicate = allow_duplicate(&parts)?;
+    let caller = creator(&state, &parts)?;
+    let now = state.clock.now();
+    let (payment, mut warnings) = validation::validate(service, product, &body, now)?;
+    // Unknown fix names are accepted with a WARNING, as on every call that takes x-accept-fix.
+    let (_, fix_warnings) =
+        crate::api::ais::fixes::AcceptedFixes::from_request(&parts.headers, now);
+    warnings.extend(fix_warnings);
+    let fee = validation::fees::total(product, &payment.orders);
+    let created = service::create(
+        &state.store,
+        service::CreatePayment {
+            tpp_id: caller.tpp_id.clone(),
+            customer_id: caller.customer_id.clone(),
+            payment,
+            allow_logical_duplicate,
+            fee,
+        },
+        now,
+    )?;
+    let started = start_payment_sca(
+        &state,
+        &parts,
+        &caller.tpp,
+        caller.customer_id.as_deref(),
+        vec![created.id.clone()],
+        None,
+    )?;
+    state.events.publish(
+        "payment.status",
+        now,
+        json!({"paymentId": created.id, "transactionStatus": "RCVD"}),
+    );
+    let body = CreatedPayment {
+        transaction_status: created.status.as_str(),
+        transaction_fee_indicator: created.fee.as_ref().is_some_and(|f| !f.amount.is_zero()),
+        transaction_fees: created.fee.as_ref().map(views::money),
+        psu_message: "Approve the payment on the bank's page (scaRedirect).",
+        links: views::links(&created, Some(&started)),
+        tpp_messages: warnings,
+        payment_id: created.id,
+    };
+    Ok((StatusCode::CREATED, Json(body)))
+}
+
+/// The payment of the path for the calling TPP, with SPEC.md's known issue applied.
+fn readable_payment(
+    state: &AppState,
+    parts: &Parts,
+    service: &str,
+    product: &str,
+    id: &str,
+) -> ApiResult<Payment> {
+    let (service, product) = service_and_product(service, product, parts)?;
+    let tpp = pisp(parts)?;
+    Ok(service::get_readable(
+        &state.store,
+        &tpp.tpp_id(),
+        service,
+        product,
+        id,
+    )?)
+}
+
+async fn details(
+    State(state): State<AppState>,
+    ApiPath((service, product, id)): ApiPath<(String, String, String)>,
+    parts: Parts,
+) -> ApiResult<Json<views::PaymentDetails>> {
+    let payment = readable_payment(&state, &parts, &service, &product, &id)?;
+    Ok(Json(views::details(&payment)))
+}
+
+async fn status(
+    State(state): State<AppState>,
+    ApiPath((service, product, id)): ApiPath<(String, String, String)>,
+    parts: Parts,
+) -> ApiResult<Json<views::PaymentStatusBody>> {
+    let payment = readable_payment(&state, &parts, &service, &product, &id)?;
+    Ok(Json(views::status(&payment)))
+}
+
+async fn delete(
+    State(state): State<AppState>,
+    ApiPath((service, product, id)): ApiPath<(String, String, String)>,
+    parts: Parts,
+) -> ApiResult<StatusCode> {
+    let (service, product) = service_and_product(&service, &product, &parts)?;
+    let tpp = pisp(&parts)?;
+    let payment = service::get(&state.store, &tpp.tpp_id(), service, product, &id)?;
+    let now = state.clock.now();
+    let cancelled = service::delete(&state.store, payment, now)?;
+    state.events.publish(
+        "payment.status",
+        now,
+        json!({"paymentId": cancelled.id, "transactionStatus": "CANC"}),
+    );
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn fee_information(
+    State(state): State<AppState>,
+    parts: Parts,
+    JsonBody(body): JsonBody<Value>,
+) -> ApiResult<Json<validation::fees::FeeInformation>> {
+    pisp(&parts)?;
+    Ok(Json(validation::fees::fee_information(
+        &body,
+        state.clock.now(),
+    )?))
+}
+
+pub(super) const SERVICE: Param = Param::path(
+    "service",
+    "enum:payments|periodic-payments|bulk-payments",
+    "The payment service.",
+);
+pub(super) const PRODUCT: Param = Param::path(
+    "product",
+    "enum:norwegian-domestic-credit-transfers|instant-norwegian-domestic-credit-transfers-straks|sepa-credit-transfers|cross-border-credit-transfers",
+    "The payment product.",
+);
+const ALLOW_DUPLICATE: Param = Param::query(
+    "allowLogicalDuplicate",
+    "boolean",
+    "Whether a logical duplicate of an earlier payment is allowed.",
+);
+
+/// These routes in the OpenAPI document.
+pub(super) fn describe(doc: &mut Document) {
+    doc.op("POST", "/v1/{service}/{product}", "PIS", "Create a payment")
+        .describe("The body is one order (single, periodic with its schedule fields) or, for bulk, `debtorAccount` and `payments`. Answers 201 with `scaRedirect`: the PSU approves on the bank's page.")
+        .params(&[SERVICE, PRODUCT, ALLOW_DUPLICATE])
+        .params(SIGNED)
+        .params(SET_B_P)
+        .params(PAYMENT)
+        .body::<super::request_schema::PaymentRequest>(true)
+        .answers::<CreatedPayment>(201, "The payment was created (RCVD)")
+        .refusals(&[400, 401, 403, 404, 409, 413, 415])
+        .finish();
+    doc.op(
+        "GET",
+        "/v1/{service}/{product}/{paymentId}",
+        "PIS",
+        "A payment as requested, with its status",
+    )
+    .params(&[SERVICE, PRODUCT])
+    .params(SIGNED)
+    .answers::<views::PaymentDetails>(200, "The payment")
+    .refusals(&[400, 403, 404])
+    .finish();
+    doc.op(
+        "DELETE",
+        "/v1/{service}/{product}/{paymentId}",
+        "PIS",
+        "Cancel a payment",
+    )
+    .describe("Only before it is executed (see States and transitions).")
+    .params(&[SERVICE, PRODUCT])
+    .params(SIGNED)
+    .empty(204, "Cancelled (CANC)")
+    .refusals(&[400, 403, 404, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/v1/{service}/{product}/{paymentId}/status",
+        "PIS",
+        "The status of a payment",
+    )
+    .params(&[SERVICE, PRODUCT])
+    .params(SIGNED)
+    .answers::<views::PaymentStatusBody>(200, "The status")
+    .refusals(&[400, 403, 404])
+    .finish();
+    for path in [
+        "/v1/payments/instant-norwegian-credit-transfers-straks/fee-information",
+        "/v1/payments/instant-norwegian-domestic-credit-transfers-straks/fee-information",
+    ] {
+        doc.op(
+            "POST",
+            path,
+            "PIS",
+            "The fee an instant payment would carry",
+        )
+        .describe("The body is the payment's instructedAmount, debtorAccount and creditorAccount.")
+        .params(SIGNED)
+        .body::<super::request_schema::FeeRequest>(true)
+        .answers::<validation::fees::FeeInformation>(200, "The fee")
+        .refusals(&[400, 403, 413, 415])
+        .finish();
+    }
+}

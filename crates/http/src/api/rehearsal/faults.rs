@@ -1,0 +1,104 @@
+//! `/workbench/api/faults`: the fault plan (docs/rehearsal.md) — read it with its counters, replace or
+//! clear it, add a rule (a preset, say), switch one on or off, remove one.
+
+use crate::api::error::ApiResult;
+use crate::api::json::JsonBody;
+use crate::app_state::AppState;
+use crate::refusal::Refusal;
+use crate::rehearsal::plan::{Plan, Rule};
+use crate::rehearsal::presets::{self, Preset};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Deserialize;
+
+/// 200: the plan with each rule's counters.
+pub async fn get(State(state): State<AppState>) -> Json<Plan> {
+    Json(state.rehearsal.plan())
+}
+
+/// 200: the plan replaced (validated and stored first).
+pub async fn put(
+    State(state): State<AppState>,
+    JsonBody(plan): JsonBody<Plan>,
+) -> ApiResult<Json<Plan>> {
+    let (plan, ()) = state.rehearsal.update_plan(&state.store, |held| {
+        *held = plan;
+        Ok(())
+    })?;
+    Ok(Json(plan))
+}
+
+/// 200: no rules left (the seed is kept).
+pub async fn clear(State(state): State<AppState>) -> ApiResult<Json<Plan>> {
+    let (plan, ()) = state.rehearsal.update_plan(&state.store, |held| {
+        held.rules.clear();
+        Ok(())
+    })?;
+    Ok(Json(plan))
+}
+
+/// 201: the rule added at the end of the plan; 409 when its id is taken.
+pub async fn add_rule(
+    State(state): State<AppState>,
+    JsonBody(rule): JsonBody<Rule>,
+) -> ApiResult<(StatusCode, Json<Plan>)> {
+    let (plan, ()) = state.rehearsal.update_plan(&state.store, |held| {
+        if held.rules.iter().any(|r| r.id == rule.id) {
+            return Err(Refusal::conflict(
+                "id",
+                format!("the plan already has a rule '{}'", rule.id),
+            ));
+        }
+        held.rules.push(rule);
+        Ok(())
+    })?;
+    Ok((StatusCode::CREATED, Json(plan)))
+}
+
+/// A rule switched on or off.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RulePatch {
+    pub enabled: bool,
+}
+
+/// 200: the rule switched; 404 when the plan has no such rule.
+pub async fn patch_rule(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(patch): JsonBody<RulePatch>,
+) -> ApiResult<Json<Plan>> {
+    let (plan, ()) = state.rehearsal.update_plan(&state.store, |held| {
+        let rule = held
+            .rules
+            .iter_mut()
+            .find(|r| r.id == id)
+            .ok_or_else(|| Refusal::unknown("id", "rule", &id))?;
+        rule.enabled = patch.enabled;
+        Ok(())
+    })?;
+    Ok(Json(plan))
+}
+
+/// 200: the rule removed; 404 when the plan has no such rule.
+pub async fn delete_rule(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Plan>> {
+    let (plan, ()) = state.rehearsal.update_plan(&state.store, |held| {
+        let at = held
+            .rules
+            .iter()
+            .position(|r| r.id == id)
+            .ok_or_else(|| Refusal::unknown("id", "rule", &id))?;
+        held.rules.remove(at);
+        Ok(())
+    })?;
+    Ok(Json(plan))
+}
+
+/// 200: the ready-made rules, as of the sandbox clock.
+pub async fn presets(State(state): State<AppState>) -> Json<Vec<Preset>> {
+    Json(presets::presets(state.clock.now()))
+}

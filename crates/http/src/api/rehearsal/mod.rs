@@ -1,0 +1,116 @@
+//! Production rehearsal over HTTP (docs/rehearsal.md): the profile and the fault plan under
+//! `/workbench/api`, the production profile's 404 on `/v1/sandbox` for everyone but the operator, and the
+//! plan's effects on the bank interface ([`inject`]).
+
+pub mod faults;
+pub mod inject;
+pub mod openapi;
+pub mod operations;
+pub mod profile;
+pub mod register;
+mod request_facts;
+pub mod resources;
+pub mod sca_pages;
+
+use crate::api::error::ApiError;
+use crate::api::operator::{presented_token, same_token};
+use crate::app_state::AppState;
+use crate::rehearsal::Profile;
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+
+/// The routes under `/workbench/api` (the operator credential is checked there).
+pub fn workbench_router() -> Router<AppState> {
+    Router::new()
+        .route("/profile", get(profile::get).put(profile::put))
+        .route(
+            "/faults",
+            get(faults::get).put(faults::put).delete(faults::clear),
+        )
+        .route("/faults/presets", get(faults::presets))
+        .route("/register", get(register::list))
+        .route(
+            "/register/{organisationId}",
+            axum::routing::patch(register::change),
+        )
+        .route("/faults/rules", axum::routing::post(faults::add_rule))
+        .route(
+            "/faults/rules/{id}",
+            axum::routing::patch(faults::patch_rule).delete(faults::delete_rule),
+        )
+}
+
+/// Notes the request's TPP in the central register and answers what the register says of it.
+pub fn consult_register(
+    state: &AppState,
+    verified: &crate::signing::verifier::VerifiedTpp,
+    path: &str,
+) -> Result<(), crate::refusal::Refusal> {
+    let certificate = verified.tpp();
+    let organisation_id = verified.tpp_id();
+    let name = certificate
+        .organization
+        .as_deref()
+        .or(certificate.common_name.as_deref())
+        .unwrap_or_default();
+    let presented = crate::rehearsal::register::Presented {
+        organisation_id: &organisation_id,
+        name,
+        roles: certificate.roles(),
+        serial: &certificate.serial_hex,
+    };
+    state
+        .rehearsal
+        .register
+        .check(&state.store, &presented, path, state.clock.now())
+}
+
+/// Under the production profile, `/v1/sandbox/*` answers as an unknown path does (production has no
+/// sandbox endpoints), except to requests with the operator credential, so that the operator's own
+/// scripts can still stage a rehearsal.
+pub async fn hide_sandbox(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if state.rehearsal.profile() == Profile::Production {
+        let operator = presented_token(request.headers(), request.uri().query())
+            .is_some_and(|t| same_token(t, &state.settings.operator_token));
+        if !operator {
+            // Production's answer (an unknown path), and the tolerance it is, as every other one says.
+            let tolerance = crate::rehearsal::Tolerance::MockDataApi;
+            let path = request_facts::sent_path(&request);
+            return ApiError::new(
+                tolerance.refusal_code(),
+                None,
+                format!(
+                    "There is no endpoint {} {path} in production ({}: {}). The sandbox profile accepts it.",
+                    request.method(),
+                    tolerance.id(),
+                    tolerance.production()
+                ),
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// The README's table of tolerances, made from [`crate::rehearsal::Tolerance::ALL`] (a test holds the
+/// README to it): tolerance / sandbox profile / production profile / the refusal.
+pub fn tolerance_table() -> String {
+    let mut table = String::from(
+        "| Tolerance | Sandbox profile (WARNING) | Production profile | The refusal |\n|---|---|---|---|\n",
+    );
+    for tolerance in crate::rehearsal::Tolerance::ALL {
+        let code = tolerance.refusal_code();
+        table.push_str(&format!(
+            "| `{}` | {} | {} | {} {} |\n",
+            tolerance.id(),
+            tolerance.sandbox(),
+            tolerance.production(),
+            crate::api::error::status_of(code).as_u16(),
+            code.as_str()
+        ));
+    }
+    table
+}

@@ -1,0 +1,72 @@
+//! Mock accounts and their transactions: `POST /v1/sandbox/accounts`, `GET .../{mockAccountId}`, and
+//! `GET|POST .../{mockAccountId}/transactions` (SPEC.md operation 4).
+
+use super::{changed_answer, query};
+use crate::api::error::ApiResult;
+use crate::api::json::JsonBody;
+use crate::api::path::ApiPath;
+use crate::app_state::AppState;
+use crate::sandbox::accounts::{self, AccountView, CreateAccount};
+use crate::sandbox::listing::{Listing, ListingQuery};
+use crate::sandbox::transactions::{self, TransactionInput, TransactionView};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::Json;
+
+/// 201: the mock account, its `id` (= `resourceId`) being the `mockAccountId`, with any warnings.
+pub async fn create(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<CreateAccount>,
+) -> ApiResult<Response> {
+    let created = accounts::create_view(&state.store, &request)?;
+    Ok(changed_answer(
+        &state,
+        "accounts",
+        StatusCode::CREATED,
+        &created,
+    ))
+}
+
+/// 200: one mock account.
+pub async fn get(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<Json<AccountView>> {
+    Ok(Json(accounts::get_view(&state.store, &id)?))
+}
+
+/// 201: the stored transactions, with their ids, in the order given; warnings as `Sandbox-Warning`
+/// headers (the body is a list).
+pub async fn create_transactions(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    JsonBody(items): JsonBody<Vec<TransactionInput>>,
+) -> ApiResult<Response> {
+    let created = transactions::create_warned(&state.store, &id, &items)?;
+    Ok(changed_answer(
+        &state,
+        "transactions",
+        StatusCode::CREATED,
+        &created,
+    ))
+}
+
+/// 200: the account's transactions filtered by fromDate/toDate and paged by offset/limit.
+pub async fn list_transactions(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    raw: Result<Query<ListingQuery>, QueryRejection>,
+) -> ApiResult<Json<Vec<TransactionView>>> {
+    let listing = Listing::parse(&query(raw)?)?;
+    Ok(Json(transactions::list(&state.store, &id, &listing)?))
+}
+
+/// 200: one transaction (the target of each listed item's `_links.self`).
+pub async fn get_transaction(
+    State(state): State<AppState>,
+    ApiPath((id, transaction_id)): ApiPath<(String, String)>,
+) -> ApiResult<Json<TransactionView>> {
+    Ok(Json(transactions::get(&state.store, &id, &transaction_id)?))
+}

@@ -1,0 +1,30 @@
+//! `GET` and `POST /v1/sandbox/agreements`: corporate agreements.
+
+use super::changed_answer;
+use crate::api::error::ApiResult;
+use crate::api::json::JsonBody;
+use crate::app_state::AppState;
+use crate::sandbox::agreements::{self, AgreementView, CreateAgreement};
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::Json;
+
+/// 200: every agreement.
+pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<AgreementView>>> {
+    Ok(Json(agreements::list(&state.store)?))
+}
+
+/// 201: the agreement created, with its id and any warnings.
+pub async fn create(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<CreateAgreement>,
+) -> ApiResult<Response> {
+    let created = agreements::create_warned(&state.store, &request)?;
+    Ok(changed_answer(
+        &state,
+        "agreements",
+        StatusCode::CREATED,
+        &created,
+    ))
+}

@@ -1,0 +1,49 @@
+//! `POST /v1/sandbox/accounts/{mockAccountId}/transactions/generate` `{count, fromDate, toDate}`: books
+//! made-up transactions in bulk (`crate::sandbox::generate`); 201 `{"created": n}`.
+
+use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::JsonBody;
+use crate::api::path::ApiPath;
+use crate::app_state::AppState;
+use crate::sandbox::generate;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GenerateRequest {
+    count: usize,
+    from_date: String,
+    to_date: String,
+}
+
+fn date(path: &str, text: &str) -> ApiResult<time::Date> {
+    time::Date::parse(text, &time::format_description::well_known::Iso8601::DATE)
+        .map_err(|_| ApiError::format(path, format!("{path} '{text}' is not a date (YYYY-MM-DD)")))
+}
+
+/// How many transactions were made.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Generated {
+    created: usize,
+}
+
+/// 201: how many were made.
+pub async fn account_transactions(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    JsonBody(request): JsonBody<GenerateRequest>,
+) -> ApiResult<(StatusCode, Json<Generated>)> {
+    let from = date("fromDate", &request.from_date)?;
+    let to = date("toDate", &request.to_date)?;
+    let made = generate::transactions(&state.store, &id, request.count, from, to)?;
+    super::changed(&state, "transactions");
+    Ok((
+        StatusCode::CREATED,
+        Json(Generated {
+            created: made.len(),
+        }),
+    ))
+}

@@ -1,0 +1,55 @@
+//! `GET /sandbox/generate/national-id`, `.../org-number` and `.../bban`: a valid number, unused in this
+//! sandbox, for a new customer or account (`crate::sandbox::identifiers`); 200 `{value}`.
+
+use super::query;
+use crate::api::error::ApiResult;
+use crate::app_state::AppState;
+use crate::sandbox::identifiers::{self, NationalIdRequest};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+/// A generated number.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct GeneratedValue {
+    /// The number, digits only.
+    pub value: String,
+}
+
+/// The BBAN generator's query.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BbanQuery {
+    bank_code: Option<String>,
+}
+
+/// 200: a national identity number of the kind, birth date and sex asked for.
+pub async fn national_id(
+    State(state): State<AppState>,
+    raw: Result<Query<NationalIdRequest>, QueryRejection>,
+) -> ApiResult<Json<GeneratedValue>> {
+    let request = query(raw)?;
+    let today = state.clock.now().date();
+    Ok(Json(GeneratedValue {
+        value: identifiers::national_id(&state.store, today, &request)?,
+    }))
+}
+
+/// 200: an organisation number.
+pub async fn org_number(State(state): State<AppState>) -> ApiResult<Json<GeneratedValue>> {
+    Ok(Json(GeneratedValue {
+        value: identifiers::org_number(&state.store)?,
+    }))
+}
+
+/// 200: a BBAN at the bank asked for (1205 by default).
+pub async fn bban(
+    State(state): State<AppState>,
+    raw: Result<Query<BbanQuery>, QueryRejection>,
+) -> ApiResult<Json<GeneratedValue>> {
+    let q = query(raw)?;
+    Ok(Json(GeneratedValue {
+        value: identifiers::bban(&state.store, q.bank_code.as_deref())?,
+    }))
+}

@@ -1,0 +1,76 @@
+//! Sandbox controls over payments: the known-issue switch (`GET|PUT /v1/sandbox/settings`) and forcing
+//! a payment's outcome (`PUT /v1/sandbox/payments/{paymentId}/forced-outcome`), the alternative to the
+//! `SANDBOX:RJCT`-style magic remittance texts for payments that carry a KID.
+
+use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::JsonBody;
+use crate::api::path::ApiPath;
+use crate::app_state::AppState;
+use crate::payments::model::{ForcedOutcome, Payment};
+use crate::payments::settings::{self, PaymentSettings};
+use axum::extract::State;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+/// `GET /v1/sandbox/settings`.
+pub async fn get_settings(State(state): State<AppState>) -> ApiResult<Json<PaymentSettings>> {
+    Ok(Json(settings::get(&state.store)?))
+}
+
+/// `PUT /v1/sandbox/settings`.
+pub async fn put_settings(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody<PaymentSettings>,
+) -> ApiResult<Json<PaymentSettings>> {
+    Ok(Json(settings::put(&state.store, body)?))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Forcing {
+    /// RJCT, ACCP, PDNG, PART, or null to clear.
+    outcome: Option<String>,
+}
+
+/// The outcome the next batch run will give the payment.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ForcedResult {
+    payment_id: String,
+    /// RJCT, ACCP, PDNG, PART, or null when cleared.
+    forced_outcome: Option<String>,
+    transaction_status: &'static str,
+}
+
+/// `PUT /v1/sandbox/payments/{paymentId}/forced-outcome` (any TPP's payment: this is the bank's side).
+pub async fn force_outcome(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    JsonBody(body): JsonBody<Forcing>,
+) -> ApiResult<Json<ForcedResult>> {
+    let forced = match body.outcome.as_deref() {
+        None => None,
+        Some("RJCT") => Some(ForcedOutcome::Rejected),
+        Some("ACCP") => Some(ForcedOutcome::LackingFunds),
+        Some("PDNG") => Some(ForcedOutcome::Pending),
+        Some("PART") => Some(ForcedOutcome::Partial),
+        Some(other) => {
+            return Err(ApiError::format(
+                "outcome",
+                format!("outcome must be RJCT, ACCP, PDNG, PART or null; got '{other}'"),
+            ))
+        }
+    };
+    let _runs = state.store.locks().runs();
+    let table = state.store.table::<Payment>()?;
+    let mut payment = table
+        .get(&id)?
+        .ok_or_else(|| ApiError::unknown("paymentId", "payment", &id))?;
+    payment.forced = forced;
+    table.insert(&payment)?;
+    Ok(Json(ForcedResult {
+        payment_id: payment.id,
+        forced_outcome: body.outcome,
+        transaction_status: payment.status.as_str(),
+    }))
+}

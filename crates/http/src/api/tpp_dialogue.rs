@@ -1,0 +1,95 @@
+//! The TPP dialogue endpoints: `PUT|GET|DELETE /v1/tpp-dialogue/contact` for the calling TPP's
+//! contact e-mail address (the TPP is whoever signed the request).
+
+use super::json::JsonBody;
+use crate::api::error::ApiResult;
+use crate::app_state::AppState;
+use crate::signing::verifier::VerifiedTpp;
+use crate::tpp_dialogue::{self, TppContact};
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Extension, Json, Router};
+use serde::{Deserialize, Serialize};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route(
+        "/tpp-dialogue/contact",
+        get(read).put(register).delete(remove),
+    )
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+struct ContactRequest {
+    email: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ContactResponse {
+    #[serde(flatten)]
+    contact: TppContact,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tpp_messages: Vec<crate::api::error::TppMessage>,
+}
+
+async fn register(
+    State(state): State<AppState>,
+    Extension(tpp): Extension<VerifiedTpp>,
+    JsonBody(body): JsonBody<ContactRequest>,
+) -> ApiResult<Json<ContactResponse>> {
+    let (contact, tpp_messages) =
+        tpp_dialogue::register(&state.store, &tpp.tpp_id(), &body.email, state.clock.now())?;
+    Ok(Json(ContactResponse {
+        contact,
+        tpp_messages,
+    }))
+}
+
+async fn read(
+    State(state): State<AppState>,
+    Extension(tpp): Extension<VerifiedTpp>,
+) -> ApiResult<Json<TppContact>> {
+    Ok(Json(tpp_dialogue::get(&state.store, &tpp.tpp_id())?))
+}
+
+async fn remove(
+    State(state): State<AppState>,
+    Extension(tpp): Extension<VerifiedTpp>,
+) -> ApiResult<StatusCode> {
+    tpp_dialogue::remove(&state.store, &tpp.tpp_id())?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// These routes in the OpenAPI document.
+pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
+    use crate::api::openapi::headers::SIGNED;
+    const PATH: &str = "/v1/tpp-dialogue/contact";
+    doc.op(
+        "PUT",
+        PATH,
+        "Control",
+        "Register the calling TPP's contact e-mail address",
+    )
+    .params(SIGNED)
+    .body::<ContactRequest>(true)
+    .answers::<ContactResponse>(200, "Registered")
+    .refusals(&[400, 413, 415])
+    .finish();
+    doc.op("GET", PATH, "Control", "The calling TPP's contact address")
+        .params(SIGNED)
+        .answers::<TppContact>(200, "The contact")
+        .refusals(&[400, 404])
+        .finish();
+    doc.op(
+        "DELETE",
+        PATH,
+        "Control",
+        "Remove the calling TPP's contact address",
+    )
+    .params(SIGNED)
+    .empty(204, "Removed")
+    .refusals(&[400, 404])
+    .finish();
+}

@@ -1,0 +1,244 @@
+//! A composer draft made into the exact request a TPP would send: placeholders filled from the persona
+//! (`placeholders`), headers checked, then signed with the persona's certificate (Date, X-Request-ID, Digest,
+//! TPP-Signature-Certificate, Signature) — what the preview shows and the send sends.
+
+use super::placeholders::{self, Filled};
+use crate::api::error::ApiResult;
+use crate::app_state::AppState;
+use crate::refusal::Refusal;
+use crate::signing::signer::SignOptions;
+use crate::workbench::personas::{self, StoredPersona};
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
+use serde::{Deserialize, Serialize};
+
+/// What the composer edits (docs/workbench-api.md, "Composer").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Draft {
+    pub persona_id: String,
+    pub method: String,
+    /// Relative to the base URL, e.g. `/v1/accounts`.
+    pub path: String,
+    /// The query string without `?`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+}
+
+/// The signed request, ready to preview or send.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Prepared {
+    pub method: String,
+    pub url: String,
+    #[serde(skip)]
+    pub path_and_query: String,
+    /// Every header as it will be sent, in order.
+    pub headers: Vec<(String, String)>,
+    pub signed_headers: Vec<String>,
+    pub signing_string: String,
+    #[schema(required = true)]
+    pub digest: Option<String>,
+    #[serde(skip)]
+    pub body: Vec<u8>,
+    /// Headers of the draft that are not sent, and why.
+    pub omitted: Vec<OmittedHeader>,
+}
+
+const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/// Headers signing makes afresh: given in a draft they are sent as given (a preview or send), but an
+/// export leaves them to `xs2a-sandbox sign` so that every run has its own Date and X-Request-ID.
+pub const SIGNING_HEADERS: [&str; 5] = [
+    "date",
+    "x-request-id",
+    "digest",
+    "signature",
+    "tpp-signature-certificate",
+];
+
+/// A header of the draft that is not sent, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OmittedHeader {
+    pub header: String,
+    /// Why, and what to do about it.
+    pub reason: String,
+}
+
+/// A draft with its placeholders filled: what the persona would send, before signing.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub method: String,
+    /// Path and query, e.g. `/v1/accounts?withBalance=true`.
+    pub path_and_query: String,
+    /// In order, names as written.
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+    pub omitted: Vec<OmittedHeader>,
+}
+
+fn unknown(at: &str, found: placeholders::Unknown) -> Refusal {
+    Refusal::format(
+        at,
+        format!(
+            "{at} holds {}, which is not a placeholder; use one of {}",
+            found.0,
+            placeholders::PLACEHOLDERS.join(", ")
+        ),
+    )
+}
+
+fn missing(at: &str, placeholder: &str, persona: &StoredPersona) -> Refusal {
+    Refusal::format(
+        at,
+        format!(
+            "{at} uses {placeholder}, which persona '{}' has no value for yet: {}",
+            persona.name,
+            placeholders::how_to_get(placeholder)
+        ),
+    )
+}
+
+/// Fills the draft's placeholders from the persona. A header whose placeholder the persona has no value
+/// for yet is left out (and said so in `omitted`); a path, query or body that needs one is refused, as
+/// is any `{{…}}` that is not a placeholder. `prefix` is where the draft sits in the request body
+/// (`"draft."` for an export), so refusals name the field as the client sent it.
+pub fn resolve(
+    state: &AppState,
+    draft: &Draft,
+    persona: &StoredPersona,
+    prefix: &str,
+) -> ApiResult<Resolved> {
+    let method = draft.method.trim().to_ascii_uppercase();
+    if !METHODS.contains(&method.as_str()) {
+        return Err(Refusal::format(
+            &format!("{prefix}method"),
+            format!("method must be one of {}", METHODS.join(", ")),
+        )
+        .into());
+    }
+    let callback_url = format!("{}/workbench/callback", state.base_url());
+    let must_fill = |field: &str, text: &str| -> Result<String, Refusal> {
+        let at = format!("{prefix}{field}");
+        match placeholders::fill(text, persona, &callback_url) {
+            Ok(Filled::Text(text)) => Ok(text),
+            Ok(Filled::Missing(placeholder)) => Err(missing(&at, placeholder, persona)),
+            Err(found) => Err(unknown(&at, found)),
+        }
+    };
+    let path = must_fill("path", draft.path.trim())?;
+    if !path.starts_with('/') || path.contains(char::is_whitespace) {
+        return Err(Refusal::format(
+            &format!("{prefix}path"),
+            "path must start with / and hold no spaces, e.g. /v1/accounts",
+        )
+        .into());
+    }
+    let path_and_query = match draft
+        .query
+        .as_deref()
+        .map(str::trim)
+        .filter(|q| !q.is_empty())
+    {
+        Some(query) => format!(
+            "{path}?{}",
+            must_fill("query", query.trim_start_matches('?'))?
+        ),
+        None => path,
+    };
+    let mut headers = Vec::new();
+    let mut omitted = Vec::new();
+    for (i, (name, value)) in draft.headers.iter().enumerate() {
+        let name = name.trim();
+        if name.is_empty() {
+            continue;
+        }
+        let at = format!("{prefix}headers[{i}]");
+        match placeholders::fill(value, persona, &callback_url) {
+            Ok(Filled::Text(value)) => headers.push((name.to_owned(), value.trim().to_owned())),
+            Ok(Filled::Missing(placeholder)) => omitted.push(OmittedHeader {
+                header: name.to_owned(),
+                reason: format!(
+                    "left out: persona '{}' has no {} yet ({})",
+                    persona.name,
+                    placeholders::label(placeholder),
+                    placeholders::how_to_get(placeholder)
+                ),
+            }),
+            Err(found) => return Err(unknown(&at, found).into()),
+        }
+    }
+    let body = match &draft.body {
+        Some(text) if !text.trim().is_empty() => Some(must_fill("body", text)?),
+        _ => None,
+    };
+    Ok(Resolved {
+        method,
+        path_and_query,
+        headers,
+        body,
+        omitted,
+    })
+}
+
+/// Makes the draft into the request the persona would send now.
+pub fn prepare(state: &AppState, draft: &Draft) -> ApiResult<Prepared> {
+    let persona = personas::get(&state.store, &draft.persona_id)?;
+    let credentials = personas::credentials(&persona)?;
+    let resolved = resolve(state, draft, &persona, "")?;
+    let mut headers = HeaderMap::new();
+    for (i, (name, value)) in resolved.headers.iter().enumerate() {
+        let at = format!("headers[{i}]");
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| Refusal::format(&at, format!("'{name}' is not a header name")))?;
+        let value = HeaderValue::from_str(value)
+            .map_err(|_| Refusal::format(&at, "a header value must be visible ASCII"))?;
+        headers.append(name, value);
+    }
+    let body = resolved.body.map(String::into_bytes).unwrap_or_default();
+    if !body.is_empty() && !headers.contains_key("content-type") {
+        headers.insert("content-type", HeaderValue::from_static("application/json"));
+    }
+    let (method, path_and_query) = (resolved.method, resolved.path_and_query);
+    // TPP apps sign with their own clock; the gate accepts the machine's time as well as the sandbox's.
+    let signing_string = credentials.sign(
+        &method,
+        &path_and_query,
+        &mut headers,
+        &body,
+        state.clock.machine_now(),
+        &SignOptions::default(),
+    );
+    let signed_headers = signing_string
+        .lines()
+        .filter_map(|l| l.split_once(':').map(|(n, _)| n.to_owned()))
+        .collect();
+    let digest = headers
+        .get("digest")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let headers = headers
+        .iter()
+        .map(|(n, v)| {
+            (
+                n.as_str().to_owned(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    Ok(Prepared {
+        url: format!("{}{path_and_query}", state.base_url()),
+        method,
+        path_and_query,
+        headers,
+        signed_headers,
+        signing_string,
+        digest,
+        body,
+        omitted: resolved.omitted,
+    })
+}

@@ -1,0 +1,366 @@
+//! Rewind in the workbench API (docs/rewind.md): what an entry changed, the sandbox returned to the state
+//! before or after an entry, the state at an entry as a state file, two points compared, and the trainer's
+//! restart of a journey from one of its steps. Also the layer that makes every workbench request that
+//! writes an entry of the timeline (`state.change`), so that its changes can be shown and undone.
+//! Thin: the work is `crate::rewind`; the replay of a restart is the CLI's replay engine.
+
+use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::JsonBody;
+use crate::api::path::ApiPath;
+use crate::app_state::AppState;
+use crate::rewind::{self, changes::EntryChanges, compare::Comparison, Point, Position, Rewound};
+use axum::extract::{RawQuery, Request, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::http::{Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// Runs blocking store work off the async threads, with the request's cause.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> ApiResult<T> + Send + 'static,
+) -> ApiResult<T> {
+    tokio::task::spawn_blocking(crate::store::journal::cause::carry(work))
+        .await
+        .map_err(ApiError::internal)?
+}
+
+/// The layer: a workbench request that changes something (any method but GET and HEAD) is the cause of
+/// its writes, as a `state.change` event `{what: "workbench", method, path, status}` on the timeline when
+/// it wrote and no event of its own (a clock move, a batch run, an import, a rewind) took its number.
+pub async fn workbench_cause(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if matches!(*request.method(), Method::GET | Method::HEAD) {
+        return next.run(request).await;
+    }
+    let (method, path) = (
+        request.method().to_string(),
+        request.uri().path().to_owned(),
+    );
+    crate::causes::recorded_async(&state, next.run(request), |response| {
+        json!({
+            "what": "workbench",
+            "method": method,
+            "path": path,
+            "status": response.status().as_u16(),
+        })
+    })
+    .await
+}
+
+/// `GET /traffic/{id}/changes`: 200 what the entry changed.
+pub async fn changes(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<u64>,
+) -> ApiResult<Json<EntryChanges>> {
+    blocking(move || Ok(Json(rewind::changes::of_entry(&state, id, "id")?))).await
+}
+
+/// The body of `POST /rewind`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RewindRequest {
+    /// The timeline entry (exchange or event) to return to.
+    to: u64,
+    /// The state before it or after it.
+    position: Position,
+}
+
+/// `POST /rewind {to, position}`: 200 the sandbox is at that point.
+pub async fn rewind_to(
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<RewindRequest>,
+) -> ApiResult<Json<Rewound>> {
+    let point = Point {
+        entry: request.to,
+        position: request.position,
+    };
+    blocking(move || Ok(Json(rewind::rewind(&state, point, "to")?))).await
+}
+
+/// `GET /rewind/preview?to=N&position=before|after`: 200 what `POST /rewind` to that point would undo
+/// now, nothing applied.
+pub async fn preview(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<rewind::RewindPreview>> {
+    let pairs = query_pairs(raw.as_deref(), &["to", "position"])?;
+    let point = Point {
+        entry: entry_id(&pairs, "to")?,
+        position: position(&pairs, "position")?,
+    };
+    blocking(move || Ok(Json(rewind::preview(&state, point, "to")?))).await
+}
+
+/// A query's pairs, each name at most once.
+fn query_pairs(raw: Option<&str>, allowed: &[&str]) -> ApiResult<Vec<(String, String)>> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
+        .map_err(|e| ApiError::format("(query)", format!("the query string is not valid: {e}")))?;
+    for (i, (name, _)) in pairs.iter().enumerate() {
+        if !allowed.contains(&name.as_str()) {
+            return Err(ApiError::format(
+                name,
+                format!(
+                    "unknown query parameter; this operation takes {}",
+                    allowed.join(", ")
+                ),
+            ));
+        }
+        if pairs[..i].iter().any(|(n, _)| n == name) {
+            return Err(ApiError::format(name, "given more than once"));
+        }
+    }
+    Ok(pairs)
+}
+
+fn value<'p>(pairs: &'p [(String, String)], name: &str) -> Option<&'p str> {
+    pairs
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+fn position(pairs: &[(String, String)], name: &str) -> ApiResult<Position> {
+    match value(pairs, name) {
+        None | Some("after") => Ok(Position::After),
+        Some("before") => Ok(Position::Before),
+        Some(other) => Err(ApiError::format(
+            name,
+            format!("'{other}' is not a position: before or after"),
+        )),
+    }
+}
+
+fn entry_id(pairs: &[(String, String)], name: &str) -> ApiResult<u64> {
+    let text = value(pairs, name).ok_or_else(|| ApiError::query_parameter_required(name))?;
+    text.parse().map_err(|_| {
+        ApiError::format(
+            name,
+            format!("'{text}' is not a timeline entry id (a whole number)"),
+        )
+    })
+}
+
+/// `GET /state/at/{id}?position=before|after` (after by default): 200 the state file of the sandbox's
+/// state at that point, the live state untouched.
+pub async fn state_at(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<u64>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Response> {
+    let pairs = query_pairs(raw.as_deref(), &["position"])?;
+    let point = Point {
+        entry: id,
+        position: position(&pairs, "position")?,
+    };
+    let bytes = blocking(move || Ok(rewind::state_at(&state, point, "id")?)).await?;
+    let name = format!("state-{}-{id}.json", point.position.as_str());
+    Ok((
+        [
+            (CONTENT_TYPE, "application/json".to_owned()),
+            (
+                CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+/// `GET /state/compare?a=&b=&aPosition=&bPosition=` (after by default): 200 what differs from the state
+/// at `a` to the state at `b`.
+pub async fn compare(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<Comparison>> {
+    let pairs = query_pairs(raw.as_deref(), &["a", "b", "aPosition", "bPosition"])?;
+    let a = Point {
+        entry: entry_id(&pairs, "a")?,
+        position: position(&pairs, "aPosition")?,
+    };
+    let b = Point {
+        entry: entry_id(&pairs, "b")?,
+        position: position(&pairs, "bPosition")?,
+    };
+    blocking(move || Ok(Json(rewind::compare::compare(&state, a, b)?))).await
+}
+
+/// The body of `POST /journeys/{id}/restart`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RestartRequest {
+    /// The journey's exchange to restart from.
+    from: u64,
+    /// The pause between re-run steps, so that a room can follow (0 to 10000 ms; 800 by default).
+    pace_ms: Option<u64>,
+}
+
+/// What a restart does.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Restart {
+    /// The rewind to the state before the restarted step.
+    pub rewound: Rewound,
+    /// The persona whose key signs the re-run.
+    pub persona: String,
+    /// The steps re-run, in order, as `replay` names them.
+    pub steps: Vec<String>,
+}
+
+/// `POST /journeys/{id}/restart {from, paceMs}`: 202 the sandbox is back before the step, and the
+/// journey's steps from there are being re-run (their exchanges appear on the timeline as they are sent).
+pub async fn restart(
+    State(state): State<AppState>,
+    ApiPath(journey): ApiPath<String>,
+    JsonBody(request): JsonBody<RestartRequest>,
+) -> ApiResult<(StatusCode, Json<Restart>)> {
+    let pace = request.pace_ms.unwrap_or(800);
+    if pace > 10_000 {
+        return Err(ApiError::format("paceMs", "paceMs is 0 to 10000"));
+    }
+    let planning = state.clone();
+    let (plan, rewound) = blocking(move || {
+        let plan = rewind::restart::plan(&planning, &journey, request.from, "from")?;
+        let point = Point {
+            entry: plan.start,
+            position: Position::Before,
+        };
+        let rewound = rewind::rewind(&planning, point, "from")?;
+        Ok((plan, rewound))
+    })
+    .await?;
+    let answer = Restart {
+        rewound,
+        persona: plan.persona.clone(),
+        steps: plan.steps.iter().map(crate::flow::Step::label).collect(),
+    };
+    let url = state.base_url();
+    tokio::spawn(async move {
+        let mut runner = match crate::outbound::replay_run::Runner::new(
+            &url,
+            plan.credentials,
+            crate::api::openapi::template_for,
+        ) {
+            Ok(runner) => runner,
+            Err(error) => return tracing::error!(%error, "the restart cannot reach the sandbox"),
+        };
+        if let Err(error) = runner.sync_clock().await {
+            return tracing::error!(%error, "the restart cannot read the sandbox's clock");
+        }
+        for (i, step) in plan.steps.iter().enumerate() {
+            if i > 0 && pace > 0 {
+                tokio::time::sleep(std::time::Duration::from_millis(pace)).await;
+            }
+            let outcome = runner.step(i + 1, step).await;
+            if let Some(error) = &outcome.error {
+                tracing::warn!(step = %outcome.label, %error, "a restarted step could not be played");
+            }
+        }
+    });
+    Ok((StatusCode::ACCEPTED, Json(answer)))
+}
+
+/// The rewind routes in the OpenAPI document.
+pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
+    use crate::api::openapi::builder::Param;
+    let state_file = json!({"$ref": "#/components/schemas/StateFile"});
+    doc.op(
+        "GET",
+        "/workbench/api/traffic/{id}/changes",
+        "Rewind",
+        "What one timeline entry (exchange or event) changed in the sandbox's state",
+    )
+    .describe("The records the entry's writes created, changed and removed (net: from before its first write to after its last), with field-level differences and the balances moved. An entry that wrote nothing answers `commits: 0` and empty lists. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: the entry is beyond the journal's reach, or the journal is off.")
+    .operator()
+    .answers::<EntryChanges>(200, "The entry's state changes")
+    .refusals(&[400, 401, 404, 409])
+    .finish();
+    doc.op(
+        "POST",
+        "/workbench/api/rewind",
+        "Rewind",
+        "Return the sandbox to the state before or after a timeline entry",
+    )
+    .describe("Atomically, over every tree of the state; the rewind is itself an entry of the timeline (`rewind`), so returning to the state before it undoes it. An event whose changes another entry made (a batch run a request asked for, a payment status step within a run) is rewound with that entry, and `note` says so; `note` also says when nothing changed. The sandbox rewinds only itself, not the TPP's own records. Workbench clients receive `sandbox.changed {what: \"all\"}`. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.")
+    .operator()
+    .body::<RewindRequest>(true)
+    .answers::<Rewound>(200, "The sandbox is at that point")
+    .refusals(&[400, 401, 404, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/workbench/api/rewind/preview",
+        "Rewind",
+        "What a rewind to a point would undo now, nothing applied",
+    )
+    .describe("The answer `POST /workbench/api/rewind` would give for the same point, without changing anything: how many journal records it would undo and how many records of the state it would change. `note` says when nothing would change, and when the entry is an event whose changes another entry made (a batch run a request asked for, a payment status step within a run): the rewind then returns to that entry's point. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.")
+    .params(&[
+        Param::query("to", "integer", "The timeline entry (exchange or event).").required(),
+        Param::query(
+            "position",
+            "enum:before|after",
+            "Before or after the entry (default after).",
+        ),
+    ])
+    .operator()
+    .answers::<rewind::RewindPreview>(200, "What the rewind would do")
+    .refusals(&[400, 401, 404, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/workbench/api/state/at/{id}",
+        "Rewind",
+        "The state at a timeline entry as a state file (the live state untouched)",
+    )
+    .params(&[Param::query(
+        "position",
+        "enum:before|after",
+        "Before or after the entry (default after).",
+    )])
+    .operator()
+    .answers_with(200, "A state file", "application/json", state_file)
+    .refusals(&[400, 401, 404, 409])
+    .finish();
+    doc.op(
+        "GET",
+        "/workbench/api/state/compare",
+        "Rewind",
+        "The state at one timeline entry against the state at another",
+    )
+    .params(&[
+        Param::query("a", "integer", "The first entry.").required(),
+        Param::query("b", "integer", "The second entry.").required(),
+        Param::query(
+            "aPosition",
+            "enum:before|after",
+            "Before or after a (default after).",
+        ),
+        Param::query(
+            "bPosition",
+            "enum:before|after",
+            "Before or after b (default after).",
+        ),
+    ])
+    .operator()
+    .answers::<Comparison>(200, "What differs from the state at a to the state at b")
+    .refusals(&[400, 401, 404, 409])
+    .finish();
+    doc.op(
+        "POST",
+        "/workbench/api/journeys/{id}/restart",
+        "Rewind",
+        "Restart a journey from one of its steps (presentation mode)",
+    )
+    .describe("Rewinds the sandbox to the state before the step (before the first page of the PSU's SCA when the step is one of its pages), then re-runs the journey's exchanges from there through the replay engine: bank requests re-signed with the persona's key whose certificate signed them, ids from the new answers carried into later requests, SCA pages through the automation endpoint with the PSU's choices. Events are not re-run. 202: the rewind is done and the re-run has begun; its exchanges appear on the timeline.")
+    .operator()
+    .body::<RestartRequest>(true)
+    .answers::<Restart>(202, "Rewound; the re-run has begun")
+    .refusals(&[400, 401, 404, 409])
+    .finish();
+}

@@ -1,0 +1,59 @@
+//! `GET /workbench/api/session` (where the service runs and how) and `GET /workbench/api/events` (every
+//! event of the sandbox as Server-Sent Events, resumable with `Last-Event-ID` or `?lastEventId=`).
+
+use crate::app_state::AppState;
+use crate::clock::ClockReading;
+use axum::extract::{RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::Json;
+use serde::Serialize;
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Session {
+    version: &'static str,
+    base_url: String,
+    /// `loopback` (this machine only) or `shared` (the operator credential guards the controls).
+    #[schema(schema_with = mode_schema)]
+    mode: &'static str,
+    #[schema(required = true)]
+    data_dir: Option<String>,
+    callback_url: String,
+    clock: ClockReading,
+    /// The data directory's format, and its last migration (docs/data-directory.md).
+    data_format: crate::store::DataFormat,
+    /// The profile the bank is played in (docs/rehearsal.md).
+    profile: crate::rehearsal::Profile,
+}
+
+/// 200: the session.
+pub async fn session(State(state): State<AppState>) -> Json<Session> {
+    let base_url = state.base_url();
+    Json(Session {
+        version: env!("CARGO_PKG_VERSION"),
+        callback_url: format!("{base_url}/workbench/callback"),
+        base_url,
+        mode: state.settings.access.as_str(),
+        data_dir: state.settings.data_dir.clone(),
+        clock: state.clock.reading(),
+        data_format: state.store.data_format().clone(),
+        profile: state.rehearsal.profile(),
+    })
+}
+
+/// 200 `text/event-stream`.
+pub async fn events(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let resume = crate::api::sse::last_event_id(&headers, query.as_deref());
+    crate::api::sse::stream(&state.events, resume, |_| true)
+}
+
+/// The OpenAPI schema of `Session.mode`: one of a fixed set of words.
+fn mode_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    serde_json::from_value(serde_json::json!({"type": "string", "enum": ["loopback", "shared"]}))
+        .expect("a valid schema")
+}
