@@ -1,7 +1,8 @@
 // The UI's one contract with the service: its OpenAPI document, written by the built binary
 // (`xs2a-sandbox openapi --out FILE`), kept as a committed copy (src/api/generated/openapi.json, which the unit
 // tests' fetch mock validates every reply against) and turned into TypeScript types with openapi-typescript
-// (src/api/generated/schema.ts, which src/api/types.ts and src/api/traffic.ts alias).
+// (src/api/generated/schema.ts: its `components` are what src/api/types.ts and src/api/traffic.ts alias, its
+// `paths` what the openapi-fetch client of src/api/http.ts and src/api/client.ts is typed by).
 //
 //   node scripts/gen-types.mjs            regenerate both files from the binary
 //   node scripts/gen-types.mjs --check    regenerate in memory and fail when either committed file differs

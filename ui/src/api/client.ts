@@ -1,5 +1,10 @@
-// The workbench API, one typed function per endpoint of docs/workbench-api.md, over one Transport.
-import type { QueryValue, Transport } from "./http";
+// The workbench API, one typed function per endpoint of docs/workbench-api.md, over one Transport. Every call
+// goes through the transport's openapi-fetch client with a path of the service's OpenAPI document (a key of
+// the generated `paths`), so the compiler checks each path, its parameters and its body against the document;
+// no path is put together here by hand (client.paths.test.ts fails the build if one is).
+import { AS_IS, AS_TEXT, answer } from "./http";
+import type { ApiPath, Transport } from "./http";
+import type { components, paths } from "./generated/schema";
 import { trafficQuery } from "./traffic";
 import type { Entry, Exchange, Journey, JourneyEntries, TrafficFilter, TrafficPage, TrafficSettings } from "./traffic";
 import type {
@@ -66,174 +71,252 @@ import type {
   UpdateCustomer,
 } from "./types";
 
-const seg = encodeURIComponent;
+/** The query a GET of a path takes, as the document has it. */
+type QueryOf<P extends ApiPath> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
 
-function reportQuery(q: ConformanceReportQuery): Record<string, QueryValue> {
+function reportQuery(q: ConformanceReportQuery): QueryOf<"/workbench/api/conformance"> {
   return { tpp: q.tpp, since: q.since, until: q.until, journey: q.journey };
 }
 
+// Each function's type is the document's answer. Where it says `as Promise<X>`, X is one of the UI's NARROWED
+// types (types.ts, traffic.ts) or a tuple openapi-fetch loses (below): an assertion TypeScript allows only
+// towards a type the document's answer is comparable to.
 export function createClient(t: Transport) {
+  const { api } = t;
   return {
-    transport: t,
-
-    session: () => t.request<Session>("GET", "/session"),
+    session: () => answer(api.GET("/workbench/api/session")) as Promise<Session>,
     /** The live event stream (EventSource, so the token goes in the URL). */
-    eventsUrl: () => t.url("/events", true),
+    eventsUrl: () => t.url("/workbench/api/events", true),
 
     sandbox: {
-      initialize: () => t.request<InitSummary>("POST", "/sandbox/initialize"),
-      customers: () => t.request<CustomerView[]>("GET", "/sandbox/customers"),
-      createCustomer: (body: CreateCustomer) => t.request<Customer>("POST", "/sandbox/customers", body),
-      updateCustomer: (id: string, body: UpdateCustomer) =>
-        t.request<Customer>("PUT", `/sandbox/customers/${seg(id)}`, body),
-      deleteCustomer: (id: string) => t.request<void>("DELETE", `/sandbox/customers/${seg(id)}`),
+      initialize: (): Promise<InitSummary> => answer(api.POST("/workbench/api/sandbox/initialize")),
+      customers: (): Promise<CustomerView[]> => answer(api.GET("/workbench/api/sandbox/customers")),
+      createCustomer: (body: CreateCustomer): Promise<Customer> =>
+        answer(api.POST("/workbench/api/sandbox/customers", { body })),
+      updateCustomer: (customerId: string, body: UpdateCustomer): Promise<Customer> =>
+        answer(api.PUT("/workbench/api/sandbox/customers/{customerId}", { params: { path: { customerId } }, body })),
+      deleteCustomer: (customerId: string): Promise<void> =>
+        answer(api.DELETE("/workbench/api/sandbox/customers/{customerId}", { params: { path: { customerId } } })),
 
-      createAccount: (body: AccountBody) => t.request<Account>("POST", "/sandbox/accounts", body),
-      account: (id: string) => t.request<Account>("GET", `/sandbox/accounts/${seg(id)}`),
-      updateAccount: (id: string, body: AccountBody) =>
-        t.request<Account>("PUT", `/sandbox/accounts/${seg(id)}`, body),
-      transactions: (id: string, query?: Record<string, QueryValue>) =>
-        t.request<Transaction[]>("GET", `/sandbox/accounts/${seg(id)}/transactions`, undefined, query ? { query } : {}),
-      addTransactions: (id: string, items: TransactionInput[]) =>
-        t.request<Transaction[]>("POST", `/sandbox/accounts/${seg(id)}/transactions`, items),
-      generateTransactions: (id: string, body: GenerateTransactions) =>
-        t.request<Generated>("POST", `/sandbox/accounts/${seg(id)}/transactions/generate`, body),
+      createAccount: (body: AccountBody): Promise<Account> => answer(api.POST("/workbench/api/sandbox/accounts", { body })),
+      account: (mockAccountId: string): Promise<Account> =>
+        answer(api.GET("/workbench/api/sandbox/accounts/{mockAccountId}", { params: { path: { mockAccountId } } })),
+      updateAccount: (mockAccountId: string, body: AccountBody): Promise<Account> =>
+        answer(api.PUT("/workbench/api/sandbox/accounts/{mockAccountId}", { params: { path: { mockAccountId } }, body })),
+      transactions: (
+        mockAccountId: string,
+        query?: QueryOf<"/workbench/api/sandbox/accounts/{mockAccountId}/transactions">,
+      ): Promise<Transaction[]> =>
+        answer(
+          api.GET("/workbench/api/sandbox/accounts/{mockAccountId}/transactions", {
+            params: { path: { mockAccountId }, query },
+          }),
+        ),
+      addTransactions: (mockAccountId: string, body: TransactionInput[]): Promise<Transaction[]> =>
+        answer(
+          api.POST("/workbench/api/sandbox/accounts/{mockAccountId}/transactions", { params: { path: { mockAccountId } }, body }),
+        ),
+      generateTransactions: (mockAccountId: string, body: GenerateTransactions): Promise<Generated> =>
+        answer(
+          api.POST("/workbench/api/sandbox/accounts/{mockAccountId}/transactions/generate", {
+            params: { path: { mockAccountId } },
+            body,
+          }),
+        ),
 
-      createCardAccount: (body: CardAccountBody) => t.request<CardAccount>("POST", "/sandbox/card-accounts", body),
-      cardAccount: (id: string) => t.request<CardAccount>("GET", `/sandbox/card-accounts/${seg(id)}`),
-      updateCardAccount: (id: string, body: CardAccountBody) =>
-        t.request<CardAccount>("PUT", `/sandbox/card-accounts/${seg(id)}`, body),
-      cardTransactions: (id: string, query: Record<string, QueryValue> = { bookingStatus: "both" }) =>
-        t.request<CardTransactionList>("GET", `/sandbox/card-accounts/${seg(id)}/transactions`, undefined, { query }),
-      addCardTransactions: (id: string, items: CardTransactionInput[]) =>
-        t.request<unknown>("POST", `/sandbox/card-accounts/${seg(id)}/transactions`, items),
+      createCardAccount: (body: CardAccountBody): Promise<CardAccount> =>
+        answer(api.POST("/workbench/api/sandbox/card-accounts", { body })),
+      cardAccount: (mockCardAccountId: string): Promise<CardAccount> =>
+        answer(api.GET("/workbench/api/sandbox/card-accounts/{mockCardAccountId}", { params: { path: { mockCardAccountId } } })),
+      updateCardAccount: (mockCardAccountId: string, body: CardAccountBody): Promise<CardAccount> =>
+        answer(
+          api.PUT("/workbench/api/sandbox/card-accounts/{mockCardAccountId}", { params: { path: { mockCardAccountId } }, body }),
+        ),
+      cardTransactions: (
+        mockCardAccountId: string,
+        query: QueryOf<"/workbench/api/sandbox/card-accounts/{mockCardAccountId}/transactions"> = { bookingStatus: "both" },
+      ): Promise<CardTransactionList> =>
+        answer(
+          api.GET("/workbench/api/sandbox/card-accounts/{mockCardAccountId}/transactions", {
+            params: { path: { mockCardAccountId }, query },
+          }),
+        ),
+      addCardTransactions: (mockCardAccountId: string, body: CardTransactionInput[]): Promise<unknown> =>
+        answer(
+          api.POST("/workbench/api/sandbox/card-accounts/{mockCardAccountId}/transactions", {
+            params: { path: { mockCardAccountId } },
+            body,
+          }),
+        ),
 
-      agreements: () => t.request<Agreement[]>("GET", "/sandbox/agreements"),
-      createAgreement: (body: AgreementBody) => t.request<Agreement>("POST", "/sandbox/agreements", body),
+      agreements: (): Promise<Agreement[]> => answer(api.GET("/workbench/api/sandbox/agreements")),
+      createAgreement: (body: AgreementBody): Promise<Agreement> =>
+        answer(api.POST("/workbench/api/sandbox/agreements", { body })),
 
-      clock: () => t.request<ClockReading>("GET", "/sandbox/clock"),
-      changeClock: (change: ClockChange) => t.request<ClockReading>("PUT", "/sandbox/clock", change),
+      clock: () => answer(api.GET("/workbench/api/sandbox/clock")) as Promise<ClockReading>,
+      changeClock: (body: ClockChange) => answer(api.PUT("/workbench/api/sandbox/clock", { body })) as Promise<ClockReading>,
 
-      batchRuns: (limit?: number) =>
-        t.request<BatchRuns>("GET", "/sandbox/batch-runs", undefined, limit ? { query: { limit } } : {}),
-      runBatchNow: () => t.request<BatchRun>("POST", "/sandbox/batch-runs"),
+      batchRuns: (limit?: number): Promise<BatchRuns> =>
+        answer(api.GET("/workbench/api/sandbox/batch-runs", { params: { query: { limit: limit || undefined } } })),
+      runBatchNow: (): Promise<BatchRun> => answer(api.POST("/workbench/api/sandbox/batch-runs")),
 
       payments: (query: { status?: PaymentStatus | ""; limit?: number } = {}) =>
-        t.request<PaymentSummary[]>("GET", "/sandbox/payments", undefined, { query }),
+        answer(
+          api.GET("/workbench/api/sandbox/payments", {
+            params: { query: { status: query.status || undefined, limit: query.limit } },
+          }),
+        ) as Promise<PaymentSummary[]>,
       forceOutcome: (paymentId: string, outcome: ForcedOutcome | null) =>
-        t.request<ForcedOutcomeAnswer>("PUT", `/sandbox/payments/${seg(paymentId)}/forced-outcome`, { outcome }),
+        answer(
+          api.PUT("/workbench/api/sandbox/payments/{paymentId}/forced-outcome", {
+            params: { path: { paymentId } },
+            body: { outcome },
+          }),
+        ) as Promise<ForcedOutcomeAnswer>,
 
       /** Valid identifiers, not used by any customer or account yet (the mock-data scripts' numbers). */
       generate: {
-        nationalId: (kind: NationalIdKind) =>
-          t.request<GeneratedValue>("GET", "/sandbox/generate/national-id", undefined, { query: { kind } }),
-        orgNumber: () => t.request<GeneratedValue>("GET", "/sandbox/generate/org-number"),
-        bban: () => t.request<GeneratedValue>("GET", "/sandbox/generate/bban"),
+        nationalId: (kind: NationalIdKind): Promise<GeneratedValue> =>
+          answer(api.GET("/workbench/api/sandbox/generate/national-id", { params: { query: { kind } } })),
+        orgNumber: (): Promise<GeneratedValue> => answer(api.GET("/workbench/api/sandbox/generate/org-number")),
+        bban: (): Promise<GeneratedValue> => answer(api.GET("/workbench/api/sandbox/generate/bban")),
       },
 
-      settings: () => t.request<Settings>("GET", "/sandbox/settings"),
-      updateSettings: (body: Settings) => t.request<Settings>("PUT", "/sandbox/settings", body),
+      settings: (): Promise<Settings> => answer(api.GET("/workbench/api/sandbox/settings")),
+      updateSettings: (body: Settings): Promise<Settings> => answer(api.PUT("/workbench/api/sandbox/settings", { body })),
     },
 
     personas: {
-      list: () => t.request<Persona[]>("GET", "/personas"),
-      issue: (body: IssuePersona) => t.request<Persona>("POST", "/personas", body),
-      import: (body: ImportPersona) => t.request<Persona>("POST", "/personas/import", body),
-      update: (id: string, patch: PersonaPatch) => t.request<Persona>("PATCH", `/personas/${seg(id)}`, patch),
-      remove: (id: string) => t.request<void>("DELETE", `/personas/${seg(id)}`),
-      certificate: (id: string) =>
-        t.request<string>("GET", `/personas/${seg(id)}/certificate`, undefined, { text: true }),
+      list: (): Promise<Persona[]> => answer(api.GET("/workbench/api/personas")),
+      issue: (body: IssuePersona): Promise<Persona> => answer(api.POST("/workbench/api/personas", { body })),
+      import: (body: ImportPersona): Promise<Persona> => answer(api.POST("/workbench/api/personas/import", { body })),
+      update: (id: string, body: PersonaPatch): Promise<Persona> =>
+        answer(api.PATCH("/workbench/api/personas/{id}", { params: { path: { id } }, body })),
+      remove: (id: string): Promise<void> => answer(api.DELETE("/workbench/api/personas/{id}", { params: { path: { id } } })),
+      certificate: (id: string): Promise<string> =>
+        answer(api.GET("/workbench/api/personas/{id}/certificate", { params: { path: { id } }, ...AS_TEXT })),
     },
 
+    // openapi-fetch's answer type (its Readable<>) turns the document's tuples, the `[name, value]` headers,
+    // into plain arrays; the assertions name the document's own schemas again.
     compose: {
-      operations: () => t.request<Operation[]>("GET", "/operations"),
-      preview: (draft: Draft) => t.request<Preview>("POST", "/compose/preview", draft),
-      send: (draft: Draft) => t.request<Sent>("POST", "/compose/send", draft),
-      history: () => t.request<HistoryEntry[]>("GET", "/compose/history"),
-      historyEntry: (id: string) => t.request<Sent>("GET", `/compose/history/${seg(id)}`),
-      export: (draft: Draft, format: ExportFormat) =>
-        t.request<ExportAnswer>("POST", "/compose/export", { draft, format }),
+      operations: () => answer(api.GET("/workbench/api/operations")) as Promise<Operation[]>,
+      preview: (body: Draft) => answer(api.POST("/workbench/api/compose/preview", { body })) as Promise<Preview>,
+      send: (body: Draft) => answer(api.POST("/workbench/api/compose/send", { body })) as Promise<Sent>,
+      history: (): Promise<HistoryEntry[]> => answer(api.GET("/workbench/api/compose/history")),
+      historyEntry: (id: string) =>
+        answer(api.GET("/workbench/api/compose/history/{id}", { params: { path: { id } } })) as Promise<Sent>,
+      export: (draft: Draft, format: ExportFormat): Promise<ExportAnswer> =>
+        answer(api.POST("/workbench/api/compose/export", { body: { draft, format } })),
     },
 
     sca: {
-      callbacks: () => t.request<Callback[]>("GET", "/sca/callbacks"),
+      callbacks: (): Promise<Callback[]> => answer(api.GET("/workbench/api/sca/callbacks")),
       /** The authorisations not finished yet, newest first. */
-      pending: () => t.request<PendingAuthorisation[]>("GET", "/sca/pending"),
+      pending: (): Promise<PendingAuthorisation[]> => answer(api.GET("/workbench/api/sca/pending")),
     },
 
     /** The signed-request gate's steps and the headers it signs and requires, as the verifier has them. */
-    gate: () => t.request<GateDefinition>("GET", "/gate"),
+    gate: (): Promise<GateDefinition> => answer(api.GET("/workbench/api/gate")),
 
     fixtures: {
       /** The whole state as a state file (docs/fixtures.md), as text to save unchanged. */
-      exportState: () => t.request<string>("GET", "/state", undefined, { text: true }),
-      /** What importing a state file would change (`preview`), or the import itself. */
-      importState: (file: string, mode: StateMode, preview: boolean) =>
-        t.request<ImportOutcome>("POST", "/state", file, { raw: true, query: { mode, preview: preview ? true : undefined } }),
-      snapshots: () => t.request<Snapshot[]>("GET", "/snapshots"),
-      takeSnapshot: (name: string) => t.request<Snapshot>("PUT", `/snapshots/${seg(name)}`),
-      snapshotFile: (name: string) => t.request<string>("GET", `/snapshots/${seg(name)}`, undefined, { text: true }),
-      restoreSnapshot: (name: string) => t.request<ImportOutcome>("POST", `/snapshots/${seg(name)}/restore`),
-      deleteSnapshot: (name: string) => t.request<void>("DELETE", `/snapshots/${seg(name)}`),
+      exportState: (): Promise<string> => answer(api.GET("/workbench/api/state", AS_TEXT)),
+      /**
+       * What importing a state file would change (`preview`), or the import itself. The file goes as the
+       * user chose it, not parsed here: the service says what is wrong with it, at the field.
+       */
+      importState: (file: string, mode: StateMode, preview: boolean): Promise<ImportOutcome> =>
+        answer(
+          api.POST("/workbench/api/state", {
+            params: { query: { mode, preview: preview || undefined } },
+            body: file as unknown as components["schemas"]["StateFile"],
+            ...AS_IS,
+          }),
+        ),
+      snapshots: (): Promise<Snapshot[]> => answer(api.GET("/workbench/api/snapshots")),
+      takeSnapshot: (name: string): Promise<Snapshot> =>
+        answer(api.PUT("/workbench/api/snapshots/{name}", { params: { path: { name } } })),
+      snapshotFile: (name: string): Promise<string> =>
+        answer(api.GET("/workbench/api/snapshots/{name}", { params: { path: { name } }, ...AS_TEXT })),
+      restoreSnapshot: (name: string): Promise<ImportOutcome> =>
+        answer(api.POST("/workbench/api/snapshots/{name}/restore", { params: { path: { name } } })),
+      deleteSnapshot: (name: string): Promise<void> =>
+        answer(api.DELETE("/workbench/api/snapshots/{name}", { params: { path: { name } } })),
     },
 
     /** Production rehearsal (docs/rehearsal.md): the profile, the fault plan, the central register. */
     rehearsal: {
-      profile: () => t.request<ProfileSetting>("GET", "/profile"),
-      setProfile: (body: ProfileSetting) => t.request<ProfileSetting>("PUT", "/profile", body),
-      faults: () => t.request<Plan>("GET", "/faults"),
-      presets: () => t.request<Preset[]>("GET", "/faults/presets"),
-      addRule: (rule: Rule) => t.request<Plan>("POST", "/faults/rules", rule),
-      setRuleEnabled: (id: string, enabled: boolean) =>
-        t.request<Plan>("PATCH", `/faults/rules/${seg(id)}`, { enabled }),
-      deleteRule: (id: string) => t.request<Plan>("DELETE", `/faults/rules/${seg(id)}`),
-      register: () => t.request<RegisteredTpp[]>("GET", "/register"),
-      changeRegister: (organisationId: string, body: RegisterChange) =>
-        t.request<RegisteredTpp>("PATCH", `/register/${seg(organisationId)}`, body),
+      profile: (): Promise<ProfileSetting> => answer(api.GET("/workbench/api/profile")),
+      setProfile: (body: ProfileSetting): Promise<ProfileSetting> => answer(api.PUT("/workbench/api/profile", { body })),
+      faults: (): Promise<Plan> => answer(api.GET("/workbench/api/faults")),
+      presets: (): Promise<Preset[]> => answer(api.GET("/workbench/api/faults/presets")),
+      addRule: (body: Rule): Promise<Plan> => answer(api.POST("/workbench/api/faults/rules", { body })),
+      setRuleEnabled: (id: string, enabled: boolean): Promise<Plan> =>
+        answer(api.PATCH("/workbench/api/faults/rules/{id}", { params: { path: { id } }, body: { enabled } })),
+      deleteRule: (id: string): Promise<Plan> =>
+        answer(api.DELETE("/workbench/api/faults/rules/{id}", { params: { path: { id } } })),
+      register: (): Promise<RegisteredTpp[]> => answer(api.GET("/workbench/api/register")),
+      changeRegister: (organisationId: string, body: RegisterChange): Promise<RegisteredTpp> =>
+        answer(api.PATCH("/workbench/api/register/{organisationId}", { params: { path: { organisationId } }, body })),
     },
 
     traffic: {
       page: (filter: TrafficFilter, before?: number | null, limit?: number, signal?: AbortSignal) =>
-        t.request<TrafficPage>("GET", "/traffic", undefined, {
-          query: trafficQuery(filter, before, limit),
-          ...(signal ? { signal } : {}),
-        }),
+        answer(
+          api.GET("/workbench/api/traffic", {
+            params: { query: trafficQuery(filter, before, limit) },
+            ...(signal ? { signal } : {}),
+          }),
+        ) as Promise<TrafficPage>,
       /** An exchange whole, or the event entry. */
-      entry: (id: number) => t.request<Exchange | Entry>("GET", `/traffic/${id}`),
-      har: (id: number) => t.request<unknown>("GET", `/traffic/${id}/har`),
-      streamUrl: () => t.url("/traffic/stream", true),
-      journeys: (limit = 50) => t.request<Journey[]>("GET", "/journeys", undefined, { query: { limit } }),
-      journey: (id: string) => t.request<JourneyEntries>("GET", `/journeys/${seg(id)}`),
-      settings: () => t.request<TrafficSettings>("GET", "/traffic/settings"),
-      updateSettings: (body: TrafficSettings) => t.request<TrafficSettings>("PUT", "/traffic/settings", body),
+      entry: (id: number) =>
+        answer(api.GET("/workbench/api/traffic/{id}", { params: { path: { id: String(id) } } })) as Promise<Exchange | Entry>,
+      har: (id: number): Promise<unknown> => answer(api.GET("/workbench/api/traffic/{id}/har", { params: { path: { id: String(id) } } })),
+      streamUrl: () => t.url("/workbench/api/traffic/stream", true),
+      journeys: (limit = 50): Promise<Journey[]> =>
+        answer(api.GET("/workbench/api/journeys", { params: { query: { limit } } })),
+      journey: (id: string) =>
+        answer(api.GET("/workbench/api/journeys/{id}", { params: { path: { id } } })) as Promise<JourneyEntries>,
+      settings: (): Promise<TrafficSettings> => answer(api.GET("/workbench/api/traffic/settings")),
+      updateSettings: (body: TrafficSettings): Promise<TrafficSettings> =>
+        answer(api.PUT("/workbench/api/traffic/settings", { body })),
     },
 
     /** docs/rewind.md: what an entry changed, the state at an entry, the sandbox returned to it. */
     rewind: {
-      changes: (id: number) => t.request<EntryChanges>("GET", `/traffic/${id}/changes`),
+      changes: (id: number): Promise<EntryChanges> =>
+        answer(api.GET("/workbench/api/traffic/{id}/changes", { params: { path: { id: String(id) } } })),
       /** What `to` would undo now (nothing applied): the confirmation says it before anyone rewinds. */
-      preview: (to: number, position: Position) =>
-        t.request<RewindPreview>("GET", "/rewind/preview", undefined, { query: { to, position } }),
-      to: (to: number, position: Position) => t.request<Rewound>("POST", "/rewind", { to, position }),
+      preview: (to: number, position: Position): Promise<RewindPreview> =>
+        answer(api.GET("/workbench/api/rewind/preview", { params: { query: { to, position } } })),
+      to: (to: number, position: Position): Promise<Rewound> =>
+        answer(api.POST("/workbench/api/rewind", { body: { to, position } })),
       /** The state file of the state before or after entry `id`. */
-      stateAt: (id: number, position: Position) =>
-        t.request<string>("GET", `/state/at/${id}`, undefined, { query: { position }, text: true }),
-      compare: (a: number, b: number, aPosition: Position = "after", bPosition: Position = "after") =>
-        t.request<Comparison>("GET", "/state/compare", undefined, { query: { a, b, aPosition, bPosition } }),
-      restart: (journey: string, from: number, paceMs?: number) =>
-        t.request<Restart>("POST", `/journeys/${seg(journey)}/restart`, paceMs === undefined ? { from } : { from, paceMs }),
+      stateAt: (id: number, position: Position): Promise<string> =>
+        answer(api.GET("/workbench/api/state/at/{id}", { params: { path: { id: String(id) }, query: { position } }, ...AS_TEXT })),
+      compare: (a: number, b: number, aPosition: Position = "after", bPosition: Position = "after"): Promise<Comparison> =>
+        answer(api.GET("/workbench/api/state/compare", { params: { query: { a, b, aPosition, bPosition } } })),
+      restart: (id: string, from: number, paceMs?: number): Promise<Restart> =>
+        answer(
+          api.POST("/workbench/api/journeys/{id}/restart", {
+            params: { path: { id } },
+            body: paceMs === undefined ? { from } : { from, paceMs },
+          }),
+        ),
     },
 
     conformance: {
       /** The TPPs the traffic log has seen, most recently active first. */
-      tpps: () => t.request<ConformanceTppSeen[]>("GET", "/conformance/tpps"),
-      report: (q: ConformanceReportQuery) => t.request<ConformanceReport>("GET", "/conformance", undefined, { query: reportQuery(q) }),
+      tpps: (): Promise<ConformanceTppSeen[]> => answer(api.GET("/workbench/api/conformance/tpps")),
+      report: (q: ConformanceReportQuery): Promise<ConformanceReport> =>
+        answer(api.GET("/workbench/api/conformance", { params: { query: reportQuery(q) } })),
       /** The report as JUnit XML (one test case per rule), as text to save. */
-      junit: (q: ConformanceReportQuery) =>
-        t.request<string>("GET", "/conformance/junit", undefined, { query: reportQuery(q), text: true }),
+      junit: (q: ConformanceReportQuery): Promise<string> =>
+        answer(api.GET("/workbench/api/conformance/junit", { params: { query: reportQuery(q) }, ...AS_TEXT })),
       /** The report as self-contained HTML, as text to save. */
-      html: (q: ConformanceReportQuery) =>
-        t.request<string>("GET", "/conformance/html", undefined, { query: reportQuery(q), text: true }),
+      html: (q: ConformanceReportQuery): Promise<string> =>
+        answer(api.GET("/workbench/api/conformance/html", { params: { query: reportQuery(q) }, ...AS_TEXT })),
     },
   };
 }

@@ -1,28 +1,33 @@
-// The one HTTP transport: JSON requests to `<baseUrl>/workbench/api/...` with the operator token, answers
-// parsed, refusals turned into ApiError, WARNINGs of successful answers handed to a listener, and a count
-// of requests in flight for the progress indicator.
+// The one HTTP transport: an openapi-fetch client typed by the `paths` of the service's OpenAPI document
+// (./generated/schema.ts), so that every call's path, parameters and body are checked by the compiler,
+// sending the operator token, over a fetch that reads each answer once: refusals turned into ApiError, WARNINGs
+// of successful answers handed to a listener, and a count of requests in flight for the progress indicator.
+import createFetchClient from "openapi-fetch";
+import type { Client } from "openapi-fetch";
 import type { ClientConfig } from "./config";
 import { ApiError, errorFromAnswer, messagesOf, networkError } from "./errors";
+import type { paths } from "./generated/schema";
 import type { TppMessage } from "./types";
 
-export const API_PREFIX = "/workbench/api";
+/** The client over the document's paths: `api.GET("/workbench/api/session")`, each path as the document has it. */
+export type Api = Client<paths>;
 
-export type QueryValue = string | number | boolean | null | undefined;
+/** A path of the document. */
+export type ApiPath = keyof paths;
 
-export interface RequestOptions {
-  query?: Record<string, QueryValue>;
-  signal?: AbortSignal;
-  /** The answer is text (e.g. a PEM, a state file to save as it came), not parsed. */
-  text?: boolean;
-  /** The body is JSON text already (a file the user chose): sent as it is, for the service to judge. */
-  raw?: boolean;
-}
+const JSON_TYPE = "application/json";
+
+/** Per call: the answer is text (e.g. a PEM, a state file to save as it came), not parsed. */
+export const AS_TEXT = { parseAs: "text", headers: { Accept: "*/*" } } as const;
+
+/** Per call: the body is JSON text already (a file the user chose), sent as it is for the service to judge. */
+export const AS_IS = { bodySerializer: (body: unknown) => body };
 
 export interface Transport {
   readonly config: ClientConfig;
-  request<T>(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<T>;
-  /** The absolute URL of an API path, with `?token=` for places that cannot send a header. */
-  url(path: string, withToken?: boolean): string;
+  readonly api: Api;
+  /** The absolute URL of a path of the document, with `?token=` for places that cannot send a header. */
+  url(path: ApiPath, withToken?: boolean): string;
 }
 
 export interface TransportHooks {
@@ -30,15 +35,33 @@ export interface TransportHooks {
   onPending?: (inFlight: number) => void;
 }
 
-export function buildQuery(query: Record<string, QueryValue> | undefined): string {
-  if (!query) return "";
+/**
+ * A query's text without the `?`; empty values are left out (a form's blank field means "any"). The workbench's
+ * query parameters are single values; anything else is a mistake of the caller, said at once.
+ */
+export function queryString(query: Record<string, unknown> | undefined): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
+  for (const [name, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null || value === "") continue;
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
+      throw new TypeError(`the query parameter ${name} is not a single value`);
+    }
     params.set(name, String(value));
   }
-  const text = params.toString();
-  return text ? `?${text}` : "";
+  return params.toString();
+}
+
+/**
+ * The data of an answer. Refusals never get here (the transport's fetch throws them as ApiError); the check
+ * stays in case a call ever gets an error answer past it.
+ */
+export async function answer<D>(call: Promise<{ data?: D; error?: unknown; response: Response }>): Promise<D> {
+  const { data, error, response } = await call;
+  if (!response.ok) {
+    const text = error === undefined ? "" : typeof error === "string" ? error : JSON.stringify(error);
+    throw errorFromAnswer(response.status, response.statusText, text);
+  }
+  return data as D;
 }
 
 export function createTransport(
@@ -52,26 +75,19 @@ export function createTransport(
     hooks.onPending?.(inFlight);
   };
 
-  const url = (path: string, withToken = false): string => {
-    const full = `${config.baseUrl}${API_PREFIX}${path}`;
+  const url = (path: ApiPath, withToken = false): string => {
+    const full = `${config.baseUrl}${path}`;
     if (!withToken || !config.token) return full;
     return `${full}${full.includes("?") ? "&" : "?"}token=${encodeURIComponent(config.token)}`;
   };
 
-  async function request<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
-    const headers: Record<string, string> = { Accept: options.text ? "*/*" : "application/json" };
-    if (config.token) headers.Authorization = `Bearer ${config.token}`;
-    const init: RequestInit = { method, headers };
-    if (body !== undefined) {
-      headers["Content-Type"] = "application/json";
-      init.body = options.raw && typeof body === "string" ? body : JSON.stringify(body);
-    }
-    if (options.signal) init.signal = options.signal;
+  /** Sends a request openapi-fetch built and reads the whole answer, so that it is counted until it is in. */
+  async function send(request: Request): Promise<Response> {
     pending(1);
     let response: Response;
     let text: string;
     try {
-      response = await fetchImpl(url(path) + buildQuery(options.query), init);
+      response = await fetchImpl(request);
       text = await response.text();
     } catch (cause) {
       if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
@@ -80,20 +96,34 @@ export function createTransport(
       pending(-1);
     }
     if (!response.ok) throw errorFromAnswer(response.status, response.statusText, text);
-    if (options.text) return text as T;
-    if (response.status === 204 || text.trim() === "") return undefined as T;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new ApiError(response.status, [
-        { category: "ERROR", code: "FORMAT", path: null, text: `The service's answer is not JSON: ${text.slice(0, 200)}` },
-      ]);
+    const empty = text.trim() === "";
+    if (!empty && request.headers.get("Accept") === JSON_TYPE) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new ApiError(response.status, [
+          { category: "ERROR", code: "FORMAT", path: null, text: `The service's answer is not JSON: ${text.slice(0, 200)}` },
+        ]);
+      }
+      const warnings = messagesOf(parsed).filter((m) => m.category === "WARNING");
+      if (warnings.length > 0) hooks.onWarnings?.(warnings);
     }
-    const warnings = messagesOf(parsed).filter((m) => m.category === "WARNING");
-    if (warnings.length > 0) hooks.onWarnings?.(warnings);
-    return parsed as T;
+    // The body was read above; openapi-fetch reads this copy (no body: its data is undefined, as for a 204).
+    const type = response.headers.get("Content-Type");
+    return new Response(empty ? null : text, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: type ? { "Content-Type": type } : {},
+    });
   }
 
-  return { config, request, url };
+  const api = createFetchClient<paths>({
+    baseUrl: config.baseUrl,
+    fetch: send,
+    headers: { Accept: JSON_TYPE, Authorization: config.token ? `Bearer ${config.token}` : undefined },
+    querySerializer: (query) => queryString(query),
+  });
+
+  return { config, api, url };
 }

@@ -157,12 +157,12 @@ export function trafficQuery(filter: TrafficFilter, before?: number | null, limi
   return {
     tpp: filter.tpp?.trim(),
     psu: filter.psu?.trim(),
-    status: filter.status,
+    status: filter.status || undefined,
     failed: filter.failed ? true : undefined,
     resource: filter.resource?.trim(),
     journey: filter.journey?.trim(),
     q: filter.q?.trim(),
-    kind: filter.kind,
+    kind: filter.kind || undefined,
     before: before ?? undefined,
     limit,
   };

@@ -12,6 +12,7 @@ export interface Call {
   path: string;
   query: URLSearchParams;
   url: string;
+  /** By lower-case name, as the Fetch API's Headers give them. */
   headers: Record<string, string>;
   body: unknown;
 }
@@ -55,17 +56,19 @@ export function mockFetch(routes: Record<string, Route>) {
   checkRoutes(routes);
   const calls: Call[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const url = new URL(input instanceof Request ? input.url : input.toString());
-    const method = (init?.method ?? "GET").toUpperCase();
+    // The client's openapi-fetch hands in a Request; a bare URL and init are taken too.
+    const request = input instanceof Request ? input : new Request(input, init);
+    const url = new URL(request.url);
+    const method = request.method.toUpperCase();
     const path = url.pathname.replace(/^\/workbench\/api/, "");
-    const text = typeof init?.body === "string" ? init.body : undefined;
+    const text = request.body === null ? "" : await request.text();
     const call: Call = {
       method,
       path,
       query: url.searchParams,
       url: url.toString(),
-      headers: { ...(init?.headers as Record<string, string> | undefined) },
-      body: text !== undefined ? JSON.parse(text) : undefined,
+      headers: Object.fromEntries(request.headers),
+      body: text !== "" ? JSON.parse(text) : undefined,
     };
     calls.push(call);
     const op = operationOf(method, path);
