@@ -1,4 +1,4 @@
-//! Who may do what (README, "Who may do what"): in shared mode the bank-side controls need the operator
+//! Who may do what (docs/reference/access.md): in shared mode the bank-side controls need the operator
 //! credential while the mock-data API stays open to signed TPPs; the bundled test CA is trusted only when
 //! the operator names it; in loopback mode everything stays open. And the simulated clock survives a
 //! restart.

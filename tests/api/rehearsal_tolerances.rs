@@ -1,6 +1,6 @@
 //! Each tolerance of the sandbox (docs/rehearsal.md): accepted with a WARNING under the sandbox profile,
 //! refused as production refuses it under the production profile, the text saying the sandbox profile
-//! accepts it. And the README's table of tolerances is the one the code makes.
+//! accepts it. And docs/rehearsal.md's table of tolerances is the one the code makes.
 
 use crate::helpers::{spawn_app_with, test_config, tpp, TestApp, TestRequest, TestResponse};
 use crate::kit_proxy;
@@ -183,13 +183,13 @@ async fn every_tolerance_is_refused_under_the_production_profile() {
 }
 
 #[test]
-fn the_readme_table_of_tolerances_is_the_codes() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+fn the_docs_table_of_tolerances_is_the_codes() {
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rehearsal.md")).unwrap();
     let table = xs2a_sandbox::api::rehearsal::tolerance_table();
     assert!(
-        readme.contains(&table),
-        "README.md must hold the table of tolerances as the code makes it:\n{table}"
+        docs.contains(&table),
+        "docs/rehearsal.md must hold the table of tolerances as the code makes it:\n{table}"
     );
 }
 

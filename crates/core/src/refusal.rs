@@ -1,8 +1,8 @@
 //! The core's one refusal type: what the sandbox says when it will not do something, without any notion
 //! of transport. Every refusal carries the SPEC.md code, the JSON path, header or parameter at fault, and
 //! plain text that says what to change, and the status it is answered with (the code-to-status table,
-//! also in the README, as plain numbers); `api::error` turns it into an HTTP response with a `tppMessages`
-//! body.
+//! also in docs/reference/errors.md, as plain numbers); `api::error` turns it into an HTTP response with a
+//! `tppMessages` body.
 
 use serde::{Deserialize, Serialize};
 
@@ -75,10 +75,11 @@ impl Code {
         }
     }
 
-    /// The status a refusal with this code is answered with, as a number: the table documented in the
-    /// README. SPEC.md leaves the code-to-status mapping open; this follows Berlin Group 1.3 where SPEC.md
-    /// is silent and SPEC.md where it speaks (signatures: 400). It lives with the codes so that the core's
-    /// tests assert a refusal's status without the HTTP layer; `api::error` answers with it.
+    /// The status a refusal with this code is answered with, as a number: the table documented in
+    /// docs/reference/errors.md. SPEC.md leaves the code-to-status mapping open; this follows Berlin Group
+    /// 1.3 where SPEC.md is silent and SPEC.md where it speaks (signatures: 400). It lives with the codes
+    /// so that the core's tests assert a refusal's status without the HTTP layer; `api::error` answers
+    /// with it.
     pub fn status(self) -> u16 {
         use Code::*;
         match self {

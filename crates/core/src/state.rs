@@ -7,7 +7,7 @@ use crate::signing::verifier::Verifier;
 use crate::store::Store;
 use std::sync::Arc;
 
-/// Who the sandbox is open to (README, "Who may do what").
+/// Who the sandbox is open to (docs/reference/access.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AccessMode {
     /// One developer's machine, bound to loopback: every signed TPP may use the bank-side controls, and

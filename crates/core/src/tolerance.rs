@@ -2,8 +2,8 @@
 //! list. Each site that tolerates something (mostly the signature gate, `signing::verifier`) names its
 //! [`Tolerance`] and records it as [`Tolerated`]; `rehearsal::tolerance::judge` decides, by the profile,
 //! whether that is the WARNING or the refusal production gives. The vocabulary lives here, below both the
-//! gate and the rehearsal, so that neither reaches into the other. The README's table of tolerances is
-//! checked against [`Tolerance::ALL`] (`tests/api/rehearsal_tolerances.rs`).
+//! gate and the rehearsal, so that neither reaches into the other. The table of tolerances in
+//! docs/rehearsal.md is checked against [`Tolerance::ALL`] (`tests/api/rehearsal_tolerances.rs`).
 
 use crate::refusal::{Code, TppMessage};
 
@@ -36,7 +36,7 @@ pub enum Tolerance {
 }
 
 impl Tolerance {
-    /// Every tolerance, in the README's order.
+    /// Every tolerance, in the order of docs/rehearsal.md's table.
     pub const ALL: [Tolerance; 9] = [
         Tolerance::KeyIdIssuerSpelling,
         Tolerance::KeyIdSerialSpelling,
@@ -49,7 +49,7 @@ impl Tolerance {
         Tolerance::MockDataApi,
     ];
 
-    /// The stable id (README, traffic log, docs/rehearsal.md).
+    /// The stable id (docs/rehearsal.md, the traffic log).
     pub fn id(self) -> &'static str {
         match self {
             Tolerance::KeyIdIssuerSpelling => "key-id-issuer-spelling",

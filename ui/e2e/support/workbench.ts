@@ -25,7 +25,7 @@ export async function show(page: Page, screen: Screen): Promise<Locator> {
 
 /**
  * Saves a screenshot of the window as it is (1440x900 by default, the presentation tests' 1280x720) to
- * $XS2A_SCREENSHOTS when set: the README's pictures come from here.
+ * $XS2A_SCREENSHOTS when set: the pictures of the README and docs/workbench.md come from here.
  */
 export async function snap(page: Page, name: string): Promise<void> {
   const dir = process.env.XS2A_SCREENSHOTS;

@@ -96,7 +96,7 @@ pub fn may_pay_from(
     Ok(None)
 }
 
-/// Magic values that make a payment end in a chosen state (documented in the README): the unstructured
+/// Magic values that make a payment end in a chosen state (docs/reference/payments.md): the unstructured
 /// remittance text contains `SANDBOX:RJCT`, `SANDBOX:ACCP`, `SANDBOX:PDNG` or `SANDBOX:PART`.
 pub fn forced_outcome(payment: &ValidatedPayment) -> Option<ForcedOutcome> {
     payment

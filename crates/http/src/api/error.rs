@@ -1,13 +1,13 @@
 //! The HTTP face of a refusal: its status (the code-to-status table is the core's, `Code::status`, also
-//! in the README), the `{"tppMessages": [...]}` body, and the few refusals only HTTP has (no such path,
-//! body too large, media type).
+//! in docs/reference/errors.md), the `{"tppMessages": [...]}` body, and the few refusals only HTTP has
+//! (no such path, body too large, media type).
 
 pub use crate::refusal::{Category, Code, Refusal, RefusalContext, TppMessage, MAX_TEXT_CHARS};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-/// The HTTP status each code maps to: the table of [`Code::status`] (documented in the README).
+/// The HTTP status each code maps to: the table of [`Code::status`] (docs/reference/errors.md).
 pub fn status_of(code: Code) -> StatusCode {
     StatusCode::from_u16(code.status()).expect("the table holds valid statuses")
 }

@@ -1,6 +1,6 @@
 //! The transport's limits: how large and how slow a request may be before the service cuts it off with a
 //! clear answer, so that no client can hold memory or a connection for ever. Defaults are documented in
-//! the README and settable on `serve`.
+//! docs/reference/limits.md and settable on `serve`.
 
 use crate::api::error::ApiError;
 use axum::body::{to_bytes, Body};

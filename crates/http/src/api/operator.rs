@@ -1,4 +1,4 @@
-//! The operator credential on the bank-side controls of `/v1/sandbox` (README, "Who may do what"). In
+//! The operator credential on the bank-side controls of `/v1/sandbox` (docs/reference/access.md). In
 //! loopback mode (one developer's machine) every signed TPP may use them, as before; in shared mode a
 //! control also needs `Authorization: Bearer <operator token>`, which the CLI prints and the workbench
 //! holds. The mock-data API stays open to signed TPPs in both modes, as the bank's platform offers it.

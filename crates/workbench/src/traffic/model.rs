@@ -73,7 +73,7 @@ pub struct ExchangeSummary {
 impl ExchangeSummary {
     /// A 401 that asks for SCA: the bank's answer carried a scaRedirect (the authorisation it names is
     /// among the resources) and no gate step refused the request. It is how every consent and payment
-    /// journey starts, so the inspector's "failed only" leaves it out (README, When SCA is asked).
+    /// journey starts, so the inspector's "failed only" leaves it out (docs/reference/ais-sca.md).
     pub fn asks_for_sca(&self) -> bool {
         self.status == 401
             && self.failed_step.is_none()

@@ -1,4 +1,4 @@
-// Creates or edits a mock account: the same body for POST and PUT (README, Sandbox data), every field
+// Creates or edits a mock account: the same body for POST and PUT (docs/reference/mock-data.md), every field
 // checked by the service and its message shown at the field.
 import { createSignal, Show } from "solid-js";
 import { ACCOUNT_STATUSES, CASH_ACCOUNT_TYPES } from "../../api/types";

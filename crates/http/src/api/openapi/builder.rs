@@ -193,7 +193,7 @@ impl Operation<'_> {
         self
     }
 
-    /// Needs the operator credential (a bearer token; see the README's Modes).
+    /// Needs the operator credential (a bearer token; docs/reference/access.md).
     pub fn operator(mut self) -> Self {
         self.body
             .insert("security".into(), json!([{"operator": []}]));

@@ -12,7 +12,7 @@ use builder::Document;
 use serde_json::{json, Value};
 use std::sync::OnceLock;
 
-/// The statuses a refusal can have, each a `tppMessages` body (the README's code table).
+/// The statuses a refusal can have, each a `tppMessages` body (docs/reference/errors.md's code table).
 const REFUSAL_STATUSES: &[(u16, &str)] = &[
     (400, "Bad request: a header, parameter or body field is missing or wrong, or the signature fails"),
     (401, "The PSU must authenticate (scaRedirect in _links), or the consent or SCA is not valid"),

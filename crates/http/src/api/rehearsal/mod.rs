@@ -95,8 +95,8 @@ pub async fn hide_sandbox(State(state): State<AppState>, request: Request, next:
     next.run(request).await
 }
 
-/// The README's table of tolerances, made from [`crate::rehearsal::Tolerance::ALL`] (a test holds the
-/// README to it): tolerance / sandbox profile / production profile / the refusal.
+/// The table of tolerances in docs/rehearsal.md, made from [`crate::rehearsal::Tolerance::ALL`] (a test
+/// holds the page to it): tolerance / sandbox profile / production profile / the refusal.
 pub fn tolerance_table() -> String {
     let mut table = String::from(
         "| Tolerance | Sandbox profile (WARNING) | Production profile | The refusal |\n|---|---|---|---|\n",
