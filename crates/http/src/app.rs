@@ -274,6 +274,9 @@ impl App {
         if let Some(dir) = &self.data_dir {
             let _ = std::fs::remove_file(dir.join(INSTANCE_FILE));
         }
+        // The traffic log's queued entries are written first, and its writer then holds the store no more:
+        // a store opened on this directory right after the App is dropped finds it free.
+        self.state.traffic.settle(std::time::Duration::from_secs(5));
         self.state.store.close().map_err(|e| e.to_string())
     }
 }

@@ -48,6 +48,9 @@ pub(super) fn write_loop(inner: std::sync::Weak<Inner>, receiver: Receiver<Pendi
                 tracing::error!(%error, "traffic log entries could not be stored");
             }
         }
+        // Let go of the log before a waiter hears: one that closes the store next (App::close) must not
+        // find this thread still holding the log, and through it the store, open.
+        drop(inner);
         for waiter in waiters {
             let _ = waiter.send(());
         }
