@@ -296,6 +296,22 @@ fn snapshot(dir: &Path) -> Snapshot {
     snapshot
 }
 
+/// The ids of the payments some stored authorisation approves.
+fn approvable(dir: &Path) -> BTreeSet<String> {
+    let store = Store::open(dir, xs2a_sandbox::migrations::active())
+        .expect("the store opens after a clean stop");
+    let ids = store
+        .table::<xs2a_sandbox::sca::authorisation::Authorisation>()
+        .unwrap()
+        .list()
+        .unwrap()
+        .into_iter()
+        .flat_map(|auth| auth.payment_ids)
+        .collect();
+    store.close().unwrap();
+    ids
+}
+
 /// Every balance entry of every account, by (account, balance type).
 fn balances(accounts: &[Account]) -> BTreeMap<(String, String), Decimal> {
     accounts
@@ -558,6 +574,16 @@ fn trial_payment_creation(
         assert!(
             stored.contains(id.as_str()),
             "{trial}: acknowledged payment {id} lost"
+        );
+    }
+    // The payment and the authorisation approving it are one write (payment_initiation.rs): no payment is
+    // left that no PSU can approve.
+    let approved = approvable(work);
+    let known: BTreeSet<&str> = pre.payments.iter().map(|p| p.id.as_str()).collect();
+    for id in stored.iter().filter(|id| !known.contains(*id)) {
+        assert!(
+            approved.contains(*id),
+            "{trial}: payment {id} was stored without the authorisation that approves it"
         );
     }
     check_consistent(pre, &after, trial);

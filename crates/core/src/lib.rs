@@ -36,5 +36,6 @@ pub mod causes;
 pub mod clock_control;
 pub mod customer_removal;
 pub mod fault_effects;
+pub mod payment_initiation;
 pub mod startup;
 pub mod state;

@@ -7,8 +7,8 @@
 #[allow(unused_imports)]
 use xs2a_core::{
     after_sca, ais_access, batch, causes, clock, clock_control, compact, consent, customer_removal,
-    domain, events, fault_effects, fixtures, migrations, payments, platform, refusal, rehearsal,
-    sandbox, sca, signing, startup, state, store, tolerance, tpp_dialogue,
+    domain, events, fault_effects, fixtures, migrations, payment_initiation, payments, platform,
+    refusal, rehearsal, sandbox, sca, signing, startup, state, store, tolerance, tpp_dialogue,
 };
 
 pub mod app_state;

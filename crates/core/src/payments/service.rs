@@ -185,10 +185,21 @@ pub struct CreatePayment {
     pub payment: ValidatedPayment,
     pub allow_logical_duplicate: bool,
     pub fee: Option<super::model::Money>,
+    /// The fault plan's `payment-rejected` effect (docs/rehearsal.md) applies to this creation: the payment
+    /// is stored already set to be rejected by the next batch run, in the same write that creates it.
+    pub rejected_by_fault_plan: bool,
 }
 
 /// Creates a payment in status RCVD.
 pub fn create(store: &Store, request: CreatePayment, now: OffsetDateTime) -> CoreResult<Payment> {
+    let allow_logical_duplicate = request.allow_logical_duplicate;
+    let payment = prepare(store, request, now)?;
+    let creation = store.locks().payment_creation();
+    store.atomically(|store| insert_new(store, payment, allow_logical_duplicate, now, &creation))
+}
+
+/// The payment [`create`] stores, checked against the debtor account and not yet stored.
+pub fn prepare(store: &Store, request: CreatePayment, now: OffsetDateTime) -> CoreResult<Payment> {
     let debtor = resolve_debtor(store, &request.payment)?;
     let may_pay = match &request.customer_id {
         Some(customer_id) => may_pay_from(store, customer_id, &debtor)?.is_some(),
@@ -224,7 +235,10 @@ pub fn create(store: &Store, request: CreatePayment, now: OffsetDateTime) -> Cor
         tpp_id: request.tpp_id,
         customer_id: request.customer_id.unwrap_or_default(),
         debtor_account_id: debtor.id().to_owned(),
-        forced: forced_outcome(&request.payment),
+        forced: match request.rejected_by_fault_plan {
+            true => Some(ForcedOutcome::Rejected),
+            false => forced_outcome(&request.payment),
+        },
         payment: request.payment,
         status: PaymentStatus::RCVD,
         funds_available: None,
@@ -240,19 +254,18 @@ pub fn create(store: &Store, request: CreatePayment, now: OffsetDateTime) -> Cor
             reason: None,
         }],
     };
-    // Checked and written under one lock, so two identical requests at once cannot both pass; the
-    // payment and its index entry are written together.
-    let _creation = store.locks().payment_creation();
-    store.atomically(|store| {
-        insert_unless_duplicate(store, payment, request.allow_logical_duplicate, now)
-    })
+    Ok(payment)
 }
 
-fn insert_unless_duplicate(
+/// Writes a prepared payment and its duplicate-index entry into the caller's operation, unless it is a
+/// logical duplicate. The caller holds the creation lock (`_creation`) until that operation has committed,
+/// so two identical requests at once cannot both pass the check.
+pub fn insert_new(
     store: &Store,
     payment: Payment,
     allow_logical_duplicate: bool,
     now: OffsetDateTime,
+    _creation: &std::sync::MutexGuard<'_, ()>,
 ) -> CoreResult<Payment> {
     if !allow_logical_duplicate {
         if let Some(existing) = find_duplicate(store, &payment, now)? {

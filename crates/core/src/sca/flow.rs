@@ -34,6 +34,17 @@ pub struct StartSca {
 
 /// Starts an authorisation; presets from the request are applied at once.
 pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> CoreResult<Authorisation> {
+    let mut auth = prepare(store, request, now)?;
+    super::retention::store_new(store, &mut auth)?;
+    Ok(auth)
+}
+
+/// The authorisation [`start`] stores, not yet stored: for a caller that stores it with its own writes.
+pub(crate) fn prepare(
+    store: &Store,
+    request: StartSca,
+    now: OffsetDateTime,
+) -> CoreResult<Authorisation> {
     let mut auth = Authorisation {
         id: uuid::Uuid::new_v4().to_string(),
         tpp_id: request.tpp_id,
@@ -86,7 +97,6 @@ pub fn start(store: &Store, request: StartSca, now: OffsetDateTime) -> CoreResul
             auth.agreement_id = Some(agreement);
         }
     }
-    super::retention::store_new(store, &mut auth)?;
     Ok(auth)
 }
 

@@ -12,6 +12,21 @@ use time::OffsetDateTime;
 /// Starts an authorisation approving `payment_ids`.
 pub fn start(
     store: &Store,
+    request: StartSca,
+    payment_ids: Vec<String>,
+    basket_id: Option<String>,
+    tpp_brand: Option<String>,
+    now: OffsetDateTime,
+) -> CoreResult<Authorisation> {
+    let mut auth = prepare(store, request, payment_ids, basket_id, tpp_brand, now)?;
+    super::retention::store_new(store, &mut auth)?;
+    Ok(auth)
+}
+
+/// The authorisation [`start`] stores, not yet stored. Reads the payments, so inside an operation that
+/// creates them it sees them (`Store::atomically` reads its own pending writes).
+pub(crate) fn prepare(
+    store: &Store,
     mut request: StartSca,
     payment_ids: Vec<String>,
     basket_id: Option<String>,
@@ -20,7 +35,7 @@ pub fn start(
 ) -> CoreResult<Authorisation> {
     request.purpose = Purpose::Payment;
     request.preset_agreement_id = None;
-    let mut auth = flow::start(store, request, now)?;
+    let mut auth = flow::prepare(store, request, now)?;
     auth.context = None;
     auth.agreement_id = None;
     auth.payment_ids = payment_ids;
@@ -32,6 +47,5 @@ pub fn start(
             auth.customer_id = None;
         }
     }
-    store.table::<Authorisation>()?.insert(&auth)?;
     Ok(auth)
 }

@@ -19,6 +19,7 @@ use super::session::TppSession;
 use crate::refusal::CoreResult;
 use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
+use std::sync::MutexGuard;
 use time::OffsetDateTime;
 
 /// The most authorisations one TPP keeps; the oldest go first.
@@ -92,14 +93,25 @@ pub fn of_tpp(store: &Store, tpp_id: &str) -> CoreResult<Vec<Authorisation>> {
 /// oldest beyond [`MAX_PER_TPP`], all at once; then prunes a few records that are due.
 pub fn store_new(store: &Store, auth: &mut Authorisation) -> CoreResult<()> {
     {
-        let _records = store.locks().sca_records();
-        store.atomically(|store| admit(store, auth))?;
+        let records = store.locks().sca_records();
+        store.atomically(|store| admit(store, auth, &records))?;
     }
-    prune(store, auth.created_at, PRUNED_ON_START)?;
-    Ok(())
+    prune_after_start(store, auth.created_at)
 }
 
-fn admit(store: &Store, auth: &mut Authorisation) -> CoreResult<()> {
+/// The few due records a start prunes, after its commit (outside the caller's operation and locks).
+pub fn prune_after_start(store: &Store, now: OffsetDateTime) -> CoreResult<()> {
+    prune(store, now, PRUNED_ON_START).map(drop)
+}
+
+/// Writes a new authorisation's records (see [`store_new`]) into the caller's operation. The caller holds
+/// the records' lock (`records`) until that operation has committed: the TPP's count is read here and
+/// written at the commit, and a start in between would count from the same number.
+pub fn admit(
+    store: &Store,
+    auth: &mut Authorisation,
+    _records: &MutexGuard<'_, ()>,
+) -> CoreResult<()> {
     let list = store.table::<TppAuthorisation>()?;
     let counts = store.table::<TppAuthorisationCount>()?;
     let mut count = counts.get(&auth.tpp_id)?.map_or(0, |c| c.count);

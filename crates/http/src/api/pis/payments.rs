@@ -3,7 +3,7 @@
 //! and the fee information of instant payments (the authorisation sub-resources: `authorisations.rs`).
 
 use super::caller::{creator, pisp, require_headers, REQUIRED};
-use super::sca_start::start_payment_sca;
+use super::sca_start::{approval, started};
 use super::views;
 use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::json::JsonBody;
@@ -126,7 +126,9 @@ async fn create(
         crate::api::ais::fixes::AcceptedFixes::from_request(&parts.headers, now);
     warnings.extend(fix_warnings);
     let fee = validation::fees::total(product, &payment.orders);
-    let created = service::create(
+    // The payment and the authorisation approving it are one operation (payment_initiation.rs).
+    let approval = approval(&parts, &caller.tpp, caller.customer_id.as_deref())?;
+    let (created, auth) = crate::payment_initiation::initiate(
         &state.store,
         service::CreatePayment {
             tpp_id: caller.tpp_id.clone(),
@@ -134,17 +136,15 @@ async fn create(
             payment,
             allow_logical_duplicate,
             fee,
+            rejected_by_fault_plan: parts
+                .extensions
+                .get::<crate::api::rehearsal::resources::RejectCreatedPayment>()
+                .is_some(),
         },
+        approval,
         now,
     )?;
-    let started = start_payment_sca(
-        &state,
-        &parts,
-        &caller.tpp,
-        caller.customer_id.as_deref(),
-        vec![created.id.clone()],
-        None,
-    )?;
+    let started = started(&parts, &auth);
     state.events.publish(
         "payment.status",
         now,

@@ -6,8 +6,9 @@ use super::caller::PisCaller;
 use crate::api::error::ApiResult;
 use crate::api::sca_trigger::{base_url, header};
 use crate::app_state::AppState;
+use crate::payment_initiation::Approval;
 use crate::payments::model::Basket;
-use crate::sca::authorisation::Purpose;
+use crate::sca::authorisation::{Authorisation, Purpose};
 use crate::sca::flow::StartSca;
 use crate::sca::payment_flow;
 use axum::http::request::Parts;
@@ -28,10 +29,27 @@ pub fn start_payment_sca(
     payment_ids: Vec<String>,
     basket_id: Option<String>,
 ) -> ApiResult<Started> {
-    super::caller::require_headers(parts, &["TPP-Session-ID", "TPP-Redirect-URI"])?;
+    let approval = approval(parts, tpp, customer_id)?;
     let auth = payment_flow::start(
         &state.store,
-        StartSca {
+        approval.start,
+        payment_ids,
+        basket_id,
+        approval.tpp_brand,
+        state.clock.now(),
+    )?;
+    Ok(started(parts, &auth))
+}
+
+/// What the request presets for the PSU's approval: its session, redirect, identity, method and brand.
+pub fn approval(
+    parts: &Parts,
+    tpp: &crate::signing::verifier::VerifiedTpp,
+    customer_id: Option<&str>,
+) -> ApiResult<Approval> {
+    super::caller::require_headers(parts, &["TPP-Session-ID", "TPP-Redirect-URI"])?;
+    Ok(Approval {
+        start: StartSca {
             tpp_id: tpp.tpp_id(),
             tpp_name: tpp.tpp_name(),
             tpp_session_id: header(parts, "tpp-session-id")
@@ -48,15 +66,16 @@ pub fn start_payment_sca(
                 .and_then(crate::sca::authorisation::AuthMethod::parse),
             biometric_in_app: header(parts, "tpp-redirect-preferred") == Some("false"),
         },
-        payment_ids,
-        basket_id,
-        header(parts, "tpp-brand-logging-information").map(str::to_owned),
-        state.clock.now(),
-    )?;
-    Ok(Started {
-        sca_redirect: format!("{}{}", base_url(parts), auth.page_path()),
-        authorisation_id: auth.id,
+        tpp_brand: header(parts, "tpp-brand-logging-information").map(str::to_owned),
     })
+}
+
+/// The started authorisation as the answer names it: its id and the bank's page, absolute.
+pub fn started(parts: &Parts, auth: &Authorisation) -> Started {
+    Started {
+        sca_redirect: format!("{}{}", base_url(parts), auth.page_path()),
+        authorisation_id: auth.id.clone(),
+    }
 }
 
 /// Starts an authorisation of every payment of `basket`, by the basket's PSU.

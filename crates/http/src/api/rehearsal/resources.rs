@@ -1,7 +1,8 @@
 //! The fault plan's resource effects on the bank interface (docs/rehearsal.md): the request's consent
 //! revoked or expired before it is served, the payment or basket it creates or names set to be rejected
 //! by the next batch run. The changes are the core's (`fault_effects::resources`); this finds the resource in
-//! the request (its PSU-ID, its path) or in the answer of a creation (`paymentId`, `basketId`).
+//! the request (its PSU-ID, its path) or in the answer of a basket's creation (`basketId`). A payment's
+//! creation is marked instead ([`RejectCreatedPayment`]) and stores the payment rejected in its one write.
 
 use crate::api::error::ApiError;
 use crate::app_state::AppState;
@@ -17,8 +18,18 @@ use axum::response::{IntoResponse, Response};
 /// The most of a creation's answer read to find the new resource's id.
 const MAX_CREATED_BODY: usize = 1 << 20;
 
+/// Marks a payment's creation the fault plan rejects: the creation stores the payment already set to be
+/// rejected, in its one write (`payment_initiation`), instead of this layer writing it again afterwards.
+#[derive(Debug, Clone, Copy)]
+pub struct RejectCreatedPayment;
+
 /// Applies a resource effect around the request.
-pub async fn apply(state: &AppState, effect: &Effect, request: Request, next: Next) -> Response {
+pub async fn apply(
+    state: &AppState,
+    effect: &Effect,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let Some(tpp_id) = request
         .extensions()
         .get::<VerifiedTpp>()
@@ -44,19 +55,20 @@ pub async fn apply(state: &AppState, effect: &Effect, request: Request, next: Ne
     }
     let target = named_resource(&path);
     let creates = request.method() == Method::POST && target.is_none();
+    if creates && matches!(effect, Effect::PaymentRejected) {
+        // Only a payment's creation reads the mark; any other creation has no payment to reject.
+        request.extensions_mut().insert(RejectCreatedPayment);
+        return next.run(request).await;
+    }
     let response = next.run(request).await;
     let (kind, id, response) = match (effect, target) {
         (Effect::PaymentRejected, Some(Named::Payment(id))) => ("paymentId", id, response),
         (Effect::BasketPartlyRejected { .. }, Some(Named::Basket(id))) => {
             ("basketId", id, response)
         }
-        (Effect::PaymentRejected | Effect::BasketPartlyRejected { .. }, None) if creates => {
-            let field = match effect {
-                Effect::PaymentRejected => "paymentId",
-                _ => "basketId",
-            };
-            match created_id(response, field).await {
-                (Some(id), response) => (field, id, response),
+        (Effect::BasketPartlyRejected { .. }, None) if creates => {
+            match created_id(response, "basketId").await {
+                (Some(id), response) => ("basketId", id, response),
                 (None, response) => return response,
             }
         }
