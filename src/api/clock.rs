@@ -121,7 +121,7 @@ pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
         .refusals(&[400, 401])
         .finish();
     doc.op("PUT", "/v1/sandbox/clock", "Control", "Set, advance, freeze or release the clock")
-        .describe("Exactly one of `now` (RFC 3339), `advance` (ISO 8601 duration, e.g. PT1H) or `mode` (real, frozen).")
+        .description("Exactly one of `now` (RFC 3339), `advance` (ISO 8601 duration, e.g. PT1H) or `mode` (real, frozen).")
         .params(SIGNED)
         .operator()
         .body::<ClockChangeBody>(true)

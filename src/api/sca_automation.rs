@@ -370,7 +370,7 @@ pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
     .refusals(&[400, 403, 404])
     .finish();
     doc.op("POST", "/v1/sandbox/sca/{authorisationId}", "Control", "Complete an SCA as the PSU would")
-        .describe("Takes the remaining steps of the bank's pages (identify, method, context, consent, confirm) with the given choices; an empty body takes the defaults.")
+        .description("Takes the remaining steps of the bank's pages (identify, method, context, consent, confirm) with the given choices; an empty body takes the defaults.")
         .params(SIGNED)
         .body::<DriveRequest>(false)
         .answers::<DriveResponse>(200, "How it ended and where the PSU was sent")

@@ -171,7 +171,7 @@ pub(super) fn describe(doc: &mut Document) {
         "AIS",
         "The accounts the PSU granted this TPP",
     )
-    .describe(
+    .description(
         "In the request's context: private, or the corporate agreement PSU-Corporate-ID names.",
     )
     .params(SIGNED)

@@ -173,7 +173,7 @@ async fn current_consent(
 /// These routes in the OpenAPI document.
 pub(super) fn describe(doc: &mut Document) {
     doc.op("POST", "/v1/bank-offered-consents", "AIS", "Start consent: the PSU picks accounts at the bank")
-        .describe("Any body is ignored. Always 401 CONSENT_INVALID with `_links.scaRedirect` to the bank's consent screen.")
+        .description("Any body is ignored. Always 401 CONSENT_INVALID with `_links.scaRedirect` to the bank's consent screen.")
         .params(SIGNED)
         .params(SCA)
         .refusals(&[400, 401, 403])
@@ -195,7 +195,7 @@ pub(super) fn describe(doc: &mut Document) {
         "AIS",
         "Deprecated: as POST /v1/bank-offered-consents",
     )
-    .describe(
+    .description(
         "Answers as its successor, with `Deprecation` and `Link: rel=successor-version` headers.",
     )
     .params(SIGNED)

@@ -80,7 +80,7 @@ async fn agreements(
 pub(super) fn describe(doc: &mut Document) {
     for path in ["/v1/users", "/v1/user"] {
         doc.op("GET", path, "AIS", "Who the PSU is (SCA to learn the PSU-ID)")
-            .describe("200 once the PSU completed SCA in this TPP session; before that 401 with `_links.scaRedirect`.")
+            .description("200 once the PSU completed SCA in this TPP session; before that 401 with `_links.scaRedirect`.")
             .params(SIGNED)
             .params(SCA)
             .answers::<UserBody>(200, "The PSU-ID")
@@ -88,7 +88,7 @@ pub(super) fn describe(doc: &mut Document) {
             .finish();
     }
     doc.op("GET", "/v1/agreements", "AIS", "The PSU's corporate agreements")
-        .describe("Each with the psu-corporate-id to send as PSU-Corporate-ID. SCA in this TPP session required (401 with scaRedirect before).")
+        .description("Each with the psu-corporate-id to send as PSU-Corporate-ID. SCA in this TPP session required (401 with scaRedirect before).")
         .params(SIGNED)
         .params(SCA)
         .answers::<AgreementsBody>(200, "The agreements")

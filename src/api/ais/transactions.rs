@@ -338,7 +338,7 @@ pub(super) fn describe(doc: &mut Document) {
         "AIS",
         "Transactions of a granted account",
     )
-    .describe(
+    .description(
         "Paged: `_links` carry first/next/previous/last with the page size stated explicitly.",
     )
     .params(SIGNED)

@@ -244,7 +244,7 @@ pub(super) fn describe(doc: &mut Document) {
         "PIS",
         "The authorisations started on a payment",
     )
-    .describe("Its own, oldest first (creating a payment starts the first); a basket's authorisations are listed on the basket.")
+    .description("Its own, oldest first (creating a payment starts the first); a basket's authorisations are listed on the basket.")
     .params(&[SERVICE, PRODUCT])
     .params(SIGNED)
     .answers::<AuthorisationList>(200, "Their ids")
@@ -278,7 +278,7 @@ pub(super) fn describe(doc: &mut Document) {
         "Signing baskets",
         "The authorisations started on a basket",
     )
-    .describe("Oldest first (creating a basket starts the first).")
+    .description("Oldest first (creating a basket starts the first).")
     .params(SIGNED)
     .params(SET_B_P)
     .answers::<AuthorisationList>(200, "Their ids")

@@ -151,7 +151,7 @@ async fn delete(
 /// These routes in the OpenAPI document.
 pub(super) fn describe(doc: &mut Document) {
     doc.op("POST", "/v1/signing-baskets", "Signing baskets", "Create a signing basket")
-        .describe("Bulk or periodic payments in paymentIds are 400 REFERENCE_MIX_INVALID. Answers with `scaRedirect`: one SCA approves every payment.")
+        .description("Bulk or periodic payments in paymentIds are 400 REFERENCE_MIX_INVALID. Answers with `scaRedirect`: one SCA approves every payment.")
         .params(SIGNED)
         .params(SET_B_P)
         .body::<CreateBasket>(true)

@@ -248,7 +248,7 @@ const ALLOW_DUPLICATE: Param = Param::query(
 /// These routes in the OpenAPI document.
 pub(super) fn describe(doc: &mut Document) {
     doc.op("POST", "/v1/{service}/{product}", "PIS", "Create a payment")
-        .describe("The body is one order (single, periodic with its schedule fields) or, for bulk, `debtorAccount` and `payments`. Answers 201 with `scaRedirect`: the PSU approves on the bank's page.")
+        .description("The body is one order (single, periodic with its schedule fields) or, for bulk, `debtorAccount` and `payments`. Answers 201 with `scaRedirect`: the PSU approves on the bank's page.")
         .params(&[SERVICE, PRODUCT, ALLOW_DUPLICATE])
         .params(SIGNED)
         .params(SET_B_P)
@@ -274,7 +274,7 @@ pub(super) fn describe(doc: &mut Document) {
         "PIS",
         "Cancel a payment",
     )
-    .describe("Only before it is executed (see States and transitions).")
+    .description("Only before it is executed (see States and transitions).")
     .params(&[SERVICE, PRODUCT])
     .params(SIGNED)
     .empty(204, "Cancelled (CANC)")
@@ -301,7 +301,9 @@ pub(super) fn describe(doc: &mut Document) {
             "PIS",
             "The fee an instant payment would carry",
         )
-        .describe("The body is the payment's instructedAmount, debtorAccount and creditorAccount.")
+        .description(
+            "The body is the payment's instructedAmount, debtorAccount and creditorAccount.",
+        )
         .params(SIGNED)
         .body::<super::request_schema::FeeRequest>(true)
         .answers::<validation::fees::FeeInformation>(200, "The fee")

@@ -20,7 +20,7 @@ pub fn describe(doc: &mut Document) {
         .answers::<ProfileSetting>(200, "The profile")
         .finish();
     op(doc, "PUT", "/profile", "Switch between the sandbox and the production profile")
-        .describe("Stored before it answers. Under `production`, tolerances are refused, `/v1/sandbox` answers 404 but to the operator, and every known issue is on (docs/rehearsal.md).")
+        .description("Stored before it answers. Under `production`, tolerances are refused, `/v1/sandbox` answers 404 but to the operator, and every known issue is on (docs/rehearsal.md).")
         .body::<ProfileSetting>(true)
         .answers::<ProfileSetting>(200, "Switched")
         .refusals(&[400, 415])
@@ -34,7 +34,7 @@ pub fn describe(doc: &mut Document) {
     .answers::<Plan>(200, "The plan (no rules when none was set)")
     .finish();
     op(doc, "PUT", "/faults", "Replace the fault plan")
-        .describe("Validated and stored before it takes effect; the counters and the generator's state are taken as given (absent: zero and the seed). docs/rehearsal.md and fixtures/schema/fault-plan.schema.json describe the format.")
+        .description("Validated and stored before it takes effect; the counters and the generator's state are taken as given (absent: zero and the seed). docs/rehearsal.md and fixtures/schema/fault-plan.schema.json describe the format.")
         .body::<Plan>(true)
         .answers::<Plan>(200, "Replaced")
         .refusals(&[400, 415])
@@ -91,7 +91,7 @@ pub fn describe(doc: &mut Document) {
     .answers_list::<RegisteredTpp>(200, "The TPPs, by organisation identifier")
     .finish();
     op(doc, "PATCH", "/register/{organisationId}", "Mark a TPP unregistered, withdraw a role, revoke its certificate")
-        .describe("Stored before it applies; the TPP's next request gets 401 CERTIFICATE_REVOKED, CERTIFICATE_BLOCKED (unregistered) or ROLE_INVALID (a service needing a withdrawn role), in both profiles (docs/rehearsal.md).")
+        .description("Stored before it applies; the TPP's next request gets 401 CERTIFICATE_REVOKED, CERTIFICATE_BLOCKED (unregistered) or ROLE_INVALID (a service needing a withdrawn role), in both profiles (docs/rehearsal.md).")
         .params(&[Param::path("organisationId", "string", "The TPP's organisation identifier")])
         .body::<RegisterChange>(true)
         .answers::<RegisteredTpp>(200, "Changed")

@@ -59,7 +59,7 @@ pub fn describe_mock_data(doc: &mut Document) {
         .refusals(&[400, 409, 413, 415])
         .finish();
     doc.op("DELETE", "/v1/sandbox/customers/{customerId}", TAG, "Remove a customer and all that hangs on it")
-        .describe("Named by its id or its customer number: accounts, card accounts, transactions, consents, agreements' engagements.")
+        .description("Named by its id or its customer number: accounts, card accounts, transactions, consents, agreements' engagements.")
         .params(SIGNED)
         .empty(204, "Removed")
         .refusals(&[400, 404])
@@ -202,7 +202,7 @@ fn describe_generators(doc: &mut Document) {
         TAG,
         "A valid national identity number for a new private customer",
     )
-    .describe(UNUSED)
+    .description(UNUSED)
     .params(SIGNED)
     .params(&[
         Param::query(
@@ -222,7 +222,7 @@ fn describe_generators(doc: &mut Document) {
         TAG,
         "A valid organisation number for a new corporate customer",
     )
-    .describe(UNUSED)
+    .description(UNUSED)
     .params(SIGNED)
     .answers::<identifiers::GeneratedValue>(200, "The number")
     .refusals(&[400, 409])
@@ -233,7 +233,7 @@ fn describe_generators(doc: &mut Document) {
         TAG,
         "A valid account number (BBAN) for a new account",
     )
-    .describe(UNUSED)
+    .description(UNUSED)
     .params(SIGNED)
     .params(&[Param::query(
         "bankCode",
@@ -258,7 +258,7 @@ pub fn describe_workbench_edits(doc: &mut Document) {
         TAG,
         "Rename a customer",
     )
-    .describe(KEPT)
+    .description(KEPT)
     .operator()
     .body::<UpdateCustomer>(true)
     .answers::<CustomerView>(200, "The customer as the list shows it")
@@ -270,7 +270,7 @@ pub fn describe_workbench_edits(doc: &mut Document) {
         TAG,
         "Edit a mock account",
     )
-    .describe(KEPT)
+    .description(KEPT)
     .operator()
     .body::<UpdateAccount>(true)
     .answers::<AccountView>(200, "The account as changed")
@@ -282,7 +282,7 @@ pub fn describe_workbench_edits(doc: &mut Document) {
         TAG,
         "Edit a mock card account",
     )
-    .describe(KEPT)
+    .description(KEPT)
     .operator()
     .body::<UpdateCardAccount>(true)
     .answers::<CardAccountView>(200, "The card account as changed")
@@ -381,7 +381,7 @@ pub fn describe_controls(doc: &mut Document) {
         TAG,
         "The sandbox's events as Server-Sent Events",
     )
-    .describe("Resumable with Last-Event-ID (or ?lastEventId=).")
+    .description("Resumable with Last-Event-ID (or ?lastEventId=).")
     .params(SIGNED)
     .operator()
     .answers_with(

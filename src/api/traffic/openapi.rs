@@ -48,7 +48,7 @@ pub fn describe(doc: &mut Document) {
         "Traffic",
         "New entries as Server-Sent Events",
     )
-    .describe("Each event: `id: <entry id>`, `event: entry`, `data: <Entry as JSON>`; after the kept entries since Last-Event-ID (or ?lastEventId=) when resuming.")
+    .description("Each event: `id: <entry id>`, `event: entry`, `data: <Entry as JSON>`; after the kept entries since Last-Event-ID (or ?lastEventId=) when resuming.")
     .operator()
     .answers_with(
         200,

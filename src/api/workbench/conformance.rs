@@ -191,7 +191,7 @@ fn op<'d>(
 /// The routes in the OpenAPI document.
 pub fn describe(doc: &mut Document) {
     op(doc, "/conformance", "The conformance report of a TPP's traffic")
-        .describe("Pre-flight checks, then every rule by group with its verdict, evidence (exchange ids for the inspector, journeys for the flow view) and what production does (docs/conformance.md).")
+        .description("Pre-flight checks, then every rule by group with its verdict, evidence (exchange ids for the inspector, journeys for the flow view) and what production does (docs/conformance.md).")
         .params(PARAMS)
         .answers::<Report>(200, "The report")
         .refusals(&[400, 401, 404])

@@ -43,7 +43,7 @@ fn describe_gate(doc: &mut Document) {
         "Traffic",
         "The request gate's steps, and the headers it requires and signs",
     )
-    .describe("From the verifier's own definitions: the steps in the order they run, each with the rule it checks, the header it reads and the codes its refusals carry.")
+    .description("From the verifier's own definitions: the steps in the order they run, each with the rule it checks, the header it reads and the codes its refusals carry.")
     .operator()
     .answers::<super::gate::GateDefinition>(200, "The gate")
     .refusals(&[401])
@@ -76,7 +76,7 @@ fn describe_session_and_personas(doc: &mut Document) {
         "/events",
         "The sandbox's events as Server-Sent Events (resumable)",
     )
-    .describe("Each event: `id: <n>`, `event: <kind>`, `data: <WorkbenchEvent as JSON>` (the component `WorkbenchEvent` says what each kind carries). Resumable with Last-Event-ID or ?lastEventId=.")
+    .description("Each event: `id: <n>`, `event: <kind>`, `data: <WorkbenchEvent as JSON>` (the component `WorkbenchEvent` says what each kind carries). Resumable with Last-Event-ID or ?lastEventId=.")
     .answers_with(
         200,
         "An event stream of WorkbenchEvent",
@@ -149,7 +149,7 @@ fn describe_session_and_personas(doc: &mut Document) {
         "/sca/pending",
         "The SCAs not finished yet (the SCA screen's list)",
     )
-    .describe("Every authorisation whose PSU has not completed, cancelled or failed it and whose 30 minutes have not run out, newest first.")
+    .description("Every authorisation whose PSU has not completed, cancelled or failed it and whose 30 minutes have not run out, newest first.")
     .answers_list::<crate::workbench::sca_pending::PendingSca>(200, "Newest first")
     .finish();
 }
