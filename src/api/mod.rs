@@ -85,16 +85,10 @@ pub fn routes() -> Routes {
             },
             describe_controls,
         ))
-        .merge(Routes::legacy(
-            |_| tpp_dialogue::router(),
-            tpp_dialogue::describe,
-        ))
-        .merge(Routes::legacy(|_| ais::router(), ais::describe))
-        .merge(Routes::legacy(|_| pis::router(), pis::describe))
-        .merge(Routes::legacy(
-            |_| sca_automation::router(),
-            sca_automation::describe,
-        ))
+        .merge(tpp_dialogue::routes())
+        .merge(ais::routes())
+        .merge(pis::routes())
+        .merge(sca_automation::routes())
         .map_router(|router, state| {
             router
                 .route_layer(from_fn(layers::known_payment_service))
