@@ -70,21 +70,14 @@ pub fn router(state: AppState) -> Router {
 /// (`openapi::document`) are both made from it.
 pub fn routes() -> Routes {
     let v1 = Routes::new()
-        .merge(Routes::legacy(
-            |state| {
-                sandbox::mock_data()
-                    .route_layer(from_fn_with_state(state.clone(), rehearsal::hide_sandbox))
-            },
-            sandbox::openapi::describe_mock_data,
-        ))
-        .merge(Routes::legacy(
-            |state| {
-                sandbox::controls()
-                    .route_layer(from_fn_with_state(state.clone(), operator::control))
-                    .route_layer(from_fn_with_state(state.clone(), rehearsal::hide_sandbox))
-            },
-            describe_controls,
-        ))
+        .merge(sandbox::mock_data().map_router(|router, state| {
+            router.route_layer(from_fn_with_state(state.clone(), rehearsal::hide_sandbox))
+        }))
+        .merge(sandbox::controls().map_router(|router, state| {
+            router
+                .route_layer(from_fn_with_state(state.clone(), operator::control))
+                .route_layer(from_fn_with_state(state.clone(), rehearsal::hide_sandbox))
+        }))
         .merge(tpp_dialogue::routes())
         .merge(ais::routes())
         .merge(pis::routes())
@@ -133,12 +126,6 @@ pub fn routes() -> Routes {
                 .fallback(layers::no_such_path)
                 .method_not_allowed_fallback(layers::no_such_method)
         })
-}
-
-/// The controls' descriptions, with the clock's (served with them).
-fn describe_controls(doc: &mut openapi::builder::Document) {
-    sandbox::openapi::describe_controls(doc);
-    clock::describe(doc);
 }
 
 /// `GET /health`: unsigned readiness probe for scripts and CI (not part of the bank's interface). It also

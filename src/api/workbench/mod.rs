@@ -26,7 +26,7 @@ pub fn router(state: AppState) -> Router<AppState> {
     let api = Router::new()
         .route("/session", get(session::session))
         .route("/events", get(session::events))
-        .merge(crate::api::sandbox::router())
+        .merge(crate::api::sandbox::workbench().into_router(&state))
         .route("/personas", get(personas::list).post(personas::issue))
         .route("/personas/import", post(personas::import))
         .route(

@@ -30,7 +30,9 @@ pub fn describe(doc: &mut Document) {
     super::rewind::describe(doc);
     crate::api::rehearsal::openapi::describe(doc);
     describe_gate(doc);
-    crate::api::sandbox::openapi::describe_workbench_edits(doc);
+    crate::api::openapi::routes::Routes::new()
+        .nest("/workbench/api", crate::api::sandbox::workbench())
+        .describe_into(doc);
     super::conformance::describe(doc);
     describe_pages(doc);
 }
