@@ -108,19 +108,13 @@ pub fn routes() -> Routes {
                 serde_json::json!({"type": "object"}),
             )
         })
-        .merge(Routes::legacy(
-            |state| {
-                sca_pages::router().route_layer(from_fn_with_state(
-                    state.clone(),
-                    rehearsal::sca_pages::inject,
-                ))
-            },
-            |_| {},
-        ))
-        .merge(Routes::legacy(
-            |state| workbench::router(state.clone()),
-            workbench::openapi::describe,
-        ))
+        .merge(sca_pages::routes().map_router(|router, state| {
+            router.route_layer(from_fn_with_state(
+                state.clone(),
+                rehearsal::sca_pages::inject,
+            ))
+        }))
+        .merge(workbench::routes())
         .map_router(|router, _| {
             router
                 .fallback(layers::no_such_path)

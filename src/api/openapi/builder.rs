@@ -1,7 +1,7 @@
 //! A small builder for the OpenAPI document's operations. Schemas come from the typed request and
 //! response structs through `utoipa::ToSchema` (collected once into `components/schemas`, nested types
-//! included); operations, parameters and statuses are declared next to each other in the area files
-//! (`bank`, `sandbox`, `workbench`), so one line per fact.
+//! included); an operation's parameters and statuses are declared where its route is (`routes::Routes`),
+//! one line per fact.
 
 use serde_json::{json, Map, Value};
 use utoipa::ToSchema;
@@ -57,11 +57,6 @@ impl Document {
                 "two different types are named {name} in the OpenAPI document"
             ),
         }
-    }
-
-    /// Starts an operation; `finish` adds it.
-    pub fn op(&mut self, method: &str, path: &str, tag: &str, summary: &str) -> Operation<'_> {
-        self.operation(method, path).tag(tag).summary(summary)
     }
 
     /// Starts an operation, to be given its tag and summary; `finish` adds it.

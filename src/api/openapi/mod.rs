@@ -1,7 +1,7 @@
 //! The OpenAPI 3.1 document of the whole service: the bank interface, the mock-data and control
-//! endpoints, the SCA pages and the workbench API. Each area declares its operations beside its handlers
-//! (a `describe` function per router); the schemas are generated from the typed request and response
-//! structs (`utoipa::ToSchema`). Served at `GET /openapi.json` and written by `xs2a-sandbox openapi`.
+//! endpoints, the SCA pages and the workbench API. Each route is declared once, with its description
+//! (`routes::Routes`), and the document is made from the same declarations as the router (`api::routes`);
+//! the schemas are generated from the typed request and response structs (`utoipa::ToSchema`). Served at `GET /openapi.json` and written by `xs2a-sandbox openapi`.
 //! The API test suite checks every answer it sees against this document (tests/api/openapi.rs).
 
 pub mod builder;

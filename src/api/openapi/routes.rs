@@ -21,11 +21,9 @@ enum Description {
     /// As a copy of another operation, made when the document is completed (the workbench's copies of
     /// `/v1/sandbox`: `sandbox::openapi::mirror_for_workbench`).
     Elsewhere,
-    /// Not yet converted: a whole area described by its own function (full paths, no prefix applied).
-    Legacy(fn(&mut Document)),
 }
 
-/// One registered route (or, for `Legacy`, a whole area).
+/// One registered route.
 struct Entry {
     method: &'static str,
     /// The path as the router takes it, relative to where the routes are nested.
@@ -193,21 +191,6 @@ impl Routes {
         self
     }
 
-    /// A router not yet declared through [`Routes`], with the function that describes it.
-    pub fn legacy(
-        build: impl FnOnce(&AppState) -> Router<AppState> + Send + 'static,
-        describe: fn(&mut Document),
-    ) -> Self {
-        Routes {
-            build: Box::new(build),
-            entries: vec![Entry {
-                method: "",
-                path: String::new(),
-                description: Description::Legacy(describe),
-            }],
-        }
-    }
-
     /// Adds `other`'s routes (`Router::merge`).
     pub fn merge(mut self, other: Routes) -> Self {
         self.entries.extend(other.entries);
@@ -257,7 +240,6 @@ impl Routes {
                     let path = document_path(&entry.path);
                     describe(doc.operation(entry.method, &path)).finish();
                 }
-                Description::Legacy(describe) => describe(doc),
                 Description::Elsewhere => {}
             }
         }
@@ -268,7 +250,6 @@ impl Routes {
     pub fn served(&self) -> Vec<(String, String)> {
         self.entries
             .iter()
-            .filter(|entry| !matches!(entry.description, Description::Legacy(_)))
             .map(|entry| {
                 (
                     entry.method.to_ascii_lowercase(),
@@ -281,9 +262,7 @@ impl Routes {
 
 impl Entry {
     fn under(mut self, prefix: &str) -> Self {
-        if !matches!(self.description, Description::Legacy(_)) {
-            self.path = format!("{prefix}{}", self.path);
-        }
+        self.path = format!("{prefix}{}", self.path);
         self
     }
 }
@@ -292,4 +271,51 @@ impl Entry {
 /// (`{*file}`) is a plain parameter there.
 fn document_path(path: &str) -> String {
     path.replace("{*", "{")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    /// The router and the document are made from the same declarations; the one copy the document makes
+    /// itself (the workbench's `/workbench/api/sandbox/...`, from `/v1/sandbox`) is held here to the
+    /// routes the workbench serves, so that neither side can have an operation the other lacks.
+    #[test]
+    fn the_document_has_exactly_the_routes_the_service_serves() {
+        let served = crate::api::routes().served();
+        let unique: BTreeSet<(String, String)> = served.iter().cloned().collect();
+        assert_eq!(unique.len(), served.len(), "a route is declared twice");
+        let documented: BTreeSet<(String, String)> = super::super::document()["paths"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .flat_map(|(path, item)| {
+                let methods = item.as_object().unwrap().keys();
+                methods.map(move |method| (method.clone(), path.clone()))
+            })
+            .collect();
+        let undocumented: Vec<_> = unique.difference(&documented).collect();
+        let unserved: Vec<_> = documented.difference(&unique).collect();
+        assert!(
+            undocumented.is_empty() && unserved.is_empty(),
+            "served but not documented: {undocumented:?}; documented but not served: {unserved:?}"
+        );
+    }
+
+    #[test]
+    fn nested_paths_are_documented_with_their_prefix_and_a_wildcard_as_a_parameter() {
+        let inner = super::Routes::new().get("/{*file}", || async {}, |op| op);
+        let routes = super::Routes::new().nest("/ui", inner).nest_aliased(
+            "/alias",
+            "/v9",
+            super::Routes::new().get("/x", || async {}, |op| op),
+        );
+        assert_eq!(
+            routes.served(),
+            [
+                ("get".to_owned(), "/ui/{file}".to_owned()),
+                ("get".to_owned(), "/v9/x".to_owned())
+            ]
+        );
+    }
 }
