@@ -40,7 +40,7 @@ pub fn document() -> &'static Value {
 fn build() -> Value {
     let mut doc = Document::default();
     let error = doc.schema_ref::<ErrorBody>();
-    crate::api::routes().describe_into(&mut doc);
+    crate::api::routes().add_to_document(&mut doc);
     let (mut paths, mut schemas) = doc.into_parts();
     crate::api::complete_document(&mut paths, &mut schemas);
     let responses: serde_json::Map<String, Value> = REFUSAL_STATUSES

@@ -182,7 +182,7 @@ impl Routes {
 
     /// These routes, their descriptions left to a copy the document makes of others (see
     /// [`Description::Elsewhere`]); the structural test holds the copy to the routes.
-    pub fn described_elsewhere(mut self) -> Self {
+    pub fn documented_elsewhere(mut self) -> Self {
         for entry in &mut self.entries {
             if matches!(entry.description, Description::Operation(_)) {
                 entry.description = Description::Elsewhere;
@@ -233,7 +233,7 @@ impl Routes {
     }
 
     /// Adds every described operation to `doc` (the routes' descriptions run; the router is not built).
-    pub fn describe_into(self, doc: &mut Document) {
+    pub fn add_to_document(self, doc: &mut Document) {
         for entry in self.entries {
             match entry.description {
                 Description::Operation(describe) => {

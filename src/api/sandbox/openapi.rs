@@ -244,7 +244,7 @@ pub fn workbench() -> Routes {
         at the field. Emits `sandbox.changed` on the event stream.";
     mock_data()
         .merge(controls())
-        .described_elsewhere()
+        .documented_elsewhere()
         .put("/sandbox/customers/{customerId}", edits::customer, |op| {
             op.tag(TAG)
                 .summary("Rename a customer")
