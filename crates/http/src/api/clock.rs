@@ -5,18 +5,14 @@
 
 use super::json::JsonBody;
 use crate::api::error::{ApiError, ApiResult};
+use crate::api::openapi::routes::Routes;
 use crate::app_state::AppState;
 use crate::clock::ClockReading;
 use crate::clock_control::{self, ClockChange};
 use axum::extract::State;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Deserialize;
 use time::{Duration, OffsetDateTime};
-
-pub fn router() -> Router<AppState> {
-    Router::new().route("/sandbox/clock", get(read).put(change))
-}
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -111,23 +107,28 @@ pub fn parse_iso_duration(text: &str) -> Result<Duration, String> {
     Ok(if negative { -total } else { total })
 }
 
-/// These routes in the OpenAPI document.
-pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
+/// These routes (relative to /v1, served with the controls), each with its OpenAPI description.
+pub fn routes() -> Routes {
     use crate::api::openapi::headers::SIGNED;
-    doc.op("GET", "/v1/sandbox/clock", "Control", "The sandbox clock")
-        .params(SIGNED)
-        .operator()
-        .answers::<ClockReading>(200, "The reading")
-        .refusals(&[400, 401])
-        .finish();
-    doc.op("PUT", "/v1/sandbox/clock", "Control", "Set, advance, freeze or release the clock")
-        .describe("Exactly one of `now` (RFC 3339), `advance` (ISO 8601 duration, e.g. PT1H) or `mode` (real, frozen).")
-        .params(SIGNED)
-        .operator()
-        .body::<ClockChangeBody>(true)
-        .answers::<ClockReading>(200, "The new reading")
-        .refusals(&[400, 401, 413, 415])
-        .finish();
+    Routes::new()
+        .get("/sandbox/clock", read, |op| {
+            op.tag("Control")
+                .summary("The sandbox clock")
+                .params(SIGNED)
+                .operator()
+                .answers::<ClockReading>(200, "The reading")
+                .refusals(&[400, 401])
+        })
+        .put("/sandbox/clock", change, |op| {
+            op.tag("Control")
+                .summary("Set, advance, freeze or release the clock")
+                .description("Exactly one of `now` (RFC 3339), `advance` (ISO 8601 duration, e.g. PT1H) or `mode` (real, frozen).")
+                .params(SIGNED)
+                .operator()
+                .body::<ClockChangeBody>(true)
+                .answers::<ClockReading>(200, "The new reading")
+                .refusals(&[400, 401, 413, 415])
+        })
 }
 
 #[cfg(test)]

@@ -32,6 +32,7 @@ pub mod workbench;
 use crate::app_state::AppState;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::Router;
+use openapi::routes::Routes;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 
@@ -45,41 +46,7 @@ pub fn router_for_tls(state: AppState) -> Router {
 
 /// The whole service as an axum router.
 pub fn router(state: AppState) -> Router {
-    let v1 = Router::new()
-        .merge(
-            sandbox::mock_data()
-                .route_layer(from_fn_with_state(state.clone(), rehearsal::hide_sandbox)),
-        )
-        .merge(
-            sandbox::controls()
-                .route_layer(from_fn_with_state(state.clone(), operator::control))
-                .route_layer(from_fn_with_state(state.clone(), rehearsal::hide_sandbox)),
-        )
-        .merge(tpp_dialogue::router())
-        .merge(ais::router())
-        .merge(pis::router())
-        .merge(sca_automation::router())
-        .route_layer(from_fn(layers::known_payment_service))
-        // Unknown /v1 paths pass the gate too: an unsigned request is 400 before it is 404.
-        .fallback(layers::no_such_path)
-        // Inside the gate, so that a fault rule can name the TPP.
-        .layer(from_fn_with_state(state.clone(), rehearsal::inject::inject))
-        .layer(from_fn_with_state(state.clone(), gate::gate));
-    let routes = Router::new()
-        // The bank platform serves its sandbox under /api-sandbox and its developer kit calls it there, so
-        // the interface answers under both; links in answers name the /v1 form, which serves the same.
-        .nest(PLATFORM_PREFIX, v1.clone())
-        .nest("/v1", v1)
-        .route("/health", axum::routing::get(health))
-        .route("/openapi.json", axum::routing::get(openapi_document))
-        .merge(sca_pages::router().route_layer(from_fn_with_state(
-            state.clone(),
-            rehearsal::sca_pages::inject,
-        )))
-        .merge(workbench::router(state.clone()))
-        .fallback(layers::no_such_path)
-        .method_not_allowed_fallback(layers::no_such_method)
-        .with_state(state.clone());
+    let routes = routes().into_router(&state).with_state(state.clone());
     // The layers every answer passes through wrap the routed service once, outermost first. Added with
     // `Router::layer` they would wrap each route, and each layer clones what it wraps for every request:
     // the whole stack below it, boxed layer by boxed layer (about 150 allocations per request, more CPU
@@ -96,6 +63,62 @@ pub fn router(state: AppState) -> Router {
         .layer(from_fn_with_state(state, response_signing::sign_responses))
         .service(routes);
     Router::new().fallback_service(layered)
+}
+
+/// Every route of the service with its description: the router ([`router`]) and the OpenAPI document
+/// (`openapi::document`) are both made from it.
+pub fn routes() -> Routes {
+    let v1 = Routes::new()
+        .merge(sandbox::mock_data().map_router(|router, state| {
+            router.route_layer(from_fn_with_state(state.clone(), rehearsal::hide_sandbox))
+        }))
+        .merge(sandbox::controls().map_router(|router, state| {
+            router
+                .route_layer(from_fn_with_state(state.clone(), operator::control))
+                .route_layer(from_fn_with_state(state.clone(), rehearsal::hide_sandbox))
+        }))
+        .merge(tpp_dialogue::routes())
+        .merge(ais::routes())
+        .merge(pis::routes())
+        .merge(sca_automation::routes())
+        .map_router(|router, state| {
+            router
+                .route_layer(from_fn(layers::known_payment_service))
+                // Unknown /v1 paths pass the gate too: an unsigned request is 400 before it is 404.
+                .fallback(layers::no_such_path)
+                // Inside the gate, so that a fault rule can name the TPP.
+                .layer(from_fn_with_state(state.clone(), rehearsal::inject::inject))
+                .layer(from_fn_with_state(state.clone(), gate::gate))
+        });
+    Routes::new()
+        // The bank platform serves its sandbox under /api-sandbox and its developer kit calls it there, so
+        // the interface answers under both; links in answers name the /v1 form, which serves the same.
+        .nest_aliased(PLATFORM_PREFIX, "/v1", v1)
+        .get("/health", health, |op| {
+            op.tag("Service")
+                .summary("Readiness, and the sandbox clock's time")
+                .answers::<Health>(200, "Up")
+        })
+        .get("/openapi.json", openapi_document, |op| {
+            op.tag("Service").summary("This document").answers_with(
+                200,
+                "The OpenAPI 3.1 document",
+                "application/json",
+                serde_json::json!({"type": "object"}),
+            )
+        })
+        .merge(sca_pages::routes().map_router(|router, state| {
+            router.route_layer(from_fn_with_state(
+                state.clone(),
+                rehearsal::sca_pages::inject,
+            ))
+        }))
+        .merge(workbench::routes())
+        .map_router(|router, _| {
+            router
+                .fallback(layers::no_such_path)
+                .method_not_allowed_fallback(layers::no_such_method)
+        })
 }
 
 /// `GET /health`: unsigned readiness probe for scripts and CI (not part of the bank's interface). It also
@@ -115,19 +138,6 @@ async fn openapi_document() -> axum::Json<&'static serde_json::Value> {
     axum::Json(openapi::document())
 }
 
-/// Every route of the service in the OpenAPI document (see `openapi`).
-pub fn describe(doc: &mut openapi::builder::Document) {
-    ais::describe(doc);
-    pis::describe(doc);
-    sandbox::openapi::describe_mock_data(doc);
-    sandbox::openapi::describe_controls(doc);
-    clock::describe(doc);
-    tpp_dialogue::describe(doc);
-    sca_automation::describe(doc);
-    workbench::openapi::describe(doc);
-    describe_service(doc);
-}
-
 /// What the areas add to the described operations once all are in: the mock-data and control paths
 /// mirrored for the workbench, and the workbench's own schemas. Here, at the root that assembles the
 /// areas, so that `openapi` (the builder every area describes itself with) depends on none of them.
@@ -145,23 +155,4 @@ struct Health {
     status: &'static str,
     /// The sandbox clock's time (RFC 3339): sign with it when the clock was moved or frozen.
     now: String,
-}
-
-fn describe_service(doc: &mut openapi::builder::Document) {
-    doc.op(
-        "GET",
-        "/health",
-        "Service",
-        "Readiness, and the sandbox clock's time",
-    )
-    .answers::<Health>(200, "Up")
-    .finish();
-    doc.op("GET", "/openapi.json", "Service", "This document")
-        .answers_with(
-            200,
-            "The OpenAPI 3.1 document",
-            "application/json",
-            serde_json::json!({"type": "object"}),
-        )
-        .finish();
 }

@@ -6,6 +6,7 @@
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json;
+use crate::api::openapi::routes::Routes;
 use crate::api::sca_trigger::base_url;
 use crate::app_state::AppState;
 use crate::sca::authorisation::{AuthMethod, Authorisation, Outcome, Purpose, Step, LIFETIME};
@@ -16,16 +17,10 @@ use axum::extract::{Extension, Path, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use time::format_description::well_known::Rfc3339;
-
-/// The routes (relative to /v1).
-pub fn router() -> Router<AppState> {
-    Router::new().route("/sandbox/sca/{authorisationId}", get(show).post(drive))
-}
 
 /// What the PSU would do on the pages. Every field is optional: steps already taken or preset by the
 /// triggering request are skipped.
@@ -356,26 +351,26 @@ pub async fn show(
     }))
 }
 
-/// These routes in the OpenAPI document.
-pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
+/// These routes, each with its OpenAPI description.
+pub fn routes() -> Routes {
     use crate::api::openapi::headers::SIGNED;
-    doc.op(
-        "GET",
-        "/v1/sandbox/sca/{authorisationId}",
-        "Control",
-        "An authorisation of the calling TPP",
-    )
-    .params(SIGNED)
-    .answers::<AuthorisationView>(200, "The authorisation, its step and presets")
-    .refusals(&[400, 403, 404])
-    .finish();
-    doc.op("POST", "/v1/sandbox/sca/{authorisationId}", "Control", "Complete an SCA as the PSU would")
-        .describe("Takes the remaining steps of the bank's pages (identify, method, context, consent, confirm) with the given choices; an empty body takes the defaults.")
-        .params(SIGNED)
-        .body::<DriveRequest>(false)
-        .answers::<DriveResponse>(200, "How it ended and where the PSU was sent")
-        .refusals(&[400, 401, 403, 404, 409, 415])
-        .finish();
+    Routes::new()
+        .get("/sandbox/sca/{authorisationId}", show, |op| {
+            op.tag("Control")
+                .summary("An authorisation of the calling TPP")
+                .params(SIGNED)
+                .answers::<AuthorisationView>(200, "The authorisation, its step and presets")
+                .refusals(&[400, 403, 404])
+        })
+        .post("/sandbox/sca/{authorisationId}", drive, |op| {
+            op.tag("Control")
+                .summary("Complete an SCA as the PSU would")
+                .description("Takes the remaining steps of the bank's pages (identify, method, context, consent, confirm) with the given choices; an empty body takes the defaults.")
+                .params(SIGNED)
+                .body::<DriveRequest>(false)
+                .answers::<DriveResponse>(200, "How it ended and where the PSU was sent")
+                .refusals(&[400, 401, 403, 404, 409, 415])
+        })
 }
 
 #[cfg(test)]

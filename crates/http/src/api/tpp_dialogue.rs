@@ -3,21 +3,14 @@
 
 use super::json::JsonBody;
 use crate::api::error::ApiResult;
+use crate::api::openapi::routes::Routes;
 use crate::app_state::AppState;
 use crate::signing::verifier::VerifiedTpp;
 use crate::tpp_dialogue::{self, TppContact};
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Extension, Json, Router};
+use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
-
-pub fn router() -> Router<AppState> {
-    Router::new().route(
-        "/tpp-dialogue/contact",
-        get(read).put(register).delete(remove),
-    )
-}
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -62,34 +55,30 @@ async fn remove(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// These routes in the OpenAPI document.
-pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
+/// These routes, each with its OpenAPI description.
+pub fn routes() -> Routes {
     use crate::api::openapi::headers::SIGNED;
-    const PATH: &str = "/v1/tpp-dialogue/contact";
-    doc.op(
-        "PUT",
-        PATH,
-        "Control",
-        "Register the calling TPP's contact e-mail address",
-    )
-    .params(SIGNED)
-    .body::<ContactRequest>(true)
-    .answers::<ContactResponse>(200, "Registered")
-    .refusals(&[400, 413, 415])
-    .finish();
-    doc.op("GET", PATH, "Control", "The calling TPP's contact address")
-        .params(SIGNED)
-        .answers::<TppContact>(200, "The contact")
-        .refusals(&[400, 404])
-        .finish();
-    doc.op(
-        "DELETE",
-        PATH,
-        "Control",
-        "Remove the calling TPP's contact address",
-    )
-    .params(SIGNED)
-    .empty(204, "Removed")
-    .refusals(&[400, 404])
-    .finish();
+    Routes::new()
+        .get("/tpp-dialogue/contact", read, |op| {
+            op.tag("Control")
+                .summary("The calling TPP's contact address")
+                .params(SIGNED)
+                .answers::<TppContact>(200, "The contact")
+                .refusals(&[400, 404])
+        })
+        .put("/tpp-dialogue/contact", register, |op| {
+            op.tag("Control")
+                .summary("Register the calling TPP's contact e-mail address")
+                .params(SIGNED)
+                .body::<ContactRequest>(true)
+                .answers::<ContactResponse>(200, "Registered")
+                .refusals(&[400, 413, 415])
+        })
+        .delete("/tpp-dialogue/contact", remove, |op| {
+            op.tag("Control")
+                .summary("Remove the calling TPP's contact address")
+                .params(SIGNED)
+                .empty(204, "Removed")
+                .refusals(&[400, 404])
+        })
 }

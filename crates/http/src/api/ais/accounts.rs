@@ -12,24 +12,16 @@ use super::granted;
 use super::views::{AccountReference, BalanceView};
 use crate::api::error::{ApiResult, TppMessage};
 use crate::api::links::Links;
-use crate::api::openapi::builder::{Document, Param};
+use crate::api::openapi::builder::Param;
 use crate::api::openapi::headers::{AIS, SIGNED};
+use crate::api::openapi::routes::Routes;
 use crate::app_state::AppState;
 use crate::sandbox::accounts::usage;
 use crate::sandbox::customers;
 use crate::sandbox::model::{Account, AccountStatus};
 use axum::extract::{Path, State};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Serialize;
-
-/// The account routes (paths relative to /v1); the transaction routes live in `transactions`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/accounts", get(list))
-        .route("/accounts/{accountId}", get(details))
-        .route("/accounts/{accountId}/balances", get(balances))
-}
 
 /// Berlin Group `accountDetails`.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -163,44 +155,36 @@ async fn balances(
     }))
 }
 
-/// These routes in the OpenAPI document.
-pub(super) fn describe(doc: &mut Document) {
-    doc.op(
-        "GET",
-        "/v1/accounts",
-        "AIS",
-        "The accounts the PSU granted this TPP",
-    )
-    .describe(
-        "In the request's context: private, or the corporate agreement PSU-Corporate-ID names.",
-    )
-    .params(SIGNED)
-    .params(AIS)
-    .answers::<AccountList>(200, "The granted accounts")
-    .refusals(&[400, 401, 403, 429])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/accounts/{accountId}",
-        "AIS",
-        "One granted account",
-    )
-    .params(SIGNED)
-    .params(AIS)
-    .answers::<AccountBody>(200, "The account")
-    .refusals(&[400, 401, 403, 404, 429])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/accounts/{accountId}/balances",
-        "AIS",
-        "Balances of a granted account",
-    )
-    .params(SIGNED)
-    .params(AIS)
-    .answers::<BalancesBody>(200, "The balances")
-    .refusals(&[400, 401, 403, 404, 429])
-    .finish();
+/// These routes, each with its OpenAPI description.
+pub(super) fn routes() -> Routes {
+    Routes::new()
+        .get("/accounts", list, |op| {
+            op.tag("AIS")
+                .summary("The accounts the PSU granted this TPP")
+                .description(
+                    "In the request's context: private, or the corporate agreement PSU-Corporate-ID names.",
+                )
+                .params(SIGNED)
+                .params(AIS)
+                .answers::<AccountList>(200, "The granted accounts")
+                .refusals(&[400, 401, 403, 429])
+        })
+        .get("/accounts/{accountId}", details, |op| {
+            op.tag("AIS")
+                .summary("One granted account")
+                .params(SIGNED)
+                .params(AIS)
+                .answers::<AccountBody>(200, "The account")
+                .refusals(&[400, 401, 403, 404, 429])
+        })
+        .get("/accounts/{accountId}/balances", balances, |op| {
+            op.tag("AIS")
+                .summary("Balances of a granted account")
+                .params(SIGNED)
+                .params(AIS)
+                .answers::<BalancesBody>(200, "The balances")
+                .refusals(&[400, 401, 403, 404, 429])
+        })
 }
 
 /// The listing parameters shared by account and card account transactions.

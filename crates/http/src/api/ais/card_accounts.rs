@@ -15,8 +15,8 @@ use super::paging::{TransactionListing, TransactionQuery};
 use super::views::{query, AmountView, BalanceView, CardAccountReference};
 use crate::api::error::{ApiResult, TppMessage};
 use crate::api::links::Links;
-use crate::api::openapi::builder::Document;
 use crate::api::openapi::headers::{AIS, SIGNED};
+use crate::api::openapi::routes::Routes;
 use crate::app_state::AppState;
 use crate::sandbox::accounts::usage;
 use crate::sandbox::card_transactions::of_card_account;
@@ -26,18 +26,8 @@ use crate::sandbox::model::{
 };
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Serialize;
-
-/// The card account routes (paths relative to /v1).
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/card-accounts", get(list))
-        .route("/card-accounts/{accountId}", get(details))
-        .route("/card-accounts/{accountId}/balances", get(balances))
-        .route("/card-accounts/{accountId}/transactions", get(transactions))
-}
 
 fn card_path(id: &str) -> String {
     format!("/v1/card-accounts/{id}")
@@ -268,51 +258,44 @@ async fn transactions(
     }))
 }
 
-/// These routes in the OpenAPI document.
-pub(super) fn describe(doc: &mut Document) {
-    doc.op(
-        "GET",
-        "/v1/card-accounts",
-        "AIS",
-        "The card accounts the PSU granted this TPP",
-    )
-    .params(SIGNED)
-    .params(AIS)
-    .answers::<CardAccountList>(200, "The granted card accounts")
-    .refusals(&[400, 401, 403, 429])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/card-accounts/{accountId}",
-        "AIS",
-        "One granted card account",
-    )
-    .params(SIGNED)
-    .params(AIS)
-    .answers::<CardAccountBody>(200, "The card account")
-    .refusals(&[400, 401, 403, 404, 429])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/card-accounts/{accountId}/balances",
-        "AIS",
-        "Balances of a granted card account",
-    )
-    .params(SIGNED)
-    .params(AIS)
-    .answers::<CardBalancesBody>(200, "The balances")
-    .refusals(&[400, 401, 403, 404, 429])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/card-accounts/{accountId}/transactions",
-        "AIS",
-        "Card transactions of a granted card account",
-    )
-    .params(SIGNED)
-    .params(AIS)
-    .params(super::accounts::LISTING)
-    .answers::<CardTransactionsBody>(200, "A page of card transactions")
-    .refusals(&[400, 401, 403, 404, 429])
-    .finish();
+/// These routes, each with its OpenAPI description.
+pub(super) fn routes() -> Routes {
+    Routes::new()
+        .get("/card-accounts", list, |op| {
+            op.tag("AIS")
+                .summary("The card accounts the PSU granted this TPP")
+                .params(SIGNED)
+                .params(AIS)
+                .answers::<CardAccountList>(200, "The granted card accounts")
+                .refusals(&[400, 401, 403, 429])
+        })
+        .get("/card-accounts/{accountId}", details, |op| {
+            op.tag("AIS")
+                .summary("One granted card account")
+                .params(SIGNED)
+                .params(AIS)
+                .answers::<CardAccountBody>(200, "The card account")
+                .refusals(&[400, 401, 403, 404, 429])
+        })
+        .get("/card-accounts/{accountId}/balances", balances, |op| {
+            op.tag("AIS")
+                .summary("Balances of a granted card account")
+                .params(SIGNED)
+                .params(AIS)
+                .answers::<CardBalancesBody>(200, "The balances")
+                .refusals(&[400, 401, 403, 404, 429])
+        })
+        .get(
+            "/card-accounts/{accountId}/transactions",
+            transactions,
+            |op| {
+                op.tag("AIS")
+                    .summary("Card transactions of a granted card account")
+                    .params(SIGNED)
+                    .params(AIS)
+                    .params(super::accounts::LISTING)
+                    .answers::<CardTransactionsBody>(200, "A page of card transactions")
+                    .refusals(&[400, 401, 403, 404, 429])
+            },
+        )
 }

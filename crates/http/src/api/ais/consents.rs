@@ -6,8 +6,8 @@
 use super::access::{require_aisp, AisAccess};
 use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::links::Links;
-use crate::api::openapi::builder::Document;
 use crate::api::openapi::headers::{AIS, SCA, SIGNED};
+use crate::api::openapi::routes::Routes;
 use crate::api::sca_trigger::{header, sca_required, ScaNeed};
 use crate::app_state::AppState;
 use crate::consent::SCA_RENEWAL;
@@ -20,18 +20,8 @@ use axum::extract::State;
 use axum::http::request::Parts;
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Serialize;
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/consents", post(deprecated_consents))
-        .route(
-            "/bank-offered-consents",
-            post(start_consent).get(current_consent),
-        )
-}
 
 /// Starts the consent flow for the PSU named by PSU-ID (if any), in the context PSU-Corporate-ID names.
 fn consent_flow(state: &AppState, parts: &Parts) -> ApiResult<ApiError> {
@@ -170,36 +160,33 @@ async fn current_consent(
     }))
 }
 
-/// These routes in the OpenAPI document.
-pub(super) fn describe(doc: &mut Document) {
-    doc.op("POST", "/v1/bank-offered-consents", "AIS", "Start consent: the PSU picks accounts at the bank")
-        .describe("Any body is ignored. Always 401 CONSENT_INVALID with `_links.scaRedirect` to the bank's consent screen.")
-        .params(SIGNED)
-        .params(SCA)
-        .refusals(&[400, 401, 403])
-        .finish();
-    doc.op(
-        "GET",
-        "/v1/bank-offered-consents",
-        "AIS",
-        "What the PSU granted in this context",
-    )
-    .params(SIGNED)
-    .params(AIS)
-    .answers::<ConsentBody>(200, "The consent")
-    .refusals(&[400, 401, 403, 429])
-    .finish();
-    doc.op(
-        "POST",
-        "/v1/consents",
-        "AIS",
-        "Deprecated: as POST /v1/bank-offered-consents",
-    )
-    .describe(
-        "Answers as its successor, with `Deprecation` and `Link: rel=successor-version` headers.",
-    )
-    .params(SIGNED)
-    .params(SCA)
-    .refusals(&[400, 401, 403])
-    .finish();
+/// These routes, each with its OpenAPI description.
+pub(super) fn routes() -> Routes {
+    Routes::new()
+        .post("/bank-offered-consents", start_consent, |op| {
+            op.tag("AIS")
+                .summary("Start consent: the PSU picks accounts at the bank")
+                .description("Any body is ignored. Always 401 CONSENT_INVALID with `_links.scaRedirect` to the bank's consent screen.")
+                .params(SIGNED)
+                .params(SCA)
+                .refusals(&[400, 401, 403])
+        })
+        .get("/bank-offered-consents", current_consent, |op| {
+            op.tag("AIS")
+                .summary("What the PSU granted in this context")
+                .params(SIGNED)
+                .params(AIS)
+                .answers::<ConsentBody>(200, "The consent")
+                .refusals(&[400, 401, 403, 429])
+        })
+        .post("/consents", deprecated_consents, |op| {
+            op.tag("AIS")
+                .summary("Deprecated: as POST /v1/bank-offered-consents")
+                .description(
+                    "Answers as its successor, with `Deprecation` and `Link: rel=successor-version` headers.",
+                )
+                .params(SIGNED)
+                .params(SCA)
+                .refusals(&[400, 401, 403])
+        })
 }

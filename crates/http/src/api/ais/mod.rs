@@ -12,24 +12,14 @@ pub mod psu;
 pub mod transactions;
 pub mod views;
 
-use crate::app_state::AppState;
-use axum::Router;
+use crate::api::openapi::routes::Routes;
 
-/// The account information routes (paths relative to /v1).
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .merge(accounts::router())
-        .merge(transactions::router())
-        .merge(card_accounts::router())
-        .merge(psu::router())
-        .merge(consents::router())
-}
-
-/// The account information routes in the OpenAPI document.
-pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
-    accounts::describe(doc);
-    transactions::describe(doc);
-    card_accounts::describe(doc);
-    psu::describe(doc);
-    consents::describe(doc);
+/// The account information routes (paths relative to /v1), each with its OpenAPI description.
+pub fn routes() -> Routes {
+    Routes::new()
+        .merge(accounts::routes())
+        .merge(transactions::routes())
+        .merge(card_accounts::routes())
+        .merge(psu::routes())
+        .merge(consents::routes())
 }

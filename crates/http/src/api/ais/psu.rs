@@ -4,23 +4,16 @@
 
 use super::access::identified_psu;
 use crate::api::error::ApiResult;
-use crate::api::openapi::builder::Document;
+use crate::api::openapi::builder::Operation;
 use crate::api::openapi::headers::{SCA, SIGNED};
+use crate::api::openapi::routes::Routes;
 use crate::app_state::AppState;
 use crate::sca::authorisation::Purpose;
 use crate::sca::{flow, psu};
 use axum::extract::State;
 use axum::http::request::Parts;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Serialize;
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/users", get(user))
-        .route("/user", get(user))
-        .route("/agreements", get(agreements))
-}
 
 /// Who the PSU is, for this TPP.
 #[derive(Serialize, utoipa::ToSchema)]
@@ -76,22 +69,27 @@ async fn agreements(
     Ok(Json(AgreementsBody { agreements: list }))
 }
 
-/// These routes in the OpenAPI document.
-pub(super) fn describe(doc: &mut Document) {
-    for path in ["/v1/users", "/v1/user"] {
-        doc.op("GET", path, "AIS", "Who the PSU is (SCA to learn the PSU-ID)")
-            .describe("200 once the PSU completed SCA in this TPP session; before that 401 with `_links.scaRedirect`.")
+/// These routes, each with its OpenAPI description.
+pub(super) fn routes() -> Routes {
+    fn user_route(op: Operation<'_>) -> Operation<'_> {
+        op.tag("AIS")
+            .summary("Who the PSU is (SCA to learn the PSU-ID)")
+            .description("200 once the PSU completed SCA in this TPP session; before that 401 with `_links.scaRedirect`.")
             .params(SIGNED)
             .params(SCA)
             .answers::<UserBody>(200, "The PSU-ID")
             .refusals(&[400, 401, 403])
-            .finish();
     }
-    doc.op("GET", "/v1/agreements", "AIS", "The PSU's corporate agreements")
-        .describe("Each with the psu-corporate-id to send as PSU-Corporate-ID. SCA in this TPP session required (401 with scaRedirect before).")
-        .params(SIGNED)
-        .params(SCA)
-        .answers::<AgreementsBody>(200, "The agreements")
-        .refusals(&[400, 401, 403])
-        .finish();
+    Routes::new()
+        .get("/users", user, user_route)
+        .get("/user", user, user_route)
+        .get("/agreements", agreements, |op| {
+            op.tag("AIS")
+                .summary("The PSU's corporate agreements")
+                .description("Each with the psu-corporate-id to send as PSU-Corporate-ID. SCA in this TPP session required (401 with scaRedirect before).")
+                .params(SIGNED)
+                .params(SCA)
+                .answers::<AgreementsBody>(200, "The agreements")
+                .refusals(&[400, 401, 403])
+        })
 }

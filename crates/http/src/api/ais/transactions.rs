@@ -27,8 +27,8 @@ use super::paging::{TransactionListing, TransactionQuery};
 use super::views::{query, AccountReference, AmountView, BookingStatus};
 use crate::api::error::{ApiError, ApiResult, Code, TppMessage};
 use crate::api::links::Links;
-use crate::api::openapi::builder::Document;
 use crate::api::openapi::headers::{AIS, SIGNED};
+use crate::api::openapi::routes::Routes;
 use crate::app_state::AppState;
 use crate::consent::UNATTENDED_HISTORY;
 use crate::payments::settings;
@@ -36,19 +36,8 @@ use crate::sandbox::model::{format_date, Account, AccountRef, Transaction, Trans
 use crate::sandbox::transactions::{of_account, pending_of_account};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Serialize;
-
-/// The account transaction routes (paths relative to /v1).
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/accounts/{accountId}/transactions", get(list))
-        .route(
-            "/accounts/{accountId}/transactions/{transactionId}",
-            get(details),
-        )
-}
 
 /// One item of the slim list.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -330,32 +319,27 @@ async fn details(
     }))
 }
 
-/// These routes in the OpenAPI document.
-pub(super) fn describe(doc: &mut Document) {
-    doc.op(
-        "GET",
-        "/v1/accounts/{accountId}/transactions",
-        "AIS",
-        "Transactions of a granted account",
-    )
-    .describe(
-        "Paged: `_links` carry first/next/previous/last with the page size stated explicitly.",
-    )
-    .params(SIGNED)
-    .params(AIS)
-    .params(super::accounts::LISTING)
-    .answers::<TransactionsBody>(200, "A page of transactions")
-    .refusals(&[400, 401, 403, 404, 429])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/accounts/{accountId}/transactions/{transactionId}",
-        "AIS",
-        "One transaction with its details",
-    )
-    .params(SIGNED)
-    .params(AIS)
-    .answers::<DetailsBody>(200, "The transaction")
-    .refusals(&[400, 401, 403, 404, 429])
-    .finish();
+/// These routes, each with its OpenAPI description.
+pub(super) fn routes() -> Routes {
+    Routes::new()
+        .get("/accounts/{accountId}/transactions", list, |op| {
+            op.tag("AIS")
+                .summary("Transactions of a granted account")
+                .description(
+                    "Paged: `_links` carry first/next/previous/last with the page size stated explicitly.",
+                )
+                .params(SIGNED)
+                .params(AIS)
+                .params(super::accounts::LISTING)
+                .answers::<TransactionsBody>(200, "A page of transactions")
+                .refusals(&[400, 401, 403, 404, 429])
+        })
+        .get("/accounts/{accountId}/transactions/{transactionId}", details, |op| {
+            op.tag("AIS")
+                .summary("One transaction with its details")
+                .params(SIGNED)
+                .params(AIS)
+                .answers::<DetailsBody>(200, "The transaction")
+                .refusals(&[400, 401, 403, 404, 429])
+        })
 }

@@ -1,7 +1,7 @@
 //! A small builder for the OpenAPI document's operations. Schemas come from the typed request and
 //! response structs through `utoipa::ToSchema` (collected once into `components/schemas`, nested types
-//! included); operations, parameters and statuses are declared next to each other in the area files
-//! (`bank`, `sandbox`, `workbench`), so one line per fact.
+//! included); an operation's parameters and statuses are declared where its route is (`routes::Routes`),
+//! one line per fact.
 
 use serde_json::{json, Map, Value};
 use utoipa::ToSchema;
@@ -59,13 +59,13 @@ impl Document {
         }
     }
 
-    /// Starts an operation; `finish` adds it.
-    pub fn op(&mut self, method: &str, path: &str, tag: &str, summary: &str) -> Operation<'_> {
+    /// Starts an operation, to be given its tag and summary; `finish` adds it.
+    pub fn operation(&mut self, method: &str, path: &str) -> Operation<'_> {
         Operation {
             doc: self,
             method: method.to_ascii_lowercase(),
             path: path.to_owned(),
-            body: json!({"tags": [tag], "summary": summary, "parameters": [], "responses": {}})
+            body: json!({"parameters": [], "responses": {}})
                 .as_object()
                 .cloned()
                 .expect("an object"),
@@ -178,8 +178,20 @@ pub struct Operation<'d> {
 }
 
 impl Operation<'_> {
+    /// The tag the operation is listed under (one of the document's `tags`).
+    pub fn tag(mut self, tag: &str) -> Self {
+        self.body.insert("tags".into(), json!([tag]));
+        self
+    }
+
+    /// What the operation does, in a line.
+    pub fn summary(mut self, summary: &str) -> Self {
+        self.body.insert("summary".into(), json!(summary));
+        self
+    }
+
     /// A longer explanation (markdown).
-    pub fn describe(mut self, text: &str) -> Self {
+    pub fn description(mut self, text: &str) -> Self {
         self.body.insert("description".into(), json!(text));
         self
     }
@@ -287,6 +299,12 @@ impl Operation<'_> {
     /// interface the gate (400, 403; 401 from the central register), a fault plan's injected answers (429, 503; docs/rehearsal.md) and a
     /// body of the wrong media type (415).
     pub fn finish(mut self) {
+        assert!(
+            self.body.contains_key("tags") && self.body.contains_key("summary"),
+            "{} {} has no tag or no summary",
+            self.method,
+            self.path
+        );
         let signed = self.body["parameters"]
             .as_array()
             .is_some_and(|p| p.iter().any(|p| p["name"] == "Signature"));

@@ -1,11 +1,12 @@
 //! The OpenAPI 3.1 document of the whole service: the bank interface, the mock-data and control
-//! endpoints, the SCA pages and the workbench API. Each area declares its operations beside its handlers
-//! (a `describe` function per router); the schemas are generated from the typed request and response
-//! structs (`utoipa::ToSchema`). Served at `GET /openapi.json` and written by `xs2a-sandbox openapi`.
+//! endpoints, the SCA pages and the workbench API. Each route is declared once, with its description
+//! (`routes::Routes`), and the document is made from the same declarations as the router (`api::routes`);
+//! the schemas are generated from the typed request and response structs (`utoipa::ToSchema`). Served at `GET /openapi.json` and written by `xs2a-sandbox openapi`.
 //! The API test suite checks every answer it sees against this document (tests/api/openapi.rs).
 
 pub mod builder;
 pub mod headers;
+pub mod routes;
 
 use crate::api::error::ErrorBody;
 use builder::Document;
@@ -39,7 +40,7 @@ pub fn document() -> &'static Value {
 fn build() -> Value {
     let mut doc = Document::default();
     let error = doc.schema_ref::<ErrorBody>();
-    crate::api::describe(&mut doc);
+    crate::api::routes().add_to_document(&mut doc);
     let (mut paths, mut schemas) = doc.into_parts();
     crate::api::complete_document(&mut paths, &mut schemas);
     let responses: serde_json::Map<String, Value> = REFUSAL_STATUSES

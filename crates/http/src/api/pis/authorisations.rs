@@ -11,8 +11,8 @@ use super::sca_start::{start_basket_sca, start_payment_sca, Started};
 use super::views;
 use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::links::Links;
-use crate::api::openapi::builder::Document;
 use crate::api::openapi::headers::{SCA, SET_B_P, SIGNED};
+use crate::api::openapi::routes::Routes;
 use crate::api::path::ApiPath;
 use crate::app_state::AppState;
 use crate::payments::service;
@@ -22,29 +22,8 @@ use crate::sca::sub_resources::{self, Resource};
 use axum::extract::State;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde::Serialize;
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/{service}/{product}/{paymentId}/authorisations",
-            get(list_of_payment).post(start_on_payment),
-        )
-        .route(
-            "/{service}/{product}/{paymentId}/authorisations/{authorisationId}",
-            get(status_on_payment),
-        )
-        .route(
-            "/signing-baskets/{basketId}/authorisations",
-            get(list_of_basket).post(start_on_basket),
-        )
-        .route(
-            "/signing-baskets/{basketId}/authorisations/{authorisationId}",
-            get(status_on_basket),
-        )
-}
 
 /// An authorisation started: where the PSU goes (`scaRedirect`) and where to follow its status
 /// (`scaStatus`).
@@ -224,75 +203,66 @@ async fn status_on_basket(
     }))
 }
 
-/// These routes in the OpenAPI document.
-pub(super) fn describe(doc: &mut Document) {
-    doc.op(
-        "POST",
-        "/v1/{service}/{product}/{paymentId}/authorisations",
-        "PIS",
-        "Start an authorisation of a payment",
-    )
-    .params(&[SERVICE, PRODUCT])
-    .params(SIGNED)
-    .params(SCA)
-    .answers::<StartedAuthorisation>(201, "Started: send the PSU to scaRedirect")
-    .refusals(&[400, 403, 404, 409])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/{service}/{product}/{paymentId}/authorisations",
-        "PIS",
-        "The authorisations started on a payment",
-    )
-    .describe("Its own, oldest first (creating a payment starts the first); a basket's authorisations are listed on the basket.")
-    .params(&[SERVICE, PRODUCT])
-    .params(SIGNED)
-    .answers::<AuthorisationList>(200, "Their ids")
-    .refusals(&[400, 403, 404])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/{service}/{product}/{paymentId}/authorisations/{authorisationId}",
-        "PIS",
-        "The status of an authorisation",
-    )
-    .params(&[SERVICE, PRODUCT])
-    .params(SIGNED)
-    .answers::<AuthorisationStatus>(200, "The SCA status")
-    .refusals(&[400, 403, 404])
-    .finish();
-    doc.op(
-        "POST",
-        "/v1/signing-baskets/{basketId}/authorisations",
-        "Signing baskets",
-        "Start an authorisation of a basket",
-    )
-    .params(SIGNED)
-    .params(SET_B_P)
-    .answers::<StartedAuthorisation>(201, "Started: send the PSU to scaRedirect")
-    .refusals(&[400, 403, 404, 409])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/signing-baskets/{basketId}/authorisations",
-        "Signing baskets",
-        "The authorisations started on a basket",
-    )
-    .describe("Oldest first (creating a basket starts the first).")
-    .params(SIGNED)
-    .params(SET_B_P)
-    .answers::<AuthorisationList>(200, "Their ids")
-    .refusals(&[400, 403, 404])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/signing-baskets/{basketId}/authorisations/{authorisationId}",
-        "Signing baskets",
-        "The status of a basket's authorisation",
-    )
-    .params(SIGNED)
-    .params(SET_B_P)
-    .answers::<AuthorisationStatus>(200, "The SCA status")
-    .refusals(&[400, 403, 404])
-    .finish();
+/// These routes, each with its OpenAPI description.
+pub(super) fn routes() -> Routes {
+    Routes::new()
+        .get("/{service}/{product}/{paymentId}/authorisations", list_of_payment, |op| {
+            op.tag("PIS")
+                .summary("The authorisations started on a payment")
+                .description("Its own, oldest first (creating a payment starts the first); a basket's authorisations are listed on the basket.")
+                .params(&[SERVICE, PRODUCT])
+                .params(SIGNED)
+                .answers::<AuthorisationList>(200, "Their ids")
+                .refusals(&[400, 403, 404])
+        })
+        .post("/{service}/{product}/{paymentId}/authorisations", start_on_payment, |op| {
+            op.tag("PIS")
+                .summary("Start an authorisation of a payment")
+                .params(&[SERVICE, PRODUCT])
+                .params(SIGNED)
+                .params(SCA)
+                .answers::<StartedAuthorisation>(201, "Started: send the PSU to scaRedirect")
+                .refusals(&[400, 403, 404, 409])
+        })
+        .get(
+            "/{service}/{product}/{paymentId}/authorisations/{authorisationId}",
+            status_on_payment,
+            |op| {
+                op.tag("PIS")
+                    .summary("The status of an authorisation")
+                    .params(&[SERVICE, PRODUCT])
+                    .params(SIGNED)
+                    .answers::<AuthorisationStatus>(200, "The SCA status")
+                    .refusals(&[400, 403, 404])
+            },
+        )
+        .get("/signing-baskets/{basketId}/authorisations", list_of_basket, |op| {
+            op.tag("Signing baskets")
+                .summary("The authorisations started on a basket")
+                .description("Oldest first (creating a basket starts the first).")
+                .params(SIGNED)
+                .params(SET_B_P)
+                .answers::<AuthorisationList>(200, "Their ids")
+                .refusals(&[400, 403, 404])
+        })
+        .post("/signing-baskets/{basketId}/authorisations", start_on_basket, |op| {
+            op.tag("Signing baskets")
+                .summary("Start an authorisation of a basket")
+                .params(SIGNED)
+                .params(SET_B_P)
+                .answers::<StartedAuthorisation>(201, "Started: send the PSU to scaRedirect")
+                .refusals(&[400, 403, 404, 409])
+        })
+        .get(
+            "/signing-baskets/{basketId}/authorisations/{authorisationId}",
+            status_on_basket,
+            |op| {
+                op.tag("Signing baskets")
+                    .summary("The status of a basket's authorisation")
+                    .params(SIGNED)
+                    .params(SET_B_P)
+                    .answers::<AuthorisationStatus>(200, "The SCA status")
+                    .refusals(&[400, 403, 404])
+            },
+        )
 }

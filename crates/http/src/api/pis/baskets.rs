@@ -7,8 +7,8 @@ use super::sca_start::{start_basket_sca, Started};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::links::Links;
-use crate::api::openapi::builder::Document;
 use crate::api::openapi::headers::{SET_B_P, SIGNED};
+use crate::api::openapi::routes::Routes;
 use crate::api::path::ApiPath;
 use crate::app_state::AppState;
 use crate::payments::model::Basket;
@@ -16,16 +16,8 @@ use crate::payments::{baskets, service};
 use axum::extract::State;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use serde::{Deserialize, Serialize};
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/signing-baskets", post(create))
-        .route("/signing-baskets/{basketId}", get(details).delete(delete))
-        .route("/signing-baskets/{basketId}/status", get(status))
-}
 
 /// SPEC.md's basket request: the payments to approve with one SCA.
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -148,47 +140,41 @@ async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// These routes in the OpenAPI document.
-pub(super) fn describe(doc: &mut Document) {
-    doc.op("POST", "/v1/signing-baskets", "Signing baskets", "Create a signing basket")
-        .describe("Bulk or periodic payments in paymentIds are 400 REFERENCE_MIX_INVALID. Answers with `scaRedirect`: one SCA approves every payment.")
-        .params(SIGNED)
-        .params(SET_B_P)
-        .body::<CreateBasket>(true)
-        .answers::<CreatedBasket>(201, "The basket was created")
-        .refusals(&[400, 401, 403, 404, 409, 413, 415])
-        .finish();
-    doc.op(
-        "GET",
-        "/v1/signing-baskets/{basketId}",
-        "Signing baskets",
-        "A basket",
-    )
-    .params(SIGNED)
-    .params(SET_B_P)
-    .answers::<BasketDetails>(200, "The basket")
-    .refusals(&[400, 403, 404])
-    .finish();
-    doc.op(
-        "DELETE",
-        "/v1/signing-baskets/{basketId}",
-        "Signing baskets",
-        "Delete a basket not yet authorised",
-    )
-    .params(SIGNED)
-    .params(SET_B_P)
-    .empty(204, "Deleted")
-    .refusals(&[400, 403, 404, 409])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/signing-baskets/{basketId}/status",
-        "Signing baskets",
-        "The status of a basket",
-    )
-    .params(SIGNED)
-    .params(SET_B_P)
-    .answers::<BasketStatusBody>(200, "The status")
-    .refusals(&[400, 403, 404])
-    .finish();
+/// These routes, each with its OpenAPI description.
+pub(super) fn routes() -> Routes {
+    Routes::new()
+        .post("/signing-baskets", create, |op| {
+            op.tag("Signing baskets")
+                .summary("Create a signing basket")
+                .description("Bulk or periodic payments in paymentIds are 400 REFERENCE_MIX_INVALID. Answers with `scaRedirect`: one SCA approves every payment.")
+                .params(SIGNED)
+                .params(SET_B_P)
+                .body::<CreateBasket>(true)
+                .answers::<CreatedBasket>(201, "The basket was created")
+                .refusals(&[400, 401, 403, 404, 409, 413, 415])
+        })
+        .get("/signing-baskets/{basketId}", details, |op| {
+            op.tag("Signing baskets")
+                .summary("A basket")
+                .params(SIGNED)
+                .params(SET_B_P)
+                .answers::<BasketDetails>(200, "The basket")
+                .refusals(&[400, 403, 404])
+        })
+        .delete("/signing-baskets/{basketId}", delete, |op| {
+            op.tag("Signing baskets")
+                .summary("Delete a basket not yet authorised")
+                .params(SIGNED)
+                .params(SET_B_P)
+                .empty(204, "Deleted")
+                .refusals(&[400, 403, 404, 409])
+        })
+        .get("/signing-baskets/{basketId}/status", status, |op| {
+            op.tag("Signing baskets")
+                .summary("The status of a basket")
+                .params(SIGNED)
+                .params(SET_B_P)
+                .answers::<BasketStatusBody>(200, "The status")
+                .refusals(&[400, 403, 404])
+        })
 }

@@ -9,20 +9,12 @@ pub mod request_schema;
 pub mod sca_start;
 pub mod views;
 
-use crate::app_state::AppState;
-use axum::Router;
+use crate::api::openapi::routes::Routes;
 
-/// The payment routes (paths relative to /v1).
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .merge(payments::router())
-        .merge(baskets::router())
-        .merge(authorisations::router())
-}
-
-/// The payment routes in the OpenAPI document.
-pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
-    payments::describe(doc);
-    baskets::describe(doc);
-    authorisations::describe(doc);
+/// The payment routes (paths relative to /v1), each with its OpenAPI description.
+pub fn routes() -> Routes {
+    Routes::new()
+        .merge(payments::routes())
+        .merge(baskets::routes())
+        .merge(authorisations::routes())
 }

@@ -7,8 +7,9 @@ use super::sca_start::{approval, started};
 use super::views;
 use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::json::JsonBody;
-use crate::api::openapi::builder::{Document, Param};
+use crate::api::openapi::builder::{Operation, Param};
 use crate::api::openapi::headers::{PAYMENT, SET_B_P, SIGNED};
+use crate::api::openapi::routes::Routes;
 use crate::api::path::ApiPath;
 use crate::app_state::AppState;
 use crate::payments::model::{Payment, PaymentProduct, PaymentService};
@@ -16,29 +17,9 @@ use crate::payments::{service, validation};
 use axum::extract::{OriginalUri, State};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use serde::Serialize;
 use serde_json::{json, Value};
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        // SPEC.md names this path (without "domestic"); the spelling with it is accepted too.
-        .route(
-            "/payments/instant-norwegian-credit-transfers-straks/fee-information",
-            post(fee_information),
-        )
-        .route(
-            "/payments/instant-norwegian-domestic-credit-transfers-straks/fee-information",
-            post(fee_information),
-        )
-        .route("/{service}/{product}", post(create))
-        .route(
-            "/{service}/{product}/{paymentId}",
-            get(details).delete(delete),
-        )
-        .route("/{service}/{product}/{paymentId}/status", get(status))
-}
 
 /// The service and product of the path, or 404 (PRODUCT_UNKNOWN for an unknown product). The payment
 /// routes start with a parameter, so any path of their shape reaches them (`GET /v1/accounts/x/y`); one
@@ -245,67 +226,66 @@ const ALLOW_DUPLICATE: Param = Param::query(
     "Whether a logical duplicate of an earlier payment is allowed.",
 );
 
-/// These routes in the OpenAPI document.
-pub(super) fn describe(doc: &mut Document) {
-    doc.op("POST", "/v1/{service}/{product}", "PIS", "Create a payment")
-        .describe("The body is one order (single, periodic with its schedule fields) or, for bulk, `debtorAccount` and `payments`. Answers 201 with `scaRedirect`: the PSU approves on the bank's page.")
-        .params(&[SERVICE, PRODUCT, ALLOW_DUPLICATE])
-        .params(SIGNED)
-        .params(SET_B_P)
-        .params(PAYMENT)
-        .body::<super::request_schema::PaymentRequest>(true)
-        .answers::<CreatedPayment>(201, "The payment was created (RCVD)")
-        .refusals(&[400, 401, 403, 404, 409, 413, 415])
-        .finish();
-    doc.op(
-        "GET",
-        "/v1/{service}/{product}/{paymentId}",
-        "PIS",
-        "A payment as requested, with its status",
-    )
-    .params(&[SERVICE, PRODUCT])
-    .params(SIGNED)
-    .answers::<views::PaymentDetails>(200, "The payment")
-    .refusals(&[400, 403, 404])
-    .finish();
-    doc.op(
-        "DELETE",
-        "/v1/{service}/{product}/{paymentId}",
-        "PIS",
-        "Cancel a payment",
-    )
-    .describe("Only before it is executed (see States and transitions).")
-    .params(&[SERVICE, PRODUCT])
-    .params(SIGNED)
-    .empty(204, "Cancelled (CANC)")
-    .refusals(&[400, 403, 404, 409])
-    .finish();
-    doc.op(
-        "GET",
-        "/v1/{service}/{product}/{paymentId}/status",
-        "PIS",
-        "The status of a payment",
-    )
-    .params(&[SERVICE, PRODUCT])
-    .params(SIGNED)
-    .answers::<views::PaymentStatusBody>(200, "The status")
-    .refusals(&[400, 403, 404])
-    .finish();
-    for path in [
-        "/v1/payments/instant-norwegian-credit-transfers-straks/fee-information",
-        "/v1/payments/instant-norwegian-domestic-credit-transfers-straks/fee-information",
-    ] {
-        doc.op(
-            "POST",
-            path,
-            "PIS",
-            "The fee an instant payment would carry",
-        )
-        .describe("The body is the payment's instructedAmount, debtorAccount and creditorAccount.")
-        .params(SIGNED)
-        .body::<super::request_schema::FeeRequest>(true)
-        .answers::<validation::fees::FeeInformation>(200, "The fee")
-        .refusals(&[400, 403, 413, 415])
-        .finish();
+/// These routes, each with its OpenAPI description.
+pub(super) fn routes() -> Routes {
+    fn fee_information_route(op: Operation<'_>) -> Operation<'_> {
+        op.tag("PIS")
+            .summary("The fee an instant payment would carry")
+            .description(
+                "The body is the payment's instructedAmount, debtorAccount and creditorAccount.",
+            )
+            .params(SIGNED)
+            .body::<super::request_schema::FeeRequest>(true)
+            .answers::<validation::fees::FeeInformation>(200, "The fee")
+            .refusals(&[400, 403, 413, 415])
     }
+    Routes::new()
+        // SPEC.md names this path (without "domestic"); the spelling with it is accepted too.
+        .post(
+            "/payments/instant-norwegian-credit-transfers-straks/fee-information",
+            fee_information,
+            fee_information_route,
+        )
+        .post(
+            "/payments/instant-norwegian-domestic-credit-transfers-straks/fee-information",
+            fee_information,
+            fee_information_route,
+        )
+        .post("/{service}/{product}", create, |op| {
+            op.tag("PIS")
+                .summary("Create a payment")
+                .description("The body is one order (single, periodic with its schedule fields) or, for bulk, `debtorAccount` and `payments`. Answers 201 with `scaRedirect`: the PSU approves on the bank's page.")
+                .params(&[SERVICE, PRODUCT, ALLOW_DUPLICATE])
+                .params(SIGNED)
+                .params(SET_B_P)
+                .params(PAYMENT)
+                .body::<super::request_schema::PaymentRequest>(true)
+                .answers::<CreatedPayment>(201, "The payment was created (RCVD)")
+                .refusals(&[400, 401, 403, 404, 409, 413, 415])
+        })
+        .get("/{service}/{product}/{paymentId}", details, |op| {
+            op.tag("PIS")
+                .summary("A payment as requested, with its status")
+                .params(&[SERVICE, PRODUCT])
+                .params(SIGNED)
+                .answers::<views::PaymentDetails>(200, "The payment")
+                .refusals(&[400, 403, 404])
+        })
+        .delete("/{service}/{product}/{paymentId}", delete, |op| {
+            op.tag("PIS")
+                .summary("Cancel a payment")
+                .description("Only before it is executed (see States and transitions).")
+                .params(&[SERVICE, PRODUCT])
+                .params(SIGNED)
+                .empty(204, "Cancelled (CANC)")
+                .refusals(&[400, 403, 404, 409])
+        })
+        .get("/{service}/{product}/{paymentId}/status", status, |op| {
+            op.tag("PIS")
+                .summary("The status of a payment")
+                .params(&[SERVICE, PRODUCT])
+                .params(SIGNED)
+                .answers::<views::PaymentStatusBody>(200, "The status")
+                .refusals(&[400, 403, 404])
+        })
 }

@@ -19,29 +19,6 @@ use crate::rehearsal::Profile;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::Router;
-
-/// The routes under `/workbench/api` (the operator credential is checked there).
-pub fn workbench_router() -> Router<AppState> {
-    Router::new()
-        .route("/profile", get(profile::get).put(profile::put))
-        .route(
-            "/faults",
-            get(faults::get).put(faults::put).delete(faults::clear),
-        )
-        .route("/faults/presets", get(faults::presets))
-        .route("/register", get(register::list))
-        .route(
-            "/register/{organisationId}",
-            axum::routing::patch(register::change),
-        )
-        .route("/faults/rules", axum::routing::post(faults::add_rule))
-        .route(
-            "/faults/rules/{id}",
-            axum::routing::patch(faults::patch_rule).delete(faults::delete_rule),
-        )
-}
 
 /// Notes the request's TPP in the central register and answers what the register says of it.
 pub fn consult_register(

@@ -1,6 +1,6 @@
 //! The sandbox routes over HTTP (without the gate): status codes, bodies and error paths as a client sees them.
 
-use super::router;
+use super::workbench;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
@@ -15,7 +15,9 @@ fn app() -> Router {
     })
     .unwrap();
     let state = app.state().clone();
-    Router::new().nest("/v1", router()).with_state(state)
+    Router::new()
+        .nest("/v1", workbench().into_router(&state))
+        .with_state(state)
 }
 
 async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {

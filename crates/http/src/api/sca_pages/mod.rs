@@ -16,20 +16,78 @@ mod payment;
 
 pub(crate) use layout::see_other;
 
+use crate::api::openapi::builder::Param;
+use crate::api::openapi::routes::Routes;
 use crate::app_state::AppState;
-use axum::routing::get;
-use axum::Router;
+use axum::handler::Handler;
+use serde_json::json;
 
-/// The pages' routes (outside /v1: the PSU's browser does not sign requests).
-pub fn router() -> Router<AppState> {
-    // A GET on a form's action (a reload, a typed URL) goes back to the page.
-    let back = || get(handlers::back_to_page);
-    Router::new()
-        .route("/sca/{id}", get(handlers::show))
-        .route("/sca/{id}/identify", back().post(handlers::identify))
-        .route("/sca/{id}/method", back().post(handlers::method))
-        .route("/sca/{id}/context", back().post(handlers::context))
-        .route("/sca/{id}/consent", back().post(handlers::consent))
-        .route("/sca/{id}/confirm", back().post(handlers::confirm))
-        .route("/sca/{id}/cancel", back().post(handlers::cancel))
+const TAG: &str = "SCA pages";
+
+/// The pages' routes (outside /v1: the PSU's browser does not sign requests), each with its OpenAPI
+/// description (HTML for people, not for TPP code).
+pub fn routes() -> Routes {
+    Routes::new()
+        .get("/sca/{id}", handlers::show, |op| {
+            op.tag(TAG)
+                .summary("The bank's SCA page at the authorisation's step")
+                .params(&[Param::query("lang", "enum:nb|en", "Page language.")])
+                .answers_with(200, "The page", "text/html", html())
+                .answers_with(404, "No such authorisation", "text/html", html())
+                .answers_with(410, "Expired or finished", "text/html", html())
+        })
+        .merge(step("identify", handlers::identify))
+        .merge(step("method", handlers::method))
+        .merge(step("context", handlers::context))
+        .merge(step("consent", handlers::consent))
+        .merge(step("confirm", handlers::confirm))
+        .merge(step("cancel", handlers::cancel))
+}
+
+/// A page's body in the document.
+fn html() -> serde_json::Value {
+    json!({"type": "string"})
+}
+
+/// A step's form post, and a GET on the form's action (a reload, a typed URL) that goes back to the page.
+fn step<H, T>(name: &str, submit: H) -> Routes
+where
+    H: Handler<T, AppState>,
+    T: 'static,
+{
+    let path = format!("/sca/{{id}}/{name}");
+    let summary = format!("The PSU's {name} step (form post)");
+    Routes::new()
+        .get(&path, handlers::back_to_page, |op| {
+            op.tag(TAG)
+                .summary("Back to the page (after a reload)")
+                .empty(303, "To /sca/{id}")
+        })
+        .post(&path, submit, move |op| {
+            op.tag(TAG)
+                .summary(&summary)
+                .raw_body(
+                    "application/x-www-form-urlencoded",
+                    json!({"type": "object"}),
+                )
+                .empty(
+                    303,
+                    "To the next page, or back to the TPP-Redirect-URI when finished",
+                )
+                .answers_with(
+                    200,
+                    "The page again with what to correct",
+                    "text/html",
+                    html(),
+                )
+                .answers_with(
+                    400,
+                    "The page again with what to correct",
+                    "text/html",
+                    html(),
+                )
+                .answers_with(404, "No such authorisation", "text/html", html())
+                .answers_with(409, "Not at this step", "text/html", html())
+                .answers_with(410, "Expired or finished", "text/html", html())
+        })
 }

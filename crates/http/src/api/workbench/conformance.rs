@@ -3,27 +3,18 @@
 //! the TPPs the traffic log has seen. Thin: the selection and the grading are `crate::conformance`.
 
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::openapi::builder::{Document, Param};
+use crate::api::openapi::builder::{Operation, Param};
+use crate::api::openapi::routes::Routes;
 use crate::app_state::AppState;
 use crate::conformance::model::Report;
 use crate::conformance::select::{self, Ask, TppSeen};
 use axum::extract::{RawQuery, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use serde_json::json;
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
-
-/// The routes under `/workbench/api`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/conformance", get(report))
-        .route("/conformance/junit", get(junit))
-        .route("/conformance/html", get(html))
-        .route("/conformance/tpps", get(tpps))
-}
 
 /// The query's parameters, checked: `tpp` (unless `journey`), `since` and `until` as RFC 3339.
 fn ask_of(query: Option<&str>) -> ApiResult<Ask> {
@@ -174,58 +165,46 @@ const PARAMS: &[Param] = &[
     ),
 ];
 
-fn op<'d>(
-    doc: &'d mut Document,
-    path: &str,
-    summary: &str,
-) -> crate::api::openapi::builder::Operation<'d> {
-    doc.op(
-        "GET",
-        &format!("/workbench/api{path}"),
-        "Conformance",
-        summary,
-    )
-    .operator()
+/// A conformance report operation: tagged Conformance, under the operator credential.
+fn report_op<'d>(op: Operation<'d>, summary: &str) -> Operation<'d> {
+    op.tag("Conformance").summary(summary).operator()
 }
 
-/// The routes in the OpenAPI document.
-pub fn describe(doc: &mut Document) {
-    op(doc, "/conformance", "The conformance report of a TPP's traffic")
-        .describe("Pre-flight checks, then every rule by group with its verdict, evidence (exchange ids for the inspector, journeys for the flow view) and what production does (docs/conformance.md).")
-        .params(PARAMS)
-        .answers::<Report>(200, "The report")
-        .refusals(&[400, 401, 404])
-        .finish();
-    op(doc, "/conformance/junit", "The same report as JUnit XML")
-        .params(PARAMS)
-        .answers_with(
-            200,
-            "One test suite per group, one test case per rule",
-            "application/xml",
-            json!({"type": "string"}),
-        )
-        .refusals(&[400, 401, 404])
-        .finish();
-    op(
-        doc,
-        "/conformance/html",
-        "The same report as a self-contained HTML page",
-    )
-    .params(PARAMS)
-    .answers_with(
-        200,
-        "A printable page (inline CSS, no scripts)",
-        "text/html",
-        json!({"type": "string"}),
-    )
-    .refusals(&[400, 401, 404])
-    .finish();
-    op(
-        doc,
-        "/conformance/tpps",
-        "The TPPs the traffic log has seen",
-    )
-    .answers_list::<TppSeen>(200, "Most recently active first")
-    .refusals(&[401])
-    .finish();
+/// The routes under `/workbench/api`, each with its OpenAPI description.
+pub fn routes() -> Routes {
+    Routes::new()
+        .get("/conformance", report, |op| {
+            report_op(op, "The conformance report of a TPP's traffic")
+                .description("Pre-flight checks, then every rule by group with its verdict, evidence (exchange ids for the inspector, journeys for the flow view) and what production does (docs/conformance.md).")
+                .params(PARAMS)
+                .answers::<Report>(200, "The report")
+                .refusals(&[400, 401, 404])
+        })
+        .get("/conformance/junit", junit, |op| {
+            report_op(op, "The same report as JUnit XML")
+                .params(PARAMS)
+                .answers_with(
+                    200,
+                    "One test suite per group, one test case per rule",
+                    "application/xml",
+                    json!({"type": "string"}),
+                )
+                .refusals(&[400, 401, 404])
+        })
+        .get("/conformance/html", html, |op| {
+            report_op(op, "The same report as a self-contained HTML page")
+                .params(PARAMS)
+                .answers_with(
+                    200,
+                    "A printable page (inline CSS, no scripts)",
+                    "text/html",
+                    json!({"type": "string"}),
+                )
+                .refusals(&[400, 401, 404])
+        })
+        .get("/conformance/tpps", tpps, |op| {
+            report_op(op, "The TPPs the traffic log has seen")
+                .answers_list::<TppSeen>(200, "Most recently active first")
+                .refusals(&[401])
+        })
 }

@@ -16,61 +16,47 @@ pub mod schemas;
 pub mod session;
 mod ui;
 
-use crate::app_state::AppState;
+use crate::api::openapi::routes::Routes;
 use axum::middleware::{from_fn, from_fn_with_state};
-use axum::routing::{get, post};
-use axum::Router;
+use serde_json::json;
 
-/// The routes under `/workbench`.
-pub fn router(state: AppState) -> Router<AppState> {
-    let api = Router::new()
-        .route("/session", get(session::session))
-        .route("/events", get(session::events))
-        .merge(crate::api::sandbox::router())
-        .route("/personas", get(personas::list).post(personas::issue))
-        .route("/personas/import", post(personas::import))
-        .route(
-            "/personas/{id}",
-            axum::routing::patch(personas::patch).delete(personas::delete),
-        )
-        .route("/personas/{id}/certificate", get(personas::certificate))
-        .route("/operations", get(composer::operations))
-        .route("/compose/preview", post(composer::preview))
-        .route("/compose/send", post(composer::send))
-        .route("/compose/history", get(composer::history_list))
-        .route("/compose/history/{id}", get(composer::history_entry))
-        .route("/compose/export", post(composer::export))
-        .route("/sca/callbacks", get(callback::list))
-        .route("/sca/pending", get(callback::pending))
-        .route("/gate", get(gate::gate))
-        .route("/state", get(fixtures::export).post(fixtures::import))
-        .route("/journeys/{id}/flow", get(fixtures::journey_flow))
-        .route("/snapshots", get(fixtures::snapshots))
-        .route(
-            "/snapshots/{name}",
-            get(fixtures::download)
-                .put(fixtures::take)
-                .delete(fixtures::delete),
-        )
-        .route("/snapshots/{name}/restore", post(fixtures::restore))
-        .route("/snapshots/{name}/flow", get(fixtures::flow_since))
-        .route("/traffic/{id}/changes", get(rewind::changes))
-        .route("/rewind", post(rewind::rewind_to))
-        .route("/rewind/preview", get(rewind::preview))
-        .route("/state/at/{id}", get(rewind::state_at))
-        .route("/state/compare", get(rewind::compare))
-        .route("/journeys/{id}/restart", post(rewind::restart))
-        .merge(crate::api::traffic::router())
-        .merge(crate::api::rehearsal::workbench_router())
-        .merge(conformance::router())
-        .fallback(crate::api::layers::no_such_path)
-        .layer(from_fn_with_state(state.clone(), rewind::workbench_cause))
-        .layer(from_fn_with_state(state, access::operator_api));
-    Router::new()
-        .route("/workbench", get(ui::bare))
-        .route("/workbench/", get(ui::index))
-        .route("/workbench/callback", get(callback::capture))
-        .route("/workbench/{*file}", get(ui::file))
+/// The routes under `/workbench`, each with its OpenAPI description.
+pub fn routes() -> Routes {
+    let api = openapi::routes()
+        .merge(crate::api::sandbox::workbench())
+        .merge(rewind::routes())
+        .merge(crate::api::traffic::openapi::routes())
+        .merge(crate::api::rehearsal::openapi::routes())
+        .merge(conformance::routes())
+        .map_router(|router, state| {
+            router
+                .fallback(crate::api::layers::no_such_path)
+                .layer(from_fn_with_state(state.clone(), rewind::workbench_cause))
+                .layer(from_fn_with_state(state.clone(), access::operator_api))
+        });
+    let html = || json!({"type": "string"});
+    Routes::new()
+        .get("/workbench", ui::bare, |op| {
+            op.tag("Workbench")
+                .summary("Redirects to /workbench/")
+                .empty(308, "To /workbench/ (the query kept)")
+        })
+        .get("/workbench/", ui::index, move |op| {
+            op.tag("Workbench")
+                .summary("The workbench UI")
+                .answers_with(200, "The page", "text/html", html())
+        })
+        .get("/workbench/callback", callback::capture, move |op| {
+            op.tag("Workbench")
+                .summary("Catches the bank's redirect after SCA")
+                .answers_with(200, "A page saying what came back", "text/html", html())
+        })
+        .get("/workbench/{*file}", ui::file, |op| {
+            op.tag("Workbench")
+                .summary("The workbench UI's files")
+                .answers_with(200, "A file", "application/octet-stream", json!({}))
+                .refusals(&[404])
+        })
         .nest("/workbench/api", api)
-        .route_layer(from_fn(access::this_machine_only))
+        .map_router(|router, _| router.route_layer(from_fn(access::this_machine_only)))
 }

@@ -6,6 +6,7 @@
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
+use crate::api::openapi::routes::Routes;
 use crate::api::path::ApiPath;
 use crate::app_state::AppState;
 use crate::rewind::{self, changes::EntryChanges, compare::Comparison, Point, Position, Rewound};
@@ -266,101 +267,84 @@ pub async fn restart(
     Ok((StatusCode::ACCEPTED, Json(answer)))
 }
 
-/// The rewind routes in the OpenAPI document.
-pub fn describe(doc: &mut crate::api::openapi::builder::Document) {
+/// The rewind routes (relative to `/workbench/api`), each with its OpenAPI description.
+pub fn routes() -> Routes {
     use crate::api::openapi::builder::Param;
     let state_file = json!({"$ref": "#/components/schemas/StateFile"});
-    doc.op(
-        "GET",
-        "/workbench/api/traffic/{id}/changes",
-        "Rewind",
-        "What one timeline entry (exchange or event) changed in the sandbox's state",
-    )
-    .describe("The records the entry's writes created, changed and removed (net: from before its first write to after its last), with field-level differences and the balances moved. An entry that wrote nothing answers `commits: 0` and empty lists. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: the entry is beyond the journal's reach, or the journal is off.")
-    .operator()
-    .answers::<EntryChanges>(200, "The entry's state changes")
-    .refusals(&[400, 401, 404, 409])
-    .finish();
-    doc.op(
-        "POST",
-        "/workbench/api/rewind",
-        "Rewind",
-        "Return the sandbox to the state before or after a timeline entry",
-    )
-    .describe("Atomically, over every tree of the state; the rewind is itself an entry of the timeline (`rewind`), so returning to the state before it undoes it. An event whose changes another entry made (a batch run a request asked for, a payment status step within a run) is rewound with that entry, and `note` says so; `note` also says when nothing changed. The sandbox rewinds only itself, not the TPP's own records. Workbench clients receive `sandbox.changed {what: \"all\"}`. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.")
-    .operator()
-    .body::<RewindRequest>(true)
-    .answers::<Rewound>(200, "The sandbox is at that point")
-    .refusals(&[400, 401, 404, 409])
-    .finish();
-    doc.op(
-        "GET",
-        "/workbench/api/rewind/preview",
-        "Rewind",
-        "What a rewind to a point would undo now, nothing applied",
-    )
-    .describe("The answer `POST /workbench/api/rewind` would give for the same point, without changing anything: how many journal records it would undo and how many records of the state it would change. `note` says when nothing would change, and when the entry is an event whose changes another entry made (a batch run a request asked for, a payment status step within a run): the rewind then returns to that entry's point. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.")
-    .params(&[
-        Param::query("to", "integer", "The timeline entry (exchange or event).").required(),
-        Param::query(
-            "position",
-            "enum:before|after",
-            "Before or after the entry (default after).",
-        ),
-    ])
-    .operator()
-    .answers::<rewind::RewindPreview>(200, "What the rewind would do")
-    .refusals(&[400, 401, 404, 409])
-    .finish();
-    doc.op(
-        "GET",
-        "/workbench/api/state/at/{id}",
-        "Rewind",
-        "The state at a timeline entry as a state file (the live state untouched)",
-    )
-    .params(&[Param::query(
-        "position",
-        "enum:before|after",
-        "Before or after the entry (default after).",
-    )])
-    .operator()
-    .answers_with(200, "A state file", "application/json", state_file)
-    .refusals(&[400, 401, 404, 409])
-    .finish();
-    doc.op(
-        "GET",
-        "/workbench/api/state/compare",
-        "Rewind",
-        "The state at one timeline entry against the state at another",
-    )
-    .params(&[
-        Param::query("a", "integer", "The first entry.").required(),
-        Param::query("b", "integer", "The second entry.").required(),
-        Param::query(
-            "aPosition",
-            "enum:before|after",
-            "Before or after a (default after).",
-        ),
-        Param::query(
-            "bPosition",
-            "enum:before|after",
-            "Before or after b (default after).",
-        ),
-    ])
-    .operator()
-    .answers::<Comparison>(200, "What differs from the state at a to the state at b")
-    .refusals(&[400, 401, 404, 409])
-    .finish();
-    doc.op(
-        "POST",
-        "/workbench/api/journeys/{id}/restart",
-        "Rewind",
-        "Restart a journey from one of its steps (presentation mode)",
-    )
-    .describe("Rewinds the sandbox to the state before the step (before the first page of the PSU's SCA when the step is one of its pages), then re-runs the journey's exchanges from there through the replay engine: bank requests re-signed with the persona's key whose certificate signed them, ids from the new answers carried into later requests, SCA pages through the automation endpoint with the PSU's choices. Events are not re-run. 202: the rewind is done and the re-run has begun; its exchanges appear on the timeline.")
-    .operator()
-    .body::<RestartRequest>(true)
-    .answers::<Restart>(202, "Rewound; the re-run has begun")
-    .refusals(&[400, 401, 404, 409])
-    .finish();
+    Routes::new()
+        .get("/traffic/{id}/changes", changes, |op| {
+            op.tag("Rewind")
+                .summary("What one timeline entry (exchange or event) changed in the sandbox's state")
+                .description("The records the entry's writes created, changed and removed (net: from before its first write to after its last), with field-level differences and the balances moved. An entry that wrote nothing answers `commits: 0` and empty lists. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: the entry is beyond the journal's reach, or the journal is off.")
+                .operator()
+                .answers::<EntryChanges>(200, "The entry's state changes")
+                .refusals(&[400, 401, 404, 409])
+        })
+        .post("/rewind", rewind_to, |op| {
+            op.tag("Rewind")
+                .summary("Return the sandbox to the state before or after a timeline entry")
+                .description("Atomically, over every tree of the state; the rewind is itself an entry of the timeline (`rewind`), so returning to the state before it undoes it. An event whose changes another entry made (a batch run a request asked for, a payment status step within a run) is rewound with that entry, and `note` says so; `note` also says when nothing changed. The sandbox rewinds only itself, not the TPP's own records. Workbench clients receive `sandbox.changed {what: \"all\"}`. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.")
+                .operator()
+                .body::<RewindRequest>(true)
+                .answers::<Rewound>(200, "The sandbox is at that point")
+                .refusals(&[400, 401, 404, 409])
+        })
+        .get("/rewind/preview", preview, |op| {
+            op.tag("Rewind")
+                .summary("What a rewind to a point would undo now, nothing applied")
+                .description("The answer `POST /workbench/api/rewind` would give for the same point, without changing anything: how many journal records it would undo and how many records of the state it would change. `note` says when nothing would change, and when the entry is an event whose changes another entry made (a batch run a request asked for, a payment status step within a run): the rewind then returns to that entry's point. 404 `RESOURCE_UNKNOWN`: no such entry; 409 `CONFLICT`: beyond the journal's reach, or the journal is off.")
+                .params(&[
+                    Param::query("to", "integer", "The timeline entry (exchange or event).").required(),
+                    Param::query(
+                        "position",
+                        "enum:before|after",
+                        "Before or after the entry (default after).",
+                    ),
+                ])
+                .operator()
+                .answers::<rewind::RewindPreview>(200, "What the rewind would do")
+                .refusals(&[400, 401, 404, 409])
+        })
+        .get("/state/at/{id}", state_at, |op| {
+            op.tag("Rewind")
+                .summary("The state at a timeline entry as a state file (the live state untouched)")
+                .params(&[Param::query(
+                    "position",
+                    "enum:before|after",
+                    "Before or after the entry (default after).",
+                )])
+                .operator()
+                .answers_with(200, "A state file", "application/json", state_file)
+                .refusals(&[400, 401, 404, 409])
+        })
+        .get("/state/compare", compare, |op| {
+            op.tag("Rewind")
+                .summary("The state at one timeline entry against the state at another")
+                .params(&[
+                    Param::query("a", "integer", "The first entry.").required(),
+                    Param::query("b", "integer", "The second entry.").required(),
+                    Param::query(
+                        "aPosition",
+                        "enum:before|after",
+                        "Before or after a (default after).",
+                    ),
+                    Param::query(
+                        "bPosition",
+                        "enum:before|after",
+                        "Before or after b (default after).",
+                    ),
+                ])
+                .operator()
+                .answers::<Comparison>(200, "What differs from the state at a to the state at b")
+                .refusals(&[400, 401, 404, 409])
+        })
+        .post("/journeys/{id}/restart", restart, |op| {
+            op.tag("Rewind")
+                .summary("Restart a journey from one of its steps (presentation mode)")
+                .description("Rewinds the sandbox to the state before the step (before the first page of the PSU's SCA when the step is one of its pages), then re-runs the journey's exchanges from there through the replay engine: bank requests re-signed with the persona's key whose certificate signed them, ids from the new answers carried into later requests, SCA pages through the automation endpoint with the PSU's choices. Events are not re-run. 202: the rewind is done and the re-run has begun; its exchanges appear on the timeline.")
+                .operator()
+                .body::<RestartRequest>(true)
+                .answers::<Restart>(202, "Rewound; the re-run has begun")
+                .refusals(&[400, 401, 404, 409])
+        })
 }
