@@ -13,7 +13,7 @@ pub mod causes;
 pub mod cli;
 pub mod clock;
 pub mod clock_control;
-pub mod compact;
+pub mod codec;
 pub mod conformance;
 pub mod consent;
 pub mod customer_removal;
