@@ -4,7 +4,6 @@
 //! thread numbers nothing twice, classifies entries into journeys, stores them in batches (durable across
 //! restarts, like every write), prunes the oldest beyond the caps, and announces each entry live.
 
-mod binary;
 pub mod chunks;
 pub mod codec;
 pub mod har;
