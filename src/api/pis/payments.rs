@@ -146,7 +146,7 @@ async fn create(
         None,
     )?;
     state.events.publish(
-        "payment.status",
+        crate::events::EventKind::PaymentStatus,
         now,
         json!({"paymentId": created.id, "transactionStatus": "RCVD"}),
     );
@@ -210,7 +210,7 @@ async fn delete(
     let now = state.clock.now();
     let cancelled = service::delete(&state.store, payment, now)?;
     state.events.publish(
-        "payment.status",
+        crate::events::EventKind::PaymentStatus,
         now,
         json!({"paymentId": cancelled.id, "transactionStatus": "CANC"}),
     );

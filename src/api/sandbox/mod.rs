@@ -53,7 +53,7 @@ pub fn router() -> Router<AppState> {
 /// `what` is customers, accounts, cardAccounts, transactions, agreements or all.
 pub(crate) fn changed(state: &AppState, what: &'static str) {
     state.events.publish(
-        "sandbox.changed",
+        crate::events::EventKind::SandboxChanged,
         state.clock.now(),
         serde_json::json!({ "what": what }),
     );
