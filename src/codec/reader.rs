@@ -240,8 +240,9 @@ impl<'a> Reader<'a> {
         mut read: impl FnMut(&mut Reader<'a>) -> Result<T, DecodeError>,
     ) -> Result<Vec<T>, DecodeError> {
         let count = self.usize()?;
-        // Items take a byte or more each: a damaged count cannot make us reserve more than is left.
-        let mut items = Vec::with_capacity(count.min(self.left()));
+        // Items take a byte or more each, and longer lists grow as they are read: a damaged count cannot
+        // make us reserve more than the bytes left, nor more than a few pages' worth of items.
+        let mut items = Vec::with_capacity(count.min(self.left()).min(4096));
         for _ in 0..count {
             items.push(read(self)?);
         }
