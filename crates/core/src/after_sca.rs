@@ -4,6 +4,7 @@
 //! endpoint. It sits above `payments`, `sca` and `batch` (it takes the whole [`BankState`] and calls into
 //! the SCA records and the batch simulator), so none of them needs to know the others for this.
 
+use crate::events::EventKind;
 use crate::payments::model::Payment;
 use crate::payments::status::PaymentStatus;
 use crate::sca::authorisation::{Authorisation, Outcome, Purpose};
@@ -36,7 +37,7 @@ pub fn after_sca(state: &BankState, auth: &Authorisation) {
                 payment
             };
         state.events.publish(
-            "payment.status",
+            EventKind::PaymentStatus,
             now,
             json!({"paymentId": payment.id, "transactionStatus": payment.status.as_str(), "basketId": auth.basket_id}),
         );

@@ -2,6 +2,7 @@
 //! that carries the number of work that wrote without an event of its own (an import, a workbench edit),
 //! so that every change the journal recorded has an entry on the timeline to show it and return to it.
 
+use crate::events::EventKind;
 use crate::state::BankState;
 use crate::store::journal::cause::{self, Cause, EventCause};
 use crate::store::Store;
@@ -13,9 +14,9 @@ impl Store {
     /// Runs `work` as an event of `kind` (a batch run, a clock move), numbered on the timeline when it
     /// first writes, unless it runs inside an exchange (which is then its cause). The event of that kind
     /// published inside takes the number.
-    pub fn as_event<R>(&self, kind: &'static str, work: impl FnOnce() -> R) -> R {
+    pub fn as_event<R>(&self, kind: EventKind, work: impl FnOnce() -> R) -> R {
         let timeline = self.journal().and_then(|j| j.timeline());
-        cause::as_event(kind, timeline, work).0
+        cause::as_event(kind.name(), timeline, work).0
     }
 }
 
@@ -26,7 +27,7 @@ fn announce(state: &BankState, cause: &Arc<EventCause>, data: impl FnOnce() -> V
         cause::within_sync(Cause::Event(Arc::clone(cause)), || {
             state
                 .events
-                .publish("state.change", state.clock.now(), data())
+                .publish(EventKind::StateChange, state.clock.now(), data())
         });
     }
 }
@@ -35,7 +36,7 @@ fn announce(state: &BankState, cause: &Arc<EventCause>, data: impl FnOnce() -> V
 /// it was, e.g. `{"what": "import", "mode": "replace"}`.
 pub fn recorded<R>(state: &BankState, data: impl FnOnce() -> Value, work: impl FnOnce() -> R) -> R {
     let timeline = state.store.journal().and_then(|j| j.timeline());
-    let (out, cause) = cause::as_event("state.change", timeline, work);
+    let (out, cause) = cause::as_event(EventKind::StateChange.name(), timeline, work);
     if let Some(cause) = cause {
         announce(state, &cause, data);
     }
@@ -53,7 +54,7 @@ pub async fn recorded_async<F: Future>(
         return future.await;
     }
     let timeline = state.store.journal().and_then(|j| j.timeline());
-    let event = cause::event("state.change", timeline);
+    let event = cause::event(EventKind::StateChange.name(), timeline);
     let out = cause::within(Cause::Event(Arc::clone(&event)), future).await;
     announce(state, &event, || data(&out));
     out

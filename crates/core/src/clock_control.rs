@@ -3,6 +3,7 @@
 //! performed before the move returns, so "advance past a run, then read the status" is deterministic.
 
 use crate::clock::{Clock, ClockReading, ClockState};
+use crate::events::EventKind;
 use crate::refusal::{CoreResult, Refusal};
 use crate::state::BankState;
 use crate::store::{Record, Store};
@@ -43,7 +44,9 @@ impl Record for StoredClock {
 /// Applies a move: checks its range, stores the new state, then performs the batch runs between the old
 /// and the new instant. Blocking (a catch-up may run many batches): call it off the async threads.
 pub fn change(state: &BankState, change: ClockChange) -> CoreResult<ClockReading> {
-    state.store.as_event("clock", || move_clock(state, change))
+    state
+        .store
+        .as_event(EventKind::Clock, || move_clock(state, change))
 }
 
 fn move_clock(state: &BankState, change: ClockChange) -> CoreResult<ClockReading> {
@@ -66,7 +69,7 @@ fn move_clock(state: &BankState, change: ClockChange) -> CoreResult<ClockReading
     moved?;
     save(&state.store, clock)?;
     state.events.publish(
-        "clock",
+        EventKind::Clock,
         clock.now(),
         serde_json::to_value(clock.reading()).unwrap_or_default(),
     );

@@ -13,7 +13,7 @@ pub mod platform;
 pub mod store;
 
 // The vocabulary every rule speaks.
-pub mod compact;
+pub mod codec;
 pub mod events;
 pub mod refusal;
 pub mod tolerance;

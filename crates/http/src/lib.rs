@@ -6,7 +6,7 @@
 // is `xs2a_workbench::traffic`): imported once. Nothing here can reach the CLI or the desktop shell.
 #[allow(unused_imports)]
 use xs2a_core::{
-    after_sca, ais_access, batch, causes, clock, clock_control, compact, consent, customer_removal,
+    after_sca, ais_access, batch, causes, clock, clock_control, codec, consent, customer_removal,
     domain, events, fault_effects, fixtures, migrations, payment_initiation, payments, platform,
     refusal, rehearsal, sandbox, sca, signing, startup, state, store, tolerance, tpp_dialogue,
 };

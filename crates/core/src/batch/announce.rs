@@ -8,7 +8,7 @@
 //! outcome.
 
 use super::model::{BatchRun, Outcome};
-use crate::events::{Events, REPLAY};
+use crate::events::{EventKind, Events, REPLAY};
 use serde_json::json;
 use time::OffsetDateTime;
 
@@ -20,7 +20,7 @@ pub(super) fn publish_status(
     run: Option<&str>,
 ) {
     events.publish(
-        "payment.status",
+        EventKind::PaymentStatus,
         at,
         json!({
             "paymentId": outcome.payment_id,
@@ -44,7 +44,7 @@ pub(super) fn publish(events: &Events, run: &BatchRun) {
         }
     }
     events.publish(
-        "batch.run",
+        EventKind::BatchRun,
         run.at,
         json!({
             "id": run.id,
@@ -89,7 +89,7 @@ mod tests {
         let events = Events::default();
         publish(&events, &run_of(payments));
         let (kept, _, _) = events.resume(0);
-        let kinds = kept.iter().map(|e| e.kind).collect();
+        let kinds = kept.iter().map(|e| e.kind.name()).collect();
         let run = kept.last().expect("the run's event").data.clone();
         (kinds, run)
     }

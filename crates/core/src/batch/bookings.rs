@@ -5,7 +5,7 @@
 //! 200 000 transactions; building a [`Transaction`](crate::sandbox::model::Transaction) with a dozen
 //! strings for each, encoding and freeing them was a third of such a run.
 
-use crate::compact::IdRef;
+use crate::codec::IdRef;
 use crate::domain::Currency;
 use crate::refusal::Refusal;
 use crate::sandbox::booking_blocks::{BlockWriter, BookingBlock};

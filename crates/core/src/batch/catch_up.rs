@@ -6,7 +6,7 @@ use super::announce::publish;
 use super::model::{BatchRun, ScheduleMarker, Trigger};
 use super::run::run_atomically;
 use super::schedule;
-use crate::events::Events;
+use crate::events::{EventKind, Events};
 use crate::refusal::Refusal;
 use crate::store::Store;
 use time::OffsetDateTime;
@@ -71,7 +71,7 @@ pub fn run_due(
     for at in due {
         // The marker moves with the run, so a crash never performs a scheduled run twice or skips one.
         // Each run is its own event of the timeline (docs/rewind.md).
-        let run = store.as_event("batch.run", || {
+        let run = store.as_event(EventKind::BatchRun, || {
             let run = run_atomically(store, at, Trigger::Scheduled, |store| {
                 Ok(store.table::<ScheduleMarker>()?.insert(&ScheduleMarker {
                     id: ScheduleMarker::KEY.to_owned(),

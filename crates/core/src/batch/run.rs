@@ -11,7 +11,7 @@ use super::ledger::Ledger;
 use super::model::{BatchRun, Trigger};
 use super::schedule;
 use super::write::commit;
-use crate::events::Events;
+use crate::events::{EventKind, Events};
 use crate::payments::model::Payment;
 use crate::refusal::Refusal;
 use crate::store::Store;
@@ -30,7 +30,7 @@ pub fn run_batch(
     let _runs = store.locks().runs();
     // The run is an event of the timeline (docs/rewind.md): its writes are journaled under it, unless a
     // request asked for it, which is then their cause.
-    store.as_event("batch.run", || {
+    store.as_event(EventKind::BatchRun, || {
         let run = run_atomically(store, at, trigger, |_| Ok(()))?;
         publish(events, &run);
         Ok(run)

@@ -1,4 +1,4 @@
-//! How a payment is stored: under its id, in a compact form (`crate::compact`) of about a quarter of its
+//! How a payment is stored: under its id, in a compact form (`crate::codec`) of about a quarter of its
 //! JSON, decoded without field names. The status is the record's second byte, so a batch run can pass over final payments
 //! without decoding them ([`stored_status`]). Payments stored as JSON by earlier versions are read as
 //! they are ([`decode`] takes both forms).
@@ -9,7 +9,7 @@ use super::model::{
     StructuredReference, ValidatedPayment,
 };
 use super::status::PaymentStatus;
-use crate::compact::{is_json, DecodeError, Reader, Writer};
+use crate::codec::{is_json, DecodeError, Reader, Writer};
 use crate::store::migrate::{Migrating, MigrationError};
 use crate::store::{Record, StoreError};
 

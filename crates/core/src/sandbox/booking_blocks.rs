@@ -7,7 +7,7 @@
 
 use super::model::Transaction;
 use super::transaction_codec::{read_fields, write_after_account, write_fields, TransactionRef};
-use crate::compact::{is_json, DecodeError, IdRef, Reader, Writer};
+use crate::codec::{is_json, DecodeError, IdRef, Reader, Writer};
 use crate::store::{Record, Store, StoreError};
 use serde::{Deserialize, Serialize};
 

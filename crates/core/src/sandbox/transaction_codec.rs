@@ -1,11 +1,11 @@
 //! How an account transaction is stored: under `<accountId>/<bookingDate>/<sequence>`
-//! ([`Transaction::key_for`]), in a compact form (`crate::compact`) of about a third of its JSON. A batch run
+//! ([`Transaction::key_for`]), in a compact form (`crate::codec`) of about a third of its JSON. A batch run
 //! over 100 000 payments writes 200 000 of them (a debit and a credit each), and their size decides
 //! whether the run's writes stay in the store's page cache. Transactions stored as JSON by earlier
 //! versions are read as they are ([`decode`] takes both forms).
 
 use super::model::{AccountRef, Money, Transaction, TransactionSource};
-use crate::compact::{is_json, DecodeError, IdRef, Reader, Writer};
+use crate::codec::{is_json, DecodeError, IdRef, Reader, Writer};
 use crate::domain::Currency;
 use crate::store::{Record, StoreError};
 use rust_decimal::Decimal;

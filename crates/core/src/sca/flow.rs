@@ -5,6 +5,7 @@
 
 use super::authorisation::{AuthMethod, Authorisation, Outcome, Purpose, Step};
 pub use super::flow_error::FlowError;
+pub use super::redirect_query::with_query;
 use super::{psu, session, Context};
 use crate::consent::{self, Consent};
 use crate::domain::NationalId;
@@ -480,29 +481,4 @@ fn end_with_failure(
     auth.outcome = Some(outcome);
     save(store, &auth)?;
     Ok(auth)
-}
-
-/// Appends URL-encoded query parameters to a URI that may already have a query.
-pub fn with_query(uri: &str, pairs: &[(&str, String)]) -> String {
-    // RFC 3986: everything but the unreserved characters is percent-encoded (a space as %20, not '+').
-    const QUERY_PART: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-        .remove(b'-')
-        .remove(b'.')
-        .remove(b'_')
-        .remove(b'~');
-    let encode = |text: &str| percent_encoding::utf8_percent_encode(text, QUERY_PART).to_string();
-    let encoded = pairs
-        .iter()
-        .map(|(name, value)| format!("{}={}", encode(name), encode(value)))
-        .collect::<Vec<_>>()
-        .join("&");
-    let (base, fragment) = match uri.split_once('#') {
-        Some((base, fragment)) => (base, Some(fragment)),
-        None => (uri, None),
-    };
-    let separator = if base.contains('?') { '&' } else { '?' };
-    match fragment {
-        Some(fragment) => format!("{base}{separator}{encoded}#{fragment}"),
-        None => format!("{base}{separator}{encoded}"),
-    }
 }

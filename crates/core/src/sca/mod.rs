@@ -9,6 +9,7 @@ pub mod flow;
 mod flow_error;
 pub mod payment_flow;
 pub mod psu;
+pub mod redirect_query;
 pub mod retention;
 pub mod session;
 pub mod sub_resources;

@@ -9,6 +9,7 @@
 
 use super::point::{record_of, refusal, resolve, Point};
 use crate::app_state::AppState;
+use crate::events::EventKind;
 use crate::refusal::CoreResult;
 use crate::store::journal::cause;
 use serde::Serialize;
@@ -99,10 +100,10 @@ pub fn rewind(state: &AppState, point: Point, path: &str) -> CoreResult<Rewound>
         let _mock_data = store.locks().mock_data();
         let _access_log = store.locks().access_log();
         let timeline = store.journal().and_then(|j| j.timeline());
-        cause::as_event("rewind", timeline, || -> CoreResult<_> {
+        cause::as_event(EventKind::Rewind.name(), timeline, || -> CoreResult<_> {
             let rewound = store.rewind_to(from).map_err(|e| refusal(e, path))?;
             state.events.publish(
-                "rewind",
+                EventKind::Rewind,
                 state.clock.now(),
                 json!({
                     "to": point.entry,
@@ -116,9 +117,11 @@ pub fn rewind(state: &AppState, point: Point, path: &str) -> CoreResult<Rewound>
     };
     let rewound = outcome?;
     crate::state_file::live::reload_memory(state)?;
-    state
-        .events
-        .publish("sandbox.changed", state.clock.now(), json!({"what": "all"}));
+    state.events.publish(
+        EventKind::SandboxChanged,
+        state.clock.now(),
+        json!({"what": "all"}),
+    );
     Ok(Rewound {
         to: point,
         entry: cause.map(|c| c.id()).filter(|id| *id > 0),

@@ -82,13 +82,13 @@ fn typed<R: Record>(text: &str, at: &str) -> Result<(R, String, Vec<u8>), FileEr
 }
 
 /// A stored record as the file's JSON: as it is, unless its tree keeps a compact form (payments, account
-/// transactions and payment bookings, `crate::compact`), which is decoded and written as JSON.
+/// transactions and payment bookings, `crate::codec`), which is decoded and written as JSON.
 pub fn stored_as_json(tree: &str, stored: Vec<u8>) -> Result<Vec<u8>, FileError> {
     fn json_of<R: Record>(stored: &[u8]) -> Result<Vec<u8>, FileError> {
         let record = R::from_stored(stored).map_err(FileError::storage)?;
         serde_json::to_vec(&record).map_err(FileError::storage)
     }
-    if crate::compact::is_json(&stored) {
+    if crate::codec::is_json(&stored) {
         return Ok(stored);
     }
     match tree {

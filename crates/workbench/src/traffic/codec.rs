@@ -1,18 +1,17 @@
-//! The stored form of a whole exchange: a compact binary record, written by the log's writer into a
-//! segment ([`super::segment`]). Strings and bodies are length-prefixed bytes (no escaping, no field
+//! The stored form of a whole exchange: a binary record (`crate::codec`), written by the log's writer into
+//! a segment ([`super::segment`]). Strings and bodies are length-prefixed bytes (no escaping, no field
 //! names), numbers are varints, and long header values (the TPP's certificate above all, the same in
 //! nearly every request) are kept once per segment in its dictionary and referred to by number. Records of
 //! the first version (one per sled record, read only to carry an earlier log over) had no dictionary, and
 //! earlier still they were JSON.
 
-pub(super) use super::binary::{Reader, Writer};
 use super::model::{Exchange, ExchangeSummary, GateStep, GateVerdict, Message, Resource, TppRef};
 use super::raw::RawMessage;
 use super::Captured;
+use crate::codec::{Reader, Writer};
 use base64::Engine;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use time::{OffsetDateTime, UtcOffset};
 
 /// The first byte of a first-version record (a JSON one starts with `{`).
 pub const VERSION: u8 = 1;
@@ -74,7 +73,7 @@ pub fn encode_captured<'a>(
     captured: &'a Captured,
     dictionary: &mut Dictionary<'a>,
 ) {
-    let mut w = Writer(std::mem::take(out));
+    let mut w = Writer::continuing(std::mem::take(out));
     summary(&mut w, &captured.summary);
     raw_message(&mut w, &captured.request, dictionary);
     raw_message(&mut w, &captured.response, dictionary);
@@ -85,7 +84,7 @@ pub fn encode_captured<'a>(
         captured.composer_signing_string.as_deref(),
         Some(dictionary),
     );
-    *out = w.0;
+    *out = w.finish();
 }
 
 /// Appends the record of an exchange read back (an earlier log carried over) to `out`.
@@ -94,7 +93,7 @@ pub fn encode_exchange<'a>(
     exchange: &'a Exchange,
     dictionary: &mut Dictionary<'a>,
 ) {
-    let mut w = Writer(std::mem::take(out));
+    let mut w = Writer::continuing(std::mem::take(out));
     summary(&mut w, &exchange.summary);
     for message in [&exchange.request, &exchange.response] {
         headers(
@@ -121,26 +120,24 @@ pub fn encode_exchange<'a>(
         exchange.composer_signing_string.as_deref(),
         Some(dictionary),
     );
-    *out = w.0;
+    *out = w.finish();
 }
 
 /// The exchange of a record written by [`encode_captured`] or [`encode_exchange`], with the segment's
 /// dictionary.
 pub fn decode_with(record: &[u8], dictionary: &[&[u8]]) -> Result<Exchange, String> {
-    let mut r = Reader(record);
+    let mut r = Reader::of(record);
     let summary = read_summary(&mut r)?;
     let request = read_message_with(&mut r, dictionary)?;
     let response = read_message_with(&mut r, dictionary)?;
     let exchange = read_tail(&mut r, summary, request, response, Some(dictionary))?;
-    if !r.0.is_empty() {
-        return Err("trailing bytes after the exchange".into());
-    }
+    r.end()?;
     Ok(exchange)
 }
 
 /// Only the summary of a record (what the list shows): the rest is not read.
 pub fn decode_summary(record: &[u8]) -> Result<ExchangeSummary, String> {
-    read_summary(&mut Reader(record))
+    read_summary(&mut Reader::of(record))
 }
 
 /// The exchange of a first-version record, binary or JSON (an earlier log being carried over).
@@ -148,14 +145,12 @@ pub fn decode(bytes: &[u8]) -> Result<Exchange, String> {
     match bytes.first() {
         Some(b'{') => serde_json::from_slice(bytes).map_err(|e| e.to_string()),
         Some(&VERSION) => {
-            let mut r = Reader(&bytes[1..]);
+            let mut r = Reader::of(&bytes[1..]);
             let summary = read_summary(&mut r)?;
             let request = read_message(&mut r)?;
             let response = read_message(&mut r)?;
             let exchange = read_tail(&mut r, summary, request, response, None)?;
-            if !r.0.is_empty() {
-                return Err("trailing bytes after the exchange".into());
-            }
+            r.end()?;
             Ok(exchange)
         }
         Some(other) => Err(format!("unknown exchange record version {other}")),
@@ -169,10 +164,10 @@ fn raw_message<'a>(w: &mut Writer, message: &'a RawMessage, dictionary: &mut Dic
         None | Some([]) => body(w, None, false, message.body_bytes(), dictionary),
         // Kept as it came: whether it is text is decided when it is read, not for every exchange written.
         Some(bytes) => {
-            w.0.push(BODY_UNCHECKED);
+            w.u8(BODY_UNCHECKED);
             long(w, bytes, dictionary);
-            w.uint(bytes.len() as u64);
-            w.0.push(0);
+            w.u64(bytes.len() as u64);
+            w.bool(false);
         }
     }
 }
@@ -184,7 +179,7 @@ fn headers<'a>(
     lines: impl Iterator<Item = (&'a str, &'a [u8])>,
     dictionary: &mut Dictionary<'a>,
 ) {
-    w.uint(count as u64);
+    w.u64(count as u64);
     for (name, value) in lines {
         w.str(name);
         long(w, value, dictionary);
@@ -194,9 +189,9 @@ fn headers<'a>(
 /// A value that may be long: 0 and its bytes, or its dictionary number + 1.
 fn long<'a>(w: &mut Writer, value: &'a [u8], dictionary: &mut Dictionary<'a>) {
     if value.len() >= DICTIONARY_FROM {
-        w.uint(dictionary.number(value) + 1);
+        w.u64(dictionary.number(value) + 1);
     } else {
-        w.0.push(0);
+        w.u8(0);
         w.bytes(value);
     }
 }
@@ -205,7 +200,7 @@ fn read_long<'o, 'r: 'o, 'd: 'o>(
     r: &mut Reader<'r>,
     dictionary: &[&'d [u8]],
 ) -> Result<&'o [u8], String> {
-    match r.uint()? {
+    match r.u64()? {
         0 => r.bytes(),
         n => dictionary
             .get((n - 1) as usize)
@@ -234,25 +229,23 @@ fn body<'a>(
     dictionary: &mut Dictionary<'a>,
 ) {
     match text {
-        None => w.0.push(0),
+        None => w.u8(0),
         Some(text) => {
-            w.0.push(BODY_TEXT);
+            w.u8(BODY_TEXT);
             long(w, text.as_bytes(), dictionary);
         }
     }
-    w.uint(bytes as u64);
-    w.0.push(base64.into());
+    w.u64(bytes as u64);
+    w.bool(base64);
 }
 
 fn read_message_with(r: &mut Reader, dictionary: &[&[u8]]) -> Result<Message, String> {
-    let count = r.len()?;
-    let mut headers = Vec::with_capacity(count.min(256));
-    for _ in 0..count {
+    let headers = r.list(|r| {
         let name = r.str()?;
         let value = read_long(r, dictionary)?;
-        headers.push((name, String::from_utf8_lossy(value).into_owned()));
-    }
-    let (body, unchecked) = match r.take(1)?[0] {
+        Ok((name, String::from_utf8_lossy(value).into_owned()))
+    })?;
+    let (body, unchecked) = match r.u8()? {
         0 => (None, false),
         BODY_TEXT => (Some(read_long_text(r, dictionary)?), false),
         BODY_UNCHECKED => {
@@ -267,8 +260,8 @@ fn read_message_with(r: &mut Reader, dictionary: &[&[u8]]) -> Result<Message, St
         }
         other => return Err(format!("a body in the exchange record is marked {other}")),
     };
-    let body_bytes = usize::try_from(r.uint()?).map_err(|e| e.to_string())?;
-    let body_base64 = r.flag()? || unchecked;
+    let body_bytes = r.usize()?;
+    let body_base64 = r.bool()? || unchecked;
     Ok(Message {
         headers,
         body,
@@ -286,64 +279,54 @@ fn tail<'a>(
     composer_signing_string: Option<&str>,
     mut dictionary: Option<&mut Dictionary<'a>>,
 ) {
-    match gate {
-        None => w.0.push(0),
-        Some(gate) => {
-            w.0.push(1);
-            w.uint(gate.steps.len() as u64);
-            for step in &gate.steps {
-                w.str(&step.step);
-                w.str(&step.outcome);
-                w.opt(step.header.as_deref());
-                // The rules are the same few texts in every exchange.
-                match dictionary.as_deref_mut() {
-                    Some(dictionary) => long(w, step.rule.as_bytes(), dictionary),
-                    None => w.str(&step.rule),
-                }
-                w.opt(step.detail.as_deref());
+    w.option(gate, |w, gate| {
+        // A count and the steps (not `Writer::list`: a rule goes to the dictionary, which borrows it).
+        w.u64(gate.steps.len() as u64);
+        for step in &gate.steps {
+            w.str(&step.step);
+            w.str(&step.outcome);
+            w.opt_str(step.header.as_deref());
+            // The rules are the same few texts in every exchange.
+            match dictionary.as_deref_mut() {
+                Some(dictionary) => long(w, step.rule.as_bytes(), dictionary),
+                None => w.str(&step.rule),
             }
-            w.opt(gate.signing_string.as_deref());
-            w.strs(&gate.signed_headers);
-            w.opt(gate.likely_cause.as_deref());
+            w.opt_str(step.detail.as_deref());
         }
-    }
-    w.uint(tpp_messages.len() as u64);
-    for message in tpp_messages {
+        w.opt_str(gate.signing_string.as_deref());
+        w.list(&gate.signed_headers, |w, name| w.str(name));
+        w.opt_str(gate.likely_cause.as_deref());
+    });
+    w.list(tpp_messages, |w, message| {
         w.bytes(&serde_json::to_vec(message).unwrap_or_default());
-    }
-    w.opt(composer_signing_string);
+    });
+    w.opt_str(composer_signing_string);
 }
 
 fn summary(w: &mut Writer, s: &ExchangeSummary) {
-    w.uint(s.id);
-    w.0.extend_from_slice(&s.at.unix_timestamp_nanos().to_le_bytes());
-    w.int(s.at.offset().whole_seconds().into());
-    w.uint(s.duration_ms);
+    w.u64(s.id);
+    w.instant_fixed(s.at);
+    w.u64(s.duration_ms);
     w.str(&s.method);
     w.str(&s.path);
-    w.opt(s.query.as_deref());
-    w.uint(s.status.into());
+    w.opt_str(s.query.as_deref());
+    w.u64(s.status.into());
     w.str(&s.area);
     w.str(&s.source);
-    match &s.tpp {
-        None => w.0.push(0),
-        Some(tpp) => {
-            w.0.push(1);
-            w.str(&tpp.organisation_id);
-            w.str(&tpp.name);
-            w.str(&tpp.subject);
-        }
-    }
-    w.opt(s.psu_id.as_deref());
-    w.opt(s.tpp_session_id.as_deref());
-    w.opt(s.failed_step.as_deref());
-    w.opt(s.code.as_deref());
-    w.uint(s.resources.len() as u64);
-    for resource in &s.resources {
+    w.option(s.tpp.as_ref(), |w, tpp| {
+        w.str(&tpp.organisation_id);
+        w.str(&tpp.name);
+        w.str(&tpp.subject);
+    });
+    w.opt_str(s.psu_id.as_deref());
+    w.opt_str(s.tpp_session_id.as_deref());
+    w.opt_str(s.failed_step.as_deref());
+    w.opt_str(s.code.as_deref());
+    w.list(&s.resources, |w, resource| {
         w.str(&resource.kind);
         w.str(&resource.id);
-    }
-    w.strs(&s.journeys);
+    });
+    w.list(&s.journeys, |w, journey| w.str(journey));
 }
 
 fn read_tail(
@@ -353,101 +336,74 @@ fn read_tail(
     response: Message,
     dictionary: Option<&[&[u8]]>,
 ) -> Result<Exchange, String> {
-    let gate = if r.flag()? {
-        let count = r.len()?;
-        let mut steps = Vec::with_capacity(count.min(64));
-        for _ in 0..count {
-            steps.push(GateStep {
-                step: r.str()?.into(),
-                outcome: r.str()?.into(),
-                header: r.opt()?.map(Into::into),
-                rule: match dictionary {
-                    Some(dictionary) => read_long_text(r, dictionary)?.into(),
-                    None => r.str()?.into(),
-                },
-                detail: r.opt()?.map(Into::into),
-            });
-        }
-        Some(GateVerdict {
-            steps,
-            signing_string: r.opt()?,
-            signed_headers: r.strs()?,
-            likely_cause: r.opt()?,
+    let gate = r.option(|r| {
+        Ok(GateVerdict {
+            steps: r.list(|r| {
+                Ok(GateStep {
+                    step: r.str()?.into(),
+                    outcome: r.str()?.into(),
+                    header: r.opt_str()?.map(Into::into),
+                    rule: match dictionary {
+                        Some(dictionary) => read_long_text(r, dictionary)?.into(),
+                        None => r.str()?.into(),
+                    },
+                    detail: r.opt_str()?.map(Into::into),
+                })
+            })?,
+            signing_string: r.opt_str()?,
+            signed_headers: r.list(Reader::str)?,
+            likely_cause: r.opt_str()?,
         })
-    } else {
-        None
-    };
-    let count = r.len()?;
-    let mut tpp_messages = Vec::with_capacity(count.min(64));
-    for _ in 0..count {
-        tpp_messages.push(serde_json::from_slice(r.bytes()?).map_err(|e| e.to_string())?);
-    }
+    })?;
+    let tpp_messages = r.list(|r| serde_json::from_slice(r.bytes()?).map_err(|e| e.to_string()))?;
     Ok(Exchange {
         summary,
         request,
         response,
         gate,
         tpp_messages,
-        composer_signing_string: r.opt()?,
+        composer_signing_string: r.opt_str()?,
     })
 }
 
 fn read_summary(r: &mut Reader) -> Result<ExchangeSummary, String> {
-    let id = r.uint()?;
-    let nanos = i128::from_le_bytes(r.take(16)?.try_into().expect("16 bytes"));
-    let offset = i32::try_from(r.int()?).map_err(|e| e.to_string())?;
-    let at = OffsetDateTime::from_unix_timestamp_nanos(nanos)
-        .map_err(|e| e.to_string())?
-        .to_offset(UtcOffset::from_whole_seconds(offset).map_err(|e| e.to_string())?);
     Ok(ExchangeSummary {
-        id,
-        at,
-        duration_ms: r.uint()?,
+        id: r.u64()?,
+        at: r.instant_fixed()?,
+        duration_ms: r.u64()?,
         method: r.str()?,
         path: r.str()?,
-        query: r.opt()?,
-        status: u16::try_from(r.uint()?).map_err(|e| e.to_string())?,
+        query: r.opt_str()?,
+        status: u16::try_from(r.u64()?).map_err(|e| e.to_string())?,
         area: r.str()?,
         source: r.str()?,
-        tpp: if r.flag()? {
-            Some(TppRef {
+        tpp: r.option(|r| {
+            Ok(TppRef {
                 organisation_id: r.str()?,
                 name: r.str()?,
                 subject: r.str()?,
             })
-        } else {
-            None
-        },
-        psu_id: r.opt()?,
-        tpp_session_id: r.opt()?,
-        failed_step: r.opt()?,
-        code: r.opt()?,
-        resources: {
-            let count = r.len()?;
-            let mut resources = Vec::with_capacity(count.min(64));
-            for _ in 0..count {
-                resources.push(Resource {
-                    kind: r.str()?,
-                    id: r.str()?,
-                });
-            }
-            resources
-        },
-        journeys: r.strs()?,
+        })?,
+        psu_id: r.opt_str()?,
+        tpp_session_id: r.opt_str()?,
+        failed_step: r.opt_str()?,
+        code: r.opt_str()?,
+        resources: r.list(|r| {
+            Ok(Resource {
+                kind: r.str()?,
+                id: r.str()?,
+            })
+        })?,
+        journeys: r.list(Reader::str)?,
     })
 }
 
 fn read_message(r: &mut Reader) -> Result<Message, String> {
-    let count = r.len()?;
-    let mut headers = Vec::with_capacity(count.min(256));
-    for _ in 0..count {
-        headers.push((r.str()?, r.str()?));
-    }
     Ok(Message {
-        headers,
-        body: r.opt()?,
-        body_bytes: usize::try_from(r.uint()?).map_err(|e| e.to_string())?,
-        body_base64: r.flag()?,
+        headers: r.list(|r| Ok((r.str()?, r.str()?)))?,
+        body: r.opt_str()?,
+        body_bytes: r.usize()?,
+        body_base64: r.bool()?,
     })
 }
 
@@ -512,7 +468,7 @@ mod tests {
 
     /// A first-version record, as earlier versions wrote them one per sled record.
     fn encode_v1(exchange: &Exchange) -> Vec<u8> {
-        let mut w = Writer(vec![VERSION]);
+        let mut w = Writer::new(VERSION, 1024);
         summary(&mut w, &exchange.summary);
         message(&mut w, &exchange.request);
         message(&mut w, &exchange.response);
@@ -523,18 +479,17 @@ mod tests {
             exchange.composer_signing_string.as_deref(),
             None,
         );
-        w.0
+        w.finish()
     }
 
     fn message(w: &mut Writer, m: &Message) {
-        w.uint(m.headers.len() as u64);
-        for (name, value) in &m.headers {
+        w.list(&m.headers, |w, (name, value)| {
             w.str(name);
             w.str(value);
-        }
-        w.opt(m.body.as_deref());
-        w.uint(m.body_bytes as u64);
-        w.0.push(m.body_base64.into());
+        });
+        w.opt_str(m.body.as_deref());
+        w.u64(m.body_bytes as u64);
+        w.bool(m.body_base64);
     }
 
     fn round_trip(exchange: &Exchange) -> (Exchange, usize) {

@@ -5,6 +5,7 @@
 //! its TPP-Session-ID. The index is rebuilt from the kept entries at start-up.
 
 use super::model::{Entry, ExchangeSummary, Journey, Resource};
+use crate::events::EventKind;
 use std::collections::HashMap;
 
 /// What classification reads besides the summary: the bodies it takes ids and titles from.
@@ -315,7 +316,8 @@ impl Index {
             let own = format!("payment:{id}");
             // The creation's RCVD event comes before the exchange that opens the journey is recorded
             // (it is published while the request is being answered); it belongs to it all the same.
-            let creation = event == "payment.status" && data["transactionStatus"] == "RCVD";
+            let creation =
+                event == EventKind::PaymentStatus.name() && data["transactionStatus"] == "RCVD";
             if self.journeys.contains_key(&own) || creation {
                 journeys.push(own);
             }
@@ -331,7 +333,7 @@ impl Index {
                 }
             }
         }
-        if event == "batch.run" {
+        if event == EventKind::BatchRun.name() {
             if let Some(id) = data["id"].as_str() {
                 resources.push(Resource::new("batch-run", id));
             }

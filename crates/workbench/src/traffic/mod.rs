@@ -4,7 +4,6 @@
 //! thread numbers nothing twice, classifies entries into journeys, stores them in batches (durable across
 //! restarts, like every write), prunes the oldest beyond the caps, and announces each entry live.
 
-mod binary;
 pub mod chunks;
 pub mod codec;
 pub mod har;
@@ -189,24 +188,14 @@ impl TrafficLog {
         let handle =
             move |received: Result<crate::events::Event, broadcast::error::RecvError>| -> bool {
                 match received {
-                    Ok(event)
-                        if matches!(
-                            event.kind,
-                            "batch.run"
-                                | "payment.status"
-                                | "sca.step"
-                                | "clock"
-                                | "state.change"
-                                | "rewind"
-                        ) =>
-                    {
+                    Ok(event) if event.kind.on_timeline() => {
                         let Some(inner) = log.upgrade() else {
                             return false;
                         };
                         TrafficLog { inner }.record_numbered_event(
                             event.entry,
                             event.at,
-                            event.kind,
+                            event.kind.name(),
                             event.data,
                         );
                         true

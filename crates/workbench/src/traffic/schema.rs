@@ -2,6 +2,7 @@
 //! on the wire (docs/traffic-api.md): the closed sets of words as enums, and an event's data as the union
 //! of the events the timeline records. The workbench's TypeScript types are generated from them.
 
+use crate::events::EventKind;
 use serde_json::{json, Value};
 use utoipa::openapi::{RefOr, Schema};
 
@@ -58,15 +59,9 @@ pub fn journey_kind() -> RefOr<Schema> {
 
 /// `EventEntry.event`: the events the timeline records.
 pub fn timeline_event() -> RefOr<Schema> {
+    let names: Vec<&str> = EventKind::TIMELINE.iter().map(|k| k.name()).collect();
     words(
-        &[
-            "batch.run",
-            "payment.status",
-            "sca.step",
-            "clock",
-            "state.change",
-            "rewind",
-        ],
+        &names,
         "state.change: a change of the sandbox's state by the workbench or an import (its writes are the \
          entry's state changes); rewind: the sandbox returned to the state at another entry.",
     )

@@ -8,9 +8,10 @@
 //! (an exchange in [`super::codec`]'s form, or an event as JSON).
 
 use super::chunks::Location;
-use super::codec::{self, Dictionary, Reader, Writer};
+use super::codec::{self, Dictionary};
 use super::model::{Entry, EventEntry, Exchange};
 use super::Captured;
+use crate::codec::{Reader, Writer};
 use crate::store::Record;
 use serde::{Deserialize, Serialize};
 
@@ -100,7 +101,7 @@ impl Segment {
     pub fn build(seq: u64, mut items: Vec<Item<'_>>) -> Segment {
         items.sort_by_key(Item::id);
         let mut dictionary = Dictionary::default();
-        let mut entries = Writer(Vec::with_capacity(items.len() * 1024));
+        let mut entries = Writer::continuing(Vec::with_capacity(items.len() * 1024));
         let mut record = Vec::with_capacity(4096);
         let mut weight = 0;
         for item in &items {
@@ -119,13 +120,13 @@ impl Segment {
                     (EVENT, *w)
                 }
             };
-            entries.uint(item.id());
-            entries.0.push(if item.in_journey() {
+            entries.u64(item.id());
+            entries.u8(if item.in_journey() {
                 kind | IN_JOURNEY
             } else {
                 kind
             });
-            entries.uint(item_weight);
+            entries.u64(item_weight);
             entries.bytes(&record);
             weight += item_weight;
         }
@@ -135,7 +136,7 @@ impl Segment {
             max: items.last().map_or(0, Item::id),
             count: items.len() as u64,
             weight,
-            bytes: assemble(seq, dictionary.values(), items.len(), &entries.0),
+            bytes: assemble(seq, dictionary.values(), items.len(), &entries.finish()),
         }
     }
 
@@ -156,16 +157,12 @@ impl Segment {
 
 fn assemble(seq: u64, dictionary: &[&[u8]], count: usize, entries: &[u8]) -> Vec<u8> {
     let dictionary_bytes: usize = dictionary.iter().map(|v| v.len() + 3).sum();
-    let mut w = Writer(Vec::with_capacity(32 + dictionary_bytes + entries.len()));
-    w.0.push(VERSION);
-    w.uint(seq);
-    w.uint(dictionary.len() as u64);
-    for value in dictionary {
-        w.bytes(value);
-    }
-    w.uint(count as u64);
-    w.0.extend_from_slice(entries);
-    w.0
+    let mut w = Writer::new(VERSION, 32 + dictionary_bytes + entries.len());
+    w.u64(seq);
+    w.list(dictionary, |w, value| w.bytes(value));
+    w.u64(count as u64);
+    w.raw(entries);
+    w.finish()
 }
 
 /// One entry of a segment, read in place.
@@ -189,33 +186,25 @@ pub struct SegmentView<'a> {
 impl<'a> SegmentView<'a> {
     /// The entries of a segment's bytes.
     pub fn parse(bytes: &'a [u8]) -> Result<SegmentView<'a>, String> {
-        let mut r = Reader(bytes);
-        let version = r.take(1)?[0];
+        let mut r = Reader::of(bytes);
+        let version = r.u8()?;
         if version != VERSION {
             return Err(format!("unknown traffic segment version {version}"));
         }
-        let seq = r.uint()?;
-        let count = r.uint()? as usize;
-        let mut dictionary = Vec::with_capacity(count.min(4096));
-        for _ in 0..count {
-            dictionary.push(r.bytes()?);
-        }
-        let count = r.uint()? as usize;
-        let mut entries = Vec::with_capacity(count.min(4096));
-        for _ in 0..count {
-            let id = r.uint()?;
-            let kind = r.take(1)?[0];
-            entries.push(EntryRef {
+        let seq = r.u64()?;
+        let dictionary = r.list(Reader::bytes)?;
+        let entries = r.list(|r| {
+            let id = r.u64()?;
+            let kind = r.u8()?;
+            Ok(EntryRef {
                 id,
                 kind: kind & !IN_JOURNEY,
                 in_journey: kind & IN_JOURNEY != 0,
-                weight: r.uint()?,
+                weight: r.u64()?,
                 record: r.bytes()?,
-            });
-        }
-        if !r.0.is_empty() {
-            return Err("trailing bytes after the segment's entries".into());
-        }
+            })
+        })?;
+        r.end()?;
         Ok(SegmentView {
             seq,
             dictionary,

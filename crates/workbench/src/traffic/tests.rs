@@ -2,7 +2,7 @@
 
 use super::model::Entry;
 use super::TrafficLog;
-use crate::events::Events;
+use crate::events::{EventKind, Events};
 use crate::store::Store;
 use std::time::{Duration, Instant};
 use time::OffsetDateTime;
@@ -34,7 +34,7 @@ fn follows_events_when_started_outside_any_runtime() {
     let events = Events::default();
     let log = TrafficLog::start(Store::temporary().unwrap(), &events).unwrap();
     events.publish(
-        "clock",
+        EventKind::Clock,
         OffsetDateTime::now_utc(),
         serde_json::json!({"to": "x"}),
     );
@@ -49,7 +49,7 @@ async fn follows_events_on_the_current_runtime() {
     let events = Events::default();
     let log = TrafficLog::start(Store::temporary().unwrap(), &events).unwrap();
     events.publish(
-        "batch.run",
+        EventKind::BatchRun,
         OffsetDateTime::now_utc(),
         serde_json::json!({}),
     );
@@ -62,11 +62,15 @@ fn other_kinds_of_event_stay_off_the_timeline() {
     let events = Events::default();
     let log = TrafficLog::start(Store::temporary().unwrap(), &events).unwrap();
     events.publish(
-        "consent.status",
+        EventKind::PersonaChanged,
         OffsetDateTime::now_utc(),
         serde_json::json!({}),
     );
-    events.publish("clock", OffsetDateTime::now_utc(), serde_json::json!({}));
+    events.publish(
+        EventKind::Clock,
+        OffsetDateTime::now_utc(),
+        serde_json::json!({}),
+    );
     assert!(wait_for_event(&log, "clock"));
     let all = log.page(None, 10, |_| true).unwrap();
     assert_eq!(all.len(), 1, "only the clock move: {all:?}");

@@ -3449,7 +3449,7 @@ export interface components {
              * @description state.change: a change of the sandbox's state by the workbench or an import (its writes are the entry's state changes); rewind: the sandbox returned to the state at another entry.
              * @enum {string}
              */
-            event: "batch.run" | "payment.status" | "sca.step" | "clock" | "state.change" | "rewind";
+            event: "payment.status" | "batch.run" | "sca.step" | "clock" | "state.change" | "rewind";
             /** Format: int64 */
             id: number;
             journeys: string[];

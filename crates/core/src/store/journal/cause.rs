@@ -139,13 +139,14 @@ pub fn as_event<R>(
 }
 
 /// The entry number an event of `kind` published now takes: the number of the event cause it is
-/// published under, when the cause is of that kind (or a generic `state.change`) and no event took it
-/// yet; `None` otherwise (the event is numbered as it is stored).
-pub fn claim(kind: &str) -> Option<u64> {
+/// published under, when the cause is of that kind (or for `any_cause`: `state.change`, the event that
+/// stands for work without an event of its own) and no event took it yet; `None` otherwise (the event is
+/// numbered as it is stored).
+pub fn claim(kind: &str, any_cause: bool) -> Option<u64> {
     let Some(Cause::Event(cause)) = current() else {
         return None;
     };
-    if cause.kind != kind && kind != "state.change" {
+    if cause.kind != kind && !any_cause {
         return None;
     }
     if cause.claimed.swap(true, Ordering::SeqCst) {
@@ -177,13 +178,26 @@ mod tests {
     fn an_event_is_numbered_once_and_claimed_once_by_its_kind() {
         let timeline: Arc<dyn Timeline> = Arc::new(Counter(AtomicU64::new(10)));
         let ((), cause) = as_event("clock", Some(timeline), || {
-            assert_eq!(claim("batch.run"), None, "another kind does not take it");
-            assert_eq!(claim("clock"), Some(11));
-            assert_eq!(claim("clock"), None, "taken once");
+            assert_eq!(
+                claim("batch.run", false),
+                None,
+                "another kind does not take it"
+            );
+            assert_eq!(claim("clock", false), Some(11));
+            assert_eq!(claim("clock", false), None, "taken once");
         });
         let cause = cause.unwrap();
         assert_eq!(cause.id(), 11);
         assert!(cause.claimed());
+    }
+
+    #[test]
+    fn the_generic_event_takes_any_causes_number() {
+        let timeline: Arc<dyn Timeline> = Arc::new(Counter(AtomicU64::new(3)));
+        let ((), cause) = as_event("batch.run", Some(timeline), || {
+            assert_eq!(claim("state.change", true), Some(4));
+        });
+        assert!(cause.unwrap().claimed());
     }
 
     #[test]

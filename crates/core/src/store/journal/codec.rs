@@ -2,9 +2,11 @@
 //! and after (absent for a record that did not exist / was removed). Binary, not JSON: the bytes are
 //! records in their own stored form, and escaping them as JSON strings would double their size.
 //!
-//! Layout: a version byte (1), the timeline position (LEB128), the number of changes, then per change the
-//! tree name, the key, a presence byte (bit 0: before, bit 1: after) and the present values, each
-//! length-prefixed (LEB128).
+//! Layout (in `crate::codec`'s primitives): a version byte (1), the timeline position, the number of
+//! changes, then per change the tree name, the key, a presence byte (bit 0: before, bit 1: after) and the
+//! present values, each length-prefixed.
+
+use crate::codec::{DecodeError, Reader, Writer};
 
 /// What one commit changed: its position on the timeline and the changed records.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,23 +29,6 @@ pub struct Change {
 
 const VERSION: u8 = 1;
 
-fn put_number(out: &mut Vec<u8>, mut n: u64) {
-    loop {
-        let byte = (n & 0x7f) as u8;
-        n >>= 7;
-        if n == 0 {
-            out.push(byte);
-            return;
-        }
-        out.push(byte | 0x80);
-    }
-}
-
-fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
-    put_number(out, bytes.len() as u64);
-    out.extend_from_slice(bytes);
-}
-
 /// The stored bytes of a record's changes at `pos` (the seq is its key, not repeated inside).
 pub fn encode(pos: u64, changes: &[Change]) -> Vec<u8> {
     let size: usize = changes
@@ -56,70 +41,29 @@ pub fn encode(pos: u64, changes: &[Change]) -> Vec<u8> {
                 + 16
         })
         .sum();
-    let mut out = Vec::with_capacity(size + 12);
-    out.push(VERSION);
-    put_number(&mut out, pos);
-    put_number(&mut out, changes.len() as u64);
+    let mut w = Writer::new(VERSION, size + 12);
+    w.u64(pos);
+    w.u64(changes.len() as u64);
     for change in changes {
-        put_bytes(&mut out, change.tree.as_bytes());
-        put_bytes(&mut out, &change.key);
+        w.str(change.tree);
+        w.bytes(&change.key);
         let presence = u8::from(change.before.is_some()) | (u8::from(change.after.is_some()) << 1);
-        out.push(presence);
+        w.u8(presence);
         if let Some(before) = &change.before {
-            put_bytes(&mut out, before);
+            w.bytes(before);
         }
         if let Some(after) = &change.after {
-            put_bytes(&mut out, after);
+            w.bytes(after);
         }
     }
-    out
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn byte(&mut self) -> Result<u8, String> {
-        let byte = *self
-            .bytes
-            .get(self.at)
-            .ok_or_else(|| format!("ends at byte {} in the middle of a record", self.at))?;
-        self.at += 1;
-        Ok(byte)
-    }
-
-    fn number(&mut self) -> Result<u64, String> {
-        let mut n = 0u64;
-        for shift in (0..64).step_by(7) {
-            let byte = self.byte()?;
-            n |= u64::from(byte & 0x7f) << shift;
-            if byte & 0x80 == 0 {
-                return Ok(n);
-            }
-        }
-        Err(format!("a number at byte {} is too long", self.at))
-    }
-
-    fn bytes(&mut self) -> Result<&'a [u8], String> {
-        let len = usize::try_from(self.number()?).map_err(|e| e.to_string())?;
-        let end = self
-            .at
-            .checked_add(len)
-            .filter(|end| *end <= self.bytes.len())
-            .ok_or_else(|| format!("a length at byte {} runs past the record", self.at))?;
-        let slice = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(slice)
-    }
+    w.finish()
 }
 
 /// The timeline position of a stored record, read from its header alone (the index is built from it).
-pub fn position(bytes: &[u8]) -> Result<u64, String> {
-    let mut reader = Reader { bytes, at: 0 };
-    match reader.byte()? {
-        VERSION => reader.number(),
+pub fn position(bytes: &[u8]) -> Result<u64, DecodeError> {
+    let mut reader = Reader::of(bytes);
+    match reader.u8()? {
+        VERSION => reader.u64(),
         version => Err(format!(
             "a journal record is of version {version}, which this sandbox does not read"
         )),
@@ -128,19 +72,17 @@ pub fn position(bytes: &[u8]) -> Result<u64, String> {
 
 /// The changes stored under journal number `seq`. A tree the registry does not know (written by another
 /// version) is an error: such a record cannot be undone by this one.
-pub fn decode(seq: u64, bytes: &[u8]) -> Result<ChangeSet, String> {
-    let mut reader = Reader { bytes, at: 0 };
-    let version = reader.byte()?;
+pub fn decode(seq: u64, bytes: &[u8]) -> Result<ChangeSet, DecodeError> {
+    let mut reader = Reader::of(bytes);
+    let version = reader.u8()?;
     if version != VERSION {
         return Err(format!(
             "journal record {seq} is of version {version}, which this sandbox does not read"
         ));
     }
-    let pos = reader.number()?;
-    let count = reader.number()?;
-    let mut changes = Vec::with_capacity(count.min(1 << 16) as usize);
-    for _ in 0..count {
-        let name = std::str::from_utf8(reader.bytes()?).map_err(|e| e.to_string())?;
+    let pos = reader.u64()?;
+    let changes = reader.list(|reader| {
+        let name = reader.text()?;
         let tree = crate::store::registry::find(name)
             .map(|t| t.name)
             .ok_or_else(|| {
@@ -149,24 +91,24 @@ pub fn decode(seq: u64, bytes: &[u8]) -> Result<ChangeSet, String> {
                 )
             })?;
         let key = reader.bytes()?.to_vec();
-        let presence = reader.byte()?;
+        let presence = reader.u8()?;
         let before = (presence & 1 != 0)
             .then(|| reader.bytes().map(<[u8]>::to_vec))
             .transpose()?;
         let after = (presence & 2 != 0)
             .then(|| reader.bytes().map(<[u8]>::to_vec))
             .transpose()?;
-        changes.push(Change {
+        Ok(Change {
             tree,
             key,
             before,
             after,
-        });
-    }
-    if reader.at != bytes.len() {
+        })
+    })?;
+    if reader.left() > 0 {
         return Err(format!(
             "journal record {seq} has {} bytes after its last change",
-            bytes.len() - reader.at
+            reader.left()
         ));
     }
     Ok(ChangeSet { seq, pos, changes })

@@ -127,7 +127,7 @@ async fn create(
     )?;
     let started = started(&parts, &auth);
     state.events.publish(
-        "payment.status",
+        crate::events::EventKind::PaymentStatus,
         now,
         json!({"paymentId": created.id, "transactionStatus": "RCVD"}),
     );
@@ -191,7 +191,7 @@ async fn delete(
     let now = state.clock.now();
     let cancelled = service::delete(&state.store, payment, now)?;
     state.events.publish(
-        "payment.status",
+        crate::events::EventKind::PaymentStatus,
         now,
         json!({"paymentId": cancelled.id, "transactionStatus": "CANC"}),
     );

@@ -34,7 +34,7 @@ use axum::extract::Query;
 /// `what` is customers, accounts, cardAccounts, transactions, agreements or all.
 pub(crate) fn changed(state: &AppState, what: &'static str) {
     state.events.publish(
-        "sandbox.changed",
+        crate::events::EventKind::SandboxChanged,
         state.clock.now(),
         serde_json::json!({ "what": what }),
     );

@@ -22,7 +22,7 @@ pub async fn capture(
     let callback = callbacks::from_query(id, state.clock.now(), pairs);
     callbacks::record(&state.store, &callback)?;
     state.events.publish(
-        "sca.callback",
+        crate::events::EventKind::ScaCallback,
         callback.at,
         serde_json::to_value(&callback).unwrap_or_default(),
     );

@@ -22,9 +22,11 @@ fn view(state: &AppState, stored: &personas::StoredPersona) -> ApiResult<Persona
 }
 
 fn changed(state: &AppState, id: &str) {
-    state
-        .events
-        .publish("persona.changed", state.clock.now(), json!({ "id": id }));
+    state.events.publish(
+        crate::events::EventKind::PersonaChanged,
+        state.clock.now(),
+        json!({ "id": id }),
+    );
 }
 
 /// 200: every persona, the bundled ones first.

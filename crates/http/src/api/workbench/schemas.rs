@@ -2,6 +2,7 @@
 //! event stream is text; these say what its `data:` lines hold, so the UI's generated types cover them),
 //! an exchange as a HAR 1.2 entry, and the state and flow files (their JSON Schemas in fixtures/schema).
 
+use crate::events::EventKind;
 use serde_json::{json, Map, Value};
 
 const STATE_FILE: &str = include_str!("../../../../../fixtures/schema/state.schema.json");
@@ -145,25 +146,18 @@ pub fn components() -> Map<String, Value> {
         "RewindEvent",
         json!({"type": "object", "description": "{to, position, undone, changed}"}),
     );
+    // The events, from their one description (`crate::events::EventKind`).
+    let timeline = EventKind::TIMELINE;
+    let names: Vec<&str> = timeline.iter().map(|k| k.name()).collect();
     add(
         "TimelineEventData",
-        json!({"description": "The data of a timeline event, by its `event`: payment.status, batch.run, sca.step, clock, state.change, rewind.",
-            "anyOf": [reference("PaymentStatusEvent"), reference("BatchRunEvent"), reference("ScaStepEvent"), reference("ClockReading"), reference("StateChangeEvent"), reference("RewindEvent")]}),
+        json!({"description": format!("The data of a timeline event, by its `event`: {}.", names.join(", ")),
+            "anyOf": timeline.iter().map(|k| reference(k.data_schema())).collect::<Vec<_>>()}),
     );
     add(
         "WorkbenchEvent",
         json!({"description": "One event of GET /workbench/api/events (the JSON of its `data:` line).",
-        "oneOf": [
-            event("payment.status", reference("PaymentStatusEvent")),
-            event("batch.run", reference("BatchRunEvent")),
-            event("clock", reference("ClockReading")),
-            event("sandbox.changed", reference("SandboxChangedEvent")),
-            event("sca.step", reference("ScaStepEvent")),
-            event("sca.callback", reference("Callback")),
-            event("persona.changed", reference("PersonaChangedEvent")),
-            event("state.change", reference("StateChangeEvent")),
-            event("rewind", reference("RewindEvent")),
-        ]}),
+        "oneOf": EventKind::ALL.iter().map(|k| event(k.name(), reference(k.data_schema()))).collect::<Vec<_>>()}),
     );
     add("HarEntry", har_entry());
     add("StateFile", file_schema(STATE_FILE));
