@@ -79,7 +79,14 @@ fn a_person_goes_with_accounts_transactions_consents_sessions_and_engagements() 
     let left = customers::list(&store).unwrap();
     assert!(left.iter().all(|c| c.customer.id != ola.customer.id));
     for account in &ola.accounts {
-        assert!(crate::sandbox::accounts::by_id(&store, "id", &account.id).is_err());
+        assert!(
+            crate::sandbox::holdings::by_id::<crate::sandbox::model::Account>(
+                &store,
+                "id",
+                &account.id
+            )
+            .is_err()
+        );
         assert!(
             crate::sandbox::transactions::of_account(&store, &account.id)
                 .unwrap()

@@ -1,7 +1,8 @@
 //! Mock accounts: `POST /v1/sandbox/accounts` and the lookups other areas use.
 
+use super::holdings::{self, usage, usage_schema, Holding};
 use super::input::{self, AmountInput, BalanceInput, Warnings};
-use super::model::{Account, AccountStatus, Balance, Customer, CustomerType, Money};
+use super::model::{Account, AccountStatus, Balance, Customer, Money};
 use super::{customers, derive_id, numbers, Warned};
 use crate::domain::Currency;
 use crate::refusal::Refusal;
@@ -166,29 +167,9 @@ pub(crate) fn insert(store: &Store, account: &Account) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The account with this `mockAccountId`; 404 RESOURCE_UNKNOWN at `path` otherwise.
-pub fn by_id(store: &Store, path: &str, id: &str) -> Result<Account, Refusal> {
-    store
-        .table::<Account>()?
-        .get(id)?
-        .ok_or_else(|| Refusal::unknown(path, "account", id))
-}
-
 /// The account with this BBAN (11 digits, no separators), if any.
 pub fn by_bban(store: &Store, bban: &str) -> Result<Option<Account>, Refusal> {
     Ok(store.table::<Account>()?.find(|a| a.bban == bban)?)
-}
-
-/// Every account of a customer, in BBAN order.
-pub fn of_customer(store: &Store, customer_id: &str) -> Result<Vec<Account>, Refusal> {
-    let mut accounts: Vec<Account> = store
-        .table::<Account>()?
-        .list()?
-        .into_iter()
-        .filter(|a| a.customer_id == customer_id)
-        .collect();
-    accounts.sort_by(|a, b| a.bban.cmp(&b.bban));
-    Ok(accounts)
 }
 
 /// A mock account as the sandbox answers it: Berlin Group `accountDetails` plus the sandbox's ids.
@@ -216,13 +197,6 @@ pub struct AccountView {
     pub balances: Vec<Balance>,
 }
 
-pub fn usage(customer_type: CustomerType) -> &'static str {
-    match customer_type {
-        CustomerType::Private => "PRIV",
-        CustomerType::Corporate => "ORGA",
-    }
-}
-
 impl AccountView {
     pub fn new(account: Account, owner: &Customer) -> AccountView {
         AccountView {
@@ -244,26 +218,32 @@ impl AccountView {
     }
 }
 
+impl Holding for Account {
+    const KIND: &'static str = "account";
+    type View = AccountView;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn customer_id(&self) -> &str {
+        &self.customer_id
+    }
+    fn customer_number(&self) -> &str {
+        &self.customer_number
+    }
+    fn order(&self) -> &str {
+        &self.bban
+    }
+    fn balances(&self) -> &[Balance] {
+        &self.balances
+    }
+    fn into_view(self, holder: &Customer) -> AccountView {
+        AccountView::new(self, holder)
+    }
+}
+
 /// Creates an account and answers it as a view, with the warnings.
 pub fn create_view(store: &Store, request: &CreateAccount) -> Result<Warned<AccountView>, Refusal> {
-    create_warned(store, request)?.try_map(|account| view(store, account))
-}
-
-/// The view of one account by id (`GET /v1/sandbox/accounts/{mockAccountId}`).
-pub fn get_view(store: &Store, id: &str) -> Result<AccountView, Refusal> {
-    let account = by_id(store, "mockAccountId", id)?;
-    view(store, account)
-}
-
-pub(crate) fn view(store: &Store, account: Account) -> Result<AccountView, Refusal> {
-    let owner = customers::by_number(store, "customerNumber", &account.customer_number)?;
-    Ok(AccountView::new(account, &owner))
-}
-
-/// The OpenAPI schema of `AccountView.usage and CardAccountView.usage`: one of a fixed set of words.
-pub(crate) fn usage_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
-    serde_json::from_value(serde_json::json!({"type": "string", "enum": ["PRIV", "ORGA"]}))
-        .expect("a valid schema")
+    create_warned(store, request)?.try_map(|account| holdings::view(store, account))
 }
 
 #[cfg(test)]

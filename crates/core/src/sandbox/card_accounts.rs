@@ -1,6 +1,7 @@
 //! Mock card accounts: `POST /v1/sandbox/card-accounts` and the lookups other areas use.
 
-use super::accounts::{parse_status, usage, MAX_NAME, MAX_PRODUCT};
+use super::accounts::{parse_status, MAX_NAME, MAX_PRODUCT};
+use super::holdings::{self, usage, usage_schema, Holding};
 use super::input::{self, AmountInput, BalanceInput, Warnings};
 use super::model::{AccountStatus, Balance, CardAccount, Customer, Money};
 use super::{accounts, customers, derive_id, numbers, Warned};
@@ -175,14 +176,6 @@ pub(crate) fn insert(store: &Store, card: &CardAccount) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The card account with this `mockCardAccountId`; 404 RESOURCE_UNKNOWN at `path` otherwise.
-pub fn by_id(store: &Store, path: &str, id: &str) -> Result<CardAccount, Refusal> {
-    store
-        .table::<CardAccount>()?
-        .get(id)?
-        .ok_or_else(|| Refusal::unknown(path, "card account", id))
-}
-
 /// A card account as the sandbox answers it: Berlin Group `cardAccountDetails` plus the sandbox's ids.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -197,7 +190,7 @@ pub struct CardAccountView {
     pub name: String,
     pub product: String,
     pub status: AccountStatus,
-    #[schema(schema_with = super::accounts::usage_schema)]
+    #[schema(schema_with = usage_schema)]
     pub usage: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub credit_limit: Option<Money>,
@@ -226,35 +219,35 @@ impl CardAccountView {
     }
 }
 
+impl Holding for CardAccount {
+    const KIND: &'static str = "card account";
+    type View = CardAccountView;
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn customer_id(&self) -> &str {
+        &self.customer_id
+    }
+    fn customer_number(&self) -> &str {
+        &self.customer_number
+    }
+    fn order(&self) -> &str {
+        &self.masked_pan
+    }
+    fn balances(&self) -> &[Balance] {
+        &self.balances
+    }
+    fn into_view(self, holder: &Customer) -> CardAccountView {
+        CardAccountView::new(self, holder)
+    }
+}
+
 /// Creates a card account and answers it as a view, with the warnings.
 pub fn create_view(
     store: &Store,
     request: &CreateCardAccount,
 ) -> Result<Warned<CardAccountView>, Refusal> {
-    create_warned(store, request)?.try_map(|card| view(store, card))
-}
-
-/// The view of one card account by id (`GET /v1/sandbox/card-accounts/{mockCardAccountId}`).
-pub fn get_view(store: &Store, id: &str) -> Result<CardAccountView, Refusal> {
-    let card = by_id(store, "mockCardAccountId", id)?;
-    view(store, card)
-}
-
-pub(crate) fn view(store: &Store, card: CardAccount) -> Result<CardAccountView, Refusal> {
-    let owner = customers::by_number(store, "customerNumber", &card.customer_number)?;
-    Ok(CardAccountView::new(card, &owner))
-}
-
-/// The card accounts a customer holds, by masked PAN.
-pub fn of_customer(store: &Store, customer_id: &str) -> Result<Vec<CardAccount>, Refusal> {
-    let mut cards: Vec<CardAccount> = store
-        .table::<CardAccount>()?
-        .list()?
-        .into_iter()
-        .filter(|c| c.customer_id == customer_id)
-        .collect();
-    cards.sort_by(|a, b| a.masked_pan.cmp(&b.masked_pan));
-    Ok(cards)
+    create_warned(store, request)?.try_map(|card| holdings::view(store, card))
 }
 
 #[cfg(test)]
@@ -311,7 +304,10 @@ pub(crate) mod tests {
             serde_json::to_value(&view.credit_limit).unwrap()["amount"],
             "50000.00"
         );
-        assert_eq!(get_view(&store, &view.id).unwrap(), view);
+        assert_eq!(
+            holdings::get_view::<CardAccount>(&store, "mockCardAccountId", &view.id).unwrap(),
+            view
+        );
     }
 
     #[test]
@@ -342,7 +338,12 @@ pub(crate) mod tests {
         assert_eq!(first.id, derive_id("card-account", "555555******1234"));
         assert_eq!(second.id, derive_id("card-account", "555555******1234/2"));
         assert_eq!(third.id, derive_id("card-account", "555555******1234/3"));
-        assert_eq!(of_customer(&store, &second.customer_id).unwrap().len(), 2);
+        assert_eq!(
+            holdings::of_customer::<CardAccount>(&store, &second.customer_id)
+                .unwrap()
+                .len(),
+            2
+        );
     }
 
     #[test]

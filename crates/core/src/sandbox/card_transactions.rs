@@ -23,7 +23,7 @@ use super::input::{self, at, warn, Warnings};
 use super::listing::Listing;
 use super::model::{format_date, CardAccount, CardTransaction, CardTransactionStatus, Money};
 use super::transactions::flexible_amount;
-use super::{card_accounts, derive_id, Warned};
+use super::{derive_id, holdings, Warned};
 use crate::domain::Currency;
 use crate::refusal::Refusal;
 use crate::store::Store;
@@ -183,7 +183,7 @@ pub fn create_warned(
     card_account_id: &str,
     items: &[CardTransactionInput],
 ) -> Result<Warned<Vec<CardTransactionView>>, Refusal> {
-    let card = card_accounts::by_id(store, "mockCardAccountId", card_account_id)?;
+    let card = holdings::by_id::<CardAccount>(store, "mockCardAccountId", card_account_id)?;
     let mut warnings = Warnings::new();
     let parsed = items
         .iter()
@@ -361,7 +361,7 @@ pub fn list(
     status: BookingStatus,
     listing: &Listing,
 ) -> Result<CardTransactionList, Refusal> {
-    let card = card_accounts::by_id(store, "mockCardAccountId", card_account_id)?;
+    let card = holdings::by_id::<CardAccount>(store, "mockCardAccountId", card_account_id)?;
     let selected = of_card_account(store, &card.id)?
         .into_iter()
         .filter(|t| status.wants(t.status) && listing.includes(t.listing_date()));

@@ -9,11 +9,11 @@
 //! two edits of one record do not lose each other's fields.
 
 use super::accounts::{self, AccountView, MAX_NAME, MAX_PRODUCT};
-use super::card_accounts::{self, CardAccountView};
+use super::card_accounts::CardAccountView;
 use super::customers::{self, CustomerView};
 use super::input::{self, AmountInput, BalanceInput, Warnings};
 use super::model::{Account, CardAccount, Customer};
-use super::{numbers, Warned};
+use super::{holdings, numbers, Warned};
 use crate::refusal::Refusal;
 use crate::store::Store;
 use serde::{Deserialize, Deserializer};
@@ -201,7 +201,7 @@ pub fn update_account(
     request: &UpdateAccount,
 ) -> Result<Warned<AccountView>, Refusal> {
     let _guard = store.locks().mock_data();
-    let mut account = accounts::by_id(store, "mockAccountId", id)?;
+    let mut account = holdings::by_id::<Account>(store, "mockAccountId", id)?;
     let why =
         "transactions, consents and payments name the account by it; create a new account instead";
     unchanged(
@@ -245,7 +245,7 @@ pub fn update_account(
     }
     store.table::<Account>()?.insert(&account)?;
     Ok(Warned {
-        value: accounts::view(store, account)?,
+        value: holdings::view(store, account)?,
         warnings,
     })
 }
@@ -257,7 +257,7 @@ pub fn update_card_account(
     request: &UpdateCardAccount,
 ) -> Result<Warned<CardAccountView>, Refusal> {
     let _guard = store.locks().mock_data();
-    let mut card = card_accounts::by_id(store, "mockCardAccountId", id)?;
+    let mut card = holdings::by_id::<CardAccount>(store, "mockCardAccountId", id)?;
     let why = "it identifies the card account; create a new card account instead";
     unchanged(
         "customerNumber",
@@ -334,7 +334,7 @@ pub fn update_card_account(
     }
     store.table::<CardAccount>()?.insert(&card)?;
     Ok(Warned {
-        value: card_accounts::view(store, card)?,
+        value: holdings::view(store, card)?,
         warnings,
     })
 }

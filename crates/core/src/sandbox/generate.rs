@@ -2,7 +2,8 @@
 //! plausible Norwegian shop purchases and the odd salary, spread evenly over the range, deterministic for
 //! the same account, count and range, and booked like any other transaction (one atomic batch).
 
-use super::accounts;
+use super::holdings;
+use super::model::Account;
 use super::model::{AccountRef, Money, Transaction, TransactionSource};
 use crate::refusal::{CoreResult, Refusal};
 use crate::store::Store;
@@ -43,7 +44,7 @@ pub fn transactions(
             "toDate must not be before fromDate",
         ));
     }
-    let account = accounts::by_id(store, "mockAccountId", account_id)?;
+    let account = holdings::by_id::<Account>(store, "mockAccountId", account_id)?;
     let days = (to - from).whole_days();
     let own = AccountRef {
         iban: account.iban.clone(),

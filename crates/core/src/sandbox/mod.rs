@@ -21,6 +21,7 @@ pub mod card_transactions;
 pub mod customers;
 pub mod edits;
 pub mod generate;
+pub mod holdings;
 pub mod identifiers;
 mod input;
 pub mod listing;

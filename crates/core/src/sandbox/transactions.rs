@@ -38,8 +38,9 @@ pub use parse::{AccountRefInput, TransactionInput};
 
 use super::input::Warnings;
 use super::listing::Listing;
+use super::model::Account;
 use super::model::{format_date, AccountRef, PendingTransaction, Transaction};
-use super::{accounts, customers, derive_id, Warned};
+use super::{customers, derive_id, holdings, Warned};
 use crate::domain::{Bban, Currency, Iban};
 use crate::refusal::Refusal;
 use crate::store::Store;
@@ -81,7 +82,7 @@ fn parse_batch(
     items: &[TransactionInput],
     warnings: &mut Warnings,
 ) -> Result<Vec<(Transaction, Booking)>, Refusal> {
-    let account = accounts::by_id(store, "mockAccountId", account_id)?;
+    let account = holdings::by_id::<Account>(store, "mockAccountId", account_id)?;
     let owner = customers::by_number(store, "customerNumber", &account.customer_number)?;
     items
         .iter()
@@ -327,7 +328,7 @@ pub fn list(
     account_id: &str,
     listing: &Listing,
 ) -> Result<Vec<TransactionView>, Refusal> {
-    accounts::by_id(store, "mockAccountId", account_id)?;
+    holdings::by_id::<Account>(store, "mockAccountId", account_id)?;
     let selected = all_of_account(store, account_id)?
         .into_iter()
         .filter(|t| listing.includes(t.date));
@@ -340,7 +341,7 @@ pub fn get(
     account_id: &str,
     transaction_id: &str,
 ) -> Result<TransactionView, Refusal> {
-    accounts::by_id(store, "mockAccountId", account_id)?;
+    holdings::by_id::<Account>(store, "mockAccountId", account_id)?;
     all_of_account(store, account_id)?
         .into_iter()
         .find(|t| t.id == transaction_id)

@@ -62,7 +62,10 @@ fn an_account_gets_its_iban_defaults_and_stable_id() {
     assert_eq!(view.usage, "PRIV");
     let json = serde_json::to_value(&view.balances).unwrap();
     assert_eq!(json[0]["balanceAmount"]["amount"], "-12.50");
-    assert_eq!(get_view(&store, &view.id).unwrap(), view);
+    assert_eq!(
+        holdings::get_view::<Account>(&store, "mockAccountId", &view.id).unwrap(),
+        view
+    );
 }
 
 #[test]
@@ -279,6 +282,6 @@ fn a_duplicate_bban_is_a_conflict() {
 #[test]
 fn an_unknown_account_id_is_resource_unknown() {
     let store = Store::temporary().unwrap();
-    let e = get_view(&store, "nope").unwrap_err();
+    let e = holdings::get_view::<Account>(&store, "mockAccountId", "nope").unwrap_err();
     assert_eq!((e.status(), e.code), (404, Code::ResourceUnknown));
 }

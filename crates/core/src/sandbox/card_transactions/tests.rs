@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::refusal::Code;
-use crate::sandbox::card_accounts::tests::request as card_request;
+use crate::sandbox::card_accounts::{self, tests::request as card_request};
 use crate::sandbox::customers::tests::{person, person_number};
 use serde_json::json;
 

@@ -3,8 +3,10 @@
 use super::*;
 use crate::refusal::Code;
 use crate::sandbox::accounts::tests::{bban, request as account_request};
-use crate::sandbox::card_accounts::tests::request as card_request;
+use crate::sandbox::card_accounts::{self, tests::request as card_request};
 use crate::sandbox::customers::tests::{person, person_number};
+use crate::sandbox::holdings;
+use crate::sandbox::model::{Account, CardAccount};
 
 fn setup() -> (Store, String, Account) {
     let store = Store::temporary().unwrap();
@@ -38,7 +40,9 @@ fn a_customer_is_renamed_by_id_or_number_under_either_name() {
     let view = update_customer(&store, &number, &json(r#"{"name": "Kari Li"}"#)).unwrap();
     assert_eq!(view.customer.customer_name, "Kari Li");
     assert_eq!(
-        accounts::get_view(&store, &account.id).unwrap().owner_name,
+        holdings::get_view::<Account>(&store, "id", &account.id)
+            .unwrap()
+            .owner_name,
         "Kari Li"
     );
 }
@@ -106,7 +110,10 @@ fn an_account_edit_changes_what_it_names_and_keeps_the_rest() {
         "5000.00"
     );
     assert_eq!(view.balances.len(), 1);
-    assert_eq!(accounts::get_view(&store, &account.id).unwrap(), view);
+    assert_eq!(
+        holdings::get_view::<Account>(&store, "id", &account.id).unwrap(),
+        view
+    );
     // null removes the credit line; an empty list removes the balances.
     let view = update_account(
         &store,
@@ -160,7 +167,7 @@ fn an_account_edit_refuses_identity_changes_bad_values_and_unknown_accounts() {
     );
     // Nothing of a refused edit was written.
     assert_eq!(
-        accounts::by_id(&store, "x", &account.id).unwrap(),
+        holdings::by_id::<Account>(&store, "x", &account.id).unwrap(),
         account,
         "unchanged"
     );
@@ -204,7 +211,10 @@ fn a_card_account_edit_changes_limit_and_related_account_and_refuses_what_it_mus
         "20000.00"
     );
     assert_eq!(view.related_account.as_deref(), Some(account.bban.as_str()));
-    assert_eq!(card_accounts::get_view(&store, &card.id).unwrap(), view);
+    assert_eq!(
+        holdings::get_view::<CardAccount>(&store, "id", &card.id).unwrap(),
+        view
+    );
     let view = update_card_account(
         &store,
         &card.id,

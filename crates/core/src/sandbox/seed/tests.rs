@@ -4,7 +4,8 @@ use super::*;
 use crate::domain::{Bban, Iban};
 use crate::refusal::Code;
 use crate::sandbox::listing::Listing;
-use crate::sandbox::{accounts, card_transactions, customers, transactions};
+use crate::sandbox::model::{Account, CardAccount};
+use crate::sandbox::{card_transactions, customers, transactions};
 
 const TODAY: Date = date!(2026 - 03 - 15);
 
@@ -65,7 +66,9 @@ fn the_seed_has_the_promised_shape() {
         .into_iter()
         .find(|c| c.customer.name == "Kari Nordmann")
         .unwrap();
-    let card = crate::sandbox::card_accounts::get_view(&store, &kari.card_accounts[0].id).unwrap();
+    let card =
+        crate::sandbox::holdings::get_view::<CardAccount>(&store, "id", &kari.card_accounts[0].id)
+            .unwrap();
     assert_eq!(card.masked_pan, "5555 55** **** 1234");
     assert_eq!(
         card.related_account.as_deref(),
@@ -107,7 +110,8 @@ fn seeded_transactions_list_in_date_order_relative_to_today() {
         .into_iter()
         .find(|c| c.customer.name == "Kari Nordmann")
         .unwrap();
-    let current = accounts::get_view(&store, &kari.accounts[0].id).unwrap();
+    let current =
+        crate::sandbox::holdings::get_view::<Account>(&store, "id", &kari.accounts[0].id).unwrap();
     assert_eq!(current.name, "Brukskonto");
     let listed = transactions::list(&store, &current.id, &Listing::default()).unwrap();
     assert_eq!(listed.len(), 4);

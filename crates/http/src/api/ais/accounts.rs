@@ -8,7 +8,7 @@
 
 use super::access::{AisAccess, AisEndpoint};
 use super::fixes::{AcceptedFixes, RequestFixes};
-use super::granted;
+use super::granted::{self, balance_views, detail_links, Holder};
 use super::views::{AccountReference, BalanceView};
 use crate::api::error::{ApiResult, TppMessage};
 use crate::api::links::Links;
@@ -16,8 +16,6 @@ use crate::api::openapi::builder::Param;
 use crate::api::openapi::headers::{AIS, SIGNED};
 use crate::api::openapi::routes::Routes;
 use crate::app_state::AppState;
-use crate::sandbox::accounts::usage;
-use crate::sandbox::customers;
 use crate::sandbox::model::{Account, AccountStatus};
 use axum::extract::{Path, State};
 use axum::Json;
@@ -44,12 +42,9 @@ pub struct AccountDetails {
 
 impl AccountDetails {
     fn new(state: &AppState, account: Account, fixes: AcceptedFixes) -> ApiResult<Self> {
-        let owner = customers::by_id(&state.store, &account.customer_id)?;
-        let path = account_path(&account.id);
+        let holder = Holder::of(state, &account)?;
         Ok(AccountDetails {
-            links: Links::new()
-                .get("balances", format!("{path}/balances"))
-                .get("transactions", format!("{path}/transactions")),
+            links: detail_links(&account),
             resource_id: account.id,
             iban: account.iban,
             bban: account.bban,
@@ -58,17 +53,10 @@ impl AccountDetails {
             product: account.product,
             cash_account_type: fixes.cash_account_type(&account.cash_account_type),
             status: account.status,
-            usage: owner
-                .as_ref()
-                .map(|o| usage(o.customer_type))
-                .unwrap_or("PRIV"),
-            owner_name: owner.map(|o| o.name),
+            usage: holder.usage,
+            owner_name: holder.owner_name,
         })
     }
-}
-
-pub(super) fn account_path(id: &str) -> String {
-    format!("/v1/accounts/{id}")
 }
 
 /// The reference of an account in balance and transaction answers.
@@ -146,11 +134,7 @@ async fn balances(
     let account = granted::consented::<Account>(&state, &access, &id, AisEndpoint::Balances)?;
     Ok(Json(BalancesBody {
         account: reference(&account),
-        balances: account
-            .balances
-            .iter()
-            .map(|b| BalanceView::new(b, fixes))
-            .collect(),
+        balances: balance_views(&account, fixes),
         tpp_messages: warnings,
     }))
 }
@@ -170,18 +154,12 @@ pub(super) fn routes() -> Routes {
                 .refusals(&[400, 401, 403, 429])
         })
         .get("/accounts/{accountId}", details, |op| {
-            op.tag("AIS")
-                .summary("One granted account")
-                .params(SIGNED)
-                .params(AIS)
+            super::signed_read(op, "One granted account")
                 .answers::<AccountBody>(200, "The account")
                 .refusals(&[400, 401, 403, 404, 429])
         })
         .get("/accounts/{accountId}/balances", balances, |op| {
-            op.tag("AIS")
-                .summary("Balances of a granted account")
-                .params(SIGNED)
-                .params(AIS)
+            super::signed_read(op, "Balances of a granted account")
                 .answers::<BalancesBody>(200, "The balances")
                 .refusals(&[400, 401, 403, 404, 429])
         })

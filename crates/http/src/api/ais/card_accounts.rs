@@ -10,17 +10,14 @@
 
 use super::access::{AisAccess, AisEndpoint};
 use super::fixes::{AcceptedFixes, Fix, RequestFixes};
-use super::granted;
+use super::granted::{self, balance_views, detail_links, Granted, Holder};
 use super::paging::{TransactionListing, TransactionQuery};
 use super::views::{query, AmountView, BalanceView, CardAccountReference};
 use crate::api::error::{ApiResult, TppMessage};
 use crate::api::links::Links;
-use crate::api::openapi::headers::{AIS, SIGNED};
 use crate::api::openapi::routes::Routes;
 use crate::app_state::AppState;
-use crate::sandbox::accounts::usage;
 use crate::sandbox::card_transactions::of_card_account;
-use crate::sandbox::customers;
 use crate::sandbox::model::{
     format_date, AccountStatus, CardAccount, CardTransaction, CardTransactionStatus,
 };
@@ -28,10 +25,6 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::Json;
 use serde::Serialize;
-
-fn card_path(id: &str) -> String {
-    format!("/v1/card-accounts/{id}")
-}
 
 /// Berlin Group `cardAccountDetails`.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -57,23 +50,17 @@ pub struct CardAccountDetails {
 
 impl CardAccountDetails {
     fn new(state: &AppState, card: CardAccount, fixes: AcceptedFixes) -> ApiResult<Self> {
-        let owner = customers::by_id(&state.store, &card.customer_id)?;
-        let path = card_path(&card.id);
+        let holder = Holder::of(state, &card)?;
         Ok(CardAccountDetails {
-            links: Links::new()
-                .get("balances", format!("{path}/balances"))
-                .get("transactions", format!("{path}/transactions")),
+            links: detail_links(&card),
             resource_id: card.id,
             masked_pan: card.masked_pan,
             currency: card.currency.code().to_owned(),
             name: fixes.name(&card.name),
             product: card.product,
             status: card.status,
-            usage: owner
-                .as_ref()
-                .map(|o| usage(o.customer_type))
-                .unwrap_or("PRIV"),
-            owner_name: owner.map(|o| o.name),
+            usage: holder.usage,
+            owner_name: holder.owner_name,
             credit_limit: card
                 .credit_limit
                 .as_ref()
@@ -155,11 +142,7 @@ async fn balances(
     let card = granted::consented::<CardAccount>(&state, &access, &id, AisEndpoint::Balances)?;
     Ok(Json(CardBalancesBody {
         card_account: reference(&card),
-        balances: card
-            .balances
-            .iter()
-            .map(|b| BalanceView::new(b, fixes))
-            .collect(),
+        balances: balance_views(&card, fixes),
         tpp_messages: warnings,
     }))
 }
@@ -237,8 +220,9 @@ async fn transactions(
         })
         .filter(|t| listing.includes(t.listing_date()))
         .collect();
-    let path = format!("{}/transactions", card_path(&card.id));
-    let links = listing.links(&path, selected.len(), ("cardAccount", card_path(&card.id)));
+    let card_path = CardAccount::path(&card.id);
+    let path = format!("{card_path}/transactions");
+    let links = listing.links(&path, selected.len(), ("cardAccount", card_path));
     let (mut booked, mut pending) = (Vec::new(), Vec::new());
     for t in listing.page(selected) {
         let view = CardTransactionView::new(&t, fixes);
@@ -262,26 +246,17 @@ async fn transactions(
 pub(super) fn routes() -> Routes {
     Routes::new()
         .get("/card-accounts", list, |op| {
-            op.tag("AIS")
-                .summary("The card accounts the PSU granted this TPP")
-                .params(SIGNED)
-                .params(AIS)
+            super::signed_read(op, "The card accounts the PSU granted this TPP")
                 .answers::<CardAccountList>(200, "The granted card accounts")
                 .refusals(&[400, 401, 403, 429])
         })
         .get("/card-accounts/{accountId}", details, |op| {
-            op.tag("AIS")
-                .summary("One granted card account")
-                .params(SIGNED)
-                .params(AIS)
+            super::signed_read(op, "One granted card account")
                 .answers::<CardAccountBody>(200, "The card account")
                 .refusals(&[400, 401, 403, 404, 429])
         })
         .get("/card-accounts/{accountId}/balances", balances, |op| {
-            op.tag("AIS")
-                .summary("Balances of a granted card account")
-                .params(SIGNED)
-                .params(AIS)
+            super::signed_read(op, "Balances of a granted card account")
                 .answers::<CardBalancesBody>(200, "The balances")
                 .refusals(&[400, 401, 403, 404, 429])
         })
@@ -289,10 +264,7 @@ pub(super) fn routes() -> Routes {
             "/card-accounts/{accountId}/transactions",
             transactions,
             |op| {
-                op.tag("AIS")
-                    .summary("Card transactions of a granted card account")
-                    .params(SIGNED)
-                    .params(AIS)
+                super::signed_read(op, "Card transactions of a granted card account")
                     .params(super::accounts::LISTING)
                     .answers::<CardTransactionsBody>(200, "A page of card transactions")
                     .refusals(&[400, 401, 403, 404, 429])

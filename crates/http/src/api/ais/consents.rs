@@ -6,13 +6,14 @@
 use super::access::{require_aisp, AisAccess};
 use crate::api::error::{ApiError, ApiResult, Code};
 use crate::api::links::Links;
-use crate::api::openapi::headers::{AIS, SCA, SIGNED};
+use crate::api::openapi::headers::{SCA, SIGNED};
 use crate::api::openapi::routes::Routes;
 use crate::api::sca_trigger::{header, sca_required, ScaNeed};
 use crate::app_state::AppState;
 use crate::consent::SCA_RENEWAL;
 use crate::domain::currency::Currency;
-use crate::sandbox::{accounts, card_accounts};
+use crate::sandbox::holdings;
+use crate::sandbox::model::{Account, CardAccount};
 use crate::sca::authorisation::Purpose;
 use crate::sca::psu;
 use crate::signing::verifier::VerifiedTpp;
@@ -124,7 +125,7 @@ async fn current_consent(
     let store = &state.store;
     let mut accounts = Vec::new();
     for id in &access.consent.accounts {
-        if let Ok(account) = accounts::by_id(store, "account", id) {
+        if let Ok(account) = holdings::by_id::<Account>(store, "account", id) {
             accounts.push(GrantedAccount {
                 resource_id: account.id,
                 iban: account.iban,
@@ -135,7 +136,7 @@ async fn current_consent(
     }
     let mut card_accounts = Vec::new();
     for id in &access.consent.card_accounts {
-        if let Ok(card) = card_accounts::by_id(store, "cardAccount", id) {
+        if let Ok(card) = holdings::by_id::<CardAccount>(store, "cardAccount", id) {
             card_accounts.push(GrantedCardAccount {
                 resource_id: card.id,
                 masked_pan: card.masked_pan,
@@ -172,10 +173,7 @@ pub(super) fn routes() -> Routes {
                 .refusals(&[400, 401, 403])
         })
         .get("/bank-offered-consents", current_consent, |op| {
-            op.tag("AIS")
-                .summary("What the PSU granted in this context")
-                .params(SIGNED)
-                .params(AIS)
+            super::signed_read(op, "What the PSU granted in this context")
                 .answers::<ConsentBody>(200, "The consent")
                 .refusals(&[400, 401, 403, 429])
         })

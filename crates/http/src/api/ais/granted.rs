@@ -1,25 +1,29 @@
 //! What the account and card-account endpoints share: a kind of account a consent grants by id
-//! ([`Granted`], for accounts and card accounts), read only through the access rules. An id outside the
+//! ([`Granted`], for accounts and card accounts), read only through the access rules, and the parts of
+//! their answers that are the same (the holder, the links, the balances). An id outside the
 //! consent, or of the other kind, is 404 RESOURCE_UNKNOWN: the TPP learns nothing of accounts it may not see.
 
 use super::access::{AisAccess, AisEndpoint};
+use super::fixes::AcceptedFixes;
+use super::views::BalanceView;
 use crate::api::error::{ApiError, ApiResult, Code};
+use crate::api::links::Links;
 use crate::app_state::AppState;
 use crate::consent::Consent;
+use crate::sandbox::customers;
+use crate::sandbox::holdings::{usage, Holding};
 use crate::sandbox::model::{Account, CardAccount};
-use crate::store::Record;
 
-/// A kind of account a consent grants.
-pub trait Granted: Record {
+/// A kind of account a consent grants: what a customer holds (`Holding`: id, holder, list order,
+/// balances), with how the AIS interface names and serves it.
+pub trait Granted: Holding {
     /// How a refusal names one ("Account") and several ("accounts").
     const ONE: &'static str;
     const MANY: &'static str;
     /// The ids of this kind the consent grants.
     fn granted(consent: &Consent) -> &[String];
-    /// The id.
-    fn id(&self) -> &str;
-    /// What the list is ordered by (accounts by BBAN, card accounts by masked PAN).
-    fn order(&self) -> &str;
+    /// Where the interface serves one: `/v1/accounts/{id}`, `/v1/card-accounts/{id}`.
+    fn path(id: &str) -> String;
 }
 
 impl Granted for Account {
@@ -28,11 +32,8 @@ impl Granted for Account {
     fn granted(consent: &Consent) -> &[String] {
         &consent.accounts
     }
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn order(&self) -> &str {
-        &self.bban
+    fn path(id: &str) -> String {
+        format!("/v1/accounts/{id}")
     }
 }
 
@@ -42,12 +43,42 @@ impl Granted for CardAccount {
     fn granted(consent: &Consent) -> &[String] {
         &consent.card_accounts
     }
-    fn id(&self) -> &str {
-        &self.id
+    fn path(id: &str) -> String {
+        format!("/v1/card-accounts/{id}")
     }
-    fn order(&self) -> &str {
-        &self.masked_pan
+}
+
+/// What the details of either kind show of its holder: Berlin Group `usage` (PRIV when the holder is
+/// gone) and the owner's name.
+pub struct Holder {
+    pub usage: &'static str,
+    pub owner_name: Option<String>,
+}
+
+impl Holder {
+    pub fn of<R: Granted>(state: &AppState, held: &R) -> ApiResult<Holder> {
+        let owner = customers::by_id(&state.store, held.customer_id())?;
+        Ok(Holder {
+            usage: owner.as_ref().map_or("PRIV", |o| usage(o.customer_type)),
+            owner_name: owner.map(|o| o.name),
+        })
     }
+}
+
+/// The `_links` of either kind's details: its balances and its transactions.
+pub fn detail_links<R: Granted>(held: &R) -> Links {
+    let path = R::path(held.id());
+    Links::new()
+        .get("balances", format!("{path}/balances"))
+        .get("transactions", format!("{path}/transactions"))
+}
+
+/// Either kind's balances as answered (each in its currency, interimBooked included when stored).
+pub fn balance_views<R: Granted>(held: &R, fixes: AcceptedFixes) -> Vec<BalanceView> {
+    held.balances()
+        .iter()
+        .map(|b| BalanceView::new(b, fixes))
+        .collect()
 }
 
 /// 404 RESOURCE_UNKNOWN for an id the consent does not grant as an `R`.

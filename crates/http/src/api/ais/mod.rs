@@ -12,7 +12,15 @@ pub mod psu;
 pub mod transactions;
 pub mod views;
 
+use crate::api::openapi::builder::Operation;
+use crate::api::openapi::headers::{AIS, SIGNED};
 use crate::api::openapi::routes::Routes;
+
+/// How every account-information operation's description starts: tagged AIS, signed, with the AIS
+/// headers (PSU-IP-Address, Consent-ID, ...).
+fn signed_read<'d>(op: Operation<'d>, summary: &str) -> Operation<'d> {
+    op.tag("AIS").summary(summary).params(SIGNED).params(AIS)
+}
 
 /// The account information routes (paths relative to /v1), each with its OpenAPI description.
 pub fn routes() -> Routes {

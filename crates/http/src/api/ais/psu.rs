@@ -9,7 +9,7 @@ use crate::api::openapi::headers::{SCA, SIGNED};
 use crate::api::openapi::routes::Routes;
 use crate::app_state::AppState;
 use crate::sca::authorisation::Purpose;
-use crate::sca::{flow, psu};
+use crate::sca::{engine, psu};
 use axum::extract::State;
 use axum::http::request::Parts;
 use axum::Json;
@@ -58,7 +58,7 @@ async fn agreements(
     let psu = identified_psu(&parts, &state, Purpose::Consent)?;
     let tpp_id = psu.tpp.tpp_id();
     let mut list = Vec::new();
-    for choice in flow::agreement_choices(&state.store, &psu.customer_id)? {
+    for choice in engine::agreement_choices(&state.store, &psu.customer_id)? {
         list.push(AgreementItem {
             psu_corporate_id: psu::corporate_id_for(&state.store, &tpp_id, &choice.id)?,
             name: choice.name,

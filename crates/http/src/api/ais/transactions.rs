@@ -20,9 +20,9 @@
 //! which SPEC.md sets for the list.
 
 use super::access::{AccountAccessLog, AisAccess, AisEndpoint};
-use super::accounts::{account_path, reference};
+use super::accounts::reference;
 use super::fixes::{AcceptedFixes, RequestFixes};
-use super::granted;
+use super::granted::{self, Granted};
 use super::paging::{TransactionListing, TransactionQuery};
 use super::views::{query, AccountReference, AmountView, BookingStatus};
 use crate::api::error::{ApiError, ApiResult, Code, TppMessage};
@@ -57,7 +57,10 @@ pub struct TransactionItem {
 }
 
 fn details_path(account_id: &str, transaction_id: &str) -> String {
-    format!("{}/transactions/{transaction_id}", account_path(account_id))
+    format!(
+        "{}/transactions/{transaction_id}",
+        Account::path(account_id)
+    )
 }
 
 impl TransactionItem {
@@ -121,8 +124,8 @@ async fn list(
     } else {
         Vec::new()
     };
-    let path = format!("{}/transactions", account_path(&account.id));
-    let owner = ("account", account_path(&account.id));
+    let path = format!("{}/transactions", Account::path(&account.id));
+    let owner = ("account", Account::path(&account.id));
     let reproduce_issue = matches!(listing.status, BookingStatus::Pending | BookingStatus::Both)
         && settings::in_effect(store)?.reproduce_pending_transactions_issue;
     let (links, booked_items, pending_items) = if reproduce_issue {
@@ -228,7 +231,7 @@ impl TransactionDetails {
         TransactionDetails {
             links: Links::new()
                 .get("self", details_path(&t.account_id, &t.id))
-                .get("account", account_path(&t.account_id)),
+                .get("account", Account::path(&t.account_id)),
             transaction_amount: AmountView::new(&t.amount, fixes),
             booking_date: (!pending).then(|| format_date(t.booking_date)),
             value_date: format_date(t.value_date),
@@ -335,10 +338,7 @@ pub(super) fn routes() -> Routes {
                 .refusals(&[400, 401, 403, 404, 429])
         })
         .get("/accounts/{accountId}/transactions/{transactionId}", details, |op| {
-            op.tag("AIS")
-                .summary("One transaction with its details")
-                .params(SIGNED)
-                .params(AIS)
+            super::signed_read(op, "One transaction with its details")
                 .answers::<DetailsBody>(200, "The transaction")
                 .refusals(&[400, 401, 403, 404, 429])
         })

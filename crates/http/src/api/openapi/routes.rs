@@ -5,7 +5,7 @@
 use super::builder::{Document, Operation};
 use crate::app_state::AppState;
 use axum::handler::Handler;
-use axum::routing::MethodRouter;
+use axum::routing::{MethodFilter, MethodRouter};
 use axum::Router;
 
 /// Describes one operation: its tag and summary (required), then parameters, body and answers.
@@ -29,6 +29,25 @@ struct Entry {
     /// The path as the router takes it, relative to where the routes are nested.
     path: String,
     description: Description,
+}
+
+/// `Routes::get`, `post`, ...: a route of that method, described ([`Routes::described`]).
+macro_rules! http_method {
+    ($name:ident, $method:literal, $filter:ident) => {
+        #[doc = concat!("`", $method, " path`, described by `describe`.")]
+        pub fn $name<H, T>(
+            self,
+            path: &str,
+            handler: H,
+            describe: impl for<'d> FnOnce(Operation<'d>) -> Operation<'d> + Send + 'static,
+        ) -> Self
+        where
+            H: Handler<T, AppState>,
+            T: 'static,
+        {
+            self.described($method, MethodFilter::$filter, path, handler, describe)
+        }
+    };
 }
 
 /// An axum router under construction together with the description of every route it serves.
@@ -80,9 +99,12 @@ impl Routes {
         self.then(move |router, _| router.route(&path, route))
     }
 
-    /// `GET path` (and HEAD, as axum serves it), described by `describe`.
-    pub fn get<H, T>(
+    /// `method path` served by `handler` (a GET also answers HEAD, as axum serves it), described by
+    /// `describe`. The methods below name the common cases.
+    fn described<H, T>(
         self,
+        method: &'static str,
+        filter: MethodFilter,
         path: &str,
         handler: H,
         describe: impl for<'d> FnOnce(Operation<'d>) -> Operation<'d> + Send + 'static,
@@ -91,94 +113,20 @@ impl Routes {
         H: Handler<T, AppState>,
         T: 'static,
     {
-        let route = axum::routing::get(handler);
+        let route = axum::routing::on(filter, handler);
         self.add(
-            "GET",
+            method,
             path,
             route,
             Description::Operation(Box::new(describe)),
         )
     }
 
-    /// `POST path`, described by `describe`.
-    pub fn post<H, T>(
-        self,
-        path: &str,
-        handler: H,
-        describe: impl for<'d> FnOnce(Operation<'d>) -> Operation<'d> + Send + 'static,
-    ) -> Self
-    where
-        H: Handler<T, AppState>,
-        T: 'static,
-    {
-        let route = axum::routing::post(handler);
-        self.add(
-            "POST",
-            path,
-            route,
-            Description::Operation(Box::new(describe)),
-        )
-    }
-
-    /// `PUT path`, described by `describe`.
-    pub fn put<H, T>(
-        self,
-        path: &str,
-        handler: H,
-        describe: impl for<'d> FnOnce(Operation<'d>) -> Operation<'d> + Send + 'static,
-    ) -> Self
-    where
-        H: Handler<T, AppState>,
-        T: 'static,
-    {
-        let route = axum::routing::put(handler);
-        self.add(
-            "PUT",
-            path,
-            route,
-            Description::Operation(Box::new(describe)),
-        )
-    }
-
-    /// `PATCH path`, described by `describe`.
-    pub fn patch<H, T>(
-        self,
-        path: &str,
-        handler: H,
-        describe: impl for<'d> FnOnce(Operation<'d>) -> Operation<'d> + Send + 'static,
-    ) -> Self
-    where
-        H: Handler<T, AppState>,
-        T: 'static,
-    {
-        let route = axum::routing::patch(handler);
-        self.add(
-            "PATCH",
-            path,
-            route,
-            Description::Operation(Box::new(describe)),
-        )
-    }
-
-    /// `DELETE path`, described by `describe`.
-    pub fn delete<H, T>(
-        self,
-        path: &str,
-        handler: H,
-        describe: impl for<'d> FnOnce(Operation<'d>) -> Operation<'d> + Send + 'static,
-    ) -> Self
-    where
-        H: Handler<T, AppState>,
-        T: 'static,
-    {
-        let route = axum::routing::delete(handler);
-        self.add(
-            "DELETE",
-            path,
-            route,
-            Description::Operation(Box::new(describe)),
-        )
-    }
+    http_method!(get, "GET", GET);
+    http_method!(post, "POST", POST);
+    http_method!(put, "PUT", PUT);
+    http_method!(patch, "PATCH", PATCH);
+    http_method!(delete, "DELETE", DELETE);
 
     /// These routes, their descriptions left to a copy the document makes of others (see
     /// [`Description::Elsewhere`]); the structural test holds the copy to the routes.

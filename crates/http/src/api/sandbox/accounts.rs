@@ -7,7 +7,9 @@ use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::app_state::AppState;
 use crate::sandbox::accounts::{self, AccountView, CreateAccount};
+use crate::sandbox::holdings;
 use crate::sandbox::listing::{Listing, ListingQuery};
+use crate::sandbox::model::Account;
 use crate::sandbox::transactions::{self, TransactionInput, TransactionView};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -34,7 +36,11 @@ pub async fn get(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<AccountView>> {
-    Ok(Json(accounts::get_view(&state.store, &id)?))
+    Ok(Json(holdings::get_view::<Account>(
+        &state.store,
+        "mockAccountId",
+        &id,
+    )?))
 }
 
 /// 201: the stored transactions, with their ids, in the order given; warnings as `Sandbox-Warning`

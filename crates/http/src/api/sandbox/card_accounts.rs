@@ -10,7 +10,9 @@ use crate::sandbox::card_accounts::{self, CardAccountView, CreateCardAccount};
 use crate::sandbox::card_transactions::{
     self, BookingStatus, CardTransactionInput, CardTransactionList,
 };
+use crate::sandbox::holdings;
 use crate::sandbox::listing::{Listing, ListingQuery};
+use crate::sandbox::model::CardAccount;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -37,7 +39,11 @@ pub async fn get(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<CardAccountView>> {
-    Ok(Json(card_accounts::get_view(&state.store, &id)?))
+    Ok(Json(holdings::get_view::<CardAccount>(
+        &state.store,
+        "mockCardAccountId",
+        &id,
+    )?))
 }
 
 /// 201: the stored card transactions, with their `cardTransactionId`s, in the order given; warnings as

@@ -8,7 +8,7 @@ use crate::api::path::ApiPath;
 use crate::app_state::AppState;
 use crate::consent::{self, Consent};
 use crate::sandbox::model::Account;
-use crate::sandbox::{accounts, customers};
+use crate::sandbox::{customers, holdings};
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
@@ -95,7 +95,7 @@ pub async fn set_payment_permission(
     ApiPath(id): ApiPath<String>,
     JsonBody(body): JsonBody<PaymentPermission>,
 ) -> ApiResult<Json<PermissionResult>> {
-    let mut account = accounts::by_id(&state.store, "mockAccountId", &id)?;
+    let mut account = holdings::by_id::<Account>(&state.store, "mockAccountId", &id)?;
     account.payments_allowed = body.allowed;
     state
         .store
