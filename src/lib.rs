@@ -8,12 +8,13 @@
 
 pub use xs2a_core::{
     after_sca, ais_access, batch, causes, clock, clock_control, codec, consent, customer_removal,
-    domain, events, fault_effects, fixtures, migrations, payment_initiation, payments, platform,
-    refusal, rehearsal, sandbox, sca, signing, startup, state, store, tolerance, tpp_dialogue,
+    domain, events, fault_effects, migrations, payment_initiation, payments, platform, refusal,
+    rehearsal, sandbox, sca, signing, startup, state, store, test_credentials, tolerance,
+    tpp_dialogue,
 };
 pub use xs2a_http::{api, app, logging};
 pub use xs2a_workbench::{
-    app_state, conformance, flow, outbound, rewind, state_file, stored_persona, traffic, workbench,
+    app_state, conformance, flow, outbound, own_state, rewind, state_file, stored_persona, traffic,
 };
 
 pub mod cli;

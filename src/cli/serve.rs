@@ -246,8 +246,8 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 std::fs::read_to_string(key).map_err(|e| format!("{}: {e}", key.display()))?,
             ),
             _ => (
-                crate::fixtures::SERVER_CERT_PEM.to_owned(),
-                crate::fixtures::SERVER_KEY_PEM.to_owned(),
+                crate::test_credentials::SERVER_CERT_PEM.to_owned(),
+                crate::test_credentials::SERVER_KEY_PEM.to_owned(),
             ),
         };
         let config = crate::api::server::tls_config(&cert, &key)?;

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use time::macros::datetime;
 use time::Duration;
 use xs2a_sandbox::sca::authorisation::AuthMethod;
-use xs2a_sandbox::sca::flow;
+use xs2a_sandbox::sca::engine;
 use xs2a_sandbox::sca::Context;
 use xs2a_sandbox::signing::issue::{tpp_request_defaults, CertificateAuthority};
 use xs2a_sandbox::signing::qc_statements::Psd2Role;
@@ -57,11 +57,11 @@ async fn consent_with<'a>(
         .to_owned();
     let id = href.rsplit('/').next().unwrap().to_owned();
     let (store, now) = (&app.state.store, app.state.clock.now());
-    flow::identify(store, &id, KARI, now).unwrap();
-    flow::choose_method(store, &id, AuthMethod::Ha2, now).unwrap();
-    flow::choose_context(store, &id, Context::Private, None, now).unwrap();
-    let auth = flow::load(store, &id).unwrap();
-    let choices = flow::consent_choices(store, &auth).unwrap();
+    engine::identify(store, &id, KARI, now).unwrap();
+    engine::choose_method(store, &id, AuthMethod::Ha2, now).unwrap();
+    engine::choose_context(store, &id, Context::Private, None, now).unwrap();
+    let auth = engine::load(store, &id).unwrap();
+    let choices = engine::consent_choices(store, &auth).unwrap();
     let find = |name: &str, card: bool| {
         choices
             .iter()
@@ -75,7 +75,7 @@ async fn consent_with<'a>(
         savings: find("Sparekonto", false),
         card: find("", true),
     };
-    let done = flow::grant(
+    let done = engine::grant(
         store,
         &id,
         &[granted.current.clone(), granted.card.clone()],
@@ -563,9 +563,9 @@ async fn listing_accounts_with_the_psu_present_counts_as_online_access() {
         .unwrap()
         .to_owned();
     let (store, now) = (&app.state.store, app.state.clock.now());
-    flow::choose_method(store, &id, AuthMethod::Ha2, now).unwrap();
-    flow::choose_context(store, &id, Context::Private, None, now).unwrap();
-    flow::confirm(store, &id, now).unwrap();
+    engine::choose_method(store, &id, AuthMethod::Ha2, now).unwrap();
+    engine::choose_context(store, &id, Context::Private, None, now).unwrap();
+    engine::confirm(store, &id, now).unwrap();
     let later = Psu {
         psu_id: psu.psu_id.clone(),
         session: session.to_owned(),
@@ -673,16 +673,16 @@ async fn before_the_switch_date_card_amounts_are_swapped_unless_the_fix_is_named
     let href = asked["_links"]["scaRedirect"]["href"].as_str().unwrap();
     let id = href.rsplit('/').next().unwrap();
     let (store, now) = (&app.state.store, app.state.clock.now());
-    flow::identify(store, id, KARI, now).unwrap();
-    flow::choose_method(store, id, AuthMethod::Ha2, now).unwrap();
-    flow::choose_context(store, id, Context::Private, None, now).unwrap();
-    let auth = flow::load(store, id).unwrap();
-    let all: Vec<String> = flow::consent_choices(store, &auth)
+    engine::identify(store, id, KARI, now).unwrap();
+    engine::choose_method(store, id, AuthMethod::Ha2, now).unwrap();
+    engine::choose_context(store, id, Context::Private, None, now).unwrap();
+    let auth = engine::load(store, id).unwrap();
+    let all: Vec<String> = engine::consent_choices(store, &auth)
         .unwrap()
         .into_iter()
         .map(|c| c.id)
         .collect();
-    let done = flow::grant(store, id, &all, now).unwrap();
+    let done = engine::grant(store, id, &all, now).unwrap();
     let redirect = done.redirect.unwrap();
     let pairs: Vec<(String, String)> =
         serde_urlencoded::from_str(redirect.split_once('?').unwrap().1).unwrap();

@@ -74,8 +74,8 @@ impl TestApp {
     /// Also serves the app over TLS (the bundled localhost certificate) on a port of its own; returns it.
     pub async fn serve_tls(&self) -> u16 {
         let config = xs2a_sandbox::api::server::tls_config(
-            xs2a_sandbox::fixtures::SERVER_CERT_PEM,
-            xs2a_sandbox::fixtures::SERVER_KEY_PEM,
+            xs2a_sandbox::test_credentials::SERVER_CERT_PEM,
+            xs2a_sandbox::test_credentials::SERVER_KEY_PEM,
         )
         .unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

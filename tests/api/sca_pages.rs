@@ -11,7 +11,7 @@ use time::Duration;
 use xs2a_sandbox::domain::NationalId;
 use xs2a_sandbox::sandbox::seed;
 use xs2a_sandbox::sca::authorisation::AuthMethod;
-use xs2a_sandbox::sca::flow;
+use xs2a_sandbox::sca::engine;
 
 pub const TPP_REDIRECT: &str = "https://tpp.example/cb";
 /// The fixture TPP the helpers sign with (aisp-pisp), as its certificate names it.
@@ -738,7 +738,7 @@ async fn sca_pages_cancel_sends_the_psu_back_with_sca_invalid() {
         Some("xyz"),
         "the TPP's own parameters stay"
     );
-    assert_eq!(param(&params, "system"), Some(flow::SYSTEM));
+    assert_eq!(param(&params, "system"), Some(engine::SYSTEM));
     assert_eq!(param(&params, "status"), Some("401"));
     assert_eq!(param(&params, "code"), Some("SCA_INVALID"));
     assert!(param(&params, "message").is_some_and(|m| m.contains("cancelled")));
@@ -1032,10 +1032,10 @@ async fn sca_automation_in_corporate_context_returns_psu_corporate_id() {
     )
     .await;
     let path = format!("/v1/sandbox/sca/{}", started.id);
-    let kari_id = flow::person_by_national_id(&app.state.store, &kari())
+    let kari_id = engine::person_by_national_id(&app.state.store, &kari())
         .unwrap()
         .id;
-    let agreements = flow::agreement_choices(&app.state.store, &kari_id).unwrap();
+    let agreements = engine::agreement_choices(&app.state.store, &kari_id).unwrap();
 
     app.post(&path, &json!({"agreementId": "no-such-agreement"}))
         .send()
@@ -1087,7 +1087,7 @@ async fn sca_automation_cancel_and_failure_end_with_the_failure_redirect() {
     assert!(response.body.get("context").is_none());
     let params = tpp_params(response.body["redirect"].as_str().unwrap(), TPP_REDIRECT);
     assert_eq!(param(&params, "status"), Some("401"));
-    assert_eq!(param(&params, "system"), Some(flow::SYSTEM));
+    assert_eq!(param(&params, "system"), Some(engine::SYSTEM));
 
     let started = start_sca(&app, "/v1/accounts", TPP_REDIRECT, &[]).await;
     let response = app

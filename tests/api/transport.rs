@@ -89,8 +89,8 @@ async fn responses_are_unsigned_by_default() {
 async fn https_serves_the_same_api_with_tls_1_2_and_1_3_only() {
     let app = spawn_app().await;
     let config = xs2a_sandbox::api::server::tls_config(
-        xs2a_sandbox::fixtures::SERVER_CERT_PEM,
-        xs2a_sandbox::fixtures::SERVER_KEY_PEM,
+        xs2a_sandbox::test_credentials::SERVER_CERT_PEM,
+        xs2a_sandbox::test_credentials::SERVER_KEY_PEM,
     )
     .unwrap();
     assert!(

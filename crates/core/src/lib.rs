@@ -8,9 +8,9 @@
 // Foundations: nothing of the bank yet.
 pub mod clock;
 pub mod domain;
-pub mod fixtures;
 pub mod platform;
 pub mod store;
+pub mod test_credentials;
 
 // The vocabulary every rule speaks.
 pub mod codec;

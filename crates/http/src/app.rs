@@ -160,8 +160,8 @@ impl App {
             trust.add_pem(pem)?;
         }
         let bank = SigningCredentials::from_pem(
-            crate::fixtures::BANK_CERT_PEM,
-            crate::fixtures::BANK_KEY_PEM,
+            crate::test_credentials::BANK_CERT_PEM,
+            crate::test_credentials::BANK_KEY_PEM,
         )?;
         let events = crate::events::Events::default();
         let traffic = crate::traffic::TrafficLog::start(store.clone(), &events)

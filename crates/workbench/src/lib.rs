@@ -7,16 +7,17 @@
 #[allow(unused_imports)]
 use xs2a_core::{
     after_sca, ais_access, batch, causes, clock, clock_control, codec, consent, customer_removal,
-    domain, events, fault_effects, fixtures, migrations, payment_initiation, payments, platform,
-    refusal, rehearsal, sandbox, sca, signing, startup, state, store, tolerance, tpp_dialogue,
+    domain, events, fault_effects, migrations, payment_initiation, payments, platform, refusal,
+    rehearsal, sandbox, sca, signing, startup, state, store, test_credentials, tolerance,
+    tpp_dialogue,
 };
 
 pub mod app_state;
 pub mod conformance;
 pub mod flow;
 pub mod outbound;
+pub mod own_state;
 pub mod rewind;
 pub mod state_file;
 pub mod stored_persona;
 pub mod traffic;
-pub mod workbench;

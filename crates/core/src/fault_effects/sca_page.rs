@@ -1,26 +1,26 @@
 //! The fault plan's effects on the SCA pages (docs/rehearsal.md): what the PSU does instead of what the
 //! TPP's test expected — cancel, let the authorisation expire on the page, tick other accounts, pick the
-//! other context. Each goes through the SCA engine (`crate::sca::flow`), so the TPP gets back exactly the
+//! other context. Each goes through the SCA engine (`crate::sca::engine`), so the TPP gets back exactly the
 //! redirect and the consent those choices give.
 
 use crate::refusal::CoreResult;
 use crate::sca::authorisation::{Authorisation, LIFETIME};
-use crate::sca::flow::{self, FlowError};
+use crate::sca::engine::{self, StepError};
 use crate::sca::Context;
 use crate::store::Store;
 use time::OffsetDateTime;
 
 /// The PSU cancels: the authorisation ends and the PSU is sent back to the TPP with the failure
 /// parameters (SCA_INVALID, or SCA_EXPIRED when it had expired).
-pub fn cancel(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
-    flow::cancel(store, id, now)
+pub fn cancel(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, StepError> {
+    engine::cancel(store, id, now)
 }
 
 /// The authorisation expires while the PSU is on the page: it started exactly its lifetime ago, so the
 /// step the PSU takes now finds it expired. An ended one is left as it is.
-pub fn expire(store: &Store, id: &str, now: OffsetDateTime) -> Result<(), FlowError> {
+pub fn expire(store: &Store, id: &str, now: OffsetDateTime) -> Result<(), StepError> {
     let _runs = store.locks().runs();
-    let mut auth = flow::load(store, id)?;
+    let mut auth = engine::load(store, id)?;
     if auth.outcome.is_some() || auth.is_expired(now) {
         return Ok(());
     }
@@ -36,7 +36,7 @@ pub fn other_accounts(
     auth: &Authorisation,
     ticked: &[String],
 ) -> CoreResult<Vec<String>> {
-    let offered = flow::consent_choices(store, auth)?;
+    let offered = engine::consent_choices(store, auth)?;
     let unticked: Vec<String> = offered
         .iter()
         .filter(|c| !ticked.contains(&c.id))
@@ -60,8 +60,10 @@ pub fn other_context(
         return Ok((Context::Private, None));
     }
     let customer_id = auth.customer_id.as_deref().unwrap_or_default();
-    Ok(match flow::agreement_choices(store, customer_id)?.first() {
-        Some(agreement) => (Context::Corporate, Some(agreement.id.clone())),
-        None => (Context::Private, None),
-    })
+    Ok(
+        match engine::agreement_choices(store, customer_id)?.first() {
+            Some(agreement) => (Context::Corporate, Some(agreement.id.clone())),
+            None => (Context::Private, None),
+        },
+    )
 }

@@ -6,8 +6,8 @@ use crate::payments::model::Payment;
 use crate::payments::service::{self, CreatePayment};
 use crate::refusal::CoreResult;
 use crate::sca::authorisation::Authorisation;
-use crate::sca::flow::StartSca;
-use crate::sca::{payment_flow, retention};
+use crate::sca::engine::StartSca;
+use crate::sca::{payment_start, retention};
 use crate::store::Store;
 use time::OffsetDateTime;
 
@@ -35,7 +35,7 @@ pub fn initiate(
         store.atomically(|store| {
             let payment =
                 service::insert_new(store, payment, allow_logical_duplicate, now, &creation)?;
-            let mut auth = payment_flow::prepare(
+            let mut auth = payment_start::prepare(
                 store,
                 approval.start,
                 vec![payment.id.clone()],

@@ -1,11 +1,11 @@
 //! What a payment authorisation approves: the payments it names (one, or a signing basket's), the
 //! identified person's right to pay from each debtor account (which also gives the context: PRIVATE for
 //! their own account, CORPORATE under the agreement that allows it), and the approval applied once SCA
-//! completes. The engine (`flow`) calls these at the identify step and at completion; starting a payment
-//! authorisation is `payment_flow`'s.
+//! completes. The engine (`engine`) calls these at the identify step and at completion; starting a payment
+//! authorisation is `payment_start`'s.
 
 use super::authorisation::{Authorisation, Outcome, Purpose};
-use super::flow_error::FlowError;
+use super::step_error::StepError;
 use super::Context;
 use crate::payments::model::{Basket, Payment};
 use crate::payments::service::{apply_authorisation, may_pay_from, resolve_debtor};
@@ -26,16 +26,16 @@ pub fn payments(store: &Store, auth: &Authorisation) -> CoreResult<Vec<Payment>>
 }
 
 /// Sets the context from the identified person's rights on every debtor account, or refuses.
-pub fn assign_payer_context(store: &Store, auth: &mut Authorisation) -> Result<(), FlowError> {
+pub fn assign_payer_context(store: &Store, auth: &mut Authorisation) -> Result<(), StepError> {
     if auth.purpose != Purpose::Payment {
         return Ok(());
     }
-    let customer_id = auth.customer_id.clone().ok_or(FlowError::UnknownPerson)?;
+    let customer_id = auth.customer_id.clone().ok_or(StepError::UnknownPerson)?;
     let mut agreement: Option<String> = None;
     for payment in payments(store, auth)? {
         let debtor = resolve_debtor(store, &payment.payment)?;
         match may_pay_from(store, &customer_id, &debtor)? {
-            None => return Err(FlowError::NotAllowedToPay),
+            None => return Err(StepError::NotAllowedToPay),
             Some(via) => {
                 if via.is_some() {
                     agreement = via;

@@ -4,14 +4,14 @@
 
 pub mod approval;
 pub mod authorisation;
+pub mod engine;
 mod expiry;
-pub mod flow;
-mod flow_error;
-pub mod payment_flow;
+pub mod payment_start;
 pub mod psu;
 pub mod redirect_query;
 pub mod retention;
 pub mod session;
+mod step_error;
 pub mod sub_resources;
 
 use serde::{Deserialize, Serialize};

@@ -10,7 +10,7 @@ use crate::api::openapi::routes::Routes;
 use crate::api::sca_trigger::base_url;
 use crate::app_state::AppState;
 use crate::sca::authorisation::{AuthMethod, Authorisation, Outcome, Purpose, Step, LIFETIME};
-use crate::sca::flow::{self, FlowError};
+use crate::sca::engine::{self, StepError};
 use crate::sca::Context;
 use crate::signing::verifier::VerifiedTpp;
 use axum::extract::{Extension, Path, State};
@@ -127,11 +127,11 @@ fn plan(request: &DriveRequest) -> ApiResult<Plan> {
 }
 
 /// A refused step, naming the body field at fault.
-fn refused(error: FlowError) -> ApiError {
+fn refused(error: StepError) -> ApiError {
     let path = match &error {
-        FlowError::InvalidNationalId(_) | FlowError::UnknownPerson => Some("nationalId"),
-        FlowError::NoAgreements | FlowError::UnknownAgreement => Some("agreementId"),
-        FlowError::UnknownAccount(_) => Some("accounts"),
+        StepError::InvalidNationalId(_) | StepError::UnknownPerson => Some("nationalId"),
+        StepError::NoAgreements | StepError::UnknownAgreement => Some("agreementId"),
+        StepError::UnknownAccount(_) => Some("accounts"),
         _ => None,
     };
     let mut refusal = error.to_refusal();
@@ -141,9 +141,9 @@ fn refused(error: FlowError) -> ApiError {
 
 /// The authorisation, if the calling TPP started it; another TPP's authorisation is not found.
 fn own(state: &AppState, tpp: &VerifiedTpp, id: &str) -> ApiResult<Authorisation> {
-    let auth = flow::load(&state.store, id).map_err(refused)?;
+    let auth = engine::load(&state.store, id).map_err(refused)?;
     if auth.tpp_id != tpp.tpp_id() {
-        return Err(refused(FlowError::NotFound));
+        return Err(refused(StepError::NotFound));
     }
     Ok(auth)
 }
@@ -167,11 +167,11 @@ pub async fn drive(
     let now = state.clock.now();
     let mut auth = own(&state, &tpp, &id)?;
     if auth.outcome.is_some() {
-        return Err(refused(FlowError::AlreadyFinished));
+        return Err(refused(StepError::AlreadyFinished));
     }
     auth = match plan.wanted {
-        Wanted::Cancel => flow::cancel(store, &id, now).map_err(refused)?,
-        Wanted::Failure => flow::fail(store, &id, now).map_err(refused)?,
+        Wanted::Cancel => engine::cancel(store, &id, now).map_err(refused)?,
+        Wanted::Failure => engine::fail(store, &id, now).map_err(refused)?,
         Wanted::Success => {
             while auth.outcome.is_none() {
                 auth = step(&state, &auth, &request, &plan)?;
@@ -205,7 +205,7 @@ fn step(
                         "the authorisation is at the identify step: give the PSU's nationalId (the request had no usable X-PSU-IDENTITY)",
                     )
                 })?;
-            flow::identify(store, id, national_id, now)
+            engine::identify(store, id, national_id, now)
         }
         Step::Method => {
             let default = if auth.biometric_in_app {
@@ -213,26 +213,26 @@ fn step(
             } else {
                 AuthMethod::Ha2
             };
-            flow::choose_method(store, id, plan.method.unwrap_or(default), now)
+            engine::choose_method(store, id, plan.method.unwrap_or(default), now)
         }
         Step::Context => {
             let context = plan.context.unwrap_or(match request.agreement_id {
                 Some(_) => Context::Corporate,
                 None => Context::Private,
             });
-            flow::choose_context(store, id, context, request.agreement_id.as_deref(), now)
+            engine::choose_context(store, id, context, request.agreement_id.as_deref(), now)
         }
         Step::Consent => {
             let ticked = match &request.accounts {
                 Some(accounts) => accounts.clone(),
-                None => flow::consent_choices(store, auth)?
+                None => engine::consent_choices(store, auth)?
                     .into_iter()
                     .map(|c| c.id)
                     .collect(),
             };
-            flow::grant(store, id, &ticked, now)
+            engine::grant(store, id, &ticked, now)
         }
-        Step::Confirm => flow::confirm(store, id, now),
+        Step::Confirm => engine::confirm(store, id, now),
         Step::Finished => return Ok(auth.clone()),
     };
     result.map_err(refused)

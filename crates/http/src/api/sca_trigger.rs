@@ -6,7 +6,7 @@ use super::links::Links;
 use crate::api::error::{ApiError, ApiResult, Code};
 use crate::app_state::AppState;
 use crate::sca::authorisation::{AuthMethod, Purpose};
-use crate::sca::flow::{self, StartSca};
+use crate::sca::engine::{self, StartSca};
 use crate::signing::verifier::VerifiedTpp;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
@@ -76,7 +76,7 @@ fn start(state: &AppState, parts: &Parts, tpp: &VerifiedTpp, need: ScaNeed) -> A
             format!("{} To start SCA the request needs TPP-Session-ID: an SCA is valid for one hour inside it.", need.reason),
         )
     })?;
-    let auth = flow::start(
+    let auth = engine::start(
         &state.store,
         StartSca {
             tpp_id: tpp.tpp_id(),

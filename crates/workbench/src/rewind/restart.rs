@@ -9,10 +9,10 @@
 
 use crate::app_state::AppState;
 use crate::flow::Step;
+use crate::own_state::personas::{self, StoredPersona};
 use crate::refusal::{CoreResult, Refusal};
 use crate::signing::signer::{pem_to_der, SigningCredentials};
 use crate::traffic::model::{Entry, Exchange};
-use crate::workbench::personas::{self, StoredPersona};
 
 /// What a restart re-runs.
 pub struct Plan {
@@ -108,7 +108,7 @@ fn signer_of(state: &AppState, der: &[u8]) -> CoreResult<Option<(String, Signing
             personas::credentials(&persona)?,
         )));
     }
-    for (_, name, certificate, key) in crate::fixtures::TPP_CERTIFICATES {
+    for (_, name, certificate, key) in crate::test_credentials::TPP_CERTIFICATES {
         if pem_to_der(certificate).is_ok_and(|d| d == der) {
             let credentials =
                 SigningCredentials::from_pem(certificate, key).map_err(Refusal::internal)?;

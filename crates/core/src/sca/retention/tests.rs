@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::sca::authorisation::Purpose;
-use crate::sca::flow::{self, StartSca};
+use crate::sca::engine::{self, StartSca};
 use crate::sca::session::{self, SessionState};
 use crate::sca::Context;
 use time::macros::datetime;
@@ -11,7 +11,7 @@ use time::Duration;
 const NOW: OffsetDateTime = datetime!(2026-06-01 12:00 UTC);
 
 fn start(store: &Store, tpp: &str, now: OffsetDateTime) -> Authorisation {
-    flow::start(
+    engine::start(
         store,
         StartSca {
             tpp_id: tpp.into(),

@@ -147,7 +147,7 @@ async fn status_on_payment(
     }
     let tpp = pisp(&parts)?;
     // A payment's status answers for its own authorisations and for those of a basket holding it.
-    let auth = crate::sca::flow::load(&state.store, &authorisation_id)
+    let auth = crate::sca::engine::load(&state.store, &authorisation_id)
         .ok()
         .filter(|a| a.tpp_id == tpp.tpp_id() && a.payment_ids.contains(&id))
         .filter(|_| {
@@ -194,7 +194,7 @@ async fn status_on_basket(
     parts: Parts,
 ) -> ApiResult<Json<AuthorisationStatus>> {
     let (caller, basket) = baskets::load(&state, &parts, &id)?;
-    let auth = crate::sca::flow::load(&state.store, &authorisation_id)
+    let auth = crate::sca::engine::load(&state.store, &authorisation_id)
         .ok()
         .filter(|a| a.tpp_id == caller.tpp_id && Resource::Basket(&basket.id).owns(a))
         .ok_or_else(|| no_such_authorisation("basket"))?;

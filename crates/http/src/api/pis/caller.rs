@@ -5,7 +5,7 @@
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::sca_trigger::header;
 use crate::app_state::AppState;
-use crate::sca::{flow, psu};
+use crate::sca::{engine, psu};
 use crate::signing::qc_statements::Psd2Role;
 use crate::signing::verifier::VerifiedTpp;
 use axum::http::request::Parts;
@@ -58,7 +58,7 @@ pub fn caller(state: &AppState, parts: &Parts, allow_identity: bool) -> ApiResul
     let tpp_id = tpp.tpp_id();
     let customer_id = match (header(parts, "psu-id"), header(parts, "x-psu-identity")) {
         (Some(psu_id), _) => psu::customer_of(&state.store, &tpp_id, psu_id)?.ok_or_else(|| psu::unknown_psu(psu_id))?,
-        (None, Some(identity)) if allow_identity => flow::person_by_national_id(&state.store, identity)
+        (None, Some(identity)) if allow_identity => engine::person_by_national_id(&state.store, identity)
             .map_err(|e| ApiError::format("X-PSU-IDENTITY", e.to_string()))?
             .id,
         _ => {

@@ -9,8 +9,8 @@ use crate::app_state::AppState;
 use crate::payment_initiation::Approval;
 use crate::payments::model::Basket;
 use crate::sca::authorisation::{Authorisation, Purpose};
-use crate::sca::flow::StartSca;
-use crate::sca::payment_flow;
+use crate::sca::engine::StartSca;
+use crate::sca::payment_start;
 use axum::http::request::Parts;
 
 /// An authorisation just started: its id and where its PSU goes.
@@ -30,7 +30,7 @@ pub fn start_payment_sca(
     basket_id: Option<String>,
 ) -> ApiResult<Started> {
     let approval = approval(parts, tpp, customer_id)?;
-    let auth = payment_flow::start(
+    let auth = payment_start::start(
         &state.store,
         approval.start,
         payment_ids,

@@ -11,7 +11,7 @@ use crate::app_state::AppState;
 use crate::fault_effects::sca_page;
 use crate::rehearsal::evaluate::{Call, Decision};
 use crate::rehearsal::plan::{Effect, Interface};
-use crate::sca::flow;
+use crate::sca::engine;
 use crate::sca::Context;
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -36,7 +36,7 @@ pub async fn inject(State(state): State<AppState>, request: Request, next: Next)
         return next.run(request).await;
     };
     // The TPP whose authorisation this is, so that a rule can name it.
-    let tpp = flow::load(&state.store, &id).ok().map(|a| a.tpp_id);
+    let tpp = engine::load(&state.store, &id).ok().map(|a| a.tpp_id);
     let call = Call {
         interface: Interface::ScaPages,
         method: request.method().as_str(),
@@ -116,7 +116,7 @@ fn rewrite(
     effect: &Effect,
     form: Vec<(String, String)>,
 ) -> crate::refusal::CoreResult<Vec<(String, String)>> {
-    let Ok(auth) = flow::load(&state.store, id) else {
+    let Ok(auth) = engine::load(&state.store, id) else {
         return Ok(form); // unknown: the page says so
     };
     Ok(match effect {

@@ -2,7 +2,7 @@
 //! granted to this TPP ticked; ticking grants, unticking revokes, and confirming ends the SCA.
 
 use super::layout::View;
-use crate::sca::flow::AccountChoice;
+use crate::sca::engine::AccountChoice;
 use maud::{html, Markup};
 
 /// The page's title and content; `typed` holds the ticks sent before a refusal (else: what is granted).

@@ -2,7 +2,7 @@
 //! (one radio each; a person without agreements sees only the private choice).
 
 use super::layout::View;
-use crate::sca::flow::AgreementChoice;
+use crate::sca::engine::AgreementChoice;
 use maud::{html, Markup};
 
 /// The radio value for an agreement: `CORPORATE:<agreement id>`, so one radio group holds every choice.

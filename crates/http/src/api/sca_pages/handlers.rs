@@ -3,13 +3,13 @@
 //! redirect URI once the authorisation has ended. A refused step shows the same page again with 400, the
 //! reason in the PSU's language and what they sent.
 
-use super::i18n::flow_error;
+use super::i18n::step_error;
 use super::layout::{html, see_other, Frame, PageLang, View};
 use super::{confirm, consent, context, identify, method, notices, payment};
 use crate::app_state::AppState;
 use crate::sandbox::{agreements, customers};
 use crate::sca::authorisation::{AuthMethod, Authorisation, Purpose, Step};
-use crate::sca::flow::{self, FlowError};
+use crate::sca::engine::{self, StepError};
 use crate::sca::Context;
 use axum::extract::{FromRequestParts, Path, RawQuery, State};
 use axum::http::header::ACCEPT_LANGUAGE;
@@ -29,7 +29,7 @@ struct Typed {
 
 /// Why a page is shown again.
 enum PageRefusal {
-    Flow(FlowError),
+    Flow(StepError),
     /// A method form without a known method.
     ChooseMethod,
     /// A context form without PRIVATE or CORPORATE.
@@ -88,9 +88,9 @@ impl<S: Send + Sync> FromRequestParts<S> for PageRequest {
 
 /// `GET /sca/{id}`.
 pub async fn show(State(state): State<AppState>, page: PageRequest) -> Response {
-    match flow::load(&state.store, &page.id) {
+    match engine::load(&state.store, &page.id) {
         Ok(auth) => current(&state, page.lang, &auth, &Typed::default(), None),
-        Err(FlowError::NotFound) => notices::not_found(page.lang),
+        Err(StepError::NotFound) => notices::not_found(page.lang),
         Err(error) => failure(page.lang, &error),
     }
 }
@@ -117,7 +117,7 @@ pub async fn identify(State(state): State<AppState>, page: PageRequest, body: By
         .first("nationalId")
         .unwrap_or("")
         .to_owned();
-    let result = flow::identify(&state.store, &page.id, &national_id, state.clock.now());
+    let result = engine::identify(&state.store, &page.id, &national_id, state.clock.now());
     let typed = Typed {
         national_id: Some(national_id),
         ..Typed::default()
@@ -131,7 +131,7 @@ pub async fn method(State(state): State<AppState>, page: PageRequest, body: Byte
         .first("method")
         .and_then(AuthMethod::parse);
     let result = match chosen {
-        Some(chosen) => flow::choose_method(&state.store, &page.id, chosen, state.clock.now())
+        Some(chosen) => engine::choose_method(&state.store, &page.id, chosen, state.clock.now())
             .map_err(PageRefusal::Flow),
         None => Err(PageRefusal::ChooseMethod),
     };
@@ -161,7 +161,7 @@ pub async fn context(State(state): State<AppState>, page: PageRequest, body: Byt
         Some(context) => {
             // An agreement only means something in corporate context.
             let agreement_id = agreement_id.filter(|_| context == Context::Corporate);
-            flow::choose_context(
+            engine::choose_context(
                 &state.store,
                 &page.id,
                 context,
@@ -178,7 +178,7 @@ pub async fn context(State(state): State<AppState>, page: PageRequest, body: Byt
 /// `POST /sca/{id}/consent` (account, repeated: the ticked accounts).
 pub async fn consent(State(state): State<AppState>, page: PageRequest, body: Bytes) -> Response {
     let ticked = FormBody::parse(&body).all("account");
-    let result = flow::grant(&state.store, &page.id, &ticked, state.clock.now());
+    let result = engine::grant(&state.store, &page.id, &ticked, state.clock.now());
     let typed = Typed {
         accounts: Some(ticked),
         ..Typed::default()
@@ -188,7 +188,7 @@ pub async fn consent(State(state): State<AppState>, page: PageRequest, body: Byt
 
 /// `POST /sca/{id}/confirm`.
 pub async fn confirm(State(state): State<AppState>, page: PageRequest) -> Response {
-    let result = flow::confirm(&state.store, &page.id, state.clock.now());
+    let result = engine::confirm(&state.store, &page.id, state.clock.now());
     if let Ok(auth) = &result {
         crate::after_sca::after_sca(&state, auth);
     }
@@ -202,7 +202,7 @@ pub async fn confirm(State(state): State<AppState>, page: PageRequest) -> Respon
 
 /// `POST /sca/{id}/cancel`: back to the TPP with the failure parameters (SCA_EXPIRED when expired).
 pub async fn cancel(State(state): State<AppState>, page: PageRequest) -> Response {
-    let result = flow::cancel(&state.store, &page.id, state.clock.now());
+    let result = engine::cancel(&state.store, &page.id, state.clock.now());
     after(
         &state,
         page,
@@ -227,13 +227,13 @@ fn after(
                 _ => see_other(&format!("/sca/{}{}", auth.id, lang.suffix())),
             }
         }
-        Err(PageRefusal::Flow(FlowError::NotFound)) => return notices::not_found(lang),
+        Err(PageRefusal::Flow(StepError::NotFound)) => return notices::not_found(lang),
         Err(refusal) => refusal,
     };
-    match flow::load(&state.store, &id) {
+    match engine::load(&state.store, &id) {
         // A finished authorisation (double submit, back button) sends the PSU on to the TPP.
         Ok(auth) => current(state, lang, &auth, &typed, Some(refusal)),
-        Err(FlowError::NotFound) => notices::not_found(lang),
+        Err(StepError::NotFound) => notices::not_found(lang),
         Err(error) => failure(lang, &error),
     }
 }
@@ -241,7 +241,7 @@ fn after(
 fn message(lang: PageLang, refusal: &PageRefusal) -> String {
     let t = lang.texts();
     match refusal {
-        PageRefusal::Flow(error) => flow_error(lang.lang, error),
+        PageRefusal::Flow(error) => step_error(lang.lang, error),
         PageRefusal::ChooseMethod => t.choose_method.to_owned(),
         PageRefusal::ChooseContext => t.choose_context.to_owned(),
     }
@@ -264,7 +264,7 @@ fn current(
     }
     let status = match &refusal {
         None => StatusCode::OK,
-        Some(PageRefusal::Flow(FlowError::Storage(_))) => StatusCode::INTERNAL_SERVER_ERROR,
+        Some(PageRefusal::Flow(StepError::Storage(_))) => StatusCode::INTERNAL_SERVER_ERROR,
         Some(_) => StatusCode::BAD_REQUEST,
     };
     let error = refusal
@@ -276,7 +276,7 @@ fn current(
     }
     let (title, body) = match step_page(state, &view, typed) {
         Ok(page) => page,
-        Err(error) => return failure(lang, &FlowError::from(error)),
+        Err(error) => return failure(lang, &StepError::from(error)),
     };
     let t = lang.texts();
     let headline = match auth.purpose {
@@ -313,11 +313,11 @@ fn step_page(
         Step::Method => method::page(view),
         Step::Context => {
             let customer_id = auth.customer_id.as_deref().unwrap_or_default();
-            let choices = flow::agreement_choices(store, customer_id)?;
+            let choices = engine::agreement_choices(store, customer_id)?;
             context::page(view, &choices, typed.context.as_deref())
         }
         Step::Consent => {
-            let choices = flow::consent_choices(store, auth)?;
+            let choices = engine::consent_choices(store, auth)?;
             consent::page(view, &choices, typed.accounts.as_deref())
         }
         Step::Confirm | Step::Finished if auth.purpose == Purpose::Payment => {
@@ -334,8 +334,8 @@ fn preset_problem(state: &AppState, lang: PageLang, auth: &Authorisation) -> Opt
         return None;
     }
     let preset = auth.preset_identity.as_deref()?;
-    let problem = flow::person_by_national_id(&state.store, preset).err()?;
-    Some(flow_error(lang.lang, &problem))
+    let problem = engine::person_by_national_id(&state.store, preset).err()?;
+    Some(step_error(lang.lang, &problem))
 }
 
 /// "Identified as Kari Nordmann · Acting for ...", once the PSU is known.
@@ -356,14 +356,14 @@ fn identity(state: &AppState, lang: PageLang, auth: &Authorisation) -> Option<Ma
 }
 
 /// 500: the sandbox could not read or save the authorisation.
-fn failure(lang: PageLang, error: &FlowError) -> Response {
+fn failure(lang: PageLang, error: &StepError) -> Response {
     let frame = Frame {
         lang,
         id: None,
         headline: None,
         identity: None,
         title: lang.texts().error_heading,
-        error: Some(flow_error(lang.lang, error)),
+        error: Some(step_error(lang.lang, error)),
         body: Markup::default(),
         cancel: None,
     };

@@ -6,7 +6,7 @@
 
 use crate::api::layers::Language;
 use crate::sca::authorisation::{AuthMethod, Step};
-use crate::sca::flow::FlowError;
+use crate::sca::engine::StepError;
 
 /// Every fixed text of the pages, in one language.
 pub struct Texts {
@@ -204,10 +204,10 @@ fn step_name(lang: Language, step: Step) -> &'static str {
 }
 
 /// A refused step in the PSU's language. English reuses the engine's own wording.
-pub fn flow_error(lang: Language, error: &FlowError) -> String {
+pub fn step_error(lang: Language, error: &StepError) -> String {
     if lang == Language::English {
         return match error {
-            FlowError::WrongStep(step) => format!(
+            StepError::WrongStep(step) => format!(
                 "That step does not fit here; this authorisation is at step \"{}\".",
                 step_name(lang, *step)
             ),
@@ -215,33 +215,33 @@ pub fn flow_error(lang: Language, error: &FlowError) -> String {
         };
     }
     match error {
-        FlowError::NotFound => "Denne autorisasjonen finnes ikke.".into(),
-        FlowError::Expired => {
+        StepError::NotFound => "Denne autorisasjonen finnes ikke.".into(),
+        StepError::Expired => {
             "Denne autorisasjonen er utløpt; start på nytt fra tjenesten du kom fra.".into()
         }
-        FlowError::AlreadyFinished => "Denne autorisasjonen er allerede fullført.".into(),
-        FlowError::WrongStep(step) => format!(
+        StepError::AlreadyFinished => "Denne autorisasjonen er allerede fullført.".into(),
+        StepError::WrongStep(step) => format!(
             "Det steget passer ikke her; autorisasjonen er på steget «{}».",
             step_name(lang, *step)
         ),
         // The detail comes from the number parser, which speaks English only.
-        FlowError::InvalidNationalId(why) => {
+        StepError::InvalidNationalId(why) => {
             format!("Det er ikke et gyldig fødselsnummer ({why}).")
         }
-        FlowError::UnknownPerson => {
+        StepError::UnknownPerson => {
             "Ingen testkunde i sandkassen har dette fødselsnummeret.".into()
         }
-        FlowError::NoAgreements => {
+        StepError::NoAgreements => {
             "Du har ingen bedriftsavtaler; velg å opptre som privatperson.".into()
         }
-        FlowError::UnknownAgreement => "Du har ingen slik bedriftsavtale.".into(),
-        FlowError::UnknownAccount(id) => {
+        StepError::UnknownAgreement => "Du har ingen slik bedriftsavtale.".into(),
+        StepError::UnknownAccount(id) => {
             format!("Konto {id} kan ikke gis tilgang til i denne sammenhengen.")
         }
-        FlowError::NotAllowedToPay => {
+        StepError::NotAllowedToPay => {
             "Du har ikke rett til å betale fra kontoen som skal belastes.".into()
         }
-        FlowError::Storage(why) => format!("Sandkassen kunne ikke lagre dette steget: {why}"),
+        StepError::Storage(why) => format!("Sandkassen kunne ikke lagre dette steget: {why}"),
     }
 }
 
@@ -251,9 +251,9 @@ mod tests {
 
     #[test]
     fn sca_errors_are_translated_to_norwegian() {
-        let text = flow_error(Language::Norwegian, &FlowError::UnknownPerson);
+        let text = step_error(Language::Norwegian, &StepError::UnknownPerson);
         assert!(text.contains("fødselsnummeret"), "{text}");
-        let text = flow_error(Language::English, &FlowError::WrongStep(Step::Consent));
+        let text = step_error(Language::English, &StepError::WrongStep(Step::Consent));
         assert!(text.contains("\"consent\""), "{text}");
     }
 }

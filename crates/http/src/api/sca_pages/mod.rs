@@ -1,7 +1,7 @@
 //! The bank's authorisation site: plain HTML pages (no JavaScript needed: forms and 303 redirects) that
 //! walk the PSU through SCA in English or Norwegian bokmål — identify, method, context, consent or
 //! confirm — and send them back to the TPP. The steps themselves are the SCA engine's
-//! (`crate::sca::flow`); these pages only show and submit them.
+//! (`crate::sca::engine`); these pages only show and submit them.
 
 mod confirm;
 mod consent;

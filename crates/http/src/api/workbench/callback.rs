@@ -1,11 +1,11 @@
 //! `GET /workbench/callback`: the TPP-Redirect-URI the composer fills in. The bank's SCA pages send the
-//! PSU's browser here at the end; the redirect is recorded (`crate::workbench::callbacks`), its psu-id kept
+//! PSU's browser here at the end; the redirect is recorded (`crate::own_state::callbacks`), its psu-id kept
 //! in the persona it was for, announced as `sca.callback`, and the PSU sees a short page (a maud template:
 //! every value the bank sent back is escaped).
 
 use crate::api::error::ApiResult;
 use crate::app_state::AppState;
-use crate::workbench::callbacks;
+use crate::own_state::callbacks;
 use axum::extract::{RawQuery, State};
 use axum::response::Html;
 use axum::Json;
@@ -70,8 +70,8 @@ pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<callbacks
 /// 200: the SCAs not finished yet, newest first (the SCA screen's list).
 pub async fn pending(
     State(state): State<AppState>,
-) -> ApiResult<Json<Vec<crate::workbench::sca_pending::PendingSca>>> {
-    Ok(Json(crate::workbench::sca_pending::pending(
+) -> ApiResult<Json<Vec<crate::own_state::sca_pending::PendingSca>>> {
+    Ok(Json(crate::own_state::sca_pending::pending(
         &state.store,
         state.clock.now(),
         &state.base_url(),

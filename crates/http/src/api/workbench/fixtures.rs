@@ -1,13 +1,13 @@
 //! Fixtures in the workbench API (docs/workbench-api.md, Fixtures): export the state or one journey's
 //! flow, import a state file with a preview first, and named snapshots taken and restored in one call.
-//! Thin: the work is `state_file`, `flow::from_traffic` and `workbench::snapshots`; imports and exports
+//! Thin: the work is `state_file`, `flow::from_traffic` and `own_state::snapshots`; imports and exports
 //! run off the async threads (a large state takes a second).
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::query::ApiQuery;
 use crate::app_state::AppState;
+use crate::own_state::snapshots;
 use crate::state_file::{self, Mode, Preview};
-use crate::workbench::snapshots;
 use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;

@@ -10,9 +10,9 @@ use super::session::{self, Session};
 use super::{callback, gate, personas};
 use crate::api::openapi::builder::{Operation, Param};
 use crate::api::openapi::routes::Routes;
-use crate::workbench::callbacks::Callback;
-use crate::workbench::personas::{IssueRequest, Persona, PersonaPatch};
-use crate::workbench::snapshots::Summary;
+use crate::own_state::callbacks::Callback;
+use crate::own_state::personas::{IssueRequest, Persona, PersonaPatch};
+use crate::own_state::snapshots::Summary;
 use serde_json::json;
 
 /// The workbench API's own routes (relative to `/workbench/api`), each with its OpenAPI description.
@@ -112,7 +112,7 @@ fn session_and_persona_routes() -> Routes {
         .get("/sca/pending", callback::pending, |op| {
             api(op, "The SCAs not finished yet (the SCA screen's list)")
                 .description("Every authorisation whose PSU has not completed, cancelled or failed it and whose 30 minutes have not run out, newest first.")
-                .answers_list::<crate::workbench::sca_pending::PendingSca>(200, "Newest first")
+                .answers_list::<crate::own_state::sca_pending::PendingSca>(200, "Newest first")
         })
 }
 

@@ -1,10 +1,10 @@
-//! `/workbench/api/personas`: the TPP identities the composer signs with (`crate::workbench::personas`).
+//! `/workbench/api/personas`: the TPP identities the composer signs with (`crate::own_state::personas`).
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::app_state::AppState;
-use crate::workbench::personas::{self, IssueRequest, Persona, PersonaPatch};
+use crate::own_state::personas::{self, IssueRequest, Persona, PersonaPatch};
 use axum::extract::State;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;

@@ -5,9 +5,9 @@
 use super::placeholders::{self, Filled};
 use crate::api::error::ApiResult;
 use crate::app_state::AppState;
+use crate::own_state::personas::{self, StoredPersona};
 use crate::refusal::Refusal;
 use crate::signing::signer::SignOptions;
-use crate::workbench::personas::{self, StoredPersona};
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use serde::{Deserialize, Serialize};
 

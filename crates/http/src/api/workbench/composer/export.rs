@@ -8,7 +8,7 @@
 use super::draft::{self, Draft, OmittedHeader, Resolved, SIGNING_HEADERS};
 use crate::api::error::ApiResult;
 use crate::app_state::AppState;
-use crate::workbench::personas::{self, StoredPersona};
+use crate::own_state::personas::{self, StoredPersona};
 use serde::{Deserialize, Serialize};
 
 /// Which text to make.
@@ -160,7 +160,7 @@ pub fn script(resolved: &Resolved, base: &str, persona: &StoredPersona) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workbench::personas::Source;
+    use crate::own_state::personas::Source;
 
     fn persona() -> StoredPersona {
         StoredPersona {

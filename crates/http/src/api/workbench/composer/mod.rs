@@ -12,7 +12,7 @@ use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::app_state::AppState;
-use crate::workbench::history;
+use crate::own_state::history;
 use axum::extract::State;
 use axum::Json;
 use draft::{prepare, Draft, Prepared};

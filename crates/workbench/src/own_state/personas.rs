@@ -85,7 +85,7 @@ fn bundled_id(dir: &str) -> String {
 /// Writes the bundled personas that are not stored yet (their psu-ids are then kept like any other's).
 fn ensure_bundled(store: &Store) -> CoreResult<()> {
     let table = store.table::<StoredPersona>()?;
-    for (dir, name, cert, key) in crate::fixtures::TPP_CERTIFICATES {
+    for (dir, name, cert, key) in crate::test_credentials::TPP_CERTIFICATES {
         if table.get(&bundled_id(dir))?.is_none() {
             table.insert_new(&StoredPersona {
                 id: bundled_id(dir),
@@ -407,8 +407,8 @@ mod tests {
     #[test]
     fn an_imported_key_must_belong_to_the_certificate() {
         let store = Store::temporary().unwrap();
-        let (_, _, cert, _) = crate::fixtures::TPP_CERTIFICATES[0];
-        let (_, _, _, other_key) = crate::fixtures::TPP_CERTIFICATES[1];
+        let (_, _, cert, _) = crate::test_credentials::TPP_CERTIFICATES[0];
+        let (_, _, _, other_key) = crate::test_credentials::TPP_CERTIFICATES[1];
         let refused = import(&store, "Mixed", cert, other_key).unwrap_err();
         assert_eq!(refused.path.as_deref(), Some("privateKeyPem"));
     }

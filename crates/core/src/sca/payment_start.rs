@@ -1,10 +1,10 @@
 //! Starting an authorisation that approves payments (one, or a signing basket's): the engine's start
-//! (`flow`) with the payment's own fields, and the payer's context checked at once when the PSU is
+//! (`engine`) with the payment's own fields, and the payer's context checked at once when the PSU is
 //! already known. What the authorisation approves, and applying it, is `approval`'s.
 
 use super::approval::assign_payer_context;
 use super::authorisation::{Authorisation, Purpose};
-use super::flow::{self, StartSca};
+use super::engine::{self, StartSca};
 use crate::refusal::CoreResult;
 use crate::store::Store;
 use time::OffsetDateTime;
@@ -35,7 +35,7 @@ pub(crate) fn prepare(
 ) -> CoreResult<Authorisation> {
     request.purpose = Purpose::Payment;
     request.preset_agreement_id = None;
-    let mut auth = flow::prepare(store, request, now)?;
+    let mut auth = engine::prepare(store, request, now)?;
     auth.context = None;
     auth.agreement_id = None;
     auth.payment_ids = payment_ids;

@@ -6,7 +6,7 @@ use crate::refusal::{Code, Refusal};
 
 /// Why a step was not taken; shown on the page, or returned by the automation endpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FlowError {
+pub enum StepError {
     NotFound,
     Expired,
     AlreadyFinished,
@@ -22,70 +22,70 @@ pub enum FlowError {
     Storage(String),
 }
 
-impl std::fmt::Display for FlowError {
+impl std::fmt::Display for StepError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            FlowError::NotFound => write!(f, "There is no such authorisation."),
-            FlowError::Expired => write!(
+            StepError::NotFound => write!(f, "There is no such authorisation."),
+            StepError::Expired => write!(
                 f,
                 "This authorisation has expired; start again from the TPP."
             ),
-            FlowError::AlreadyFinished => write!(f, "This authorisation is already finished."),
-            FlowError::WrongStep(step) => write!(
+            StepError::AlreadyFinished => write!(f, "This authorisation is already finished."),
+            StepError::WrongStep(step) => write!(
                 f,
                 "That step does not fit here; the authorisation is at step {step:?}."
             ),
-            FlowError::InvalidNationalId(why) => {
+            StepError::InvalidNationalId(why) => {
                 write!(f, "That is not a valid national identity number: {why}.")
             }
-            FlowError::UnknownPerson => {
+            StepError::UnknownPerson => {
                 write!(f, "No sandbox customer has that national identity number.")
             }
-            FlowError::NoAgreements => write!(
+            StepError::NoAgreements => write!(
                 f,
                 "This person has no corporate agreements; choose the private context."
             ),
-            FlowError::UnknownAgreement => {
+            StepError::UnknownAgreement => {
                 write!(f, "This person has no such corporate agreement.")
             }
-            FlowError::UnknownAccount(id) => {
+            StepError::UnknownAccount(id) => {
                 write!(f, "Account {id} cannot be granted in this context.")
             }
-            FlowError::NotAllowedToPay => write!(
+            StepError::NotAllowedToPay => write!(
                 f,
                 "This person may not make payments from the account to be debited."
             ),
-            FlowError::Storage(why) => write!(f, "The sandbox could not save this step: {why}"),
+            StepError::Storage(why) => write!(f, "The sandbox could not save this step: {why}"),
         }
     }
 }
 
-impl From<Refusal> for FlowError {
+impl From<Refusal> for StepError {
     fn from(error: Refusal) -> Self {
-        FlowError::Storage(error.text)
+        StepError::Storage(error.text)
     }
 }
 
-impl From<crate::store::StoreError> for FlowError {
+impl From<crate::store::StoreError> for StepError {
     fn from(error: crate::store::StoreError) -> Self {
-        FlowError::Storage(error.to_string())
+        StepError::Storage(error.to_string())
     }
 }
 
-impl FlowError {
+impl StepError {
     /// The API form, for the automation endpoint.
     pub fn to_refusal(&self) -> Refusal {
         let code = match self {
-            FlowError::NotFound => Code::ScaNotFound,
-            FlowError::Expired => Code::ScaExpired,
-            FlowError::AlreadyFinished | FlowError::WrongStep(_) => Code::ScaInvalid,
-            FlowError::InvalidNationalId(_) => Code::FormatError,
-            FlowError::UnknownPerson => Code::PsuCredentialsInvalid,
-            FlowError::NoAgreements
-            | FlowError::UnknownAgreement
-            | FlowError::UnknownAccount(_) => Code::BadRequest,
-            FlowError::NotAllowedToPay => Code::PsuCredentialsInvalid,
-            FlowError::Storage(_) => Code::SystemError,
+            StepError::NotFound => Code::ScaNotFound,
+            StepError::Expired => Code::ScaExpired,
+            StepError::AlreadyFinished | StepError::WrongStep(_) => Code::ScaInvalid,
+            StepError::InvalidNationalId(_) => Code::FormatError,
+            StepError::UnknownPerson => Code::PsuCredentialsInvalid,
+            StepError::NoAgreements
+            | StepError::UnknownAgreement
+            | StepError::UnknownAccount(_) => Code::BadRequest,
+            StepError::NotAllowedToPay => Code::PsuCredentialsInvalid,
+            StepError::Storage(_) => Code::SystemError,
         };
         Refusal::new(code, None, self.to_string())
     }

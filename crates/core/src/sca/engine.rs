@@ -4,14 +4,14 @@
 //! on failure. The pages and the automation endpoint both call these functions, so they cannot differ.
 
 use super::authorisation::{AuthMethod, Authorisation, Outcome, Purpose, Step};
-pub use super::flow_error::FlowError;
 pub use super::redirect_query::with_query;
+pub use super::step_error::StepError;
 use super::{psu, session, Context};
 use crate::consent::{self, Consent};
 use crate::domain::NationalId;
 use crate::refusal::{Code, CoreResult};
-use crate::sandbox::model::{Customer, CustomerType};
-use crate::sandbox::{accounts, agreements, card_accounts, customers};
+use crate::sandbox::model::{Account, CardAccount, Customer, CustomerType};
+use crate::sandbox::{agreements, customers, holdings};
 use crate::store::Store;
 use time::OffsetDateTime;
 
@@ -102,11 +102,11 @@ pub(crate) fn prepare(
 }
 
 /// The authorisation, whatever its state.
-pub fn load(store: &Store, id: &str) -> Result<Authorisation, FlowError> {
+pub fn load(store: &Store, id: &str) -> Result<Authorisation, StepError> {
     store
         .table::<Authorisation>()?
         .get(id)?
-        .ok_or(FlowError::NotFound)
+        .ok_or(StepError::NotFound)
 }
 
 /// Loads an authorisation that can still take `step`.
@@ -115,33 +115,33 @@ fn at_step(
     id: &str,
     step: Step,
     now: OffsetDateTime,
-) -> Result<Authorisation, FlowError> {
+) -> Result<Authorisation, StepError> {
     let auth = load(store, id)?;
     if auth.outcome.is_some() {
-        return Err(FlowError::AlreadyFinished);
+        return Err(StepError::AlreadyFinished);
     }
     if auth.is_expired(now) {
-        return Err(FlowError::Expired);
+        return Err(StepError::Expired);
     }
     if auth.step() != step {
-        return Err(FlowError::WrongStep(auth.step()));
+        return Err(StepError::WrongStep(auth.step()));
     }
     Ok(auth)
 }
 
-fn save(store: &Store, auth: &Authorisation) -> Result<(), FlowError> {
+fn save(store: &Store, auth: &Authorisation) -> Result<(), StepError> {
     store.table::<Authorisation>()?.insert(auth)?;
     Ok(())
 }
 
 /// The private customer with this national identity number.
-pub fn person_by_national_id(store: &Store, text: &str) -> Result<Customer, FlowError> {
+pub fn person_by_national_id(store: &Store, text: &str) -> Result<Customer, StepError> {
     let id =
-        NationalId::parse(text.trim()).map_err(|e| FlowError::InvalidNationalId(e.to_string()))?;
+        NationalId::parse(text.trim()).map_err(|e| StepError::InvalidNationalId(e.to_string()))?;
     let customer = customers::by_number(store, "nationalId", id.as_str())
-        .map_err(|_| FlowError::UnknownPerson)?;
+        .map_err(|_| StepError::UnknownPerson)?;
     if customer.customer_type != CustomerType::Private {
-        return Err(FlowError::UnknownPerson);
+        return Err(StepError::UnknownPerson);
     }
     Ok(customer)
 }
@@ -152,7 +152,7 @@ pub fn identify(
     id: &str,
     national_id: &str,
     now: OffsetDateTime,
-) -> Result<Authorisation, FlowError> {
+) -> Result<Authorisation, StepError> {
     let mut auth = at_step(store, id, Step::Identify, now)?;
     let customer_id = person_by_national_id(store, national_id)?.id;
     // A preset agreement this person has no engagement in is dropped: the context page asks instead.
@@ -177,7 +177,7 @@ pub fn choose_method(
     id: &str,
     method: AuthMethod,
     now: OffsetDateTime,
-) -> Result<Authorisation, FlowError> {
+) -> Result<Authorisation, StepError> {
     let mut auth = at_step(store, id, Step::Method, now)?;
     auth.method = Some(method);
     save(store, &auth)?;
@@ -216,7 +216,7 @@ pub fn choose_context(
     context: Context,
     agreement_id: Option<&str>,
     now: OffsetDateTime,
-) -> Result<Authorisation, FlowError> {
+) -> Result<Authorisation, StepError> {
     let mut auth = at_step(store, id, Step::Context, now)?;
     let customer_id = auth
         .customer_id
@@ -225,15 +225,15 @@ pub fn choose_context(
     if context == Context::Corporate {
         let choices = agreement_choices(store, &customer_id)?;
         if choices.is_empty() {
-            return Err(FlowError::NoAgreements);
+            return Err(StepError::NoAgreements);
         }
         let chosen = match agreement_id {
             Some(id) => choices
                 .iter()
                 .find(|c| c.id == id)
-                .ok_or(FlowError::UnknownAgreement)?,
+                .ok_or(StepError::UnknownAgreement)?,
             None if choices.len() == 1 => &choices[0],
-            None => return Err(FlowError::UnknownAgreement),
+            None => return Err(StepError::UnknownAgreement),
         };
         auth.agreement_id = Some(chosen.id.clone());
     }
@@ -270,7 +270,7 @@ pub fn consent_choices(store: &Store, auth: &Authorisation) -> CoreResult<Vec<Ac
     let mut choices = Vec::new();
     match &auth.agreement_id {
         None => {
-            for account in accounts::of_customer(store, customer_id)? {
+            for account in holdings::of_customer::<Account>(store, customer_id)? {
                 choices.push(AccountChoice {
                     granted: granted(&account.id),
                     id: account.id,
@@ -279,7 +279,7 @@ pub fn consent_choices(store: &Store, auth: &Authorisation) -> CoreResult<Vec<Ac
                     is_card: false,
                 });
             }
-            for card in card_accounts::of_customer(store, customer_id)? {
+            for card in holdings::of_customer::<CardAccount>(store, customer_id)? {
                 choices.push(AccountChoice {
                     granted: granted(&card.id),
                     id: card.id,
@@ -296,7 +296,7 @@ pub fn consent_choices(store: &Store, auth: &Authorisation) -> CoreResult<Vec<Ac
                 .flat_map(|a| &a.engagements)
                 .filter(|e| &e.customer_id == customer_id)
             {
-                let account = accounts::by_id(store, "account", &engagement.account_id)?;
+                let account = holdings::by_id::<Account>(store, "account", &engagement.account_id)?;
                 choices.push(AccountChoice {
                     granted: granted(&account.id),
                     id: account.id,
@@ -318,7 +318,7 @@ pub fn grant(
     id: &str,
     ticked: &[String],
     now: OffsetDateTime,
-) -> Result<Authorisation, FlowError> {
+) -> Result<Authorisation, StepError> {
     let _runs = store.locks().runs();
     store.atomically(|store| grant_in(store, id, ticked, now))
 }
@@ -328,12 +328,12 @@ fn grant_in(
     id: &str,
     ticked: &[String],
     now: OffsetDateTime,
-) -> Result<Authorisation, FlowError> {
+) -> Result<Authorisation, StepError> {
     let auth = at_step(store, id, Step::Consent, now)?;
     let choices = consent_choices(store, &auth)?;
     for id in ticked {
         if !choices.iter().any(|c| &c.id == id) {
-            return Err(FlowError::UnknownAccount(id.clone()));
+            return Err(StepError::UnknownAccount(id.clone()));
         }
     }
     let is_ticked = |c: &&AccountChoice| ticked.contains(&c.id);
@@ -367,13 +367,13 @@ fn grant_in(
 }
 
 /// Step 4 (user lookup, payment): the PSU confirms; SCA completes, all at once (as [`grant`]).
-pub fn confirm(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
+pub fn confirm(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, StepError> {
     // The completion authorises payments: no batch run may decide while it is half written.
     let _runs = store.locks().runs();
     store.atomically(|store| confirm_in(store, id, now))
 }
 
-fn confirm_in(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
+fn confirm_in(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, StepError> {
     let auth = at_step(store, id, Step::Confirm, now)?;
     // Any completed SCA renews the 180 days of the PSU's consent at this TPP in the same context; a flow
     // inside a session's hour did no new SCA and renews nothing.
@@ -390,7 +390,7 @@ fn complete(
     store: &Store,
     mut auth: Authorisation,
     now: OffsetDateTime,
-) -> Result<Authorisation, FlowError> {
+) -> Result<Authorisation, StepError> {
     let customer_id = auth.customer_id.clone().expect("identified");
     let context = auth.context.expect("context chosen");
     // Without a new SCA the session keeps its hour, counted from the SCA that opened it.
@@ -424,7 +424,7 @@ fn complete(
 }
 
 /// The PSU cancels: back to the TPP with the failure parameters; the old session stays valid.
-pub fn cancel(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
+pub fn cancel(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, StepError> {
     end_with_failure(
         store,
         id,
@@ -438,7 +438,7 @@ pub fn cancel(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisat
 
 /// The SCA fails (wrong credentials, in the automation endpoint's words): back to the TPP with the
 /// failure parameters.
-pub fn fail(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, FlowError> {
+pub fn fail(store: &Store, id: &str, now: OffsetDateTime) -> Result<Authorisation, StepError> {
     end_with_failure(
         store,
         id,
@@ -458,10 +458,10 @@ fn end_with_failure(
     code: Code,
     message: &str,
     now: OffsetDateTime,
-) -> Result<Authorisation, FlowError> {
+) -> Result<Authorisation, StepError> {
     let mut auth = load(store, id)?;
     if auth.outcome.is_some() {
-        return Err(FlowError::AlreadyFinished);
+        return Err(StepError::AlreadyFinished);
     }
     let (code, message) = if auth.is_expired(now) {
         (

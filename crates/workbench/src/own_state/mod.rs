@@ -1,6 +1,6 @@
 //! The workbench's own state, beside the bank's: the TPP personas the composer signs with, the composer's
-//! history, the SCA redirects captured at the workbench's callback, and named snapshots of the state. Transport-free; `api::workbench`
-//! serves it to the UI.
+//! history, the SCA redirects captured at the workbench's callback, and named snapshots of the state.
+//! Transport-free; the HTTP crate's `api::workbench` serves it to the UI.
 
 pub mod callbacks;
 pub mod history;

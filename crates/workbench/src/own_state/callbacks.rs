@@ -120,7 +120,7 @@ mod tests {
     #[test]
     fn a_successful_redirect_gives_its_persona_the_psu_id() {
         let store = Store::temporary().unwrap();
-        crate::workbench::personas::get(&store, "bundled-aisp").unwrap();
+        crate::own_state::personas::get(&store, "bundled-aisp").unwrap();
         let pairs = [
             ("persona", "bundled-aisp"),
             ("psu-id", "5f2b…"),
@@ -132,7 +132,7 @@ mod tests {
         let callback = from_query("000001".into(), datetime!(2026-06-01 12:00 UTC), pairs);
         assert_eq!(callback.outcome, "success");
         record(&store, &callback).unwrap();
-        let persona = crate::workbench::personas::get(&store, "bundled-aisp").unwrap();
+        let persona = crate::own_state::personas::get(&store, "bundled-aisp").unwrap();
         assert_eq!(persona.psu_id.as_deref(), Some("5f2b…"));
         assert_eq!(persona.tpp_session_id.as_deref(), Some("s-1"));
     }
