@@ -1,15 +1,15 @@
 // Creates or edits a mock account: the same body for POST and PUT (docs/reference/mock-data.md), every field
 // checked by the service and its message shown at the field.
 import { createSignal, Show } from "solid-js";
-import { ACCOUNT_STATUSES, CASH_ACCOUNT_TYPES } from "../../api/types";
+import { CASH_ACCOUNT_TYPES } from "../../api/types";
 import type { Account, AccountBody, AccountStatus } from "../../api/types";
 import { useWorkbench } from "../../app/context";
-import { Button } from "../../components/Button";
 import { SelectField, TextField } from "../../components/Field";
 import { createForm, Form } from "../../components/form";
 import { compact, optional, optionalAmount } from "../../lib/body";
-import { BalancesEditor, balancesFromRows, rowsFromBalances } from "./BalancesEditor";
+import { balancesFromRows, rowsFromBalances } from "./BalancesEditor";
 import { GenerateButton } from "./GenerateButton";
+import { CreditFields, HoldingFormEnd, StatusField } from "./HoldingFields";
 import type { BalanceRow } from "./BalancesEditor";
 
 export interface AccountFormProps {
@@ -85,29 +85,25 @@ export function AccountForm(props: AccountFormProps) {
           onValue={setCashAccountType}
           options={[{ value: "", label: "(default)" }, ...CASH_ACCOUNT_TYPES]}
         />
-        <SelectField
-          label="Status"
-          path="status"
-          value={status()}
-          onValue={(v) => setStatus(v as AccountStatus | "")}
-          options={[{ value: "", label: "(default)" }, ...ACCOUNT_STATUSES]}
-        />
-        <TextField label="Credit line" path="creditLine.amount" inputmode="decimal" value={creditLine()} onValue={setCreditLine} />
-        <TextField
-          label="Credit line currency"
-          path="creditLine.currency"
-          value={creditLineCurrency()}
-          onValue={setCreditLineCurrency}
-          size={4}
+        <StatusField value={status()} onValue={setStatus} />
+        <CreditFields
+          label="Credit line"
+          path="creditLine"
+          amount={creditLine()}
+          onAmount={setCreditLine}
+          currency={creditLineCurrency()}
+          onCurrency={setCreditLineCurrency}
         />
       </div>
-      <BalancesEditor rows={balances()} onRows={setBalances} currency={currency()} />
-      <div class="actions">
-        <Button onClick={() => props.onCancel()}>Cancel</Button>
-        <Button type="submit" variant="primary" busy={form.busy()}>
-          {props.account ? "Save account" : "Create account"}
-        </Button>
-      </div>
+      <HoldingFormEnd
+        noun="account"
+        editing={props.account !== undefined}
+        busy={form.busy()}
+        balances={balances()}
+        onBalances={setBalances}
+        currency={currency()}
+        onCancel={() => props.onCancel()}
+      />
     </Form>
   );
 }

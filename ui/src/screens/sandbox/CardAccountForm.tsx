@@ -1,13 +1,12 @@
 // Creates or edits a mock card account (masked PAN, limit, balances, the account it settles against).
 import { createSignal } from "solid-js";
-import { ACCOUNT_STATUSES } from "../../api/types";
 import type { AccountStatus, CardAccount, CardAccountBody } from "../../api/types";
 import { useWorkbench } from "../../app/context";
-import { Button } from "../../components/Button";
 import { SelectField, TextField } from "../../components/Field";
 import { createForm, Form } from "../../components/form";
 import { compact, optional, optionalAmount } from "../../lib/body";
-import { BalancesEditor, balancesFromRows, rowsFromBalances } from "./BalancesEditor";
+import { balancesFromRows, rowsFromBalances } from "./BalancesEditor";
+import { CreditFields, HoldingFormEnd, StatusField } from "./HoldingFields";
 import type { BalanceRow } from "./BalancesEditor";
 
 export interface CardAccountFormProps {
@@ -71,20 +70,14 @@ export function CardAccountForm(props: CardAccountFormProps) {
         <TextField label="Card account name" path="name" value={name()} onValue={setName} />
         <TextField label="Product" path="product" value={product()} onValue={setProduct} />
         <TextField label="Currency" path="currency" value={currency()} onValue={setCurrency} size={4} />
-        <SelectField
-          label="Status"
-          path="status"
-          value={status()}
-          onValue={(v) => setStatus(v as AccountStatus | "")}
-          options={[{ value: "", label: "(default)" }, ...ACCOUNT_STATUSES]}
-        />
-        <TextField label="Credit limit" path="creditLimit.amount" inputmode="decimal" value={creditLimit()} onValue={setCreditLimit} />
-        <TextField
-          label="Credit limit currency"
-          path="creditLimit.currency"
-          value={creditLimitCurrency()}
-          onValue={setCreditLimitCurrency}
-          size={4}
+        <StatusField value={status()} onValue={setStatus} />
+        <CreditFields
+          label="Credit limit"
+          path="creditLimit"
+          amount={creditLimit()}
+          onAmount={setCreditLimit}
+          currency={creditLimitCurrency()}
+          onCurrency={setCreditLimitCurrency}
         />
         <SelectField
           label="Related account"
@@ -95,13 +88,15 @@ export function CardAccountForm(props: CardAccountFormProps) {
           options={[{ value: "", label: "(none)" }, ...new Set([...props.bbans, ...(relatedAccount() ? [relatedAccount()] : [])])]}
         />
       </div>
-      <BalancesEditor rows={balances()} onRows={setBalances} currency={currency()} />
-      <div class="actions">
-        <Button onClick={() => props.onCancel()}>Cancel</Button>
-        <Button type="submit" variant="primary" busy={form.busy()}>
-          {props.cardAccount ? "Save card account" : "Create card account"}
-        </Button>
-      </div>
+      <HoldingFormEnd
+        noun="card account"
+        editing={props.cardAccount !== undefined}
+        busy={form.busy()}
+        balances={balances()}
+        onBalances={setBalances}
+        currency={currency()}
+        onCancel={() => props.onCancel()}
+      />
     </Form>
   );
 }
