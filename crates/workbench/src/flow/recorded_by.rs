@@ -144,9 +144,9 @@ mod tests {
     fn a_replay_with_another_certificate_says_so_and_the_same_one_says_nothing() {
         let of = |pem: &str| of_requests([header(pem).as_slice()]).remove(0);
         let (recording, other) = (of(AISP_PISP), of(AISP));
-        assert_eq!(mismatch(&[recording.clone()], &recording), None);
+        assert_eq!(mismatch(std::slice::from_ref(&recording), &recording), None);
         assert_eq!(mismatch(&[], &other), None);
-        let said = mismatch(&[recording.clone()], &other).unwrap();
+        let said = mismatch(std::slice::from_ref(&recording), &other).unwrap();
         assert!(
             said.starts_with("the certificate differs from the recording's")
                 && said.contains(&recording.certificate_sha256)
