@@ -20,5 +20,4 @@ pub mod own_state;
 pub mod rewind;
 pub mod state_file;
 pub mod stored_persona;
-pub mod tar;
 pub mod traffic;

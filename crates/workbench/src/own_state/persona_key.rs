@@ -7,7 +7,6 @@
 use super::personas::{get, Source};
 use crate::refusal::{Code, CoreResult, Refusal};
 use crate::store::Store;
-use crate::tar::Archive;
 use time::OffsetDateTime;
 
 /// The archive and the name to save it under.
@@ -56,27 +55,48 @@ pub fn cert_dir(store: &Store, id: &str, now: OffsetDateTime) -> CoreResult<Cert
         persona.id,
         persona.id,
     );
-    let mut archive = Archive::new(now.unix_timestamp().max(1) as u64);
-    archive.directory(&persona.id);
-    archive.file(
-        &format!("{}/README.txt", persona.id),
-        0o644,
-        readme.as_bytes(),
-    );
-    archive.file(
-        &format!("{}/cert.pem", persona.id),
-        0o644,
-        persona.certificate_pem.as_bytes(),
-    );
-    archive.file(
-        &format!("{}/key.pem", persona.id),
-        0o600,
-        persona.private_key_pem.as_bytes(),
-    );
+    let mut archive = tar::Builder::new(Vec::new());
+    // tar warns of entries dated 0, so a clock before 1970 still dates them 1.
+    let mtime = now.unix_timestamp().max(1) as u64;
+    let folder = &persona.id;
+    append(&mut archive, &format!("{folder}/"), 0o755, mtime, b"");
+    let files = [
+        ("README.txt", 0o644, readme.as_bytes()),
+        ("cert.pem", 0o644, persona.certificate_pem.as_bytes()),
+        ("key.pem", 0o600, persona.private_key_pem.as_bytes()),
+    ];
+    for (name, mode, contents) in files {
+        append(
+            &mut archive,
+            &format!("{folder}/{name}"),
+            mode,
+            mtime,
+            contents,
+        );
+    }
     Ok(CertDir {
         file_name: format!("{}.cert-dir.tar", persona.id),
-        bytes: archive.finish(),
+        bytes: archive
+            .into_inner()
+            .expect("writing to memory does not fail"),
     })
+}
+
+/// Adds one POSIX ustar entry: a directory when `name` ends in `/`, else a regular file. Plain ustar
+/// (no GNU extensions), which `tar -xf` unpacks on Linux, macOS and Windows 10 or newer alike.
+fn append(archive: &mut tar::Builder<Vec<u8>>, name: &str, mode: u32, mtime: u64, contents: &[u8]) {
+    let mut header = tar::Header::new_ustar();
+    header.set_entry_type(if name.ends_with('/') {
+        tar::EntryType::Directory
+    } else {
+        tar::EntryType::Regular
+    });
+    header.set_mode(mode);
+    header.set_mtime(mtime);
+    header.set_size(contents.len() as u64);
+    archive
+        .append_data(&mut header, name, contents)
+        .expect("a persona id is a short ASCII name and memory takes any write");
 }
 
 /// The text with anything beyond ASCII as `?`: the archive stays plain ASCII, which a text download
@@ -102,6 +122,29 @@ mod tests {
         let dir = cert_dir(&store, "bundled-aisp-pisp", now()).unwrap();
         assert_eq!(dir.file_name, "bundled-aisp-pisp.cert-dir.tar");
         assert!(dir.bytes.is_ascii());
+        let mut entries: Vec<(String, u32, u64)> = tar::Archive::new(dir.bytes.as_slice())
+            .entries()
+            .unwrap()
+            .map(|entry| {
+                let entry = entry.unwrap();
+                let header = entry.header();
+                let name = entry.path().unwrap().to_string_lossy().into_owned();
+                (name, header.mode().unwrap(), header.size().unwrap())
+            })
+            .collect();
+        entries
+            .iter_mut()
+            .for_each(|entry| entry.2 = entry.2.min(1));
+        assert_eq!(
+            entries,
+            [
+                ("bundled-aisp-pisp/".to_owned(), 0o755, 0),
+                ("bundled-aisp-pisp/README.txt".to_owned(), 0o644, 1),
+                ("bundled-aisp-pisp/cert.pem".to_owned(), 0o644, 1),
+                ("bundled-aisp-pisp/key.pem".to_owned(), 0o600, 1),
+            ],
+            "a folder of three non-empty files, the key readable by its owner only"
+        );
         let text = String::from_utf8(dir.bytes).unwrap();
         for part in [
             "bundled-aisp-pisp/cert.pem",
