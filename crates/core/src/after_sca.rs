@@ -1,7 +1,7 @@
 //! What follows a completed payment SCA outside the SCA engine: instant payments execute at once
-//! (SPEC.md: straks payments are instant), and the authorised payments' new statuses are announced.
-//! Called by the two places where a PSU completes SCA, the bank's pages and the sandbox automation
-//! endpoint. It sits above `payments`, `sca` and `batch` (it takes the whole [`BankState`] and calls into
+//! (straks payments are instant, docs/reference/payments.md#endpoints-and-products), and the authorised payments'
+//! new statuses are announced. Called by the two places where a PSU completes SCA, the bank's pages and the sandbox
+//! automation endpoint. It sits above `payments`, `sca` and `batch` (it takes the whole [`BankState`] and calls into
 //! the SCA records and the batch simulator), so none of them needs to know the others for this.
 
 use crate::events::EventKind;

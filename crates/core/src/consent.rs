@@ -1,16 +1,18 @@
-//! Bank-offered consent (SPEC.md, Consent): the accounts a PSU granted one TPP, chosen on the bank's
+//! Bank-offered consent (docs/interface.md#consent): the accounts a PSU granted one TPP, chosen on the bank's
 //! consent screen during SCA, one consent per TPP, PSU and context (private, or one corporate agreement).
-//! The PSU may revoke it at the bank at any time; the TPP is not told. SPEC.md: the SCA behind a consent
-//! must be renewed every 180 days, and history fetched without SCA is limited to 90 days.
+//! The PSU may revoke it at the bank at any time; the TPP is not told. The SCA behind a consent
+//! must be renewed every 180 days, and history fetched without SCA is limited to 90 days
+//! (docs/interface.md#strong-customer-authentication-and-tpp-sessions).
 
 use crate::refusal::CoreResult;
 use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 
-/// SPEC.md: the renewal period for the SCA itself (raised from 90 days).
+/// The renewal period for the SCA itself, raised from 90 days (docs/interface.md#limits).
 pub const SCA_RENEWAL: Duration = Duration::days(180);
-/// SPEC.md: history fetched without SCA, and the window of online access for unattended calls.
+/// History fetched without SCA, and the window of online access for unattended calls
+/// (docs/interface.md#strong-customer-authentication-and-tpp-sessions).
 pub const UNATTENDED_HISTORY: Duration = Duration::days(90);
 
 /// The accounts one PSU granted one TPP in one context.
@@ -134,7 +136,7 @@ pub fn record_choice(store: &Store, mut consent: Consent) -> CoreResult<Consent>
 }
 
 /// The PSU revokes at the bank: the named accounts, or everything when `accounts` is None. Returns how
-/// many consents changed. The TPP is not notified (SPEC.md).
+/// many consents changed. The TPP is not notified (docs/interface.md#consent).
 pub fn revoke(
     store: &Store,
     tpp_id: Option<&str>,

@@ -31,7 +31,7 @@ impl AccessMode {
 /// What the service was started with.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    /// Sign response bodies as the bank may (SPEC.md, Request signing rule 12).
+    /// Sign response bodies as the bank may (docs/reference/clock-and-service.md).
     pub sign_responses: bool,
     pub access: AccessMode,
     /// The operator credential: the CLI, the workbench and a shared sandbox's operator hold it.

@@ -1,5 +1,5 @@
-//! The TPP dialogue (SPEC.md rule 8): a TPP, identified by its certificate, may register one contact
-//! e-mail address for technical and operational notices. Registration is optional. Role addresses are
+//! The TPP dialogue (docs/reference/clock-and-service.md): a TPP, identified by its certificate, may register one
+//! contact e-mail address for technical and operational notices. Registration is optional. Role addresses are
 //! recommended, so an address that looks personal is accepted with a warning.
 
 use crate::refusal::{Code, Refusal, TppMessage};

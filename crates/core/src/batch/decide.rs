@@ -1,6 +1,7 @@
 //! What a run (or an instant execution) decides for one payment, against the in-memory [`Ledger`].
 //!
-//! Decisions (SPEC.md: ACCP means funds are lacking, and status responses carry fundsAvailable):
+//! Decisions (ACCP means funds are lacking, and status responses carry fundsAvailable:
+//! docs/reference/payments.md#sca-states-batch-runs):
 //! - enough funds: every order is booked, ACSC, `fundsAvailable: true`;
 //! - short of funds: ACCP with `fundsAvailable: false` and reason "AM04 insufficient funds", retried at
 //!   every run; at the day's last run (18:00 UTC, or any run at or after it) still short: RJCT. A bulk
@@ -14,7 +15,8 @@
 //! - instant payments are decided at once: booked (ACSC) or RJCT; short of funds is RJCT with
 //!   `fundsAvailable: false`, since an instant payment cannot wait for a later run.
 //!
-//! Periodic payments never come here: the runs do not process them (SPEC.md), see `due`.
+//! Periodic payments never come here: the runs do not process them (docs/reference/payments.md#periodic-payments),
+//! see `due`.
 
 use super::ledger::{Debtor, Ledger};
 use super::model::Outcome;
@@ -23,7 +25,7 @@ use crate::payments::status::PaymentStatus;
 use rust_decimal::Decimal;
 use time::OffsetDateTime;
 
-/// SPEC.md's reason for a payment whose funds are lacking (ISO 20022 AM04).
+/// The bank's reason for a payment whose funds are lacking (ISO 20022 AM04).
 pub const INSUFFICIENT_FUNDS: &str = "AM04 insufficient funds";
 
 const FORCED_REJECTED: &str = "rejected by the sandbox (forced outcome)";

@@ -1,8 +1,8 @@
 //! Which payments a run acts on, and in which order: non-periodic payments authorised by the run's time,
 //! in ACTC, ACCP or PDNG, whose requested execution date has come, and not held pending by a forced
-//! outcome; decided in the order they were authorised. Periodic payments are never due: SPEC.md has the
-//! sandbox simulate batch processing "for all payments except periodic ones" (their status stays ACSP,
-//! see `payments::service`).
+//! outcome; decided in the order they were authorised. Periodic payments are never due: the bank's sandbox
+//! simulates batch processing for all payments except periodic ones (docs/reference/payments.md#periodic-payments)
+//! (their status stays ACSP, see `payments::service`).
 
 use crate::payments::codec;
 use crate::payments::model::{ForcedOutcome, Payment, PaymentService};

@@ -1,5 +1,6 @@
-//! Instant (straks) payments: executed at once when their SCA completes (SPEC.md), with the same
-//! decisions and bookings as a run (`decide`, `write`), except that short of funds is a rejection.
+//! Instant (straks) payments: executed at once when their SCA completes
+//! (docs/reference/payments.md#endpoints-and-products), with the same decisions and bookings as a run (`decide`,
+//! `write`), except that short of funds is a rejection.
 
 use super::announce::publish_status;
 use super::decide::{decide, Context};

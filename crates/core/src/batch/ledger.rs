@@ -2,7 +2,7 @@
 //! bookings that move balances and record transactions (`bookings`). A run works on this copy and writes
 //! each touched account once at the end, which is what makes a run over 100 000 payments cheap.
 //!
-//! Funds rule (SPEC.md: ACCP is used for a payment whose funds are lacking):
+//! Funds rule (ACCP is used for a payment whose funds are lacking, docs/reference/payments.md#sca-states-batch-runs):
 //! - ordinary account: the `interimAvailable` balance (else `closingBooked`, `expected`, `interimBooked`,
 //!   in that order; zero when it has none) plus the credit line, unless that balance says
 //!   `creditLimitIncluded: true`;

@@ -1,5 +1,5 @@
-//! The payment batch simulator (SPEC.md, "Sandbox behaviour": the sandbox simulates payment batch
-//! processing for all payments except periodic ones, run five times a day).
+//! The payment batch simulator (docs/reference/payments.md#sca-states-batch-runs: the sandbox
+//! simulates payment batch processing for all payments except periodic ones, run five times a day).
 //!
 //! Everything after authorisation is decided here: the five daily runs ([`schedule`]), which payments a
 //! run acts on ([`due`]: never a periodic one), what it decides for each ([`decide`]) against the accounts

@@ -1,5 +1,5 @@
-//! The batch schedule: five runs per simulated day at fixed times (SPEC.md, "Sandbox behaviour": payment
-//! batch processing runs five times a day).
+//! The batch schedule: five runs per simulated day at fixed times (payment batch processing runs five
+//! times a day: docs/reference/payments.md#sca-states-batch-runs).
 //!
 //! The times are in UTC. The sandbox clock is UTC throughout (`Clock::now` is UTC, every stored instant
 //! is UTC), and a schedule in Europe/Oslo would shift by an hour twice a year and need a time-zone

@@ -1,4 +1,4 @@
-//! Country codes: exactly SPEC.md's ISO 3166-1 alpha-2 list, used by addresses.
+//! Country codes: exactly the bank's ISO 3166-1 alpha-2 list, used by addresses.
 
 use std::fmt;
 
@@ -6,7 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::error::DomainError;
 
-/// SPEC.md's country code list, copied verbatim and kept sorted for binary search.
+/// The bank's country code list, copied verbatim and kept sorted for binary search.
 #[rustfmt::skip]
 const COUNTRIES: &[&str] = &[
     "AD", "AE", "AF", "AG", "AI", "AL", "AM", "AO", "AQ", "AR", "AS", "AT", "AU", "AW", "AX", "AZ",
@@ -36,7 +36,7 @@ const COUNTRIES: &[&str] = &[
     "ZA", "ZM", "ZW",
 ];
 
-/// A code from SPEC.md's country list; holding one proves the code is on the list.
+/// A code from the bank's country list; holding one proves the code is on the list.
 ///
 /// The list, not today's ISO 3166-1, is the authority, so for example XK (Kosovo, user-assigned)
 /// is refused while BV and HM (uninhabited) are accepted.

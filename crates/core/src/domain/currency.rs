@@ -1,4 +1,4 @@
-//! Currency codes: exactly SPEC.md's list, each with the minor units that bound an amount's fraction digits.
+//! Currency codes: exactly the bank's list, each with the minor units that bound an amount's fraction digits.
 
 use std::fmt;
 
@@ -7,7 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::currency_table::CURRENCIES;
 use super::error::DomainError;
 
-/// A code from SPEC.md's currency list; holding one proves the code is on the list.
+/// A code from the bank's currency list; holding one proves the code is on the list.
 ///
 /// Stored as three ASCII bytes so it is `Copy` and cheap to hash. The list, not ISO 4217, is the
 /// authority: it keeps some withdrawn and non-ISO codes (see `currency_table.rs` for their minor
@@ -80,7 +80,7 @@ impl fmt::Debug for Currency {
     }
 }
 
-/// In the OpenAPI document: an ISO 4217 code from SPEC.md's list.
+/// In the OpenAPI document: an ISO 4217 code from the bank's list.
 impl utoipa::PartialSchema for Currency {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         utoipa::openapi::ObjectBuilder::new()
@@ -155,7 +155,7 @@ mod tests {
 
     #[test]
     fn unlisted_and_malformed_codes_are_refused() {
-        // Current ISO codes that SPEC.md's list does not carry.
+        // Current ISO codes that the bank's list does not carry.
         for c in ["BYN", "MRU", "SLE", "STN", "VES", "ZWG", "XAU"] {
             assert!(Currency::parse(c).is_err(), "{c}");
         }

@@ -1,15 +1,16 @@
-//! The currency code list of SPEC.md with each code's minor units, generated from ISO 4217 List One.
+//! The bank's currency code list with each code's minor units, generated from ISO 4217 List One.
 //!
 //! Generated once from `reference/iso4217_minor_units.csv` (published 2024-06-25) restricted to the
-//! codes SPEC.md lists; it is data compiled in, never read at runtime. Codes the CSV lacks or marks
+//! codes the bank lists; it is data compiled in, never read at runtime. Codes the CSV lacks or marks
 //! N.A. carry a trailing comment with the decision taken for them. Sorted by code for binary search.
 
-/// `(code, minor units)` for every code in SPEC.md's currency list, sorted by code.
+/// `(code, minor units)` for every code in the bank's currency list, sorted by code.
 ///
 /// Decisions for codes ISO 4217 List One does not give a number for:
 /// - withdrawn codes keep the last minor units ISO published for them (BYR 0; HRK, MRO, SLL, STD, VEF, ZWD 2),
 ///   because a TPP still sending them means the old currency and its old subdivision;
-/// - pound-pegged island codes GGP, IMP, JEP take GBP's 2, and TVD takes AUD's 2, the currencies they circulate at par with;
+/// - pound-pegged island codes GGP, IMP, JEP take GBP's 2, and TVD takes AUD's 2, the currencies they circulate at
+/// par with;
 /// - SPL (Seborga luigino, no ISO status) is given 2, the common case;
 /// - XDR is N.A. in ISO (the SDR is a unit of account without a subdivision), so no minor-unit rule
 ///   applies and only the contract's scale 5 bounds it: it is recorded as 5.

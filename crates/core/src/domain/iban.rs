@@ -124,7 +124,7 @@ impl Iban {
     }
 
     /// The IBAN's two-letter prefix. A plain string, not a `Country`: IBAN prefixes (for
-    /// example XK) are not all on SPEC.md's address country list.
+    /// example XK) are not all on the bank's address country list.
     pub fn country(&self) -> &str {
         &self.0[..2]
     }

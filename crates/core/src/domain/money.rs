@@ -15,7 +15,7 @@ pub const MAX_SCALE: usize = 5;
 /// the fraction, whatever the currency uses, so at most 13 remain for the integer part.
 pub const MAX_INTEGER_DIGITS: usize = MAX_PRECISION - MAX_SCALE;
 
-/// A money amount whose text passed every rule of SPEC.md's amount field.
+/// A money amount whose text passed every rule of the bank's amount field (docs/interface.md#payments).
 ///
 /// The value keeps the scale it was written with; equality is numeric (`10.1` equals `10.10`).
 /// Fields are private so an amount with too many fraction digits for its currency cannot exist.

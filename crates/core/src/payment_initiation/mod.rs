@@ -1,6 +1,7 @@
 //! Initiating a payment: the payment created and the authorisation that approves it started, as one
 //! operation. Both are written in one commit, so a crash cannot leave an RCVD payment no PSU can approve
-//! (SPEC.md: a payment's creation answers with its `scaRedirect`). It sits above `payments` and `sca`.
+//! (a payment's creation answers with its `scaRedirect`, docs/reference/payments.md#endpoints-and-products). It sits
+//! above `payments` and `sca`.
 
 use crate::payments::model::Payment;
 use crate::payments::service::{self, CreatePayment};

@@ -1,4 +1,4 @@
-//! Signing baskets (SPEC.md, Signing basket and operation 1): payments created earlier, signed together
+//! Signing baskets (docs/reference/payments.md#endpoints-and-products): payments created earlier, signed together
 //! with one SCA. Not atomic: each payment goes its own way after signing, and the basket's single status
 //! is the worst case over them (`BasketStatus::worst_case`).
 
@@ -8,7 +8,7 @@ use crate::refusal::{Code, CoreResult, Refusal};
 use crate::store::Store;
 use time::OffsetDateTime;
 
-/// SPEC.md, Limits: paymentIds per basket.
+/// PaymentIds per basket (docs/interface.md#limits).
 pub const MAX_PAYMENTS: usize = 10;
 
 /// Creates a basket of this TPP's payments: at most 10, existing, one PSU, none bulk or periodic, none

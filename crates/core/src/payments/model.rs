@@ -82,7 +82,7 @@ impl PaymentProduct {
         self == PaymentProduct::InstantNorwegianDomesticCreditTransfersStraks
     }
 
-    /// Domestic Norwegian products (SPEC.md's known issue concerns these).
+    /// Domestic Norwegian products (the bank's known issue concerns these, docs/interface.md#known-issues-reproduced).
     pub fn is_domestic(self) -> bool {
         matches!(
             self,
@@ -114,7 +114,8 @@ pub struct CreditorAccount {
     pub currency: Currency,
 }
 
-/// The debtor account: an ordinary account by BBAN, or a card account (SPEC.md's `other` extension).
+/// The debtor account: an ordinary account by BBAN, or a card account (the bank's `other` extension,
+/// docs/reference/payments.md#validation-duplicates-fees).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum DebtorAccount {
@@ -160,7 +161,7 @@ pub struct StructuredReference {
     pub reference_issuer: Option<String>,
 }
 
-/// Remittance information: free text, or structured references (mutually exclusive, SPEC.md).
+/// Remittance information: free text, or structured references (mutually exclusive, docs/interface.md#payments).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum Remittance {
@@ -190,7 +191,7 @@ pub struct PaymentOrder {
     pub remittance: Option<Remittance>,
     /// requestedExecutionDate; None means as soon as possible.
     pub requested_execution_date: Option<Date>,
-    /// serviceLevel for cross-border payments (e.g. URGP), SPEC.md 2.14.0.
+    /// serviceLevel for cross-border payments (e.g. URGP), docs/reference/payments.md#endpoints-and-products.
     pub service_level: Option<String>,
 }
 
@@ -276,7 +277,8 @@ pub struct Payment {
     pub debtor_account_id: String,
     pub payment: ValidatedPayment,
     pub status: PaymentStatus,
-    /// Set when a funds check was made (SPEC.md: status responses carry fundsAvailable).
+    /// Set when a funds check was made (status responses carry fundsAvailable,
+    /// docs/reference/payments.md#sca-states-batch-runs).
     pub funds_available: Option<bool>,
     pub fee: Option<Money>,
     pub forced: Option<ForcedOutcome>,
@@ -286,8 +288,8 @@ pub struct Payment {
     #[serde(default, with = "time::serde::rfc3339::option")]
     pub authorised_at: Option<OffsetDateTime>,
     /// Set only by earlier versions, whose batch runs executed standing orders: the next date an instance
-    /// was due. Batch runs no longer process periodic payments (SPEC.md), so nothing sets it now; kept so
-    /// that payments stored then still read (and show it) as they were.
+    /// was due. Batch runs no longer process periodic payments (docs/reference/payments.md#periodic-payments), so
+    /// nothing sets it now; kept so that payments stored then still read (and show it) as they were.
     pub next_execution_date: Option<Date>,
     pub executions: Vec<Execution>,
     pub history: Vec<StatusChange>,

@@ -306,7 +306,7 @@ pub fn get(
         .ok_or_else(|| Refusal::unknown("paymentId", "payment", id))
 }
 
-/// The payment as the TPP may read it (GET of the payment or its status), with SPEC.md's known issue
+/// The payment as the TPP may read it (GET of the payment or its status), with the bank's known issue
 /// applied when the settings reproduce it: a domestic Norwegian credit transfer cannot be read before it
 /// is approved.
 pub fn get_readable(
@@ -343,7 +343,7 @@ pub fn get_any(store: &Store, tpp_id: &str, id: &str) -> CoreResult<Option<Payme
         .filter(|p| p.tpp_id == tpp_id))
 }
 
-/// Deletes (cancels) a payment. SPEC.md: refused for PDNG with an explanatory message; unapproved
+/// Deletes (cancels) a payment (docs/interface.md#payments): refused for PDNG with an explanatory message; unapproved
 /// instant payments can be deleted; available for every product in the sandbox.
 pub fn delete(store: &Store, payment: Payment, now: OffsetDateTime) -> CoreResult<Payment> {
     use PaymentStatus::*;

@@ -1,7 +1,7 @@
-//! Sandbox switches that testers flip at runtime — SPEC.md's known issues, reproduced by default as the
-//! bank behaves — stored like everything else so they survive a restart. (They began with payments, hence
-//! the module's home; the account-information one sits beside them so one `PUT /v1/sandbox/settings`
-//! holds them all.)
+//! Sandbox switches that testers flip at runtime — the bank's known issues
+//! (docs/interface.md#known-issues-reproduced), reproduced by default as the bank behaves — stored like everything
+//! else so they survive a restart. (They began with payments, hence the module's home; the account-information one
+//! sits beside them so one `PUT /v1/sandbox/settings` holds them all.)
 
 use crate::refusal::CoreResult;
 use crate::store::{Record, Store};

@@ -1,4 +1,4 @@
-//! Payment and basket statuses (SPEC.md, States and transitions) and the order that makes a basket's
+//! Payment and basket statuses (docs/reference/payments.md#sca-states-batch-runs) and the order that makes a basket's
 //! single status "the worst case over all payments in it".
 
 use serde::{Deserialize, Serialize};
@@ -57,7 +57,7 @@ impl PaymentStatus {
     }
 }
 
-/// A basket's status (SPEC.md: RCVD, ACTC, PATC, RJCT).
+/// A basket's status (RCVD, ACTC, PATC, RJCT: docs/reference/payments.md#sca-states-batch-runs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BasketStatus {
     /// Received: no payment authorised yet.
@@ -71,10 +71,10 @@ pub enum BasketStatus {
 }
 
 impl BasketStatus {
-    /// The worst case over the payments (SPEC.md). Cancelled (deleted) payments left the basket and do
-    /// not count, unless nothing else is left. Worst first: RJCT when every payment is rejected or
-    /// cancelled; PATC when accepted payments are mixed with rejected or not yet authorised ones; RCVD when
-    /// none is authorised yet; ACTC when every payment is authorised and none rejected.
+    /// The worst case over the payments (docs/reference/payments.md#sca-states-batch-runs). Cancelled (deleted)
+    /// payments left the basket and do not count, unless nothing else is left. Worst first: RJCT when every payment
+    /// is rejected or cancelled; PATC when accepted payments are mixed with rejected or not yet authorised ones;
+    /// RCVD when none is authorised yet; ACTC when every payment is authorised and none rejected.
     pub fn worst_case(statuses: &[PaymentStatus]) -> BasketStatus {
         use PaymentStatus::*;
         let live: Vec<PaymentStatus> = statuses.iter().copied().filter(|s| *s != CANC).collect();

@@ -103,7 +103,7 @@ impl Rehearsal {
     }
 
     /// The day `fix` (a published name) becomes the default: the plan's date when it names the fix,
-    /// else `spec_default` (SPEC.md's date).
+    /// else `spec_default` (the bank's date).
     pub fn fix_made_default(&self, fix: &str, spec_default: OffsetDateTime) -> OffsetDateTime {
         if !self.has_fix_defaults.load(Ordering::Acquire) {
             return spec_default;

@@ -1,9 +1,9 @@
-//! A simulated central register (SPEC.md: "the TPP registration is checked against central registries on
-//! each request"): every TPP the gate identifies is noted (by organisation identifier, with its
-//! certificate's roles, first and last seen); the operator can mark one unregistered, withdraw a role, or
-//! revoke its certificate at the NCA, and the next request gets the refusal production gives. Consulted in
-//! both profiles: the register only refuses what the operator set, so the sandbox profile is unchanged
-//! until then (docs/rehearsal.md).
+//! A simulated central register (docs/rehearsal.md#the-central-register: the bank checks the TPP's
+//! registration against the central registries on each request): every TPP the gate identifies is noted (by
+//! organisation identifier, with its certificate's roles, first and last seen); the operator can mark one
+//! unregistered, withdraw a role, or revoke its certificate at the NCA, and the next request gets the refusal
+//! production gives. Consulted in both profiles: the register only refuses what the operator set, so the sandbox
+//! profile is unchanged until then (docs/rehearsal.md).
 
 use crate::refusal::{Code, CoreResult, Refusal};
 use crate::signing::qc_statements::Psd2Role;

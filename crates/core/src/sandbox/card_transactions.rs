@@ -1,5 +1,5 @@
 //! Transactions of mock card accounts: `POST` and `GET /v1/sandbox/card-accounts/{mockCardAccountId}/transactions`
-//! (SPEC.md operation 5).
+//! (docs/reference/mock-data.md#endpoints).
 //!
 //! Input per item: `transactionAmount` `{currency, amount}` is required and its currency must be the card
 //! account's; `bookingDate` is required for booked items (`status` booked, the default) and optional for
@@ -11,12 +11,13 @@
 //! are accepted and not stored; `cardTransactionId` (at most 35
 //! characters, unique per card account, else 409) is derived when absent. Amounts follow the account
 //! transactions' rule: integer minor units or a decimal string in major units (see `transactions`); the
-//! listing writes them as integer minor units, as SPEC.md's int32 requires.
+//! listing writes them as integer minor units, as the bank's int32 requires
+//! (docs/reference/mock-data.md#choices-where-the-banks-documentation-is-open).
 //!
 //! Listing: `bookingStatus` (booked, pending or both) is required. Transactions are filtered by date (the
 //! booking date, or the transaction date of a pending one without booking date) and by status, put in
 //! date-then-recording order, paged with offset/limit over booked and pending together, and then split:
-//! booked ones in full under `booked`; pending ones, for which SPEC.md gives `string[]`, as their
+//! booked ones in full under `booked`; pending ones, for which the bank gives `string[]`, as their
 //! `cardTransactionId`s under `pending`.
 
 use super::input::{self, at, warn, Warnings};

@@ -1,7 +1,7 @@
 //! The query of both sandbox transaction listings: `fromDate`, `toDate`, `offset`, `limit`.
 //!
 //! Both listings filter by date (inclusive at both ends) and then page: `offset` items are skipped,
-//! then at most `limit` are returned. Without `limit` a page holds 200 items (SPEC.md, Limits:
+//! then at most `limit` are returned. Without `limit` a page holds 200 items (docs/interface.md#limits:
 //! default page size). A malformed value is refused with 400 FORMAT_ERROR naming the parameter.
 
 use super::input;
@@ -9,7 +9,7 @@ use crate::refusal::Refusal;
 use serde::Deserialize;
 use time::Date;
 
-/// SPEC.md: "when no pagination parameters are given, the default page size is 200".
+/// Without pagination parameters a page holds 200 items (docs/interface.md#limits).
 pub const DEFAULT_LIMIT: usize = 200;
 
 /// The raw query parameters; all are text so that a bad value gets our error, not the extractor's.

@@ -1,5 +1,5 @@
 //! The sandbox's mock data, framework-free: customers, accounts, card accounts, their transactions and
-//! corporate agreements, plus initialisation to the known state (SPEC.md, "Sandbox behaviour").
+//! corporate agreements, plus initialisation to the known state (docs/interface.md#mock-data-v1sandbox).
 //!
 //! Every function takes a [`Store`](crate::store::Store) (and `today` where dates matter) and returns
 //! `Result<_, Refusal>`, so the HTTP handlers in `api::sandbox` stay thin and everything here is tested

@@ -88,7 +88,8 @@ impl Money {
         }
     }
 
-    /// The amount as a count of minor units (øre for NOK), the form SPEC.md's int32 fields carry.
+    /// The amount as a count of minor units (øre for NOK), the form the bank's int32 fields carry
+    /// (docs/reference/mock-data.md#choices-where-the-banks-documentation-is-open).
     pub fn minor_units(&self) -> i64 {
         let mut value = self.amount;
         value.rescale(self.currency.minor_units());
@@ -206,8 +207,8 @@ pub struct Account {
     pub credit_line: Option<Money>,
     /// As given when created; transactions posted later do not move them.
     pub balances: Vec<Balance>,
-    /// SPEC.md: the bank may remove payment permission on an account that stays visible to account
-    /// information. False once the sandbox's payment-permission switch turned it off.
+    /// The bank may remove payment permission (docs/reference/payments.md#endpoints-and-products) on an account that
+    /// stays visible to account information. False once the sandbox's payment-permission switch turned it off.
     #[serde(default = "payments_allowed_by_default")]
     pub payments_allowed: bool,
 }
@@ -239,7 +240,7 @@ pub struct CardAccount {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub credit_limit: Option<Money>,
     /// The BBAN of the owner's account this card settles against. Payments from a card account name it in
-    /// `debtorAccount.other.identification` (SPEC.md, Debtor account).
+    /// `debtorAccount.other.identification` (docs/reference/payments.md#validation-duplicates-fees).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub related_account: Option<String>,
     pub balances: Vec<Balance>,
@@ -277,7 +278,7 @@ pub enum TransactionSource {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Transaction {
-    /// Stable (SPEC.md release 1.18.0: booked transaction ids are stable).
+    /// Stable: booked transaction ids are (docs/reference/ais-sca.md#endpoints).
     pub id: String,
     pub account_id: String,
     /// 1, 2, 3 ... per account in the order transactions were recorded; breaks booking-date ties.
@@ -424,7 +425,7 @@ pub struct Engagement {
 }
 
 /// A corporate agreement: the context a person acts in for a corporation. Its `id` is what the
-/// PSU-Corporate-ID header carries (a UUID, SPEC.md Authentication).
+/// PSU-Corporate-ID header carries (a UUID, docs/reference/errors.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Agreement {

@@ -1,35 +1,38 @@
 //! Transactions of mock accounts: `POST` and `GET /v1/sandbox/accounts/{mockAccountId}/transactions`
-//! (SPEC.md operation 4) and [`append`], through which payments will book theirs.
+//! (docs/reference/mock-data.md#endpoints) and [`append`], through which payments will book theirs.
 //!
-//! Input: `amount`, `currency` and `bookingDate` are required; every other field of SPEC.md's "Sandbox
+//! Input: `amount`, `currency` and `bookingDate` are required; every other field of the bank's "Sandbox
 //! account transaction" is optional and derived when absent, so the listing always returns every field
 //! filled with something meaningful:
 //!
 //! | field | when absent |
 //! |---|---|
 //! | valueDate | the booking date |
-//! | debtorName / debtorAccount | for a debit (negative amount): the account's owner and the account; for a credit: [`COUNTERPARTY_NAME`] and the sandbox clearing account |
+//! | debtorName / debtorAccount | for a debit (negative amount): the account's owner and the account; for a credit:
+//! [`COUNTERPARTY_NAME`] and the sandbox clearing account |
 //! | creditorName / creditorAccount | for a credit: the owner and the account; for a debit: the counterparty as above |
 //! | remittanceInformationUnstructured | `Betaling til <creditor>` (debit) or `Innbetaling fra <debtor>` (credit) |
 //! | bankTransactionCode | `PMNT-ICDT-DMCT` (debit) or `PMNT-RCDT-DMCT` (credit), ISO 20022 domain-family-subfamily |
 //! | ultimateDebtor / ultimateCreditor | the debtor's / creditor's name |
 //! | purposeCode | `OTHR` |
 //!
-//! Amounts. SPEC.md types this listing's `amount` as int32, unlike the regular API's decimal strings.
-//! An int32 cannot carry øre, so the listing writes the amount as an integer number of the currency's
-//! minor units (øre for NOK: `-12550` is -125.50 NOK), signed (negative = debit). On input `amount` may be
-//! that same integer (so what a script reads it can post back) or a decimal string in major units like
-//! the rest of the API (`"-125.50"`), validated against the currency's minor units. Either form must fit
-//! an int32 in minor units and must not be zero.
+//! Amounts. The bank types this listing's `amount` as int32
+//! (docs/reference/mock-data.md#choices-where-the-banks-documentation-is-open), unlike the regular API's decimal
+//! strings. An int32 cannot carry øre, so the listing writes the amount as an integer number of the currency's minor
+//! units (øre for NOK: `-12550` is -125.50 NOK), signed (negative = debit). On input `amount` may be that same
+//! integer (so what a script reads it can post back) or a decimal string in major units like the rest of the API
+//! (`"-125.50"`), validated against the currency's minor units. Either form must fit an int32 in minor units and
+//! must not be zero.
 //!
 //! A batch is validated whole before anything is written: one bad item is refused with its path
 //! (`[3].amount`) and nothing is stored.
 //!
-//! Pending transactions. An item with `"status": "pending"` is not booked yet (SPEC.md: pending ones may
-//! change between reads); it may give `valueDate` instead of `bookingDate`. Pending transactions are kept
-//! apart from booked ones ([`PendingTransaction`]), numbered on their own, listed here after the booked
-//! ones of the same date with `"status": "pending"`, and shown by the account information listing in its
-//! `pending` group — where SPEC.md's known issue about them is reproduced (`api::ais::transactions`).
+//! Pending transactions. An item with `"status": "pending"` is not booked yet
+//! (docs/interface.md#mock-data-v1sandbox: pending ones may change between reads); it may give `valueDate` instead
+//! of `bookingDate`. Pending transactions are kept apart from booked ones ([`PendingTransaction`]), numbered on
+//! their own, listed here after the booked ones of the same date with `"status": "pending"`, and shown by the
+//! account information listing in its
+//! `pending` group — where the bank's known issue about them is reproduced (`api::ais::transactions`).
 
 mod parse;
 
@@ -50,7 +53,8 @@ use std::sync::OnceLock;
 
 /// The counterparty's name when a transaction names none.
 pub const COUNTERPARTY_NAME: &str = "Sandbox Motpart AS";
-/// SPEC.md, Limits: bankTransactionCode has 4 to 14 characters.
+/// bankTransactionCode has 4 to 14 characters
+/// (docs/reference/mock-data.md#choices-where-the-banks-documentation-is-open).
 pub const BANK_TRANSACTION_CODE_CHARS: std::ops::RangeInclusive<usize> = 4..=14;
 
 /// The sandbox clearing account: the counterparty account of transactions that name none. A valid BBAN
@@ -386,8 +390,8 @@ pub(crate) fn last_sequence(store: &Store, account_id: &str) -> Result<u64, Refu
 
 /// Numbers payment bookings like [`append`] does (the next sequence of each account, an id derived from
 /// account and sequence), writing only the accounts' counters: the batch simulator writes the bookings
-/// themselves with `Table::insert_many`, in the same atomic operation. The caller holds the write lock. `account_id` may also be
-/// a card account's id (payments debited from a card).
+/// themselves with `Table::insert_many`, in the same atomic operation. The caller holds the write lock. `account_id`
+/// may also be a card account's id (payments debited from a card).
 pub(crate) fn number_bookings(
     store: &Store,
     mut transactions: Vec<Transaction>,

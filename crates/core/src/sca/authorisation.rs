@@ -118,9 +118,10 @@ pub struct Authorisation {
     #[serde(default)]
     pub tpp_brand: Option<String>,
     /// Set when the PSU completed SCA in this TPP-Session-ID less than an hour before this authorisation
-    /// started (the time of that SCA): SPEC.md's TPP-Session-ID rule 1 asks no new SCA then, so the PSU
-    /// is not authenticated again (no method step) and only makes the choices the flow needs (context,
-    /// accounts). Never set for payments, which need SCA with dynamic linking.
+    /// started (the time of that SCA): no new SCA is asked then
+    /// (docs/interface.md#strong-customer-authentication-and-tpp-sessions), so the PSU is not authenticated again
+    /// (no method step) and only makes the choices the flow needs (context, accounts). Never set for payments, which
+    /// need SCA with dynamic linking.
     #[serde(default, with = "time::serde::rfc3339::option")]
     pub session_sca_at: Option<OffsetDateTime>,
     /// Its place in its TPP's list of authorisations (see `sca::retention`).

@@ -1,7 +1,7 @@
 //! The SCA engine: starting an authorisation, each step the PSU takes on the bank's pages (or the sandbox
 //! automation endpoint takes for them), and the end — a redirect to the TPP with psu-id, tpp-session-id
-//! and context on success (SPEC.md, redirect after successful SCA), or system, status, code and message
-//! on failure. The pages and the automation endpoint both call these functions, so they cannot differ.
+//! and context on success (docs/interface.md#strong-customer-authentication-and-tpp-sessions), or system, status,
+//! code and message on failure. The pages and the automation endpoint both call these functions, so they cannot differ.
 
 use super::authorisation::{AuthMethod, Authorisation, Outcome, Purpose, Step};
 pub use super::redirect_query::with_query;
@@ -77,8 +77,9 @@ pub(crate) fn prepare(
             auth.customer_id = person_by_national_id(store, identity).ok().map(|c| c.id);
         }
     }
-    // SPEC.md, TPP-Session-ID rule 1: within the hour of an SCA in this session no new SCA is asked, for
-    // consents and user lookups too; services that need dynamic linking (payments) are not covered.
+    // docs/interface.md#strong-customer-authentication-and-tpp-sessions: within the hour of an SCA in this session
+    // no new SCA is asked, for consents and user lookups too; services that need dynamic linking (payments) are not
+    // covered.
     if let (Some(customer_id), false) = (&auth.customer_id, auth.purpose == Purpose::Payment) {
         let session = session::state(store, &auth.tpp_id, customer_id, &auth.tpp_session_id, now)?;
         if let session::SessionState::Valid(session) = session {

@@ -1,6 +1,6 @@
 //! Strong customer authentication by redirect: who the PSU is for each TPP (psu-id), the authorisations
 //! a TPP starts (the bank's pages walk the PSU through them), and the TPP sessions in which one completed
-//! SCA lasts an hour (SPEC.md, Authentication > SCA and TPP-Session-ID rules).
+//! SCA lasts an hour (docs/interface.md#strong-customer-authentication-and-tpp-sessions).
 
 pub mod approval;
 pub mod authorisation;

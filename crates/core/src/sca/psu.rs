@@ -1,5 +1,6 @@
 //! The identifiers a TPP knows a PSU by. A psu-id is a UUID unique to one TPP and one person, stable
-//! across SCAs (SPEC.md: "unique for a TPP and bank pair"), so another TPP never learns it; likewise a
+//! across SCAs (a psu-id is the PSU's id at one TPP:
+//! docs/interface.md#strong-customer-authentication-and-tpp-sessions), so another TPP never learns it; likewise a
 //! psu-corporate-id names one corporate agreement for one TPP.
 
 use crate::refusal::{CoreResult, Refusal};

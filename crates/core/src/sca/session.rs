@@ -1,6 +1,6 @@
-//! TPP sessions (SPEC.md, TPP-Session-ID rules): a completed SCA is valid for one TPP and one PSU, across
-//! TPP roles, for one hour inside the TPP-Session-ID it was done in. Completing an SCA in a new session id
-//! invalidates the PSU's older session ids at that TPP; an aborted SCA changes nothing.
+//! TPP sessions (docs/interface.md#strong-customer-authentication-and-tpp-sessions): a completed SCA is valid for
+//! one TPP and one PSU, across TPP roles, for one hour inside the TPP-Session-ID it was done in. Completing an SCA
+//! in a new session id invalidates the PSU's older session ids at that TPP; an aborted SCA changes nothing.
 
 use super::Context;
 use crate::refusal::CoreResult;
@@ -8,7 +8,7 @@ use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 
-/// SPEC.md: an SCA inside a session is valid for 1 hour.
+/// An SCA inside a session is valid for 1 hour (docs/interface.md#limits).
 pub const SCA_WINDOW: Duration = Duration::hours(1);
 
 /// One TPP-Session-ID in which the PSU completed SCA.

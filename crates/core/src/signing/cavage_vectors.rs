@@ -1,5 +1,5 @@
 //! Known-answer tests from draft-cavage-http-signatures, Appendix C "Test Values" (the text of draft 09,
-//! one of the two versions SPEC.md names; draft 10 prints the same request, strings and signatures).
+//! one of the two versions the bank names; draft 10 prints the same request, strings and signatures).
 //! Unlike the round trips elsewhere (our signer, our verifier, one signing-string builder), the expected
 //! values here come from outside the crate. All three published signatures were re-computed with
 //! `openssl dgst -sha256 -sign <draft private key> <signing string> | base64` (OpenSSL 3.0.19) and

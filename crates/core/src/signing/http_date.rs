@@ -1,4 +1,4 @@
-//! The Date header: RFC 7231 IMF-fixdate. SPEC.md's own example ends in "UTC" rather than "GMT", so both
+//! The Date header: RFC 7231 IMF-fixdate. The bank's own example ends in "UTC" rather than "GMT", so both
 //! are read; the obsolete RFC 850 and asctime forms are read too, since RFC 7231 requires recipients to.
 
 use std::time::SystemTime;
@@ -33,7 +33,7 @@ pub fn format(at: OffsetDateTime) -> String {
     at.format(&description).unwrap_or_else(|_| at.to_string())
 }
 
-/// When only the weekday is wrong (e.g. SPEC.md's own example), the weekday the date really has.
+/// When only the weekday is wrong (e.g. the bank's own example), the weekday the date really has.
 fn wrong_weekday(value: &str) -> Option<&'static str> {
     let (_, rest) = value.split_once(", ")?;
     for day in ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] {
@@ -64,7 +64,7 @@ mod tests {
 
     #[test]
     fn a_wrong_weekday_is_named() {
-        // SPEC.md's example: 17 May 2018 was a Thursday.
+        // The bank's example: 17 May 2018 was a Thursday.
         let error = parse("Sun, 17 May 2018 08:37:12 UTC").unwrap_err();
         assert!(error.contains("Thu"), "{error}");
     }

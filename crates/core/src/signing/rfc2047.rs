@@ -1,5 +1,5 @@
-//! The RFC 2047 "encoded-word" wrapper SPEC.md allows around a whole Signature header
-//! (`=?utf-8?B?<base64>?=`), unwrapped before parsing and written by the TPP-side signer.
+//! The RFC 2047 "encoded-word" wrapper the bank allows (docs/interface.md#signing-every-request) around a whole
+//! Signature header (`=?utf-8?B?<base64>?=`), unwrapped before parsing and written by the TPP-side signer.
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;

@@ -1,4 +1,4 @@
-//! RSA-SHA256 (RSASSA-PKCS1-v1_5 with SHA-256), the one signature algorithm SPEC.md names, signed and
+//! RSA-SHA256 (RSASSA-PKCS1-v1_5 with SHA-256), the one signature algorithm the bank names, signed and
 //! verified with ring: the gate's verification and every private-key signature, in one place so that
 //! known-answer tests exercise the very calls the gate and the signer make.
 

@@ -111,7 +111,8 @@ pub const STEPS: [StepDefinition; 9] = [
     },
 ];
 
-/// Headers SPEC.md names as candidates for signing; those a request carries should be signed.
+/// Headers the bank names as candidates for signing (docs/interface.md#signing-every-request); those a request
+/// carries should be signed.
 pub const SIGNING_CANDIDATES: [&str; 6] = [
     "date",
     "digest",

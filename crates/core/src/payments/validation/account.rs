@@ -1,6 +1,6 @@
 //! Account references and the creditor agent: `creditorAccount` (a Norwegian BBAN for domestic
 //! products, an IBAN for SEPA, an IBAN or a foreign BBAN for cross-border), `debtorAccount` (exactly
-//! one of a Norwegian `bban` and SPEC.md's `other` card-account extension) and `creditorAgent` (a BIC).
+//! one of a Norwegian `bban` and the bank's `other` card-account extension) and `creditorAgent` (a BIC).
 
 use super::amount::currency;
 use super::fields::{at, get, opt_str, present, req_obj, req_str, Object};
@@ -9,14 +9,14 @@ use crate::domain::{Bban, Iban};
 use crate::payments::model::{CreditorAccount, DebtorAccount, Money, PaymentProduct};
 use crate::refusal::Refusal;
 
-/// SPEC.md: creditorAccount.bban and debtorAccount.bban hold at most 30 characters.
+/// creditorAccount.bban and debtorAccount.bban hold at most 30 characters (docs/interface.md#payments).
 pub const MAX_BBAN_CHARS: usize = 30;
 /// Berlin Group `otherType.identification`: at most 35 characters.
 pub const MAX_OTHER_ID_CHARS: usize = 35;
-/// SPEC.md's only scheme for `debtorAccount.other`.
+/// The only scheme for `debtorAccount.other` (docs/reference/payments.md#validation-duplicates-fees).
 pub const CARD_SCHEME: &str = "creditCardAccount";
 
-/// A Norwegian BBAN at `path`: at most 30 characters (SPEC.md's limit, checked first so an overlong
+/// A Norwegian BBAN at `path`: at most 30 characters (the bank's limit, checked first so an overlong
 /// value gets the limit as its reason), then 11 digits with a valid mod 11 check digit. Returned
 /// normalised (separators dropped) so the sandbox can match it against its accounts.
 pub fn norwegian_bban(path: &str, text: &str) -> Result<String, Refusal> {
@@ -26,7 +26,7 @@ pub fn norwegian_bban(path: &str, text: &str) -> Result<String, Refusal> {
         .map_err(|e| Refusal::format(path, format!("{path}: {e}.")))
 }
 
-/// `creditorAccount` at `prefix`. Its currency is required for domestic products (SPEC.md); for SEPA
+/// `creditorAccount` at `prefix`. Its currency is required for domestic products (docs/interface.md#payments); for SEPA
 /// and cross-border it defaults to the instructed currency, as Berlin Group makes it optional.
 pub fn creditor_account(
     object: &Object,

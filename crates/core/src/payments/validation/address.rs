@@ -1,15 +1,15 @@
 //! `creditorAddress` and the structured-address rule.
 //!
-//! Address parts follow SPEC.md (`street`, `buildingNumber`, `postalCode`, `townName`, `country`);
-//! the Berlin Group spellings `streetName` and `postCode` are accepted as aliases. `city` is
-//! deprecated (SPEC.md 2.15.0: replaced by `townName`): it is accepted with a WARNING and copied into
+//! Address parts follow the bank (docs/reference/payments.md#validation-duplicates-fees: `street`, `buildingNumber`,
+//! `postalCode`, `townName`, `country`); the Berlin Group spellings `streetName` and `postCode` are accepted as
+//! aliases. `city` is deprecated (replaced by `townName`): it is accepted with a WARNING and copied into
 //! `townName`; both given with different values is refused.
 //!
-//! The structured-address rule (SPEC.md, Versioning > Announced changes): SEPA and SWIFT payments
+//! The structured-address rule (docs/reference/payments.md#validation-duplicates-fees): SEPA and SWIFT payments
 //! need the creditor's name, town name and country code and the creditor agent's BIC. The sandbox
 //! enforces it from 13 August 2026 00:00 UTC for the products where
-//! [`crate::payments::model::PaymentProduct::needs_structured_address`] holds (SEPA and cross-border); before that date a
-//! missing part only gives a WARNING. Domestic NOK products are not covered. Debtor data is inferred
+//! [`crate::payments::model::PaymentProduct::needs_structured_address`] holds (SEPA and cross-border); before that
+//! date a missing part only gives a WARNING. Domestic NOK products are not covered. Debtor data is inferred
 //! by the bank, so nothing about the debtor is checked.
 
 use super::fields::{at, opt_str, req_obj, req_str, Object};
@@ -21,7 +21,7 @@ use crate::refusal::{Code, Refusal};
 use time::macros::datetime;
 use time::OffsetDateTime;
 
-/// SPEC.md: creditorAddress.street holds at most 70 characters.
+/// creditorAddress.street holds at most 70 characters (docs/reference/payments.md#validation-duplicates-fees).
 pub const MAX_STREET_CHARS: usize = 70;
 
 /// When the sandbox starts refusing SEPA and SWIFT payments without structured creditor data.

@@ -1,6 +1,7 @@
 //! The sandbox tariff, and the fee-information operation for instant payments
-//! (`POST /v1/payments/instant-norwegian-credit-transfers-straks/fee-information`, SPEC.md release
-//! 1.13.0; its shapes are not shown in SPEC.md, so the sandbox defines them here).
+//! (`POST /v1/payments/instant-norwegian-credit-transfers-straks/fee-information`,
+//! docs/reference/payments.md#endpoints-and-products; the bank does not show its shapes, so the sandbox defines them
+//! here).
 //!
 //! Tariff (per order, charged in NOK to the debtor; a bulk payment pays the sum of its orders):
 //!

@@ -1,10 +1,10 @@
 //! Validation of payment requests: turns a JSON body into a [`ValidatedPayment`] (plus WARNING
 //! `tppMessages`), or refuses it with one 400 naming the JSON path at fault.
 //!
-//! Rules come from SPEC.md (the instant payment request table, Address, Debtor account, the lists of
-//! allowed values, Limits, the KID and downstream-character errors, the structured-address
-//! announcement); shapes SPEC.md leaves open (periodic, bulk, serviceLevel, creditorAgent) follow
-//! Berlin Group 1.3. The files:
+//! Rules come from the bank (docs/interface.md#payments, docs/reference/payments.md#validation-duplicates-fees: the
+//! payment request fields, Address, Debtor account, the lists of allowed values, Limits, the KID and
+//! downstream-character errors, the structured-address announcement); shapes the bank leaves open (periodic, bulk,
+//! serviceLevel, creditorAgent) follow Berlin Group 1.3. The files:
 //!
 //! - [`fields`]: JSON access, missing fields and wrong types at their paths;
 //! - [`text`]: character-counted lengths and the downstream character set;

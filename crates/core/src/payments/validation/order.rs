@@ -1,4 +1,4 @@
-//! One payment order: the fields of SPEC.md's payment request, in its table order, producing a
+//! One payment order: the fields of the bank's payment request (docs/interface.md#payments), in its order, producing a
 //! [`PaymentOrder`]. A single payment is one order at the body's top level; a bulk payment's entries
 //! are orders at `payments[i]` sharing the top-level debtor account and execution date.
 //!
@@ -18,17 +18,17 @@ use crate::payments::model::{DebtorAccount, PaymentOrder, PaymentProduct};
 use crate::refusal::{Code, Refusal};
 use time::Date;
 
-/// SPEC.md: creditorName holds at most 70 characters.
+/// creditorName holds at most 70 characters (docs/interface.md#payments).
 pub const MAX_CREDITOR_NAME_CHARS: usize = 70;
-/// SPEC.md: ultimateDebtor holds at most 70 characters.
+/// ultimateDebtor holds at most 70 characters (docs/reference/payments.md#validation-duplicates-fees).
 pub const MAX_ULTIMATE_DEBTOR_CHARS: usize = 70;
-/// SPEC.md's purposeCode list.
+/// The bank's purposeCode list (docs/interface.md#payments).
 pub const PURPOSE_CODES: [&str; 14] = [
     "INVS", "SALA", "IDCP", "CASH", "CORT", "INTC", "PENS", "SSBE", "SUPP", "TAXS", "TREA", "VATX",
     "LOAN", "OTHR",
 ];
-/// serviceLevel values for cross-border payments (SPEC.md 2.14.0): SEPA, urgent, non-urgent,
-/// same-day value.
+/// serviceLevel values for cross-border payments (docs/reference/payments.md#endpoints-and-products): SEPA, urgent,
+/// non-urgent, same-day value.
 pub const SERVICE_LEVELS: [&str; 4] = ["SEPA", "URGP", "NURG", "SDVA"];
 
 /// What a bulk payment gives once for all its orders.
