@@ -28,7 +28,8 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
             .into_response()
         }
     };
-    // SPEC.md: requests are JSON. Checked for every body, not only where a handler reads one.
+    // Requests are JSON (docs/interface.md#where-it-answers). Checked for every body, not only where a handler reads
+    // one.
     if !body.is_empty() {
         let content_type = parts
             .headers

@@ -1,5 +1,5 @@
-//! Values of the common header set that SPEC.md types: UUIDs, enumerations, booleans, IP addresses.
-//! Each wrong value is a 400 FORMAT_ERROR naming the header.
+//! Values of the common header set that the bank types (docs/reference/errors.md): UUIDs, enumerations, booleans, IP
+//! addresses. Each wrong value is a 400 FORMAT_ERROR naming the header.
 
 use crate::api::error::ApiError;
 use axum::http::HeaderMap;

@@ -106,8 +106,8 @@ pub async fn content_language(request: Request, next: Next) -> Response {
 }
 
 /// Names the charset in a JSON answer's Content-Type when the request asked with Accept-Charset
-/// (SPEC.md, common header set: "the server answers in Content-Type"). Answers are always UTF-8
-/// (SPEC.md rule 1), whatever was asked.
+/// (docs/reference/errors.md: a JSON answer's Content-Type names its charset). Answers are always UTF-8
+/// (docs/interface.md#where-it-answers), whatever was asked.
 pub async fn content_charset(request: Request, next: Next) -> Response {
     let asked = request.headers().contains_key(ACCEPT_CHARSET);
     let mut response = next.run(request).await;

@@ -1,4 +1,4 @@
-//! `_links`: every entry has SPEC.md's Link shape, `{href, verbs}`.
+//! `_links`: every entry has the bank's Link shape, `{href, verbs}` (docs/interface.md#where-it-answers).
 
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -1,4 +1,4 @@
-//! Signing response bodies as SPEC.md lets the bank do (Request signing rule 12), when `--sign-responses`
+//! Signing response bodies as the bank may do (docs/reference/clock-and-service.md), when `--sign-responses`
 //! is on: the response gets Digest (SHA-256 of the body as the handler wrote it, before any gzip), Date,
 //! X-Request-ID (echoed), Signature over `digest x-request-id date` with the bank's test key, and the
 //! bank's certificate in ASPSP-Signature-Certificate, so a TPP can test its verification code.

@@ -1,6 +1,7 @@
-//! Asking for SCA (SPEC.md, SCA rule 1): a request that needs it gets 401 with `_links.scaRedirect` to the
-//! bank's pages and a tppMessage saying why. The authorisation is started here with what the request
-//! presets (X-PSU-IDENTITY, PSU-ID, PSU-Corporate-ID, X-PSU-AuthMethod-Preferred, TPP-Redirect-Preferred).
+//! Asking for SCA (docs/interface.md#strong-customer-authentication-and-tpp-sessions): a request that needs it gets
+//! 401 with `_links.scaRedirect` to the bank's pages and a tppMessage saying why. The authorisation is started here
+//! with what the request presets (X-PSU-IDENTITY, PSU-ID, PSU-Corporate-ID, X-PSU-AuthMethod-Preferred,
+//! TPP-Redirect-Preferred).
 
 use super::links::Links;
 use crate::api::error::{ApiError, ApiResult, Code};
@@ -58,7 +59,8 @@ pub fn sca_required(state: &AppState, parts: &Parts, tpp: &VerifiedTpp, need: Sc
 }
 
 fn start(state: &AppState, parts: &Parts, tpp: &VerifiedTpp, need: ScaNeed) -> ApiResult<ApiError> {
-    // Without these the bank cannot send the PSU back (SPEC.md: send TPP-Redirect-URI on every request).
+    // Without these the bank cannot send the PSU back (send TPP-Redirect-URI on every request:
+    // docs/interface.md#strong-customer-authentication-and-tpp-sessions).
     let redirect_uri = header(parts, "tpp-redirect-uri").ok_or_else(|| {
         ApiError::new(
             Code::HttpHeaderRequired,

@@ -124,7 +124,7 @@ struct BalancesBody {
 }
 
 /// 200 `{account: {iban, bban, currency}, balances: [balance]}`; every balance is in the account's
-/// currency (SPEC.md), which the sandbox enforces when the account is created.
+/// currency (docs/interface.md#mock-data-v1sandbox), which the sandbox enforces when the account is created.
 async fn balances(
     State(state): State<AppState>,
     access: AisAccess,

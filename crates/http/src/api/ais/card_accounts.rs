@@ -1,10 +1,11 @@
 //! `GET /v1/card-accounts`, `/{accountId}`, `/{accountId}/balances` and `/{accountId}/transactions`.
 //!
 //! Card accounts are answered as Berlin Group `cardAccountDetails` (with the Norwegian `relatedAccount`
-//! that payments from the card name, SPEC.md Debtor account), balances including `interimBooked` when the
-//! card has it (documentation 2.16.0), and `cardTransactions` with booked and pending `cardTransaction`
-//! objects. Unlike account transactions, date filters and limit apply to pending card transactions too
-//! (SPEC.md known issues: card-account services are not affected). While the x-accept-fix
+//! that payments from the card name, docs/reference/payments.md#validation-duplicates-fees), balances including
+//! `interimBooked` when the card has it (documentation 2.16.0), and `cardTransactions` with booked and pending
+//! `cardTransaction` objects. Unlike account transactions, date filters and limit apply to pending card transactions
+//! too (card-account services are not affected by the known issues, docs/interface.md#known-issues-reproduced).
+//! While the x-accept-fix
 //! `cardaccount-switch-originalamount-and-transactionamount` is not active, `transactionAmount` and
 //! `originalAmount` are swapped, as the bank answered before the fix.
 

@@ -1,8 +1,10 @@
-//! Early activation of published breaking changes with `x-accept-fix` (SPEC.md, Versioning).
+//! Early activation of published breaking changes with `x-accept-fix`
+//! (docs/reference/ais-sca.md#the-rules-each-with-a-test).
 //!
 //! The header holds comma-separated fix names (trimmed, case-insensitive; several headers are read as one
 //! list). Each known fix is active when the request names it, or when the sandbox clock is on or after
-//! the day it was made the default (00:00 UTC of the "Made default" date in SPEC.md's table). So with the
+//! the day it was made the default (00:00 UTC of the date the bank made it the default,
+//! docs/rehearsal.md#the-day-a-breaking-change-lands). So with the
 //! clock at today's date every fix is active whatever the header says, and a trainer who moves the clock
 //! back before a date sees the old behaviour unless the request names the fix:
 //!
@@ -114,7 +116,7 @@ impl AcceptedFixes {
 pub const LEGACY_NAME_CHARS: usize = 35;
 
 /// The proprietary cashAccountType values answered before `cash-account-type-iso`: the bank's own
-/// product classes, written in capitals. Sandbox choice: SPEC.md names no legacy values.
+/// product classes, written in capitals. Sandbox choice: the bank names no legacy values.
 pub fn legacy_cash_account_type(iso: &str) -> &'static str {
     match iso {
         "CACC" | "TRAN" | "SLRY" => "CURRENT",

@@ -3,13 +3,13 @@
 //!
 //! Paging: the transactions the query selects (by booking date, or transaction date for pending card
 //! transactions, both ends inclusive) are counted in listing order, `offset` are skipped and at most
-//! `limit` returned. Without `limit` a page holds 200 (SPEC.md: the default page size).
+//! `limit` returned. Without `limit` a page holds 200 (docs/interface.md#limits).
 //!
 //! Links (`_links` of `transactions` / `cardTransactions`, each `{href, verbs: ["GET"]}`): `self` (this
 //! page), `first` (offset 0), `last` (the offset of the last page, 0 when nothing matches), `next` only
 //! when more follow, `previous` only when `offset > 0`, plus `account` / `cardAccount` (the account's
 //! details). Every paging href states `limit` and `offset` explicitly — with no pagination parameters it
-//! says `limit=200` (SPEC.md: "the pagination links state 200 explicitly") — followed by the request's
+//! says `limit=200` (docs/reference/ais-sca.md#the-rules-each-with-a-test) — followed by the request's
 //! other parameters in a fixed order: `bookingStatus`, `dateFrom`, `dateTo`. When the history was limited
 //! to 90 days (PSU not present) `dateFrom` is the limited date, so the links describe exactly what was
 //! served.
@@ -21,7 +21,7 @@ use crate::sandbox::model::format_date;
 use serde::Deserialize;
 use time::Date;
 
-/// SPEC.md: "when no pagination parameters are given, the default page size is 200".
+/// Without pagination parameters a page holds 200 transactions (docs/interface.md#limits).
 pub const DEFAULT_LIMIT: usize = 200;
 
 /// The raw parameters; text, so a bad value is our FORMAT_ERROR naming it.

@@ -1,13 +1,14 @@
 //! `GET /v1/accounts/{accountId}/transactions` and `GET /v1/accounts/{accountId}/transactions/{transactionId}`.
 //!
 //! The list is the slimmer one of documentation 2.11.0: each item holds transactionId (the stable
-//! sandbox id, SPEC.md release 1.18.0), dates, amount, the parties' names, the unstructured remittance
+//! sandbox id, docs/reference/ais-sca.md#endpoints), dates, amount, the parties' names, the unstructured remittance
 //! and `_links.transactionDetails`; the details endpoint answers the full Berlin Group `transactions`
 //! record under `transactionsDetails`, with the counterparty accounts, codes, ultimate parties and
 //! `additionalInformationProprietary1` (where the sandbox transaction came from).
 //!
 //! Pending transactions (made with `"status": "pending"` on the sandbox endpoint) are listed under
-//! `pending`, without a bookingDate. SPEC.md's known issue is reproduced by default: with bookingStatus
+//! `pending`, without a bookingDate. The bank's known issue (docs/interface.md#known-issues-reproduced) is
+//! reproduced by default: with bookingStatus
 //! `both` or `pending` every pending transaction is returned, whatever dateFrom, dateTo, limit and offset
 //! say (they page the booked ones alone), with a WARNING naming the issue; `PUT /v1/sandbox/settings
 //! {"reproducePendingTransactionsIssue": false}` turns it off, and then pending ones are filtered and paged
@@ -17,7 +18,7 @@
 //! Without the PSU present the history is limited to 90 days: `dateFrom` is raised and a WARNING says so.
 //! The details of one transaction need the same as the list (the account read online with SCA in the
 //! last 90 days, the transaction inside the 90 days) but do not count towards the 4 calls per 24 hours,
-//! which SPEC.md sets for the list.
+//! which the bank sets for the list (docs/interface.md#strong-customer-authentication-and-tpp-sessions).
 
 use super::access::{AccountAccessLog, AisAccess, AisEndpoint};
 use super::accounts::reference;
@@ -180,7 +181,7 @@ async fn list(
     }))
 }
 
-/// The WARNING that says SPEC.md's known issue shaped the `pending` group.
+/// The WARNING that says the bank's known issue shaped the `pending` group.
 fn pending_issue_warning(count: usize) -> TppMessage {
     TppMessage::warning(
         Code::BadRequest,

@@ -197,9 +197,9 @@ impl<'de> VariantAccess<'de> for Variant {
 }
 
 /// A character that no text field may hold: control characters other than tab, line feed and
-/// carriage return (they corrupt logs, files and the downstream systems SPEC.md speaks of), and the
-/// bidirectional embedding, override and isolate controls, which make text display otherwise than it
-/// reads ("Trojan Source", CVE-2021-42574).
+/// carriage return (they corrupt logs, files and the downstream systems the bank speaks of,
+/// docs/reference/payments.md#validation-duplicates-fees), and the bidirectional embedding, override and isolate
+/// controls, which make text display otherwise than it reads ("Trojan Source", CVE-2021-42574).
 pub fn forbidden(c: char) -> Option<&'static str> {
     match c {
         '\t' | '\n' | '\r' => None,

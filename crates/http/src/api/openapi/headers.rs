@@ -1,4 +1,4 @@
-//! SPEC.md's common header set as OpenAPI parameters, grouped the way SPEC.md applies them: every signed
+//! The bank's common header set as OpenAPI parameters, grouped the way the bank applies them: every signed
 //! request, the basket set (B), the payment set (P), the AIS reads.
 
 use super::builder::Param;
@@ -111,7 +111,7 @@ pub const AIS: &[Param] = &[
     X_ACCEPT_FIX,
 ];
 
-/// Requests that may start an SCA (set B and P of SPEC.md, less the payment-only headers).
+/// Requests that may start an SCA (the bank's sets B and P, less the payment-only headers).
 pub const SCA: &[Param] = &[
     PSU_ID,
     X_PSU_IDENTITY,
@@ -129,8 +129,9 @@ pub const SCA: &[Param] = &[
     X_ACCEPT_FIX,
 ];
 
-/// SPEC.md's sets B and P (baskets, payment creation and their authorisation): what `SCA` lists, with
-/// the headers the sandbox requires marked so (PSU-ID may be replaced by X-PSU-IDENTITY on a payment).
+/// The bank's sets B and P (docs/interface.md#payments: baskets, payment creation and their authorisation): what
+/// `SCA` lists, with the headers the sandbox requires marked so (PSU-ID may be replaced by X-PSU-IDENTITY on a
+/// payment).
 pub const SET_B_P: &[Param] = &[
     PSU_ID,
     X_PSU_IDENTITY,

@@ -1,4 +1,4 @@
-//! The authorisation sub-resources of payments and signing baskets (Berlin Group 1.3, where SPEC.md names
+//! The authorisation sub-resources of payments and signing baskets (Berlin Group 1.3, where the bank names
 //! only the startAuthorisation link): `POST …/authorisations` starts one and answers with its scaRedirect
 //! and scaStatus links, `GET …/authorisations` lists those started on the resource, `GET
 //! …/authorisations/{authorisationId}` reads one's scaStatus. The same three for `/v1/{service}/{product}

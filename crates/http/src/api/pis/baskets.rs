@@ -1,4 +1,4 @@
-//! The signing basket endpoints (SPEC.md operations 1 and 2): `POST /v1/signing-baskets`,
+//! The signing basket endpoints (docs/reference/payments.md#endpoints-and-products): `POST /v1/signing-baskets`,
 //! `GET /v1/signing-baskets/{basketId}` and `…/status`, and `DELETE`; one SCA approves every payment in
 //! the basket (its authorisation sub-resources: `authorisations.rs`).
 

@@ -143,7 +143,8 @@ async fn create(
     Ok((StatusCode::CREATED, Json(body)))
 }
 
-/// The payment of the path for the calling TPP, with SPEC.md's known issue applied.
+/// The payment of the path for the calling TPP, with the bank's known issue applied
+/// (docs/interface.md#known-issues-reproduced).
 fn readable_payment(
     state: &AppState,
     parts: &Parts,
@@ -240,7 +241,8 @@ pub(super) fn routes() -> Routes {
             .refusals(&[400, 403, 413, 415])
     }
     Routes::new()
-        // SPEC.md names this path (without "domestic"); the spelling with it is accepted too.
+        // The bank names this path (without "domestic", docs/reference/payments.md#endpoints-and-products); the
+        // spelling with it is accepted too.
         .post(
             "/payments/instant-norwegian-credit-transfers-straks/fee-information",
             fee_information,

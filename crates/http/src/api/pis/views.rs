@@ -1,5 +1,5 @@
 //! How payments look on the wire: the creation response, the details and the status (Berlin Group 1.3
-//! shapes where SPEC.md leaves them open; amounts as strings; `_links` entries `{href, verbs}`).
+//! shapes where the bank leaves them open; amounts as strings; `_links` entries `{href, verbs}`).
 
 use super::sca_start::Started;
 use crate::api::links::Links;
@@ -27,8 +27,9 @@ pub fn links(payment: &Payment, started: Option<&Started>) -> Links {
 
 /// The links of an authorisable resource at `path` (a payment or a signing basket): itself and its
 /// status, then either the authorisation just started (`scaRedirect`, `scaStatus`) or, when none was,
-/// how to start one (`startAuthorisation`) — SPEC.md's "scaRedirect or startAuthorisation", as Berlin
-/// Group 1.3 answers an implicit start (scaRedirect, scaStatus) and an explicit one (startAuthorisation).
+/// how to start one (`startAuthorisation`) — the bank's "scaRedirect or startAuthorisation"
+/// (docs/reference/payments.md#endpoints-and-products), as Berlin Group 1.3 answers an implicit start (scaRedirect,
+/// scaStatus) and an explicit one (startAuthorisation).
 pub fn resource_links(path: &str, started: Option<&Started>) -> Links {
     let links = Links::new()
         .get("self", path.to_owned())

@@ -1,5 +1,5 @@
 //! Mock accounts and their transactions: `POST /v1/sandbox/accounts`, `GET .../{mockAccountId}`, and
-//! `GET|POST .../{mockAccountId}/transactions` (SPEC.md operation 4).
+//! `GET|POST .../{mockAccountId}/transactions` (docs/reference/mock-data.md#endpoints).
 
 use super::{changed_answer, query};
 use crate::api::error::ApiResult;

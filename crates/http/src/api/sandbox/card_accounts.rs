@@ -1,5 +1,6 @@
 //! Mock card accounts and their transactions: `POST /v1/sandbox/card-accounts`,
-//! `GET .../{mockCardAccountId}`, and `GET|POST .../{mockCardAccountId}/transactions` (SPEC.md operation 5).
+//! `GET .../{mockCardAccountId}`, and `GET|POST .../{mockCardAccountId}/transactions`
+//! (docs/reference/mock-data.md#endpoints).
 
 use super::{changed_answer, query};
 use crate::api::error::ApiResult;

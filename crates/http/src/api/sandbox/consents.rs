@@ -1,6 +1,6 @@
 //! The bank's side of consent, for testers and trainers: every consent in the sandbox, the PSU revoking
-//! at the bank (the TPP is not told, SPEC.md), and the bank removing payment permission on an account that
-//! stays visible to account information.
+//! at the bank (the TPP is not told, docs/interface.md#consent), and the bank removing payment permission on an
+//! account that stays visible to account information.
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;

@@ -24,7 +24,7 @@ use crate::sandbox::seed::InitSummary;
 use crate::sandbox::transactions::{TransactionInput, TransactionView};
 use serde_json::json;
 
-/// SPEC.md operation 4's listing parameters.
+/// The sandbox transaction listing's parameters (docs/reference/mock-data.md#endpoints).
 const LISTING: &[Param] = &[
     Param::query("fromDate", "date", "First booking date (ISO 8601)."),
     Param::query("toDate", "date", "Last booking date (ISO 8601)."),
