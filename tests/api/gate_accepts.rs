@@ -1,6 +1,6 @@
 //! What real TPP clients do differently and the gate accepts: the RFC 2047 wrapper, (request-target)
 //! present or absent, SHA-512, another header order, serial and issuer spelled differently (with warnings),
-//! PEM armour, SPEC.md's "UTC" dates, Digest on a GET.
+//! PEM armour, the bank's "UTC" dates (docs/reference/signed-requests.md#the-gate), Digest on a GET.
 
 use crate::helpers::{spawn_app, tpp};
 use axum::http::HeaderValue;

@@ -1,8 +1,8 @@
 //! Requests signed by an independent implementation, verified by the real gate: the script in
-//! tests/independent-signer/ builds the signing string, the Digest and the keyId from SPEC.md's rules
-//! with Python's standard library and signs with the `openssl` command, sharing no code with the
-//! sandbox. Round trips through the crate's own signer cannot show that the rules are read rightly;
-//! these can. python3 and openssl are required: without them these tests fail, they never skip.
+//! tests/independent-signer/ builds the signing string, the Digest and the keyId from the bank's rules
+//! (docs/interface.md#signing-every-request) with Python's standard library and signs with the `openssl` command,
+//! sharing no code with the sandbox. Round trips through the crate's own signer cannot show that the rules are read
+//! rightly; these can. python3 and openssl are required: without them these tests fail, they never skip.
 
 use crate::helpers::{fixture_dir, spawn_app, TestApp, TestResponse};
 use serde_json::Value;

@@ -165,8 +165,8 @@ pub async fn send(
     crate::helpers::TestResponse::read(response).await
 }
 
-/// The kit's list and the sandbox's candidates (SPEC.md rule 7) are the same today. If they part, the
-/// gate asks for headers the platform's own proxy does not sign (a request through the kit is refused
+/// The kit's list and the sandbox's candidates (docs/interface.md#signing-every-request) are the same today. If they
+/// part, the gate asks for headers the platform's own proxy does not sign (a request through the kit is refused
 /// for an unsigned candidate) or the proxy signs headers the gate does not expect; either way the
 /// sandbox no longer behaves like the platform for the kit's users, and the change must be deliberate.
 #[test]

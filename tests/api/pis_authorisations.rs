@@ -1,5 +1,5 @@
 //! The authorisation sub-resources of payments, bulk payments and signing baskets (issue 32; Berlin Group
-//! 1.3 where SPEC.md names only the links): a creation answer carries scaRedirect and scaStatus (the
+//! 1.3 where the bank names only the links): a creation answer carries scaRedirect and scaStatus (the
 //! authorisation it started), not startAuthorisation beside them; `GET …/authorisations` lists the ids
 //! started on the resource, oldest first; `GET …/authorisations/{id}` reads one's scaStatus.
 
@@ -30,7 +30,8 @@ fn href(links: &Value, name: &str) -> String {
 }
 
 /// A creation answer's links: scaRedirect and scaStatus of the authorisation it started, self and
-/// status; no startAuthorisation beside a started one (SPEC.md: "scaRedirect or startAuthorisation").
+/// status; no startAuthorisation beside a started one (the bank's "scaRedirect or startAuthorisation":
+/// docs/reference/payments.md#endpoints-and-products).
 /// Returns the started authorisation's id, read from scaStatus.
 fn started_links(links: &Value, resource_path: &str) -> String {
     assert!(links.get("startAuthorisation").is_none(), "{links}");

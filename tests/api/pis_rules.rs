@@ -109,7 +109,7 @@ async fn set_now(app: &TestApp, now: &str) {
 // Payment creation: headers and query
 // ---------------------------------------------------------------------------------------------
 
-/// A creation request with every header SPEC.md requires except `without`.
+/// A creation request with every header the bank requires (docs/interface.md#payments) except `without`.
 fn create_without<'a>(
     app: &'a TestApp,
     psu_id: &str,
@@ -875,9 +875,10 @@ async fn credits_of(app: &TestApp, minor: i64) -> Vec<String> {
         .collect()
 }
 
-/// SPEC.md: the sandbox simulates batch processing "for all payments except periodic ones". After its
-/// SCA a standing order is accepted for execution (ACSP) and stays so, through its day of execution, a
-/// month of runs and its end date: no instance is booked, and the status read says why.
+/// The sandbox simulates batch processing for all payments except periodic ones
+/// (docs/reference/payments.md#periodic-payments). After its SCA a standing order is accepted for execution (ACSP)
+/// and stays so, through its day of execution, a month of runs and its end date: no instance is booked, and the
+/// status read says why.
 #[tokio::test]
 async fn a_periodic_payment_stays_accepted_and_no_run_books_an_instance() {
     let app = spawn_app().await;

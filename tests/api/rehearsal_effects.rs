@@ -1,7 +1,7 @@
 //! The fault plan's resource effects, its fix defaults and its operation match (docs/rehearsal.md): a
-//! consent revoked at the bank or expired mid-journey gets what SPEC.md gives those consents, a payment
-//! or part of a basket is rejected by the next batch run, an `x-accept-fix` becomes the default on a date
-//! of the sandbox clock, and a rule names an operation by its operationId.
+//! consent revoked at the bank or expired mid-journey gets what the bank gives those consents
+//! (docs/interface.md#consent), a payment or part of a basket is rejected by the next batch run, an `x-accept-fix`
+//! becomes the default on a date of the sandbox clock, and a rule names an operation by its operationId.
 
 use crate::ais_journeys::private_consent;
 use crate::helpers::{
@@ -191,7 +191,7 @@ async fn an_x_accept_fix_becomes_the_default_on_the_plans_date() {
     let tpp = private_consent(&app, "s").await;
     assert!(
         balance_amount(&app, &tpp).await.is_string(),
-        "SPEC.md's default"
+        "the bank's default"
     );
     let lands = TEST_NOW + time::Duration::minutes(10);
     let lands_text = lands

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""An independent TPP signer: signs one request from SPEC.md's "Request signing" rules alone, with the
-Python standard library and the `openssl` command, sharing no code with the sandbox. The API test
-tests/api/gate_known_answers.rs runs it and sends what it prints to the real gate.
+"""An independent TPP signer: signs one request from the bank's signing rules alone
+(docs/interface.md#signing-every-request), with the Python standard library and the `openssl` command,
+sharing no code with the sandbox. The API test tests/api/gate_known_answers.rs runs it and sends what it
+prints to the real gate.
 
 Usage: sign.py --cert-dir DIR --method M --target PATH?QUERY --now UNIX_SECONDS [--body TEXT]
                [--request-id ID]

@@ -13,7 +13,7 @@ const signed = {
   "TPP-Signature-Certificate": "MIIB...",
 };
 
-// SPEC.md's sets B and P add what the sandbox requires of basket and payment requests.
+// The bank's sets B and P (docs/interface.md#payments) add what the sandbox requires of basket and payment requests.
 const setBP = {
   ...signed,
   "PSU-ID": "8f4a2c1e-3b5d-4e6f-9a0b-1c2d3e4f5a6b",

@@ -1,8 +1,8 @@
 //! The conformance report (docs/conformance.md): grades a TPP app's traffic — the traffic log's exchanges
 //! of one TPP over a time window or one journey, or a recorded flow file — against the bank's rules
-//! (SPEC.md). Pre-flight checks come first, then the rules by group, each a pure function over the
-//! selection with a stable id, its SPEC.md section, a verdict, the evidence and what production does.
-//! No HTTP here: the workbench API serves the report, the CLI writes it as JSON, JUnit and HTML.
+//! (docs/interface.md). Pre-flight checks come first, then the rules by group, each a pure function over the
+//! selection with a stable id, the section of the bank's documentation it comes from, a verdict, the evidence and
+//! what production does. No HTTP here: the workbench API serves the report, the CLI writes it as JSON, JUnit and HTML.
 
 pub mod context;
 pub mod html;

@@ -173,8 +173,8 @@ impl Op {
         }
     }
 
-    /// SPEC.md's header sets B (every signing basket operation) and P (payment creation): these need
-    /// x-accept-fix, TPP-Session-ID, TPP-Redirect-URI and PSU-IP-Address.
+    /// The bank's header sets B (every signing basket operation) and P (payment creation,
+    /// docs/interface.md#payments): these need x-accept-fix, TPP-Session-ID, TPP-Redirect-URI and PSU-IP-Address.
     pub fn in_set_b_or_p(&self) -> bool {
         matches!(
             self,

@@ -1,4 +1,4 @@
-// One rule of the report: its id, title and verdict, the outcome in a sentence, where SPEC.md says it and
+// One rule of the report: its id, title and verdict, the outcome in a sentence, where the bank's documentation says it and
 // what production does, and its evidence — each exchange a click away in the inspector, its journey in
 // the flow view.
 import { For, Show } from "solid-js";
@@ -77,7 +77,7 @@ export function RuleCard(props: { rule: RuleResult; actions: EvidenceActions }) 
       <details>
         <summary>What it checks, and what production does</summary>
         <dl class="rule-facts">
-          <dt>SPEC.md</dt>
+          <dt>Bank's documentation</dt>
           <dd>{r().specSection}</dd>
           <dt>Checks</dt>
           <dd>{r().checks}</dd>

@@ -1,4 +1,4 @@
-//! Header rules: the headers SPEC.md's sets B (signing baskets) and P (payment creation) require, the
+//! Header rules: the headers the bank's sets B (signing baskets) and P (payment creation) require, the
 //! redirect URI on every request, PSU-Corporate-ID in corporate context, x-accept-fix, PSU-ID once it is
 //! known, well-formed header values, and JSON bodies in UTF-8.
 
@@ -162,7 +162,7 @@ fn corporate_id(ctx: &Context) -> Grade {
     )
 }
 
-/// The fixes the bank has published (SPEC.md, Versioning).
+/// The fixes the bank has published (docs/reference/ais-sca.md#the-rules-each-with-a-test).
 pub const PUBLISHED_FIXES: [&str; 4] = [
     "amount-as-string",
     "cardaccount-switch-originalamount-and-transactionamount",

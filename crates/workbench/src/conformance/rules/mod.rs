@@ -1,6 +1,6 @@
 //! The rules: each a pure function over the selection's [`Context`] that returns a [`Grade`], with its
-//! stable id, SPEC.md section, what it checks, what production does and how it is graded (the same texts
-//! docs/conformance.md lists; a test keeps them in step). One file per group.
+//! stable id, section of the bank's documentation, what it checks, what production does and how it is graded (the
+//! same texts docs/conformance.md lists; a test keeps them in step). One file per group.
 
 pub mod general;
 pub mod headers;
@@ -28,7 +28,7 @@ pub struct Rule {
     pub id: &'static str,
     pub group: Group,
     pub title: &'static str,
-    /// SPEC.md's section (and item) the rule comes from.
+    /// The section (and item) of the bank's documentation the rule comes from.
     pub spec: &'static str,
     pub checks: &'static str,
     pub production: &'static str,
