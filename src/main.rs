@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         Command::Curl(args) => xs2a_sandbox::cli::har::run_curl(args),
         Command::Openapi(args) => xs2a_sandbox::cli::openapi::run(args),
         Command::Conformance(args) => xs2a_sandbox::cli::conformance::run(args),
+        Command::Health(args) => xs2a_sandbox::cli::health::run(args),
     };
     match outcome {
         Ok(code) => code,
