@@ -153,7 +153,7 @@ created=$(curl -s -H @"$work/headers.txt" \
 check "a customer created (201)" contains "$created" " 201"
 stop_started=$(date +%s%N)
 podman kill --signal TERM xs2a-ci-loopback >/dev/null
-exit_code=$(podman wait xs2a-ci-loopback)
+exit_code=$(podman wait --interval 10ms xs2a-ci-loopback)
 stop_ms=$((($(date +%s%N) - stop_started) / 1000000))
 log=$(podman logs xs2a-ci-loopback 2>&1)
 check "SIGTERM: exit 0" test "$exit_code" = 0

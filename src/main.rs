@@ -4,6 +4,12 @@ use clap::Parser;
 use std::process::ExitCode;
 use xs2a_sandbox::cli::{Cli, Command};
 
+/// The container image's static binary takes mimalloc instead of musl's own allocator (the feature
+/// `mimalloc`, scripts/build-image.sh): docs/performance.md, "The container image", has the figures.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
