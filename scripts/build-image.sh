@@ -13,7 +13,9 @@
 #                                                      #   amd64 image, from the release build it already has)
 #   --tag NAME (another name for the image), --archive FILE (also write it as an OCI archive),
 #   --source URL (the source label; default: the git remote, or XS2A_IMAGE_SOURCE), --no-image (build the
-#   binary only: target/<musl triple>/<profile>/xs2a-sandbox), --features LIST (the package's features)
+#   binary only: target/<musl triple>/<profile>/xs2a-sandbox), --features LIST (the package's features;
+#   default mimalloc, the allocator the image's binary takes: docs/performance.md, "The container image";
+#   --features "" builds with musl's own)
 #
 # The image is named xs2a-sandbox:<version>-<arch> (and --tag). Needs podman, and for a build, Rust's
 # target (rustup target add x86_64-unknown-linux-musl / aarch64-unknown-linux-musl) with musl-tools or,
@@ -29,7 +31,7 @@ tags=()
 archive=""
 source_url="${XS2A_IMAGE_SOURCE:-}"
 image_too=1
-features=""
+features=mimalloc
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) arch="$2"; shift 2 ;;

@@ -24,7 +24,7 @@ bench=$(cargo test --release --locked --workspace --features xs2a-desktop/custom
 [ -x "$bench" ] || { echo "no benchmark executable" >&2; exit 1; }
 run() { # run BINARY: "rate cpu_us verify_us peak_rss_mb" of one run
   "$bench" --bench --server "$1" --seconds "$seconds" 2>/dev/null |
-    awk '/^raw RSA-2048 verify/ { verify = $(NF - 1) }
+    awk '/^raw RSA-2048 verify/ { verify = $(NF - 2) }
          /^GET .*signed/ { gsub("/s", "", $NF); rate = $NF }
          /^server CPU per request/ { cpu = $5 }
          /^server memory/ { peak = $(NF - 1) }
@@ -35,16 +35,18 @@ for entry in "${binaries[@]}"; do
   file -L "${entry#*=}" | sed "s|^|${entry%%=*}: |" | cut -c1-160
 done
 run "${binaries[0]#*=}" >/dev/null # one uncounted run: the first after a build is slower in every series
-declare -A ratios
+declare -A ratios cpu_ratios
 for round in $(seq 1 "$rounds"); do
   line="round $round:"
   reference_rate=""
+  reference_cpu=""
   for entry in "${binaries[@]}"; do
     label="${entry%%=*}"
     read -r rate cpu verify peak < <(run "${entry#*=}")
-    [ -n "$reference_rate" ] || reference_rate=$rate
+    [ -n "$reference_rate" ] || { reference_rate=$rate; reference_cpu=$cpu; }
     ratio=$(awk -v a="$rate" -v b="$reference_rate" 'BEGIN { printf "%.1f", 100 * a / b }')
     ratios[$label]="${ratios[$label]:-} $ratio"
+    cpu_ratios[$label]="${cpu_ratios[$label]:-} $(awk -v a="$cpu" -v b="$reference_cpu" 'BEGIN { printf "%.2f", a / b }')"
     line="$line $label $rate/s ($cpu µs CPU = $(awk -v c="$cpu" -v v="$verify" 'BEGIN { printf "%.2f", c / v }') verifies, peak RSS $peak MB) $ratio %;"
   done
   echo "$line"
@@ -52,6 +54,8 @@ done
 for entry in "${binaries[@]:1}"; do
   label="${entry%%=*}"
   tr ' ' '\n' <<<"${ratios[$label]}" | grep . | sort -n | awk -v label="$label" -v ref="${binaries[0]%%=*}" '
-    { r[NR] = $1 } END { printf "median of %d rounds: %s at %s %% of %s (range %s-%s %%)\n", NR, label, r[int((NR + 1) / 2)], ref, r[1], r[NR] }'
+    { r[NR] = $1 } END { printf "median of %d rounds: %s at %s %% of %s'"'"'s rate (range %s-%s %%)\n", NR, label, r[int((NR + 1) / 2)], ref, r[1], r[NR] }'
+  tr ' ' '\n' <<<"${cpu_ratios[$label]}" | grep . | sort -n | awk -v label="$label" -v ref="${binaries[0]%%=*}" '
+    { r[NR] = $1 } END { printf "median of %d rounds: %s takes %s x %s'"'"'s server CPU per request (range %s-%s)\n", NR, label, r[int((NR + 1) / 2)], ref, r[1], r[NR] }'
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
