@@ -15,7 +15,7 @@
 #   --source URL (the source label; default: the git remote, or XS2A_IMAGE_SOURCE), --no-image (build the
 #   binary only: target/<musl triple>/<profile>/xs2a-sandbox), --features LIST (the package's features;
 #   default mimalloc, the allocator the image's binary takes: docs/performance.md, "The container image";
-#   --features "" builds with musl's own)
+#   --features "" builds with musl's own; with --binary, the features FILE was built with, for the labels)
 #
 # The image is named xs2a-sandbox:<version>-<arch> (and --tag). Needs podman, and for a build, Rust's
 # target (rustup target add x86_64-unknown-linux-musl / aarch64-unknown-linux-musl) with musl-tools or,
@@ -31,7 +31,7 @@ tags=()
 archive=""
 source_url="${XS2A_IMAGE_SOURCE:-}"
 image_too=1
-features=mimalloc
+features=default
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) arch="$2"; shift 2 ;;
@@ -55,6 +55,11 @@ export CONTAINERS_CONF="${CONTAINERS_CONF:-$root/container/containers.conf}"
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 image="xs2a-sandbox:$version-$arch"
 
+if [ "$features" = default ]; then
+  if [ -z "$binary" ]; then features=mimalloc; else features=""; fi
+fi
+feature_args=()
+[ -z "$features" ] || feature_args=(--features "$features")
 if [ -z "$binary" ]; then
   # The binary embeds the UI: build it when it is not there.
   if [ ! -f ui/dist/index.html ]; then
@@ -77,8 +82,6 @@ if [ -z "$binary" ]; then
       fi
       ;;
   esac
-  feature_args=()
-  [ -z "$features" ] || feature_args=(--features "$features")
   "${build[@]}" --locked --profile "$profile" -p xs2a-sandbox --bin xs2a-sandbox --target "$triple" "${feature_args[@]}"
   binary="target/$triple/$profile/xs2a-sandbox"
 fi
@@ -115,7 +118,7 @@ created=$(date -u -d "@$epoch" +%Y-%m-%dT%H:%M:%SZ)
 if [ -z "$source_url" ]; then
   source_url=$(git remote get-url origin 2>/dev/null || echo "unknown: built from a clone without a remote")
 fi
-licences=$(cargo metadata --format-version 1 --locked --filter-platform "$triple" |
+licences=$(cargo metadata --format-version 1 --locked --filter-platform "$triple" "${feature_args[@]}" |
   python3 container/licences.py --libc "$libc")
 
 tag_args=(-t "$image")
