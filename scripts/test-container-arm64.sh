@@ -36,7 +36,8 @@ echo "== the arm64 binary under qemu-user"
 check "an aarch64 executable" contains "$(file -L "$binary")" "ARM aarch64"
 check "--version under qemu-aarch64-static" contains "$(arm --version)" "xs2a-sandbox $version"
 arm cert issue --roles PSP_AI,PSP_PI --name "arm64 TPP" --out "$work/tpp" >/dev/null
-arm serve --ephemeral --port 0 >"$work/serve.out" 2>"$work/serve.err" &
+# qemu itself in the background (not through arm()): $! is then the process the SIGTERM goes to.
+qemu-aarch64-static "$binary" serve --ephemeral --port 0 >"$work/serve.out" 2>"$work/serve.err" &
 server=$!
 tries=0
 until grep -q '^workbench:' "$work/serve.out"; do
