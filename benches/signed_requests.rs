@@ -6,6 +6,9 @@
 //! it answered. The load generator is deliberately thin (raw HTTP/1.1 over keep-alive TCP, requests signed
 //! once up front) so that it leaves as much of the 2 cores as possible to the server.
 //!
+//! `-- --server PATH` measures another build of the service instead of the one cargo built (the container
+//! image's static binary against the glibc one: `scripts/measure-image-throughput.sh`).
+//!
 //! `-- --drive HOST:PORT --requests N [--health]` only sends N requests (signed GETs, or `/health`) one
 //! after another over one connection to a server already running, and exits: what
 //! `scripts/count-instructions.sh` uses to count a running server's instructions per request under
@@ -77,9 +80,18 @@ fn raw_verify_rate(credentials: &SigningCredentials) -> f64 {
     count as f64 / started.elapsed().as_secs_f64()
 }
 
+/// The service's binary: `--server PATH`, or the one cargo built beside this benchmark.
+fn server_binary() -> String {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == "--server")
+        .and_then(|i| args.get(i + 1).cloned())
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_xs2a-sandbox").to_owned())
+}
+
 fn start_server(data: &std::path::Path, extra: &[&str]) -> (Child, String, Duration) {
     let started = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xs2a-sandbox"))
+    let mut child = Command::new(server_binary())
         .args(["serve", "--addr", "127.0.0.1:0", "--data"])
         .arg(data)
         .args(extra)
@@ -363,6 +375,7 @@ fn main() {
         extra.push("--no-journal");
     }
     let extra = &extra[..];
+    println!("server: {}", server_binary());
     println!(
         "traffic log: {}, change journal: {}",
         if options.no_traffic { "off" } else { "on" },
@@ -431,6 +444,25 @@ fn main() {
         percentile(&latencies, 0.99).as_secs_f64() * 1e3,
         floor * 1e6
     );
+    println!("{}", memory(server.id()));
     server.kill().unwrap();
     server.wait().unwrap();
+}
+
+/// The server's resident memory now and at its peak (VmRSS, VmHWM), after the load: what an allocator
+/// keeps, and what a container's memory limit must allow.
+fn memory(pid: u32) -> String {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches(" kB").parse::<f64>().ok())
+            .map_or_else(|| "?".to_owned(), |kb| format!("{:.1}", kb / 1024.0))
+    };
+    format!(
+        "server memory after the load: VmRSS {} MB, peak VmHWM {} MB",
+        field("VmRSS:"),
+        field("VmHWM:")
+    )
 }

@@ -4,6 +4,12 @@ use clap::Parser;
 use std::process::ExitCode;
 use xs2a_sandbox::cli::{Cli, Command};
 
+/// The container image's static binary takes mimalloc instead of musl's own allocator (the feature
+/// `mimalloc`, scripts/build-image.sh): docs/performance.md, "The container image", has the figures.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
@@ -18,6 +24,7 @@ fn main() -> ExitCode {
         Command::Curl(args) => xs2a_sandbox::cli::har::run_curl(args),
         Command::Openapi(args) => xs2a_sandbox::cli::openapi::run(args),
         Command::Conformance(args) => xs2a_sandbox::cli::conformance::run(args),
+        Command::Health(args) => xs2a_sandbox::cli::health::run(args),
     };
     match outcome {
         Ok(code) => code,

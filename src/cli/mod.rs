@@ -4,11 +4,13 @@ pub mod cert;
 pub mod conformance;
 pub mod export;
 pub mod har;
+pub mod health;
 pub mod import;
 pub mod openapi;
 pub mod own_sandbox;
 pub mod replay;
 pub mod serve;
+pub mod serve_access;
 pub mod sign;
 pub mod verify;
 
@@ -47,6 +49,8 @@ pub enum Command {
     Conformance(conformance::ConformanceArgs),
     /// Write the OpenAPI 3.1 document of the whole service (also served at /openapi.json).
     Openapi(openapi::OpenApiArgs),
+    /// Ask a running sandbox's /health: exit 0 when it is up (the container image's health check).
+    Health(health::HealthArgs),
 }
 
 pub use crate::logging::init_tracing;

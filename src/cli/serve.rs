@@ -1,7 +1,9 @@
 //! `xs2a-sandbox serve`: builds the service through [`App`], binds, prints the base URL, the mode and the
 //! workbench's tokenised URL, and serves until SIGINT/SIGTERM.
 
+use super::serve_access::{self, TokenSource};
 use crate::api::limits::Limits;
+use crate::api::workbench::reach::WorkbenchReach;
 use crate::app::{App, AppConfig, ClockStart, DataDir};
 use crate::state::AccessMode;
 use clap::Args;
@@ -12,12 +14,28 @@ use std::time::Duration;
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Address to listen on; port 0 picks a free port. Loopback by default.
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    pub addr: SocketAddr,
-    /// Port to listen on (shorthand for --addr 127.0.0.1:PORT).
+    /// Address to listen on; port 0 picks a free port. Default 127.0.0.1:8080 (0.0.0.0:8080 with
+    /// --container).
+    #[arg(long)]
+    pub addr: Option<SocketAddr>,
+    /// Port to listen on (shorthand for --addr 127.0.0.1:PORT, or 0.0.0.0:PORT with --container).
     #[arg(long, conflicts_with = "addr")]
     pub port: Option<u16>,
+    /// Run as the container image does (docs/install.md): listen on every interface (the port to
+    /// publish), let the workbench be opened through the published port from the host's 127.0.0.1, and
+    /// print the URLs as the host reaches them. Shared mode unless --mode loopback.
+    #[arg(long, env = "XS2A_CONTAINER", action = clap::ArgAction::SetTrue,
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub container: bool,
+    /// loopback or shared (docs/reference/access.md). Default: loopback on a loopback address, shared on
+    /// any other (so in a container). Loopback on another address needs --container: a port published
+    /// only on the host's 127.0.0.1, or a CI job's own service.
+    #[arg(long, env = "XS2A_MODE", value_name = "loopback|shared", value_parser = serve_access::parse_mode, conflicts_with = "shared")]
+    pub mode: Option<AccessMode>,
+    /// The URL clients reach the service at, printed instead of the listening address (a container's
+    /// published port: http://127.0.0.1:18080).
+    #[arg(long, env = "XS2A_PUBLIC_URL", value_name = "URL")]
+    pub public_url: Option<String>,
     /// Data directory (default: the platform's data directory, e.g. ~/.local/share/xs2a-sandbox).
     #[arg(long)]
     pub data: Option<PathBuf>,
@@ -34,6 +52,14 @@ pub struct ServeArgs {
     /// The operator credential (default: a fresh random one, printed at start).
     #[arg(long, env = "XS2A_OPERATOR_TOKEN", hide_env_values = true)]
     pub operator_token: Option<String>,
+    /// Read the operator credential from FILE (a mounted secret); it is then never printed.
+    #[arg(
+        long,
+        env = "XS2A_OPERATOR_TOKEN_FILE",
+        value_name = "FILE",
+        conflicts_with = "operator_token"
+    )]
+    pub operator_token_file: Option<PathBuf>,
     /// Trust TPP certificates issued by this CA (PEM), besides the bundled test CA. Repeatable.
     #[arg(long = "trust-ca", value_name = "PEM")]
     pub trust_ca: Vec<PathBuf>,
@@ -121,22 +147,31 @@ pub fn default_data_dir() -> PathBuf {
 }
 
 impl ServeArgs {
-    /// The address to listen on, `--port` applied.
+    /// The address to listen on, `--port` and `--container` applied.
     pub fn listen_addr(&self) -> SocketAddr {
-        match self.port {
-            Some(port) => SocketAddr::from(([127, 0, 0, 1], port)),
-            None => self.addr,
+        serve_access::listen_addr(self.addr, self.port, self.container)
+    }
+
+    /// The operator credential given (`--operator-token`, its variable, or a file); `None`: a fresh one.
+    fn operator_token(&self) -> Result<Option<String>, String> {
+        match &self.operator_token_file {
+            Some(path) => serve_access::read_token_file(path).map(Some),
+            None => Ok(self.operator_token.clone()),
+        }
+    }
+
+    /// How the workbench line shows the operator credential.
+    fn token_source(&self) -> TokenSource {
+        match &self.operator_token_file {
+            Some(path) => TokenSource::File(path.display().to_string()),
+            None => TokenSource::Printed,
         }
     }
 
     /// The service's configuration from the arguments.
     pub fn config(&self) -> Result<AppConfig, String> {
         let addr = self.listen_addr();
-        let access = if self.shared || !addr.ip().is_loopback() {
-            AccessMode::Shared
-        } else {
-            AccessMode::Loopback
-        };
+        let access = serve_access::access_mode(self.mode, self.shared, addr, self.container)?;
         let mut trust_ca_pems = Vec::new();
         for path in &self.trust_ca {
             trust_ca_pems.push(
@@ -166,7 +201,7 @@ impl ServeArgs {
                 body_read_timeout: Duration::from_secs(self.body_timeout),
                 idle_timeout: Duration::from_secs(self.idle_timeout),
             },
-            operator_token: self.operator_token.clone(),
+            operator_token: self.operator_token()?,
             traffic: crate::traffic::store::TrafficOverrides {
                 enabled: self.no_traffic.then_some(false),
                 max_entries: self.traffic_max_entries,
@@ -187,6 +222,11 @@ impl ServeArgs {
                 ),
                 None => None,
             },
+            workbench_reach: if self.container {
+                WorkbenchReach::PublishedPort
+            } else {
+                WorkbenchReach::ThisMachine
+            },
         })
     }
 }
@@ -203,7 +243,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         let _ = rx.wait_for(|stop| *stop).await;
     };
     let stop_signal = crate::api::server::shutdown_signal();
-    let base = format!("http://{bound}");
+    let base = serve_access::reachable_url(bound, args.public_url.as_deref());
     let tls_listener = match args.tls {
         true => Some(
             tokio::net::TcpListener::bind(args.tls_addr)
@@ -212,12 +252,9 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         ),
         false => None,
     };
-    let listening = match &tls_listener {
-        Some(tls) => format!(
-            "{base} and https://{}",
-            tls.local_addr().map_err(|e| e.to_string())?
-        ),
-        None => base.clone(),
+    let tls_bound = match &tls_listener {
+        Some(tls) => Some(tls.local_addr().map_err(|e| e.to_string())?),
+        None => None,
     };
     let mode = match app.access() {
         AccessMode::Loopback => {
@@ -229,9 +266,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     use std::io::Write;
     let _ = write!(
         std::io::stdout().lock(),
-        "xs2a-sandbox listening on {listening}\nmode: {} ({mode})\nworkbench: {base}/workbench/?token={}\n",
+        "{}\nmode: {} ({mode})\n{}\n",
+        serve_access::listening_line(&base, bound, tls_bound),
         app.access().as_str(),
-        app.operator_token()
+        serve_access::workbench_line(&base, app.operator_token(), &args.token_source()),
     );
     let _ = std::io::stdout().flush();
     app.announce(&base);
@@ -259,8 +297,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let stop = wait_for_stop(stop_rx);
     tasks.spawn(async move { http_app.serve(listener, stop).await });
 
+    let mut asked_to_stop = None;
     tokio::select! {
         () = stop_signal => {
+            asked_to_stop = Some(std::time::Instant::now());
             eprintln!("xs2a-sandbox: shutting down");
             let _ = stop_tx.send(true);
         }
@@ -277,7 +317,15 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(path) = &args.record {
         write_recording(&app, record_after, path, args.fixture.as_deref())?;
     }
-    app.close()
+    app.close()?;
+    // What a container's stop waits for, measured (docs/install.md): every write on disk, the store closed.
+    if let Some(asked) = asked_to_stop {
+        eprintln!(
+            "xs2a-sandbox: stopped, the store closed, {} ms after the stop signal",
+            asked.elapsed().as_millis()
+        );
+    }
+    Ok(())
 }
 
 /// Writes the exchanges served since `after` as a flow file (`--record`).

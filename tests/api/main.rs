@@ -11,6 +11,7 @@ mod clock;
 mod concurrency;
 mod conformance;
 mod conformance_cli;
+mod container_cli;
 mod data_dirs;
 mod durability;
 mod errors;

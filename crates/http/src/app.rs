@@ -4,6 +4,7 @@
 //! service through here, so they run exactly the same thing.
 
 use crate::api::limits::Limits;
+use crate::api::workbench::reach::WorkbenchReach;
 use crate::app_state::AppState;
 use crate::clock::Clock;
 use crate::signing::signer::SigningCredentials;
@@ -63,6 +64,9 @@ pub struct AppConfig {
     pub profile: Option<crate::rehearsal::Profile>,
     /// A fault plan (docs/rehearsal.md) that replaces the stored one.
     pub faults: Option<crate::rehearsal::plan::Plan>,
+    /// Which peers count as this machine for the workbench: loopback ones, or in a container the
+    /// published port's (docs/reference/access.md).
+    pub workbench_reach: WorkbenchReach,
 }
 
 impl Default for AppConfig {
@@ -82,6 +86,7 @@ impl Default for AppConfig {
             journal: true,
             profile: None,
             faults: None,
+            workbench_reach: WorkbenchReach::ThisMachine,
         }
     }
 }
@@ -90,6 +95,7 @@ impl Default for AppConfig {
 pub struct App {
     state: AppState,
     limits: Limits,
+    workbench_reach: WorkbenchReach,
     data_dir: Option<PathBuf>,
 }
 
@@ -213,6 +219,7 @@ impl App {
         Ok(App {
             state,
             limits: config.limits,
+            workbench_reach: config.workbench_reach,
             data_dir,
         })
     }
@@ -255,7 +262,14 @@ impl App {
         if let Ok(addr) = listener.local_addr() {
             let _ = self.state.listening.set(addr);
         }
-        crate::api::server::serve(listener, self.state.clone(), self.limits, shutdown).await
+        crate::api::server::serve(
+            listener,
+            self.state.clone(),
+            self.limits,
+            self.workbench_reach,
+            shutdown,
+        )
+        .await
     }
 
     /// Serves HTTPS on `listener` with `tls` until `shutdown` completes.
@@ -265,8 +279,15 @@ impl App {
         tls: Arc<tokio_rustls::rustls::ServerConfig>,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
-        crate::api::server::serve_tls(listener, self.state.clone(), tls, self.limits, shutdown)
-            .await
+        crate::api::server::serve_tls(
+            listener,
+            self.state.clone(),
+            tls,
+            self.limits,
+            self.workbench_reach,
+            shutdown,
+        )
+        .await
     }
 
     /// Makes every write durable and releases the data directory.

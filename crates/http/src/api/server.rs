@@ -6,6 +6,7 @@
 
 use super::connection::serve_connection;
 use super::limits::Limits;
+use super::workbench::reach::WorkbenchReach;
 use crate::app_state::AppState;
 use hyper_util::server::graceful::GracefulShutdown;
 use std::future::Future;
@@ -24,12 +25,14 @@ pub async fn serve(
     listener: TcpListener,
     state: AppState,
     limits: Limits,
+    reach: WorkbenchReach,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     // Batch runs happen when the clock passes their times, whether or not anyone is calling.
     let scheduler = crate::batch::spawn_scheduler(state.core().clone());
     let shutdown = then_end_streams(&state, shutdown);
-    let app = super::limits::apply(crate::api::router(state), limits);
+    let router = crate::api::router(state).layer(axum::Extension(reach));
+    let app = super::limits::apply(router, limits);
     let served = accept_loop(listener, shutdown, move |stream, peer, watcher| {
         let app = app.clone();
         async move { serve_connection(stream, app, limits, watcher, peer).await }
@@ -46,10 +49,12 @@ pub async fn serve_tls(
     state: AppState,
     tls: Arc<rustls::ServerConfig>,
     limits: Limits,
+    reach: WorkbenchReach,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let shutdown = then_end_streams(&state, shutdown);
-    let app = super::limits::apply(crate::api::router_for_tls(state), limits);
+    let router = crate::api::router_for_tls(state).layer(axum::Extension(reach));
+    let app = super::limits::apply(router, limits);
     let acceptor = tokio_rustls::TlsAcceptor::from(tls);
     accept_loop(listener, shutdown, move |stream, peer, watcher| {
         let (app, acceptor) = (app.clone(), acceptor.clone());

@@ -2,10 +2,11 @@
 //! DNS-rebinding page cannot pose as one), and for the API only with the operator credential and from the
 //! workbench's own origins. CORS answers exactly those origins, never any.
 
+use super::reach::WorkbenchReach;
 use crate::api::error::ApiError;
 use crate::api::operator::{presented_token, same_token};
 use crate::app_state::AppState;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::header::{
     ACCESS_CONTROL_ALLOW_HEADERS, ACCESS_CONTROL_ALLOW_METHODS, ACCESS_CONTROL_ALLOW_ORIGIN,
     ACCESS_CONTROL_MAX_AGE, HOST, ORIGIN, VARY,
@@ -13,7 +14,6 @@ use axum::http::header::{
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use std::net::SocketAddr;
 
 /// The desktop shell's page origins (Linux/macOS, Windows).
 const DESKTOP_ORIGINS: [&str; 2] = ["tauri://localhost", "http://tauri.localhost"];
@@ -31,12 +31,18 @@ fn refused(text: &str) -> Response {
     ApiError::forbidden(text).into_response()
 }
 
-/// True when the peer is on this machine and asked for this machine by name.
+/// The refusal's text for a request from elsewhere: where `what` may be opened from.
+fn not_from_here(what: &str, request: &Request) -> String {
+    format!(
+        "{what} is reachable {}.",
+        WorkbenchReach::of(request).where_from()
+    )
+}
+
+/// True when the peer counts as this machine (`reach`: a loopback peer, or in a container the published
+/// port's) and asked for this machine by name.
 fn from_this_machine(request: &Request) -> bool {
-    let peer_is_loopback = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .is_some_and(|ConnectInfo(peer)| peer.ip().is_loopback());
+    let peer_is_loopback = WorkbenchReach::of(request).admits_peer(WorkbenchReach::peer(request));
     let host_is_loopback = request
         .headers()
         .get(HOST)
@@ -48,7 +54,7 @@ fn from_this_machine(request: &Request) -> bool {
 /// `/workbench/*`: this machine only.
 pub async fn this_machine_only(request: Request, next: Next) -> Response {
     if !from_this_machine(&request) {
-        return refused("The workbench is reachable only from this machine (loopback).");
+        return refused(&not_from_here("The workbench", &request));
     }
     next.run(request).await
 }
@@ -78,7 +84,7 @@ pub async fn preflight(request: Request, next: Next) -> Response {
         return next.run(request).await;
     }
     if !from_this_machine(&request) {
-        return refused("The workbench API is reachable only from this machine (loopback).");
+        return refused(&not_from_here("The workbench API", &request));
     }
     let Ok(Some(origin)) = allowed_origin(request.headers()) else {
         return refused("This origin may not use the workbench API.");
@@ -103,7 +109,7 @@ pub async fn preflight(request: Request, next: Next) -> Response {
 /// credential.
 pub async fn operator_api(State(state): State<AppState>, request: Request, next: Next) -> Response {
     if !from_this_machine(&request) {
-        return refused("The workbench API is reachable only from this machine (loopback).");
+        return refused(&not_from_here("The workbench API", &request));
     }
     let Ok(origin) = allowed_origin(request.headers()) else {
         return refused("This origin may not use the workbench API.");

@@ -1,7 +1,8 @@
 //! The workbench under `/workbench`, never part of the bank's interface (docs/workbench-api.md): the UI,
 //! the callback the composer's SCA redirects come back to, and the workbench API — the sandbox's mock data
 //! and bank-side controls under the operator credential instead of a signature, TPP personas, the
-//! composer, and live events. Reachable from this machine only.
+//! composer, and live events. Reachable from this machine only (in a container: through its published
+//! port, `reach`).
 
 pub mod access;
 mod callback;
@@ -12,6 +13,7 @@ mod fixtures;
 pub mod gate;
 pub mod openapi;
 mod personas;
+pub mod reach;
 pub mod rewind;
 pub mod schemas;
 pub mod session;
