@@ -146,7 +146,10 @@ async fn an_account_is_created_and_its_transactions_listed_with_every_field() {
     ] {
         assert!(!item[field].is_null(), "{field} missing in {item}");
     }
-    assert_eq!(item["amount"], -12550, "int32 minor units per SPEC.md");
+    assert_eq!(
+        item["amount"], -12550,
+        "int32 minor units, the bank's shape"
+    );
     assert_eq!(item["_links"]["self"]["verbs"], json!(["GET"]));
 }
 

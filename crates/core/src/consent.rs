@@ -178,7 +178,7 @@ fn revoke_in(
 }
 
 /// The last time a TPP read an account (or card account) with the PSU present and SCA done, and the
-/// unattended calls of the last 24 hours per endpoint (SPEC.md, Limits).
+/// unattended calls of the last 24 hours per endpoint (docs/interface.md#limits).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountAccessLog {

@@ -380,8 +380,8 @@ pub fn delete(store: &Store, payment: Payment, now: OffsetDateTime) -> CoreResul
 /// What the status of an authorised standing order says, for as long as it stays so (the status read's
 /// `psuMessage` is the last status change's reason).
 pub const STANDING_ORDER_ACCEPTED: &str = "Standing order accepted for execution and registered with the bank (ACSP). \
-     The sandbox does not simulate standing-order executions (SPEC.md: its batch runs process every payment \
-     except periodic ones): no instance is booked, and the status stays ACSP until the order is deleted.";
+     The sandbox does not simulate standing-order executions (the bank's documentation: its batch runs \
+     process every payment except periodic ones): no instance is booked, and the status stays ACSP until the order is deleted.";
 
 /// Applies a completed SCA to the payments it approved: queued for the next batch run (ACTC), pending
 /// until their execution date (PDNG), or, for a periodic payment, accepted and registered (ACSP, which it

@@ -11,12 +11,14 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PaymentSettings {
-    /// SPEC.md's known issue: the details and status of a domestic Norwegian credit transfer cannot be
-    /// fetched before it is approved. Reproduced by default, as the bank behaves.
+    /// The bank's known issue (docs/interface.md#known-issues-reproduced): the details and status of a
+    /// domestic Norwegian credit transfer cannot be fetched before it is approved. Reproduced by default, as
+    /// the bank behaves.
     #[serde(default = "yes")]
     pub reproduce_domestic_read_before_approval_issue: bool,
-    /// SPEC.md's known issue: GET /v1/accounts/{id}/transactions with bookingStatus both or pending
-    /// always returns all pending transactions; the date filters and limit do not filter them.
+    /// The bank's known issue (docs/interface.md#known-issues-reproduced): GET
+    /// /v1/accounts/{id}/transactions with bookingStatus both or pending always returns all pending
+    /// transactions; the date filters and limit do not filter them.
     #[serde(default = "yes")]
     pub reproduce_pending_transactions_issue: bool,
 }

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// ISO 20022 transaction status of a payment (SPEC.md's list).
+/// ISO 20022 transaction status of a payment (the bank's list).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum PaymentStatus {
     /// Received: created, not yet authorised by the PSU.

@@ -27,7 +27,7 @@ pub struct Plan {
     #[serde(default)]
     pub rules: Vec<Rule>,
     /// Fixes that become the default on a date of the sandbox clock (the day a breaking change lands),
-    /// in place of the date SPEC.md gives them.
+    /// in place of the date the bank's documentation gives them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fix_defaults: Vec<FixDefault>,
 }
@@ -37,7 +37,7 @@ pub struct Plan {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FixDefault {
-    /// A published fix name (SPEC.md, Versioning), as in the header.
+    /// A published fix name (docs/interface.md#payments), as in the header.
     pub fix: String,
     #[serde(with = "time::serde::rfc3339")]
     pub from: OffsetDateTime,

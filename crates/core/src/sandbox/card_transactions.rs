@@ -265,7 +265,7 @@ impl BookingStatus {
     }
 }
 
-/// `{currency, amount}` with the amount in integer minor units (SPEC.md: amount int32).
+/// `{currency, amount}` with the amount in integer minor units (the bank's shape: amount int32).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct MinorAmount {
     pub currency: Currency,
@@ -281,7 +281,7 @@ impl From<&Money> for MinorAmount {
     }
 }
 
-/// A booked item of SPEC.md's "Sandbox card account transactions": every field required and present.
+/// A booked item of the bank's "Sandbox card account transactions": every field required and present.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BookedCardTransaction {
@@ -308,7 +308,7 @@ pub struct CardTransactionGroups {
     pub pending: Vec<String>,
 }
 
-/// The body of SPEC.md operation 5.
+/// The body of the card transactions operation (docs/interface.md#mock-data-v1sandbox).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CardTransactionList {

@@ -147,7 +147,7 @@ impl BalanceType {
 }
 
 /// One balance of an account or card account (Berlin Group 1.3 `balance`). Its currency always equals
-/// the account's (SPEC.md: balance-type currencies always equal the account currency).
+/// the account's (docs/interface.md#mock-data-v1sandbox: balance-type currencies always equal the account currency).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Balance {

@@ -192,7 +192,7 @@ pub(crate) fn append_locked(
     Ok(stored)
 }
 
-/// A link in SPEC.md's Link shape.
+/// A link in the interface's Link shape (docs/interface.md#where-it-answers).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[schema(as = SandboxLink)]
 pub struct Link {
@@ -207,7 +207,7 @@ pub struct SelfLinks {
     pub self_link: Link,
 }
 
-/// One item of SPEC.md operation 4's answer ("Sandbox account transaction"): every field present, plus
+/// One item of the account transactions operation's answer ("Sandbox account transaction"): every field present, plus
 /// `status` (booked or pending). A pending one's `bookingDate` is the date it is expected to book.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -23,7 +23,7 @@ pub enum Purpose {
     Payment,
 }
 
-/// Authentication methods offered on the method page (SPEC.md names ENGANGSKODEAPP_BIOMETRI and HA2; the
+/// Authentication methods offered on the method page (the bank names ENGANGSKODEAPP_BIOMETRI and HA2; the
 /// two brand-named ones are given neutral names here).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]

@@ -99,8 +99,8 @@ fn start(state: &AppState, parts: &Parts, tpp: &VerifiedTpp, need: ScaNeed) -> A
     let exemption = match auth.session_sca_at {
         Some(at) => format!(
             " The PSU completed SCA in this TPP-Session-ID at {at}, less than an hour ago, so no new SCA is \
-             asked (SPEC.md, TPP-Session-ID rule 1): the bank's pages skip authentication and only ask for \
-             the choices this flow needs."
+             asked (docs/interface.md#strong-customer-authentication-and-tpp-sessions): the bank's pages \
+             skip authentication and only ask for the choices this flow needs."
         ),
         None => String::new(),
     };

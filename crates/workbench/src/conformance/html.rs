@@ -61,7 +61,7 @@ fn rule(result: &RuleResult) -> Markup {
                 (verdict(result.verdict))
             }
             p { (result.summary) }
-            p { span class="label" { "SPEC.md: " } (result.spec_section) }
+            p { span class="label" { "Bank's documentation: " } (result.spec_section) }
             p { span class="label" { "Checks: " } (result.checks) }
             p { span class="label" { "Production: " } (result.production) }
             @if !result.evidence.is_empty() {
@@ -106,7 +106,7 @@ pub fn report(report: &Report) -> String {
                 header {
                     h1 { "Conformance report" }
                     p class="meta" {
-                        "Graded by xs2a-sandbox " (report.sandbox_version) " against the bank's PSD2 interface rules (SPEC.md), "
+                        "Graded by xs2a-sandbox " (report.sandbox_version) " against the bank's PSD2 interface rules (docs/interface.md), "
                         (time_text(Some(report.generated_at))) " (sandbox clock)."
                     }
                     p { "Overall: " (verdict(report.verdict)) }

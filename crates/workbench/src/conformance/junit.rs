@@ -45,7 +45,7 @@ fn case(xml: &mut String, suite: &str, result: &RuleResult) {
         escape(suite)
     );
     let about = format!(
-        "{}\nSPEC.md: {}\nChecks: {}\nProduction: {}\n",
+        "{}\nBank's documentation: {}\nChecks: {}\nProduction: {}\n",
         result.summary, result.spec_section, result.checks, result.production
     );
     match result.verdict {

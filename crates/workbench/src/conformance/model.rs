@@ -172,7 +172,7 @@ pub struct RuleResult {
     pub id: String,
     pub group: Group,
     pub title: String,
-    /// Where SPEC.md (the bank's documentation) says it, e.g. "Authentication › Request signing 7".
+    /// Where the bank's documentation says it, e.g. "Authentication › Request signing 7".
     pub spec_section: String,
     /// What the rule checks.
     pub checks: String,

@@ -19,7 +19,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
-/// SPEC.md's basket request: the payments to approve with one SCA.
+/// The bank's basket request: the payments to approve with one SCA.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CreateBasket {
@@ -27,7 +27,7 @@ struct CreateBasket {
     payment_ids: Vec<String>,
 }
 
-/// The basket created (SPEC.md operation 1).
+/// The basket created (docs/reference/payments.md#endpoints-and-products).
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CreatedBasket {
@@ -38,7 +38,7 @@ struct CreatedBasket {
     links: Links,
 }
 
-/// A basket (SPEC.md operation 2).
+/// A basket (docs/reference/payments.md#endpoints-and-products).
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BasketDetails {

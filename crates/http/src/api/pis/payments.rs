@@ -69,7 +69,7 @@ fn allow_duplicate(parts: &Parts) -> ApiResult<bool> {
     }
 }
 
-/// SPEC.md's payment creation response.
+/// The payment creation response (docs/interface.md#payments).
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CreatedPayment {

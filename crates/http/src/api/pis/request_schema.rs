@@ -12,7 +12,7 @@ use serde::Serialize;
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct AmountRequest {
     amount: String,
-    /// ISO 4217 code from SPEC.md's list.
+    /// ISO 4217 code from the bank's list.
     currency: String,
 }
 
@@ -40,7 +40,7 @@ pub struct DebtorAccountRequest {
     currency: Option<String>,
 }
 
-/// One order: SPEC.md's payment request, plus the schedule fields of a periodic payment.
+/// One order: The bank's payment request, plus the schedule fields of a periodic payment.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OrderRequest {

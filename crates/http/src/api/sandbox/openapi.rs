@@ -88,7 +88,7 @@ pub fn mock_data() -> Routes {
         })
         .get("/sandbox/accounts/{mockAccountId}/transactions", accounts::list_transactions, |op| {
             op.tag(TAG)
-                .summary("An account's transactions (SPEC.md operation 4)")
+                .summary("An account's transactions (the bank's mock-data operation 4)")
                 .params(SIGNED)
                 .params(LISTING)
                 .answers_list::<TransactionView>(200, "The transactions")
@@ -149,7 +149,7 @@ pub fn mock_data() -> Routes {
             card_accounts::list_transactions,
             |op| {
                 op.tag(TAG)
-                    .summary("A card account's transactions (SPEC.md operation 5)")
+                    .summary("A card account's transactions (the bank's mock-data operation 5)")
                     .params(SIGNED)
                     .params(&[CARD_BOOKING_STATUS])
                     .params(LISTING)

@@ -33,8 +33,8 @@ pub struct GateStepDefinition {
 pub struct GateDefinition {
     /// In the order they run; the first that fails refuses the request.
     pub steps: Vec<GateStepDefinition>,
-    /// Lower-case names of the headers SPEC.md names for signing: each one the request carries should be
-    /// listed in the Signature's `headers`.
+    /// Lower-case names of the headers the bank names for signing (docs/interface.md#signing-every-request):
+    /// each one the request carries should be listed in the Signature's `headers`.
     pub signable_headers: &'static [&'static str],
     /// The headers every signed request carries.
     pub required_headers: &'static [&'static str],
