@@ -74,7 +74,7 @@ export function BankControls() {
       >
         Advance to the next run
       </Button>
-      <span class="hint" role="status">
+      <span class="hint" role="status" aria-label="What the bank did">
         {said()}
       </span>
       <ErrorMessages error={error()} title="The bank's clock or batch could not be changed." />

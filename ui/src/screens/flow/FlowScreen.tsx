@@ -7,7 +7,7 @@ import { createEffect, createMemo, createResource, createSignal, For, on, onClea
 import { connectTraffic } from "../../api/traffic";
 import type { Entry } from "../../api/traffic";
 import { saveFile } from "../../api/native";
-import { useWorkbench } from "../../app/context";
+import { useEvent, useResync, useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
 import { copyText } from "../../components/CopyButton";
 import { EmptyState } from "../../components/EmptyState";
@@ -132,6 +132,10 @@ export function FlowScreen() {
     void refetchPlan();
     void refetchPending();
   }, 500);
+  // A reset, an import or a rewind changes what the journeys are (an initialise marks them as before it):
+  // the list is read again, as every screen reads afresh then.
+  useEvent("sandbox.changed", () => refetchSoon());
+  useResync(() => refetchSoon());
   // Live entries near a journey also bring a re-read of it, merged by id: it covers the moment between the
   // journey's read and the stream's opening (the stream starts from now), and any entry the stream sends
   // later than entries with higher ids (an exchange is numbered when its request arrives).

@@ -160,6 +160,7 @@ export function Presentation(props: PresentationProps) {
           class="presentation-count"
           role="status"
           aria-live="polite"
+          aria-label="Position in the journey"
           title="→ next · ← back · Home / End · F follow live · Esc leaves full screen, then presentation (the ? list has them all)"
         >
           {count() === 0 ? "No messages yet" : `${index() + 1} / ${count()}`}

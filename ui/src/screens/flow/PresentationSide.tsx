@@ -72,6 +72,19 @@ export function PresentationSide(props: PresentationSideProps) {
     if (!ex || !m || ex.id !== m.entryId || m.key.endsWith(":back")) return [];
     return m.kind === "request" ? ex.request.headers : ex.response.headers;
   };
+  // An SCA of the journey the PSU has still to do (started by another app, or left): offered to do here.
+  const waiting = () => (
+    <Show when={props.waiting}>
+      {(url) => (
+        <p class="presentation-waiting">
+          The PSU has the bank's page to act on.{" "}
+          <Button variant="primary" onClick={() => props.onOpen(url())}>
+            Open the PSU's page
+          </Button>
+        </p>
+      )}
+    </Show>
+  );
   // The column is always there (what it shows changes), so the diagram keeps its size while stepping.
   const side = () => (props.live ? "live" : page() ? "page" : "message");
 
@@ -87,6 +100,7 @@ export function PresentationSide(props: PresentationSideProps) {
       </Show>
       <Show when={side() === "page"}>
         <section class="presentation-side presentation-page" aria-label="The PSU's SCA page">
+          {waiting()}
           <h3>What the PSU saw</h3>
           <Show when={pageHtml()} fallback={<p class="hint">The page {page()?.pageUrl} (not recorded as HTML).</p>}>
             {(html) => <PagePreview title="SCA page" html={html()} />}
@@ -95,16 +109,7 @@ export function PresentationSide(props: PresentationSideProps) {
       </Show>
       <Show when={side() === "message"}>
         <section class="presentation-side" aria-label="The message">
-          <Show when={props.waiting}>
-            {(url) => (
-              <p class="presentation-waiting">
-                The PSU has the bank's page to act on.{" "}
-                <Button variant="primary" onClick={() => props.onOpen(url())}>
-                  Open the PSU's page
-                </Button>
-              </p>
-            )}
-          </Show>
+          {waiting()}
           <Show when={!body() && headers().length === 0}>
             <p class="hint">
               {props.current?.kind === "event"

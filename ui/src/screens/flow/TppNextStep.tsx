@@ -77,7 +77,7 @@ export function TppNextStep(props: TppNextStepProps) {
         Send as the TPP
       </Button>
       <Show when={unavailable()}>{(why) => <span class="hint">{why()}</span>}</Show>
-      <span class="visually-hidden" role="status">
+      <span class="visually-hidden" role="status" aria-label="What the TPP sent">
         {said()}
       </span>
       <ErrorMessages error={error()} title="The TPP's request could not be sent." />
