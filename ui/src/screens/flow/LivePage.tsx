@@ -9,25 +9,7 @@ import { createEffect, createSignal, onMount, Show } from "solid-js";
 import type { PageRequest, PageVisit } from "../../api/types";
 import { useWorkbench } from "../../app/context";
 import { ErrorMessages } from "../../components/ErrorMessages";
-import { previewParts } from "./PagePreview";
-
-/**
- * Sized for a 720-line projector: the bank's page as it is, made compact (type 16 px, its card without page
- * margins, slimmer header and spacing, no sandbox banner), so a step's form and its button show without
- * scrolling in the column beside the diagram.
- */
-const FIT_CSS = [
-  ".page{font-size:16px;line-height:1.3}",
-  ".page .card{margin:8px;padding:12px 16px;max-width:none;box-shadow:none}",
-  ".page header.bank{padding:6px 14px}.page .logo{font-size:18px}.page .lang{font-size:15px}",
-  // The sandbox's banner says what presentation says already; the bank's own header stays.
-  ".page .sandbox{display:none}",
-  ".page h1{margin:4px 0 8px;font-size:22px}.page .headline{font-size:17px}.page .lead{margin:0 0 8px}",
-  ".page input[type=text]{padding:8px 10px;font-size:18px}.page button{padding:8px 16px}",
-  ".page .actions{margin-top:10px}.page .hint{margin-top:12px;padding-top:8px}",
-  ".page .methods button{margin:0 0 6px}.page form.cancel{margin-top:10px;padding-top:8px}",
-  ".page dl.payment{margin:0 0 8px;padding:8px 12px}.page .choices li{margin:0 0 6px}.page .choices label{padding:8px 10px}",
-].join("");
+import { FIT_CSS, previewParts } from "./PagePreview";
 
 /** Where `target` (a form's action, a link's href) leads from the page at `at`, as a path and query. */
 export function resolvePath(target: string, at: string): string {
