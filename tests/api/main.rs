@@ -50,6 +50,7 @@ mod seed_once;
 mod strict_input;
 mod tpp_dialogue;
 mod traffic;
+mod trainer;
 mod transport;
 mod transport_limits;
 mod workbench;
