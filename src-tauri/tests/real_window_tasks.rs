@@ -1,9 +1,11 @@
 //! The workbench tasks that need the desktop app's native parts, in the real window (the release app under
 //! Xvfb, tauri-driver and WebKitWebDriver, as `real_window.rs`): an authorisation waiting for the PSU, opened
 //! from the SCA screen's list in the app's own SCA window, its callback captured and the PSU-ID kept; a
-//! snapshot saved to a file through the native save dialog and a state file imported through the native open
-//! dialog (rfd's GTK dialogs, driven with xdotool: the file name typed, Enter); and presentation mode in the
-//! window's own full screen, the PSU's SCA done on the bank's page beside the diagram (no second window).
+//! snapshot exported for replay through the native save dialog (its state file, and the bundled persona's
+//! certificate and key as a --cert-dir archive that `tar` unpacks) and a state file imported through the
+//! native open dialog (rfd's GTK dialogs, driven with xdotool: the file name typed, Enter); and presentation
+//! mode in the window's own full screen, the PSU's SCA done on the bank's page beside the diagram (no second
+//! window).
 //!
 //! Ignored by default (it needs a display, tauri-driver and the built app): `scripts/test-desktop.sh` runs it.
 //! Screenshots go to `XS2A_SCREENSHOTS` (default `target/screenshots`) as `desktop-*.png`.
@@ -208,14 +210,22 @@ async fn a_snapshot_through_the_native_save_and_open_dialogs() {
         w.expect_text(&page, "log", "Notices", "Snapshot “desktop-start” saved")
             .await;
 
-        // Export it: the native save dialog (GTK), the file's name typed as a whole path.
-        let file = home.join("desktop-start.json");
+        // Export it for replay: each file through the native save dialog (GTK), its name typed as a whole path.
+        let file = home.join("desktop-start.state.json");
         w.click(
             &snapshots,
             "button",
-            "Export snapshot desktop-start to a file",
+            "Export snapshot desktop-start for replay",
         )
         .await;
+        let (export, _) = w
+            .role(
+                &page,
+                "dialog",
+                "Export snapshot “desktop-start” for replay",
+            )
+            .await;
+        w.click(&export, "button", "Save the state").await;
         let save = dialog_window("Save").await;
         if Command::new("import").arg("-version").output().is_ok() {
             // No screenshot before this one in this test made the directory.
@@ -227,14 +237,53 @@ async fn a_snapshot_through_the_native_save_and_open_dialogs() {
         }
         type_path(&save, &file, false);
         w.expect_text(
-            &page,
-            "log",
-            "Notices",
-            &format!("saved to {}", file.display()),
+            &export,
+            "table",
+            "Files to save",
+            &format!("Saved: {}", file.display()),
         )
         .await;
         let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         assert!(saved["trees"].is_object(), "a state file: {saved}");
+
+        // The certificate and key to replay with (nothing was signed since the snapshot: the bundled persona
+        // with both roles), through the same dialog: the archive arrives byte for byte, and tar unpacks it.
+        let archive = home.join("bundled-aisp-pisp.cert-dir.tar");
+        w.click(
+            &export,
+            "button",
+            "Save the certificate and key of Sandbox AISP PISP AS",
+        )
+        .await;
+        type_path(&dialog_window("Save").await, &archive, false);
+        w.expect_text(
+            &export,
+            "table",
+            "Files to save",
+            &format!("Saved: {}", archive.display()),
+        )
+        .await;
+        let unpacked = Command::new("tar")
+            .arg("-xf")
+            .arg(&archive)
+            .current_dir(&home)
+            .status()
+            .unwrap();
+        assert!(unpacked.success());
+        assert!(
+            std::fs::read_to_string(home.join("bundled-aisp-pisp/key.pem"))
+                .unwrap()
+                .contains("PRIVATE KEY")
+        );
+        w.expect_text(
+            &export,
+            "region",
+            "Replay it",
+            &format!("cd {}", home.display()),
+        )
+        .await;
+        w.snap("export-for-replay").await;
+        w.click(&export, "button", "Close").await;
 
         // Ola goes; importing the file through the native open dialog (after its preview) brings him back.
         let (list, _) = w.role(&panel, "list", "Customers").await;

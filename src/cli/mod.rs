@@ -6,6 +6,7 @@ pub mod export;
 pub mod har;
 pub mod import;
 pub mod openapi;
+pub mod own_sandbox;
 pub mod replay;
 pub mod serve;
 pub mod sign;
@@ -35,7 +36,8 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Load a state file into a data directory: replace the state, or merge into it (with --preview first).
     Import(import::ImportArgs),
-    /// Play a recorded flow (or a HAR file) against a running sandbox and report every difference.
+    /// Play a recorded flow (or a HAR file) against a running sandbox, or one of its own started from a
+    /// state file, and report every difference.
     Replay(replay::ReplayArgs),
     /// Write a flow as a HAR 1.2 file.
     Har(har::HarArgs),

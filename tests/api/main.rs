@@ -48,6 +48,7 @@ mod sca_browser;
 mod sca_pages;
 mod seed_once;
 mod strict_input;
+mod tester_flow;
 mod tpp_dialogue;
 mod traffic;
 mod trainer;

@@ -116,7 +116,7 @@ async fn a_snapshots_flow_names_the_state_file_as_saved() {
     app.get("/v1/sandbox/customers").send().await.assert_ok();
     let (_, flow) = call(&app, Method::GET, "/snapshots/ci-start/flow", None).await;
     assert_eq!(
-        flow["state"], "ci-start.json",
+        flow["state"], "ci-start.state.json",
         "the snapshot's download name by default"
     );
     let (_, flow) = call(
@@ -137,7 +137,7 @@ async fn a_snapshots_flow_names_the_state_file_as_saved() {
     assert!(download.headers()["content-disposition"]
         .to_str()
         .unwrap()
-        .contains("filename=\"ci-start.json\""));
+        .contains("filename=\"ci-start.state.json\""));
 }
 
 #[test]

@@ -167,13 +167,17 @@ test.describe("journeys", () => {
     await show(page, "Sandbox data");
     await deleteCustomer(page, "Ola Nordmann");
 
-    // Export the snapshot to a file (a download in the browser).
+    // Export the snapshot's state to a file (a download in the browser), from its Export for replay.
+    await row.getByRole("button", { name: `Export snapshot ${name} for replay` }).click();
+    const exporting = page.getByRole("dialog", { name: `Export snapshot “${name}” for replay` });
     const [download] = await Promise.all([
       page.waitForEvent("download"),
-      row.getByRole("button", { name: `Export snapshot ${name} to a file` }).click(),
+      exporting.getByRole("button", { name: "Save the state", exact: true }).click(),
     ]);
+    expect(download.suggestedFilename()).toBe(`${name}.state.json`);
     const file = (await download.path()) ?? "";
     expect(JSON.parse(readFileSync(file, "utf8"))).toHaveProperty("trees");
+    await exporting.getByRole("button", { name: "Close", exact: true }).click();
 
     // Restore it, after the confirmation: Ola is back and the payment gone, on every screen, no reload.
     await row.getByRole("button", { name: `Restore snapshot ${name}` }).click();

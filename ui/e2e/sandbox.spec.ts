@@ -106,9 +106,9 @@ test.describe("sandbox data", () => {
     await expect(article.getByRole("table", { name: /1 transaction\b/ })).toBeVisible();
     await article.getByRole("button", { name: "Generate transactions for every account" }).click();
     const generate = article.getByRole("form", { name: /Generate/ });
-    await generate.getByLabel("Number of transactions", { exact: true }).fill("5");
+    await generate.getByLabel("Transactions per account", { exact: true }).fill("5");
     await generate.getByRole("button", { name: /Generate for every account/ }).click();
-    await expect(notices(page)).toContainText("5 transactions generated over 1 account");
+    await expect(notices(page)).toContainText("Made 5 transactions on 1 account");
   });
 
   test("a card account made and edited; card transactions one by one and in bulk", async ({ page }) => {

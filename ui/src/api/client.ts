@@ -25,6 +25,7 @@ import type {
   ConformanceReportQuery,
   ConformanceTppSeen,
   CreateCustomer,
+  CurrencyInfo,
   Comparison,
   Customer,
   CustomerView,
@@ -197,7 +198,13 @@ export function createClient(t: Transport) {
       remove: (id: string): Promise<void> => answer(api.DELETE("/workbench/api/personas/{id}", { params: { path: { id } } })),
       certificate: (id: string): Promise<string> =>
         answer(api.GET("/workbench/api/personas/{id}/certificate", { params: { path: { id } }, ...AS_TEXT })),
+      /** The certificate and key as a `--cert-dir` tar archive (plain ASCII, so text carries it byte for byte). */
+      certDir: (id: string): Promise<string> =>
+        answer(api.GET("/workbench/api/personas/{id}/cert-dir", { params: { path: { id } }, ...AS_TEXT })),
     },
+
+    /** The currency codes the sandbox accepts, with their minor units. */
+    currencies: (): Promise<CurrencyInfo[]> => answer(api.GET("/workbench/api/currencies")),
 
     // openapi-fetch's answer type (its Readable<>) turns the document's tuples, the `[name, value]` headers,
     // into plain arrays; the assertions name the document's own schemas again.
@@ -247,6 +254,14 @@ export function createClient(t: Transport) {
         answer(api.POST("/workbench/api/snapshots/{name}/restore", { params: { path: { name } } })),
       deleteSnapshot: (name: string): Promise<void> =>
         answer(api.DELETE("/workbench/api/snapshots/{name}", { params: { path: { name } } })),
+      /** Everything served since the snapshot, as a flow whose `state` names `state` (the state file's name). */
+      snapshotFlow: (name: string, state?: string): Promise<string> =>
+        answer(
+          api.GET("/workbench/api/snapshots/{name}/flow", { params: { path: { name }, query: { state } }, ...AS_TEXT }),
+        ),
+      /** A journey of the traffic log as a flow whose `state` names `state` (the state file's name). */
+      journeyFlow: (id: string, state?: string): Promise<string> =>
+        answer(api.GET("/workbench/api/journeys/{id}/flow", { params: { path: { id }, query: { state } }, ...AS_TEXT })),
     },
 
     /** Production rehearsal (docs/rehearsal.md): the profile, the fault plan, the central register. */

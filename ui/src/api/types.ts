@@ -153,10 +153,14 @@ export type QueryParam = S["QueryParam"];
 export type StatePreview = S["Preview"];
 export type StateMode = S["Mode"];
 export type ImportOutcome = S["ImportOutcome"];
+/** A recorded flow (fixtures/schema/flow.schema.json), as the flow exports answer it. */
+export type FlowFile = S["FlowFile"];
+export type CurrencyInfo = S["CurrencyInfo"];
 
 // Rewind (docs/rewind.md).
 export type EntryChanges = S["EntryChanges"];
 export type ResourceChange = S["ResourceChange"];
+export type ChangeGroup = S["ChangeGroup"];
 export type FieldChange = S["FieldChange"];
 export type BalanceMove = S["BalanceMove"];
 export type Comparison = S["Comparison"];

@@ -75,6 +75,7 @@ export function persona(parts: Partial<Persona> = {}): Persona {
     subject: "CN=Sandbox AISP PISP AS,organizationIdentifier=PSDNO-FSA-9C2C0A,O=Sandbox AISP PISP AS,C=NO",
     issuer: "CN=xs2a-sandbox Test CA,O=xs2a-sandbox,C=NO",
     serial: "1B9121B636816684D82FBD41127364AB",
+    certificateSha256: "E7:7A:7E:74:88:72:25:91:97:07:22:96:DA:BF:2C:36:10:ED:A0:3C:E2:E7:01:D5:B0:95:8D:D4:59:83:B1:93",
     notBefore: "2025-01-01T00:00:00Z",
     notAfter: "2045-01-01T00:00:00Z",
     status: "valid",

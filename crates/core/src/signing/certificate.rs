@@ -214,6 +214,16 @@ impl TppCertificate {
         self.roles().contains(&role)
     }
 
+    /// The certificate's SHA-256 fingerprint as `openssl x509 -fingerprint -sha256` prints it (upper-case
+    /// hex pairs joined by colons), so a person can compare it with their own file.
+    pub fn sha256_fingerprint(&self) -> String {
+        self.der_sha256
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect::<Vec<_>>()
+            .join(":")
+    }
+
     /// Why the certificate is not valid at `at`, if it is not. Not cached: the clock can move.
     pub fn validity_problem(&self, at: OffsetDateTime) -> Option<String> {
         let fmt = |t: OffsetDateTime| t.date().to_string();
@@ -250,6 +260,15 @@ mod tests {
 
     fn aisp_der() -> Vec<u8> {
         pem_blocks(AISP).unwrap().remove(0)
+    }
+
+    #[test]
+    fn the_fingerprint_is_written_as_openssl_prints_it() {
+        // `openssl x509 -noout -fingerprint -sha256 -in fixtures/certs/aisp/cert.pem`
+        assert_eq!(
+            load(AISP).sha256_fingerprint(),
+            "5A:41:85:75:28:25:A6:36:8D:69:F6:B6:DB:4E:1C:A2:39:81:9D:C7:20:36:2E:2C:F3:1E:ED:57:09:D4:3B:71"
+        );
     }
 
     #[test]

@@ -85,6 +85,16 @@ impl SigningCredentials {
             .is_some_and(|theirs| theirs == self.key.public_key())
     }
 
+    /// The certificate signed with, parsed (its fingerprint and organisation say which TPP this is).
+    pub fn certificate(
+        &self,
+    ) -> Result<
+        crate::signing::certificate::TppCertificate,
+        crate::signing::certificate::CertificateError,
+    > {
+        crate::signing::certificate::TppCertificate::from_der(&self.cert_der)
+    }
+
     /// Reads `cert.pem` and `key.pem` from a directory made by `xs2a-sandbox cert issue`.
     pub fn from_dir(dir: &Path) -> Result<Self, String> {
         let read = |name: &str| {

@@ -1,7 +1,8 @@
 //! Turning traffic-log exchanges into a flow: bank and mock-data requests become exchange steps (with
 //! the headers signing makes afresh left out), and the PSU's steps on the bank's SCA pages become one SCA
 //! step per authorisation, with what the PSU chose (national id, context, accounts, method, cancel)
-//! taken from the forms it sent, so replay can do the same through the automation endpoint.
+//! taken from the forms it sent, so replay can do the same through the automation endpoint. The flow
+//! names the TPPs whose certificates signed the requests (`recorded_by`).
 
 use super::model::{Exchange, FlowFile, Request, Response, Sca, Step};
 use crate::refusal::CoreResult;
@@ -31,14 +32,11 @@ fn page_authorisation(path: &str) -> Option<&str> {
     rest.split('/').next().filter(|id| !id.is_empty())
 }
 
-/// The `psu-id` a redirect back to the TPP carries.
-fn psu_id_of_redirect(location: &str) -> Option<String> {
+/// A query parameter of a redirect back to the TPP (`psu-id`, `psu-corporate-id`).
+fn redirect_parameter(location: &str, name: &str) -> Option<String> {
     let (_, query) = location.split_once('?')?;
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).ok()?;
-    pairs
-        .into_iter()
-        .find(|(k, _)| k == "psu-id")
-        .map(|(_, v)| v)
+    pairs.into_iter().find(|(k, _)| k == name).map(|(_, v)| v)
 }
 
 /// Adds what one SCA page request tells about the PSU's choices to `drive`.
@@ -131,16 +129,23 @@ pub fn steps_of(exchanges: impl IntoIterator<Item = Recorded>) -> Vec<Step> {
                     authorisation_id: id.to_owned(),
                     drive: Value::Object(Map::new()),
                     psu_id: None,
+                    psu_corporate_id: None,
                 }));
             }
             if let Some(Step::Sca(sca)) = steps.last_mut() {
                 if let Value::Object(drive) = &mut sca.drive {
                     note_form(drive, &exchange.path, exchange.body.as_deref());
                 }
-                if let Some(psu) = exchange.location.as_deref().and_then(psu_id_of_redirect) {
+                let back = exchange.location.as_deref();
+                if let Some(psu) = back.and_then(|l| redirect_parameter(l, "psu-id")) {
                     sca.psu_id = Some(psu);
                 } else if exchange.psu_id.is_some() && sca.psu_id.is_none() {
                     sca.psu_id = exchange.psu_id.clone();
+                }
+                if let Some(corporate) =
+                    back.and_then(|l| redirect_parameter(l, "psu-corporate-id"))
+                {
+                    sca.psu_corporate_id = Some(corporate);
                 }
             }
             continue;
@@ -176,6 +181,14 @@ pub fn exchange_of(exchange: Recorded) -> Exchange {
     }
 }
 
+/// The flow of these exchanges: their steps, and the TPPs whose certificates signed them.
+pub fn flow_of(exchanges: &[Logged]) -> FlowFile {
+    let mut flow = FlowFile::new(steps(exchanges));
+    flow.recorded_by =
+        super::recorded_by::of_requests(exchanges.iter().map(|e| e.request.headers.as_slice()));
+    flow
+}
+
 /// The whole exchanges of these entries (events are left out), in time order.
 fn whole(log: &TrafficLog, mut entries: Vec<Entry>) -> CoreResult<Vec<Logged>> {
     entries.sort_by_key(Entry::id);
@@ -197,7 +210,7 @@ pub fn journey(log: &TrafficLog, id: &str) -> CoreResult<Option<FlowFile>> {
     }
     let wanted = id.to_owned();
     let entries = log.page(None, 10_000, |e| e.journeys().contains(&wanted))?;
-    let mut flow = FlowFile::new(steps(&whole(log, entries)?));
+    let mut flow = flow_of(&whole(log, entries)?);
     flow.description = Some(format!("journey {id}"));
     Ok(Some(flow))
 }
@@ -214,5 +227,5 @@ pub fn since(log: &TrafficLog, after: u64) -> CoreResult<FlowFile> {
         last = end;
         entries.extend(page);
     }
-    Ok(FlowFile::new(steps(&whole(log, entries)?)))
+    Ok(flow_of(&whole(log, entries)?))
 }

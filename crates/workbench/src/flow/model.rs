@@ -1,16 +1,28 @@
-//! The flow file: `{"format": "xs2a-sandbox/flow", "version": 1, "state": ..., "steps": [...]}`. A step
-//! is an exchange (a request to send again and the answer it got) or an SCA (the PSU's part, done on
-//! replay through the automation endpoint `POST /v1/sandbox/sca/{id}`).
+//! The flow file: `{"format": "xs2a-sandbox/flow", "version": 2, "state": ..., "recordedBy": [...],
+//! "steps": [...]}`. A step is an exchange (a request to send again and the answer it got) or an SCA (the
+//! PSU's part, done on replay through the automation endpoint `POST /v1/sandbox/sca/{id}`); `recordedBy`
+//! names the TPPs whose certificates signed the recorded requests (`flow::recorded_by`).
 
+use super::recorded_by::Recorder;
 use crate::state_file::error::{pointer_of, FaultKind, FileError};
 use crate::state_file::versions::{FileMigration, Versions};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub const FORMAT: &str = "xs2a-sandbox/flow";
-/// Changes of the flow format, oldest first; an older flow is brought up through them as it is read
-/// (none yet: every flow so far is version 1).
-pub const MIGRATIONS: &[FileMigration] = &[];
+/// Changes of the flow format, oldest first; an older flow is brought up through them as it is read.
+pub const MIGRATIONS: &[FileMigration] = &[FileMigration {
+    to: 2,
+    what: "recordedBy and an SCA step's psuCorporateId added",
+    run: version_2_adds_optional_members,
+}];
+
+/// Version 2 added members a version 1 flow reads well without (`recordedBy`, an SCA step's
+/// `psuCorporateId`): nothing to change. The version still went up, so that an older sandbox reading a
+/// newer flow says it is newer instead of refusing an unknown member.
+fn version_2_adds_optional_members(_: &mut Value) -> Result<(), FileError> {
+    Ok(())
+}
 /// The flow's versions: [`MIGRATIONS`] and what messages call it.
 pub const VERSIONS: Versions = Versions {
     kind: "flow",
@@ -30,6 +42,10 @@ pub struct FlowFile {
     pub state: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// The TPPs whose certificates signed the recorded requests, in the order they first did (one for a
+    /// journey); empty when the recording does not say (a version 1 flow, a HAR file).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recorded_by: Vec<Recorder>,
     pub steps: Vec<Step>,
 }
 
@@ -85,6 +101,10 @@ pub struct Sca {
     /// The psu-id the recorded SCA gave, so later requests' PSU-ID can follow the live one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub psu_id: Option<String>,
+    /// The corporate id the recorded SCA gave (a corporate context), so later requests'
+    /// PSU-Corporate-ID can follow the live one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub psu_corporate_id: Option<String>,
 }
 
 impl FlowFile {
@@ -94,6 +114,7 @@ impl FlowFile {
             version: VERSION,
             state: None,
             description: None,
+            recorded_by: Vec::new(),
             steps,
         }
     }
@@ -186,6 +207,13 @@ mod tests {
             FlowFile::parse_with(&flow(2, "path"), &SYNTHETIC).unwrap(),
             read
         );
+    }
+
+    #[test]
+    fn a_version_1_flow_reads_as_version_2_without_a_recorder() {
+        let read = FlowFile::parse(&flow(1, "path")).unwrap();
+        assert_eq!((read.version, read.recorded_by.len()), (2, 0));
+        assert_eq!(read, FlowFile::parse(&flow(2, "path")).unwrap());
     }
 
     #[test]

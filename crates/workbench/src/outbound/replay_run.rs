@@ -159,9 +159,17 @@ impl Runner {
                 actual: format!("status {status}: {live}"),
             });
         }
-        if let (Some(recorded), Ok(live)) = (&s.psu_id, serde_json::from_str::<Value>(&live)) {
-            if let Some(psu) = live.get("psuId").and_then(Value::as_str) {
-                self.ids.learn_pair(recorded, psu);
+        if let Ok(live) = serde_json::from_str::<Value>(&live) {
+            // The ids the SCA gave the TPP, so that later PSU-ID and PSU-Corporate-ID headers follow them.
+            for (recorded, member) in [
+                (&s.psu_id, "psuId"),
+                (&s.psu_corporate_id, "psuCorporateId"),
+            ] {
+                if let (Some(recorded), Some(given)) =
+                    (recorded, live.get(member).and_then(Value::as_str))
+                {
+                    self.ids.learn_pair(recorded, given);
+                }
             }
         }
         Ok((differences, waited))

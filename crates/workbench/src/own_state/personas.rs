@@ -27,6 +27,9 @@ pub struct Persona {
     pub subject: String,
     pub issuer: String,
     pub serial: String,
+    /// The certificate's SHA-256 fingerprint as `openssl x509 -noout -fingerprint -sha256` prints it (a
+    /// recorded flow's `recordedBy` names its TPP by it).
+    pub certificate_sha256: String,
     #[serde(with = "time::serde::rfc3339")]
     pub not_before: OffsetDateTime,
     #[serde(with = "time::serde::rfc3339")]
@@ -133,6 +136,7 @@ pub fn view(
         subject: cert.subject.to_rfc2253(),
         issuer: cert.issuer.to_rfc2253(),
         serial: cert.serial_hex.clone(),
+        certificate_sha256: cert.sha256_fingerprint(),
         not_before: cert.not_before,
         not_after: cert.not_after,
         status,

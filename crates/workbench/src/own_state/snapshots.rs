@@ -117,7 +117,7 @@ pub fn flow_since(state: &AppState, name: &str) -> CoreResult<crate::flow::FlowF
     let traffic = &state.traffic;
     traffic.settle(std::time::Duration::from_secs(2));
     let mut flow = crate::flow::from_traffic::since(traffic, snapshot.traffic_after)?;
-    flow.state = Some(format!("{name}.json"));
+    flow.state = Some(format!("{name}.state.json"));
     flow.description = Some(format!("everything served since the snapshot '{name}'"));
     Ok(flow)
 }

@@ -1329,6 +1329,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workbench/api/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The currency codes the sandbox accepts, with their minor units */
+        get: operations["get_workbench_api_currencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workbench/api/events": {
         parameters: {
             query?: never;
@@ -1569,6 +1586,26 @@ export interface paths {
         head?: never;
         /** Rename or re-colour a persona */
         patch: operations["patch_workbench_api_personas_id"];
+        trace?: never;
+    };
+    "/workbench/api/personas/{id}/cert-dir": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A persona's certificate and private key, as a --cert-dir archive
+         * @description A tar archive that unpacks (`tar -xf`) to the folder `<id>/` holding `cert.pem`, `key.pem` and a README saying whose key it is, for `xs2a-sandbox replay --cert-dir`. For the bundled personas (whose keys are public) and issued ones (test keys the sandbox made); an imported persona's key is not handed out (409).
+         */
+        get: operations["get_workbench_api_personas_id_cert_dir"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/workbench/api/personas/{id}/certificate": {
@@ -2906,6 +2943,15 @@ export interface components {
          * @enum {string}
          */
         Category: "ERROR" | "WARNING";
+        /** @description How many records of one kind changed in one way. */
+        ChangeGroup: {
+            change: components["schemas"]["ChangeKind"];
+            count: number;
+            /** @description The sandbox's own bookkeeping, as `ResourceChange.internal`. */
+            internal: boolean;
+            /** @description As `ResourceChange.resource`. */
+            resource: string;
+        };
         /**
          * @description How a record changed.
          * @enum {string}
@@ -2915,6 +2961,11 @@ export interface components {
         ChangeSummary: {
             /** @description The balances of accounts and card accounts that moved. */
             balances: components["schemas"]["BalanceMove"][];
+            /**
+             * @description The changed records counted by resource kind and change, those left out included, in the order
+             *     of `resources` (registry order).
+             */
+            groups: components["schemas"]["ChangeGroup"][];
             /** @description Changed records left out of `resources` (at most 500 are listed); balances are all listed. */
             omitted: number;
             /** @description The records that differ, in registry order and by key. */
@@ -3274,6 +3325,16 @@ export interface components {
          * @enum {string}
          */
         Currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GGP" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "IMP" | "INR" | "IQD" | "IRR" | "ISK" | "JEP" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRO" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SPL" | "SRD" | "STD" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TVD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XDR" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWD";
+        /** @description One currency code and the fraction digits its amounts carry. */
+        CurrencyInfo: {
+            /** @description The upper-case code, e.g. `NOK`. */
+            code: string;
+            /**
+             * Format: int32
+             * @description The digits after the decimal point (ISO 4217: NOK 2, JPY 0, KWD 3).
+             */
+            minorUnits: number;
+        };
         /** @description A customer as the sandbox answers it (see the module documentation for the two sets of names). */
         CustomerAnswer: {
             customerId: string;
@@ -3588,13 +3649,22 @@ export interface components {
             from: string;
         };
         /**
-         * xs2a-sandbox recorded flow, version 1
-         * @description The ordered steps of a journey (docs/fixtures.md), for xs2a-sandbox replay.
+         * xs2a-sandbox recorded flow, version 2
+         * @description The ordered steps of a journey (docs/fixtures.md), for xs2a-sandbox replay. Version 1 (before recordedBy and an SCA step's psuCorporateId) is read as version 2.
          */
         FlowFile: {
             description?: string;
             /** @constant */
             format: "xs2a-sandbox/flow";
+            /** @description the TPPs whose certificates signed the recorded requests, in the order they first did */
+            recordedBy?: {
+                /** @description the certificate's SHA-256 fingerprint as openssl x509 -noout -fingerprint -sha256 prints it */
+                certificateSha256: string;
+                /** @description the certificate's organisation (O), or its common name */
+                name?: string;
+                /** @description the certificate's organizationIdentifier, e.g. PSDNO-FSA-… */
+                organisationId?: string;
+            }[];
             /** @description the state file the flow starts from, relative to the flow file */
             state?: string;
             steps: ({
@@ -3621,10 +3691,12 @@ export interface components {
                 drive?: Record<string, never>;
                 /** @constant */
                 kind: "sca";
+                /** @description the corporate id the recorded SCA gave (a corporate context) */
+                psuCorporateId?: string;
                 psuId?: string;
             })[];
-            /** @constant */
-            version: 1;
+            /** @enum {unknown} */
+            version: 1 | 2;
         };
         /**
          * @description Which earlier resource fills a path parameter (the last one the composer saw of that kind).
@@ -4210,6 +4282,11 @@ export interface components {
         };
         /** @description A persona as the UI sees it: the certificate's facts and whether the sandbox would accept it now. */
         Persona: {
+            /**
+             * @description The certificate's SHA-256 fingerprint as `openssl x509 -noout -fingerprint -sha256` prints it (a
+             *     recorded flow's `recordedBy` names its TPP by it).
+             */
+            certificateSha256: string;
             id: string;
             issuer: string;
             name: string;
@@ -9731,6 +9808,32 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    get_workbench_api_currencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alphabetically */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyInfo"][];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     get_workbench_api_events: {
         parameters: {
             query?: never;
@@ -10060,7 +10163,7 @@ export interface operations {
     get_workbench_api_journeys_id_flow: {
         parameters: {
             query?: {
-                /** @description The file name (or path relative to the flow file) the state file this flow starts from was saved under; written into the flow's `state` (default: the snapshot's download name, `<name>.json`). */
+                /** @description The file name (or path relative to the flow file) the state file this flow starts from was saved under; written into the flow's `state` (default: the snapshot's download name, `<name>.state.json`). */
                 state?: string;
             };
             header?: never;
@@ -10303,6 +10406,36 @@ export interface operations {
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
             415: components["responses"]["Refused415"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    get_workbench_api_personas_id_cert_dir: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A POSIX tar archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-tar": string;
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
         };
@@ -11985,7 +12118,7 @@ export interface operations {
     get_workbench_api_snapshots_name_flow: {
         parameters: {
             query?: {
-                /** @description The file name (or path relative to the flow file) the state file this flow starts from was saved under; written into the flow's `state` (default: the snapshot's download name, `<name>.json`). */
+                /** @description The file name (or path relative to the flow file) the state file this flow starts from was saved under; written into the flow's `state` (default: the snapshot's download name, `<name>.state.json`). */
                 state?: string;
             };
             header?: never;

@@ -23,6 +23,7 @@ const PERSONA: Persona = {
   subject: "CN=Acme",
   issuer: "CN=Test CA",
   serial: "1A2B",
+  certificateSha256: "E7:7A:7E:74:88:72:25:91:97:07:22:96:DA:BF:2C:36:10:ED:A0:3C:E2:E7:01:D5:B0:95:8D:D4:59:83:B1:93",
   notBefore: "2026-01-01T00:00:00Z",
   notAfter: "2028-01-01T00:00:00Z",
   status: "valid",

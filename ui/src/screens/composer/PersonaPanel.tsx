@@ -1,8 +1,10 @@
 // The persona the composer signs with: chosen from the list, its certificate's status and problem, the
-// PSU-ID / PSU-Corporate-ID / TPP-Session-ID it sends next (editable), and issuing, importing, deleting.
+// PSU-ID / PSU-Corporate-ID / TPP-Session-ID it sends next (editable), and issuing, importing, deleting; its
+// certificate, or its certificate with its key as a --cert-dir (CertDir).
 import { createEffect, createSignal, For, on, Show } from "solid-js";
 import type { Persona } from "../../api/types";
 import { saveFile } from "../../api/native";
+import { CertDirButton, keyOffered } from "./CertDir";
 import { useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
@@ -150,6 +152,9 @@ export function PersonaPanel(props: PersonaPanelProps) {
           {(p) => (
             <>
               <Button onClick={() => void download(p())}>Download certificate</Button>
+              <Show when={keyOffered(p())}>
+                <CertDirButton persona={p()} />
+              </Show>
               <Show when={p().source !== "bundled"}>
                 <Button variant="danger" onClick={() => setDialog("delete")}>
                   Delete persona

@@ -1,8 +1,8 @@
 // Screen 6, Flow: one journey (a consent, payment or basket with its SCA and batch runs) as a live sequence
 // diagram — lanes TPP app, bank interface, PSU (SCA pages), batch simulator — read from the traffic log's
 // journey and kept up to date from its stream; a picker (the newest journey followed unless one is pinned;
-// journeys from before the sandbox's last reset listed apart), export as SVG and as Mermaid, and presentation
-// mode for trainers.
+// journeys from before the sandbox's last reset listed apart), export as SVG and as Mermaid, or for replay
+// (JourneyReplayExport), and presentation mode for trainers.
 import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show } from "solid-js";
 import { connectTraffic } from "../../api/traffic";
 import type { Entry } from "../../api/traffic";
@@ -17,6 +17,7 @@ import { createDebounced } from "../../lib/debounce";
 import { count, formatInstant } from "../../lib/format";
 import { valueOf } from "../../lib/resource";
 import { createTypeScale, createWidth } from "../../lib/size";
+import { JourneyReplayExport } from "./JourneyReplayExport";
 import { geometryFor, layout, messagesOf, redirectsOf } from "./layout";
 import { measureLabel } from "./measure";
 import { toMermaid } from "./mermaid";
@@ -234,6 +235,7 @@ export function FlowScreen() {
         >
           Export Mermaid
         </Button>
+        <JourneyReplayExport journeyId={journeyId()} title={title()} disabled={messages().length === 0} />
       </div>
       <ErrorMessages error={(journeys.error as unknown) ?? error()} title="The journeys could not be read." />
       <Show when={journey()}>

@@ -1,9 +1,11 @@
 // A summary of state changes as a person reads it (docs/rewind.md): the resources that differ, each with the
 // fields that differ (a JSON pointer, the value on each side), the balances that moved, and the sandbox's own
-// bookkeeping folded away. Shared by an entry's State changes and by the comparison of two states, which name
-// the sides and the kinds of change in their own words.
-import { For, Show } from "solid-js";
-import type { BalanceMove, ResourceChange } from "../../api/types";
+// bookkeeping folded away. A run of many resources of one kind changed one way ("250 transactions created") is
+// one line, its resources listed on demand; a few are listed as they are. Shared by an entry's State changes
+// and by the comparison of two states, which name the sides and the kinds of change in their own words.
+import { createSignal, createUniqueId, For, Show } from "solid-js";
+import type { BalanceMove, ChangeGroup, ResourceChange } from "../../api/types";
+import { Button } from "../../components/Button";
 import { count } from "../../lib/format";
 
 /** What differs between two sides, as both the changes of an entry and a comparison carry it. */
@@ -11,6 +13,46 @@ export interface ChangeSummary {
   resources: readonly ResourceChange[];
   balances: readonly BalanceMove[];
   omitted: number;
+  /** Every change counted by kind and change, those not listed included. */
+  groups: readonly ChangeGroup[];
+}
+
+/** From this many resources of one kind changed one way, they are summarised in one line. */
+export const RUN = 4;
+
+/** `1 card account`, `250 card accounts`: a resource kind as people say it. */
+export function resourceCount(n: number, kind: string): string {
+  const irregular: Record<string, [string, string]> = {
+    "payment-bookings": ["payment booking", "payment bookings"],
+    "traffic-settings": ["traffic settings record", "traffic settings records"],
+    expiry: ["expiry", "expiries"],
+    "duplicate-index": ["duplicate-index entry", "duplicate-index entries"],
+  };
+  const [one, many] = irregular[kind] ?? [kind.replace(/-/g, " "), `${kind.replace(/-/g, " ")}s`];
+  return count(n, one, many);
+}
+
+/** One run: its line, and its resources once asked for (those the answer lists). */
+function RunRow(props: { group: ChangeGroup; rows: readonly ResourceChange[]; words: SideWords }) {
+  const [open, setOpen] = createSignal(false);
+  const listId = createUniqueId();
+  const what = () => `${resourceCount(props.group.count, props.group.resource)} ${props.words.badge(props.group.change)}`;
+  return (
+    <li class={`state-change run ${props.group.change}`}>
+      <span class="badge">{props.words.badge(props.group.change)}</span> {resourceCount(props.group.count, props.group.resource)}{" "}
+      <Button variant="link" aria-expanded={open()} aria-controls={listId} onClick={() => setOpen((o) => !o)}>
+        {open() ? "Hide them" : "Show them"}
+      </Button>
+      <Show when={open()}>
+        <ul class="state-change-list" id={listId} aria-label={what()}>
+          <For each={props.rows}>{(r) => <ResourceRow change={r} words={props.words} />}</For>
+        </ul>
+        <Show when={props.rows.length < props.group.count}>
+          <p class="hint">{props.group.count - props.rows.length} more not listed (an answer lists at most 500).</p>
+        </Show>
+      </Show>
+    </li>
+  );
 }
 
 /** How a view names the two sides and the kinds of change. */
@@ -30,9 +72,14 @@ export function shortValue(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 
-/** The short form of a resource's id (a UUID's first part). */
+/**
+ * The short form of a resource's id: a UUID's first part; a composite key keeps its later parts, which tell
+ * its records apart (`<account>/<date>/<sequence>`: `d2359611…/2026-09-03/412`).
+ */
 export function shortId(id: string): string {
-  return id.length > 14 ? `${id.slice(0, 8)}…` : id;
+  const [first = "", ...rest] = id.split("/");
+  const head = first.length > 14 ? `${first.slice(0, 8)}…` : first;
+  return [head, ...rest].join("/");
 }
 
 function ResourceRow(props: { change: ResourceChange; words: SideWords }) {
@@ -77,13 +124,26 @@ export function ChangeSummaryView(props: ChangeSummaryViewProps) {
   const words = () => props.words ?? ENTRY_WORDS;
   const shown = () => props.summary.resources.filter((r) => !r.internal);
   const internal = () => props.summary.resources.filter((r) => r.internal);
+  const rowsOf = (g: ChangeGroup) => shown().filter((r) => r.resource === g.resource && r.change === g.change);
+  // The groups in the answer's order; a small one is listed resource by resource, a run in one line.
+  const parts = () =>
+    props.summary.groups
+      .filter((g) => !g.internal)
+      .map((g) => ({ group: g, rows: rowsOf(g), run: g.count >= RUN }));
+  const total = () => props.summary.groups.filter((g) => !g.internal).reduce((n, g) => n + g.count, 0);
   return (
     <>
       <p class="hint">
-        {count(shown().length, "resource")} {props.summary.omitted > 0 ? `(and ${props.summary.omitted} more not listed)` : ""}
+        {count(total(), "resource")} {props.summary.omitted > 0 ? `(${props.summary.omitted} of them not listed)` : ""}
       </p>
       <ul class="state-change-list" aria-label={props.listLabel}>
-        <For each={shown()}>{(r) => <ResourceRow change={r} words={words()} />}</For>
+        <For each={parts()}>
+          {(part) => (
+            <Show when={part.run} fallback={<For each={part.rows}>{(r) => <ResourceRow change={r} words={words()} />}</For>}>
+              <RunRow group={part.group} rows={part.rows} words={words()} />
+            </Show>
+          )}
+        </For>
       </ul>
       <Show when={props.summary.balances.length > 0}>
         <table class="fields" aria-label="Balances moved">

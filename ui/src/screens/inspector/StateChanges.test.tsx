@@ -19,6 +19,10 @@ const CHANGES: EntryChanges = {
   entry: 7,
   commits: 1,
   omitted: 0,
+  groups: [
+    { resource: "payment", change: "changed", internal: false, count: 1 },
+    { resource: "duplicate-index", change: "created", internal: true, count: 1 },
+  ],
   resources: [
     {
       tree: "payments",
@@ -63,6 +67,10 @@ const COMPARED: Comparison = {
   a: { entry: 7, position: "after" },
   b: { entry: 4, position: "before" },
   omitted: 0,
+  groups: [
+    { resource: "customer", change: "removed", internal: false, count: 1 },
+    { resource: "payment", change: "changed", internal: false, count: 1 },
+  ],
   resources: [
     {
       tree: "sandbox-customers",
@@ -97,6 +105,40 @@ describe("StateChanges", () => {
     expect(fields).toHaveTextContent("/transactionStatusRCVDACSC");
     expect(screen.getByRole("table", { name: "Balances moved" })).toHaveTextContent("BrukskontointerimAvailable1000.00750.00-250.00 NOK");
     expect(screen.getByText("1 bookkeeping record (indexes, counters)")).toBeInTheDocument();
+  });
+
+  it("sums up a run of many resources changed one way in one line, and lists them when asked", async () => {
+    const created = (i: number): EntryChanges["resources"][number] => ({
+      tree: "sandbox-transactions",
+      resource: "transaction",
+      id: `t-${i}`,
+      internal: false,
+      change: "created",
+      fields: [],
+      before: null,
+      after: { amount: -100 * i },
+    });
+    const run: EntryChanges = {
+      entry: 8,
+      commits: 1,
+      // 600 made, 6 listed (an answer lists at most 500): the count is the whole run's.
+      omitted: 594,
+      groups: [
+        { resource: "account", change: "changed", internal: false, count: 1 },
+        { resource: "transaction", change: "created", internal: false, count: 600 },
+      ],
+      resources: [{ ...CHANGES.resources[0]!, tree: "sandbox-accounts", resource: "account", id: "a-1", fields: [] }, ...Array.from({ length: 5 }, (_, i) => created(i))],
+      balances: [],
+    };
+    renderWorkbench(() => <StateChanges id={8} />, { routes: { "GET /traffic/8/changes": json(run) } });
+    const list = await screen.findByRole("list", { name: "Resources changed" });
+    const items = within(list).getAllByRole("listitem");
+    expect(items.map((li) => li.textContent)).toEqual(["changed account a-1", "created 600 transactions Show them"]);
+    await userEvent.click(within(items[1]!).getByRole("button", { name: "Show them" }));
+    const shown = within(items[1]!).getByRole("list", { name: "600 transactions created" });
+    expect(within(shown).getAllByRole("listitem")).toHaveLength(5);
+    expect(items[1]).toHaveTextContent("595 more not listed");
+    expect(within(items[1]!).getByRole("button", { name: "Hide them" })).toHaveAttribute("aria-expanded", "true");
   });
 
   it("asks before rewinding, saying how many changes it undoes and that the TPP's state stays, then sends the point", async () => {
@@ -160,7 +202,7 @@ describe("StateChanges", () => {
 
   it("says when an entry changed nothing", async () => {
     renderWorkbench(() => <StateChanges id={3} noun="event" />, {
-      routes: { "GET /traffic/3/changes": json({ entry: 3, commits: 0, omitted: 0, resources: [], balances: [] }) },
+      routes: { "GET /traffic/3/changes": json({ entry: 3, commits: 0, omitted: 0, groups: [], resources: [], balances: [] }) },
     });
     expect(await screen.findByText("It changed nothing in the sandbox's state.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Export the state at this event" })).toBeInTheDocument();
@@ -210,7 +252,7 @@ describe("StateChanges", () => {
       routes: {
         "GET /traffic/7/changes": json(CHANGES),
         "GET /traffic": json({ entries: [exchange(5, "GET", "/v1/accounts", 200)], nextBefore: null }),
-        "GET /state/compare": json({ a: { entry: 7, position: "after" }, b: { entry: 5, position: "after" }, omitted: 0, resources: [], balances: [] }),
+        "GET /state/compare": json({ a: { entry: 7, position: "after" }, b: { entry: 5, position: "after" }, omitted: 0, groups: [], resources: [], balances: [] }),
       },
     });
     await userEvent.click(await screen.findByRole("button", { name: "Compare with…" }));

@@ -64,7 +64,8 @@ export function StateChanges(props: StateChangesProps) {
   const exportAt = (position: Position) =>
     run(`export-${position}`, async () => {
       const text = await wb.client.rewind.stateAt(props.id, position);
-      const where = await saveFile(`state-${position}-${props.id}.json`, text, "application/json");
+      // The name says what it holds: the state before or after which entry.
+      const where = await saveFile(`state-${position}-${noun()}-${props.id}.state.json`, text, "application/json");
       if (where) wb.notify(`State file saved: ${where}`, "success");
     });
 

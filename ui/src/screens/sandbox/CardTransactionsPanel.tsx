@@ -1,9 +1,10 @@
-// One mock card account's transactions: booked ones listed, pending ones by id (SPEC.md's shape), a form
-// to add one, and a form to generate many.
+// One mock card account's transactions: booked ones listed (amounts as the form takes them, not the listing's
+// minor units), pending ones by id (the interface's shape), a form to add one, and a form to generate many.
 import { For, Show } from "solid-js";
 import type { CardAccountSummary, GenerateTransactions } from "../../api/types";
 import { useWorkbench } from "../../app/context";
 import { count } from "../../lib/format";
+import { createAmountFormat } from "./amounts";
 import { CardTransactionForm } from "./CardTransactionForm";
 import { cardTransactionBatch } from "./cardBatch";
 import { createTransactionList, TransactionsPanelFrame } from "./TransactionsPanelFrame";
@@ -15,9 +16,10 @@ export function CardTransactionsPanel(props: { card: CardAccountSummary; today: 
     (id) => wb.client.sandbox.cardTransactions(id, { bookingStatus: "both", limit: 500 }),
   );
 
+  const amount = createAmountFormat();
   const generate = async (body: GenerateTransactions) => {
     await wb.client.sandbox.addCardTransactions(props.card.id, cardTransactionBatch(body, props.card.currency));
-    wb.notify(`${count(body.count, "card transaction")} generated`, "success");
+    wb.notify(`Made ${count(body.count, "card transaction")} on card account ${props.card.maskedPan}`, "success");
     reload();
   };
 
@@ -55,7 +57,7 @@ export function CardTransactionsPanel(props: { card: CardAccountSummary; today: 
             </Show>
             <Show when={booked().length > 0} fallback={<p class="hint">No booked card transactions yet.</p>}>
               <table class="data">
-                <caption>{count(booked().length, "booked card transaction")} (amounts in minor units)</caption>
+                <caption>{count(booked().length, "booked card transaction")} (amounts as the form takes them)</caption>
                 <thead>
                   <tr>
                     <th scope="col">Id</th>
@@ -76,10 +78,10 @@ export function CardTransactionsPanel(props: { card: CardAccountSummary; today: 
                         <td>{t.transactionDate}</td>
                         <td>{t.bookingDate}</td>
                         <td class="num">
-                          {t.transactionAmount.amount} {t.transactionAmount.currency}
+                          {amount(t.transactionAmount.amount, t.transactionAmount.currency)} {t.transactionAmount.currency}
                         </td>
                         <td class="num">
-                          {t.originalAmount.amount} {t.originalAmount.currency}
+                          {amount(t.originalAmount.amount, t.originalAmount.currency)} {t.originalAmount.currency}
                         </td>
                         <td>{t.merchantCategoryCode}</td>
                       </tr>

@@ -1,23 +1,23 @@
 // One customer: rename or delete them; their accounts and card accounts (create, edit, transactions);
-// transactions generated for every account at once; their corporate agreements.
-import { createSignal, For, Match, Show, Switch } from "solid-js";
+// transactions generated for every account at once; their corporate agreements. Every form opens next to the
+// button that opened it: the customer's own under the header, a new account under the Accounts heading, an
+// account's edit form or transactions under its row, a new agreement under the agreements' heading.
+import { createSignal, For, Show } from "solid-js";
+import type { JSX } from "solid-js";
 import type { Account, AccountSummary, Agreement, CardAccount, CardAccountSummary, CustomerView } from "../../api/types";
 import { useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { ErrorMessages } from "../../components/ErrorMessages";
-import { Progress } from "../../components/ProgressBar";
 import { AccountForm } from "./AccountForm";
 import { AgreementForm } from "./AgreementForm";
 import { AgreementsList } from "./AgreementsList";
 import { CardAccountForm } from "./CardAccountForm";
 import { CardTransactionsPanel } from "./CardTransactionsPanel";
 import { CustomerForm } from "./CustomerForm";
-import { GenerateForm } from "./GenerateForm";
+import { GenerateAllForm } from "./GenerateAllForm";
 import { TransactionsPanel } from "./TransactionsPanel";
 import { createActions } from "../../lib/action";
-import { cardTransactionBatch } from "./cardBatch";
-import { count } from "../../lib/format";
 
 type Editor =
   | { kind: "none" }
@@ -37,22 +37,31 @@ export interface CustomerDetailProps {
   onDeleted: () => void;
 }
 
+/** A form shown in place, right after the button that opened it. */
+function InPlace(props: { children: JSX.Element }) {
+  return <div class="in-place">{props.children}</div>;
+}
+
 export function CustomerDetail(props: CustomerDetailProps) {
   const wb = useWorkbench();
   const [editor, setEditor] = createSignal<Editor>({ kind: "none" });
   const [confirmDelete, setConfirmDelete] = createSignal(false);
   const { busy, error, run: load } = createActions();
-  const [progress, setProgress] = createSignal<{ done: number; total: number } | null>(null);
   const bbans = () => props.customer.accounts.map((a) => a.bban);
   const only = <K extends Editor["kind"]>(kind: K) => {
     const e = editor();
     return e.kind === kind ? (e as Extract<Editor, { kind: K }>) : undefined;
   };
+  /** Opens `next`, or closes it when the same button is pressed again. */
+  const toggle = (next: Editor, same: boolean) => setEditor(same ? { kind: "none" } : next);
   const close = () => setEditor({ kind: "none" });
   const saved = () => {
     close();
     props.onChanged();
   };
+  const editingAccount = (id: string) => only("account")?.account?.id === id;
+  const editingCard = (id: string) => only("card")?.card?.id === id;
+  const holdings = () => props.customer.accounts.length + props.customer.cardAccounts.length;
 
   const remove = () =>
     load("delete", async () => {
@@ -62,27 +71,6 @@ export function CustomerDetail(props: CustomerDetailProps) {
       props.onDeleted();
     });
 
-  const generateAll = async (body: { count: number; fromDate: string; toDate: string }) => {
-    const targets = [
-      ...props.customer.accounts.map((a) => () => wb.client.sandbox.generateTransactions(a.id, body)),
-      ...props.customer.cardAccounts.map((c) => async () => {
-        await wb.client.sandbox.addCardTransactions(c.id, cardTransactionBatch(body, c.currency));
-        return { created: body.count };
-      }),
-    ];
-    setProgress({ done: 0, total: targets.length });
-    let created = 0;
-    try {
-      for (const [i, run] of targets.entries()) {
-        created += (await run()).created;
-        setProgress({ done: i + 1, total: targets.length });
-      }
-      wb.notify(`${count(created, "transaction")} generated over ${count(targets.length, "account")}`, "success");
-    } finally {
-      setProgress(null);
-    }
-  };
-
   return (
     <article class="customer-detail" aria-label={`Customer ${props.customer.name}`}>
       <header class="detail-header">
@@ -91,19 +79,49 @@ export function CustomerDetail(props: CustomerDetailProps) {
           {props.customer.type === "private" ? "Private" : "Corporate"} · <code>{props.customer.customerNumber}</code>
         </p>
         <div class="actions">
-          <Button onClick={() => setEditor({ kind: "customer" })}>Rename</Button>
+          <Button aria-expanded={editor().kind === "customer"} onClick={() => toggle({ kind: "customer" }, editor().kind === "customer")}>
+            Rename
+          </Button>
+          <Show when={holdings() > 0}>
+            <Button
+              aria-expanded={editor().kind === "generateAll"}
+              onClick={() => toggle({ kind: "generateAll" }, editor().kind === "generateAll")}
+            >
+              Generate transactions for every account
+            </Button>
+          </Show>
           <Button variant="danger" onClick={() => setConfirmDelete(true)}>
             Delete customer
           </Button>
         </div>
       </header>
+      <Show when={editor().kind === "customer"}>
+        <InPlace>
+          <CustomerForm customer={props.customer} onDone={saved} onCancel={close} />
+        </InPlace>
+      </Show>
+      <Show when={editor().kind === "generateAll"}>
+        <InPlace>
+          <GenerateAllForm customer={props.customer} today={props.today} />
+        </InPlace>
+      </Show>
       <ErrorMessages error={error()} />
 
       <section aria-label="Accounts">
         <div class="section-head">
           <h4>Accounts</h4>
-          <Button onClick={() => setEditor({ kind: "account" })}>New account</Button>
+          <Button
+            aria-expanded={only("account") !== undefined && !only("account")?.account}
+            onClick={() => toggle({ kind: "account" }, only("account") !== undefined && !only("account")?.account)}
+          >
+            New account
+          </Button>
         </div>
+        <Show when={only("account") && !only("account")?.account}>
+          <InPlace>
+            <AccountForm customerNumber={props.customer.customerNumber} onDone={saved} onCancel={close} />
+          </InPlace>
+        </Show>
         <Show when={props.customer.accounts.length > 0} fallback={<p class="hint">No accounts yet.</p>}>
           <ul class="rows" aria-label="Accounts of this customer">
             <For each={props.customer.accounts}>
@@ -116,21 +134,44 @@ export function CustomerDetail(props: CustomerDetailProps) {
                     <Button
                       busy={busy() === `account-${a.id}`}
                       aria-label={`Edit account ${a.bban}`}
+                      aria-expanded={editingAccount(a.id)}
                       onClick={() =>
-                        load(`account-${a.id}`, async () => {
-                          setEditor({ kind: "account", account: await wb.client.sandbox.account(a.id) });
-                        })
+                        editingAccount(a.id)
+                          ? close()
+                          : load(`account-${a.id}`, async () => {
+                              setEditor({ kind: "account", account: await wb.client.sandbox.account(a.id) });
+                            })
                       }
                     >
                       Edit
                     </Button>
                     <Button
                       aria-label={`Transactions of account ${a.bban}`}
-                      onClick={() => setEditor({ kind: "transactions", account: a })}
+                      aria-expanded={only("transactions")?.account.id === a.id}
+                      onClick={() => toggle({ kind: "transactions", account: a }, only("transactions")?.account.id === a.id)}
                     >
                       Transactions
                     </Button>
                   </span>
+                  <Show when={editingAccount(a.id) && only("account")?.account} keyed>
+                    {(account) => (
+                      <InPlace>
+                        <AccountForm
+                          customerNumber={props.customer.customerNumber}
+                          account={account}
+                          onDone={saved}
+                          onCancel={close}
+                        />
+                      </InPlace>
+                    )}
+                  </Show>
+                  <Show when={only("transactions")?.account.id === a.id ? only("transactions") : undefined} keyed>
+                    {(e) => (
+                      <InPlace>
+                        <TransactionsPanel account={e.account} today={props.today} />
+                      </InPlace>
+                    )}
+                  </Show>
                 </li>
               )}
             </For>
@@ -141,8 +182,23 @@ export function CustomerDetail(props: CustomerDetailProps) {
       <section aria-label="Card accounts">
         <div class="section-head">
           <h4>Card accounts</h4>
-          <Button onClick={() => setEditor({ kind: "card" })}>New card account</Button>
+          <Button
+            aria-expanded={only("card") !== undefined && !only("card")?.card}
+            onClick={() => toggle({ kind: "card" }, only("card") !== undefined && !only("card")?.card)}
+          >
+            New card account
+          </Button>
         </div>
+        <Show when={only("card") && !only("card")?.card}>
+          <InPlace>
+            <CardAccountForm
+              customerNumber={props.customer.customerNumber}
+              bbans={bbans()}
+              onDone={saved}
+              onCancel={close}
+            />
+          </InPlace>
+        </Show>
         <Show when={props.customer.cardAccounts.length > 0} fallback={<p class="hint">No card accounts.</p>}>
           <ul class="rows" aria-label="Card accounts of this customer">
             <For each={props.customer.cardAccounts}>
@@ -155,28 +211,51 @@ export function CustomerDetail(props: CustomerDetailProps) {
                     <Button
                       busy={busy() === `card-${c.id}`}
                       aria-label={`Edit card account ${c.maskedPan}`}
+                      aria-expanded={editingCard(c.id)}
                       onClick={() =>
-                        load(`card-${c.id}`, async () => {
-                          setEditor({ kind: "card", card: await wb.client.sandbox.cardAccount(c.id) });
-                        })
+                        editingCard(c.id)
+                          ? close()
+                          : load(`card-${c.id}`, async () => {
+                              setEditor({ kind: "card", card: await wb.client.sandbox.cardAccount(c.id) });
+                            })
                       }
                     >
                       Edit
                     </Button>
                     <Button
                       aria-label={`Transactions of card account ${c.maskedPan}`}
-                      onClick={() => setEditor({ kind: "cardTransactions", card: c })}
+                      aria-expanded={only("cardTransactions")?.card.id === c.id}
+                      onClick={() =>
+                        toggle({ kind: "cardTransactions", card: c }, only("cardTransactions")?.card.id === c.id)
+                      }
                     >
                       Transactions
                     </Button>
                   </span>
+                  <Show when={editingCard(c.id) && only("card")?.card} keyed>
+                    {(card) => (
+                      <InPlace>
+                        <CardAccountForm
+                          customerNumber={props.customer.customerNumber}
+                          bbans={bbans()}
+                          cardAccount={card}
+                          onDone={saved}
+                          onCancel={close}
+                        />
+                      </InPlace>
+                    )}
+                  </Show>
+                  <Show when={only("cardTransactions")?.card.id === c.id ? only("cardTransactions") : undefined} keyed>
+                    {(e) => (
+                      <InPlace>
+                        <CardTransactionsPanel card={e.card} today={props.today} />
+                      </InPlace>
+                    )}
+                  </Show>
                 </li>
               )}
             </For>
           </ul>
-        </Show>
-        <Show when={props.customer.accounts.length + props.customer.cardAccounts.length > 0}>
-          <Button onClick={() => setEditor({ kind: "generateAll" })}>Generate transactions for every account</Button>
         </Show>
       </section>
 
@@ -184,60 +263,21 @@ export function CustomerDetail(props: CustomerDetailProps) {
         <div class="section-head">
           <h4>Corporate agreements</h4>
           <Show when={props.customer.type === "corporate"}>
-            <Button onClick={() => setEditor({ kind: "agreement" })}>New agreement</Button>
+            <Button
+              aria-expanded={editor().kind === "agreement"}
+              onClick={() => toggle({ kind: "agreement" }, editor().kind === "agreement")}
+            >
+              New agreement
+            </Button>
           </Show>
         </div>
+        <Show when={editor().kind === "agreement"}>
+          <InPlace>
+            <AgreementForm owner={props.customer.customerNumber} bbans={bbans()} onDone={saved} onCancel={close} />
+          </InPlace>
+        </Show>
         <AgreementsList agreements={props.agreements} customerNumber={props.customer.customerNumber} />
       </section>
-
-      <div class="editor">
-        <Switch>
-          <Match when={editor().kind === "customer"}>
-            <CustomerForm customer={props.customer} onDone={saved} onCancel={close} />
-          </Match>
-          <Match when={only("account")} keyed>
-            {(e) => (
-              <AccountForm
-                customerNumber={props.customer.customerNumber}
-                account={e.account}
-                onDone={saved}
-                onCancel={close}
-              />
-            )}
-          </Match>
-          <Match when={only("card")} keyed>
-            {(e) => (
-              <CardAccountForm
-                customerNumber={props.customer.customerNumber}
-                bbans={bbans()}
-                cardAccount={e.card}
-                onDone={saved}
-                onCancel={close}
-              />
-            )}
-          </Match>
-          <Match when={only("transactions")} keyed>
-            {(e) => <TransactionsPanel account={e.account} today={props.today} />}
-          </Match>
-          <Match when={only("cardTransactions")} keyed>
-            {(e) => <CardTransactionsPanel card={e.card} today={props.today} />}
-          </Match>
-          <Match when={editor().kind === "agreement"}>
-            <AgreementForm owner={props.customer.customerNumber} bbans={bbans()} onDone={saved} onCancel={close} />
-          </Match>
-          <Match when={editor().kind === "generateAll"}>
-            <GenerateForm
-              title={`Generate transactions for each of ${props.customer.name}'s accounts`}
-              submitLabel="Generate for every account"
-              today={props.today}
-              onGenerate={generateAll}
-            />
-            <Show when={progress()}>
-              {(p) => <Progress value={p().done} max={p().total} label="Accounts done" />}
-            </Show>
-          </Match>
-        </Switch>
-      </div>
 
       <Show when={confirmDelete()}>
         <ConfirmDialog

@@ -14,6 +14,10 @@ export interface GenerateFormProps {
   /** Does the work; a rejection's tppMessages are shown at the fields. */
   onGenerate: (body: GenerateTransactions) => Promise<unknown>;
   submitLabel?: string;
+  /** The count field's label (default "Number of transactions"): whether the number is per account. */
+  countLabel?: string;
+  /** The count field's hint, given the number typed. */
+  countHint?: (count: number) => string;
 }
 
 export function GenerateForm(props: GenerateFormProps) {
@@ -33,7 +37,14 @@ export function GenerateForm(props: GenerateFormProps) {
     <Form form={form} onSubmit={() => void submit()} label={props.title} class="form compact">
       <h4>{props.title}</h4>
       <div class="grid">
-        <TextField label="Number of transactions" path="count" inputmode="numeric" value={count()} onValue={setCount} />
+        <TextField
+          label={props.countLabel ?? "Number of transactions"}
+          path="count"
+          inputmode="numeric"
+          hint={props.countHint?.(Number(count().trim() || "NaN"))}
+          value={count()}
+          onValue={setCount}
+        />
         <TextField label="From date" path="fromDate" type="date" value={fromDate()} onValue={setFromDate} />
         <TextField label="To date" path="toDate" type="date" value={toDate()} onValue={setToDate} />
       </div>

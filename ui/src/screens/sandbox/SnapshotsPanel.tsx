@@ -1,10 +1,12 @@
 // Snapshots and state files, the tester's and the trainer's "back to the start": save the whole state under
 // a name, list the snapshots with when they were taken and their size, restore one (after a confirmation),
-// delete one, save one or the current state to a file (the desktop's save dialog, a download in a browser),
-// and import a state file after the preview the service gives of what it would change. A restore or an
-// import is followed by `sandbox.changed {what: "all"}`, on which every screen reads its data afresh.
+// delete one, export one for replay (its state and everything served since as a flow, ReplayExport) or save
+// the current state to a file (the desktop's save dialog, a download in a browser; named for the sandbox's
+// clock), and import a state file after the preview the service gives of what it would change. A restore or an
+// import is followed by `sandbox.changed {what: "all"}`, on which every screen reads its data afresh. A service
+// without a data directory of its own (`--ephemeral`) keeps its snapshots only until it stops: the panel says so.
 import { createResource, createSignal, For, Show } from "solid-js";
-import type { ImportOutcome, Snapshot, StateMode } from "../../api/types";
+import type { ClockReading, ImportOutcome, Snapshot, StateMode } from "../../api/types";
 import { openFile, saveFile } from "../../api/native";
 import { useEvent, useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
@@ -18,6 +20,8 @@ import { Loading } from "../../components/Loading";
 import { createActions } from "../../lib/action";
 import { count, formatInstant } from "../../lib/format";
 import { valueOf } from "../../lib/resource";
+import { ReplayExport } from "../flow/ReplayExport";
+import type { ReplaySource } from "../flow/ReplayExport";
 
 /** `1,234 bytes`, `12.3 KB`, `4.5 MB`. */
 export function formatBytes(bytes: number): string {
@@ -26,9 +30,20 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** A file name for a snapshot: its name with what a file system might refuse replaced. */
-export function fileNameFor(name: string): string {
-  return `${name.replace(/[^\p{L}\p{N}._-]+/gu, "-").replace(/^-+|-+$/g, "") || "snapshot"}.json`;
+/** The stem of a snapshot's files: its name with what a file system might refuse replaced. */
+export function snapshotStem(name: string): string {
+  return name.replace(/[^\p{L}\p{N}._-]+/gu, "-").replace(/^-+|-+$/g, "") || "snapshot";
+}
+
+/** The sandbox clock's time now, from a reading (a frozen clock stays where it is; the others move on). */
+export function sandboxNow(clock: ClockReading, realNow = Date.now()): Date {
+  return clock.mode === "frozen" ? new Date(clock.now) : new Date(realNow + (clock.offsetSeconds ?? 0) * 1000);
+}
+
+/** The file name of the whole state exported at `at` (as the service names it): `sandbox-2026-06-01T1200Z.state.json`. */
+export function stateFileName(at: Date): string {
+  const iso = at.toISOString();
+  return `sandbox-${iso.slice(0, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}Z.state.json`;
 }
 
 /** What an import did or would do, tree by tree. */
@@ -117,19 +132,29 @@ export function SnapshotsPanel(props: { onChanged: () => void }) {
       void refetch();
     });
 
+  const [exporting, setExporting] = createSignal<ReplaySource | null>(null);
   const exportSnapshot = (s: Snapshot) =>
-    act(`export-${s.name}`, async () => {
-      const text = await wb.client.fixtures.snapshotFile(s.name);
-      const where = await saveFile(fileNameFor(s.name), text, "application/json");
-      if (where) wb.notify(`Snapshot “${s.name}” saved to ${where}`, "success");
+    setExporting({
+      title: `Export snapshot “${s.name}” for replay`,
+      stem: snapshotStem(s.name),
+      flowNote: "everything served since the snapshot was taken",
+      stateNote: `the snapshot's state, taken ${formatInstant(s.takenAt)}`,
+      readState: () => wb.client.fixtures.snapshotFile(s.name),
+      readFlow: (state) => wb.client.fixtures.snapshotFlow(s.name, state),
     });
 
   const exportState = () =>
     act("export-state", async () => {
+      const clock = valueOf(wb.session)?.clock;
       const text = await wb.client.fixtures.exportState();
-      const where = await saveFile("state.json", text, "application/json");
+      const name = stateFileName(clock ? sandboxNow(clock) : new Date());
+      const where = await saveFile(name, text, "application/json");
       if (where) wb.notify(`The state saved to ${where}`, "success");
     });
+  const ephemeral = () => {
+    const session = valueOf(wb.session);
+    return session !== undefined && !session.dataDir;
+  };
 
   const chooseFile = () =>
     act("import", async () => {
@@ -164,6 +189,13 @@ export function SnapshotsPanel(props: { onChanged: () => void }) {
         A snapshot is the whole sandbox state (customers, accounts, transactions, agreements, consents, payments, the
         clock) kept under a name in this data directory; restoring it brings every screen back to that moment.
       </p>
+      <Show when={ephemeral()}>
+        <p class="warning" role="note" aria-label="Snapshots vanish at exit">
+          <strong>These snapshots vanish when the service stops.</strong> It runs without a data directory of its own
+          (<code>--ephemeral</code>, or <code>--fixture</code> without <code>--data</code>), so everything in it is
+          temporary. Export a snapshot for replay to keep it as files.
+        </p>
+      </Show>
       <Form form={form} onSubmit={() => void save()} label="Save a snapshot" class="form compact snapshot-form">
         <TextField
           label="Snapshot name"
@@ -222,11 +254,7 @@ export function SnapshotsPanel(props: { onChanged: () => void }) {
                           <Button aria-label={`Restore snapshot ${s.name}`} onClick={() => setRestoring(s)}>
                             Restore
                           </Button>
-                          <Button
-                            aria-label={`Export snapshot ${s.name} to a file`}
-                            busy={busy() === `export-${s.name}`}
-                            onClick={() => void exportSnapshot(s)}
-                          >
+                          <Button aria-label={`Export snapshot ${s.name} for replay`} onClick={() => exportSnapshot(s)}>
                             Export…
                           </Button>
                           <Button variant="danger" aria-label={`Delete snapshot ${s.name}`} onClick={() => setDeleting(s)}>
@@ -243,6 +271,7 @@ export function SnapshotsPanel(props: { onChanged: () => void }) {
         )}
       </Show>
 
+      <Show when={exporting()}>{(source) => <ReplayExport source={source()} onClose={() => setExporting(null)} />}</Show>
       <Show when={restoring()}>
         {(s) => (
           <ConfirmDialog

@@ -1,9 +1,11 @@
-// One mock account's transactions: the list as the service answers it (amounts in minor units), a form to
-// add one, and a form to generate many over a date range.
+// One mock account's transactions: the list as the service answers it, its amounts shown as the form takes
+// them (`-298.03`, not the listing's minor units), a form to add one, and a form to generate many over a date
+// range.
 import { For, Show } from "solid-js";
 import type { AccountSummary, GenerateTransactions } from "../../api/types";
 import { useWorkbench } from "../../app/context";
 import { count } from "../../lib/format";
+import { createAmountFormat } from "./amounts";
 import { TransactionForm } from "./TransactionForm";
 import { createTransactionList, TransactionsPanelFrame } from "./TransactionsPanelFrame";
 
@@ -14,9 +16,10 @@ export function TransactionsPanel(props: { account: AccountSummary; today: strin
     (id) => wb.client.sandbox.transactions(id, { limit: 500 }),
   );
 
+  const amount = createAmountFormat();
   const generate = async (body: GenerateTransactions) => {
     const answer = await wb.client.sandbox.generateTransactions(props.account.id, body);
-    wb.notify(`${answer.created} transactions generated`, "success");
+    wb.notify(`Made ${count(answer.created, "transaction")} on account ${props.account.bban}`, "success");
     reload();
   };
 
@@ -46,7 +49,7 @@ export function TransactionsPanel(props: { account: AccountSummary; today: strin
         <Show when={transactions().length > 0} fallback={<p class="hint">No transactions yet.</p>}>
           <table class="data">
             <caption>
-              {count(transactions().length, "transaction")} (at most 500 shown; amounts in minor units, as the sandbox lists them)
+              {count(transactions().length, "transaction")} (at most 500 shown; amounts as the form takes them)
             </caption>
             <thead>
               <tr>
@@ -63,7 +66,7 @@ export function TransactionsPanel(props: { account: AccountSummary; today: strin
                 {(t) => (
                   <tr>
                     <td>{t.bookingDate}</td>
-                    <td class="num">{t.amount}</td>
+                    <td class="num">{amount(t.amount, t.currency)}</td>
                     <td>{t.currency}</td>
                     <td>{t.creditorName}</td>
                     <td>{t.debtorName}</td>

@@ -40,13 +40,28 @@ fn attachment(bytes: Vec<u8>, name: &str) -> Response {
         .into_response()
 }
 
+/// The name a state file of the whole state is saved under: the sandbox and its clock's time, so that two
+/// exports do not take one name (`sandbox-2026-06-01T1200Z.state.json`).
+pub fn state_file_name(now: time::OffsetDateTime) -> String {
+    let now = now.to_offset(time::UtcOffset::UTC);
+    format!(
+        "sandbox-{:04}-{:02}-{:02}T{:02}{:02}Z.state.json",
+        now.year(),
+        u8::from(now.month()),
+        now.day(),
+        now.hour(),
+        now.minute()
+    )
+}
+
 /// `GET /state`: 200 the whole state as a state file.
 pub async fn export(State(state): State<AppState>) -> ApiResult<Response> {
+    let name = state_file_name(state.clock.now());
     let bytes = blocking(move || {
         state_file::export(&state.store).map_err(|e| crate::refusal::Refusal::from(e).into())
     })
     .await?;
-    Ok(attachment(bytes, "state.json"))
+    Ok(attachment(bytes, &name))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -151,7 +166,7 @@ pub async fn download(
     let snapshot = snapshots::get(&state, &name)?;
     Ok(attachment(
         snapshot.state.into_bytes(),
-        &format!("{name}.json"),
+        &format!("{name}.state.json"),
     ))
 }
 

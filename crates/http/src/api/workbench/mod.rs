@@ -7,6 +7,7 @@ pub mod access;
 mod callback;
 pub mod composer;
 pub mod conformance;
+mod currencies;
 mod fixtures;
 pub mod gate;
 pub mod openapi;

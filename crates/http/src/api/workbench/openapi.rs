@@ -7,7 +7,7 @@
 use super::composer::{self, draft, operations};
 use super::fixtures::{self, ImportOutcome};
 use super::session::{self, Session};
-use super::{callback, gate, personas};
+use super::{callback, currencies, gate, personas};
 use crate::api::openapi::builder::{Operation, Param};
 use crate::api::openapi::routes::Routes;
 use crate::own_state::callbacks::Callback;
@@ -68,6 +68,10 @@ fn session_and_persona_routes() -> Routes {
                     crate::api::openapi::builder::sse_event("A WorkbenchEvent as JSON"),
                 )
         })
+        .get("/currencies", currencies::list, |op| {
+            api(op, "The currency codes the sandbox accepts, with their minor units")
+                .answers_list::<currencies::CurrencyInfo>(200, "Alphabetically")
+        })
         .get("/personas", personas::list, |op| {
             api(op, "The TPP personas (certificates the workbench signs with)")
                 .answers_list::<Persona>(200, "The personas")
@@ -104,6 +108,17 @@ fn session_and_persona_routes() -> Routes {
                     json!({"type": "string"}),
                 )
                 .refusals(&[404])
+        })
+        .get("/personas/{id}/cert-dir", personas::cert_dir, |op| {
+            api(op, "A persona's certificate and private key, as a --cert-dir archive")
+                .description("A tar archive that unpacks (`tar -xf`) to the folder `<id>/` holding `cert.pem`, `key.pem` and a README saying whose key it is, for `xs2a-sandbox replay --cert-dir`. For the bundled personas (whose keys are public) and issued ones (test keys the sandbox made); an imported persona's key is not handed out (409).")
+                .answers_with(
+                    200,
+                    "A POSIX tar archive",
+                    "application/x-tar",
+                    json!({"type": "string"}),
+                )
+                .refusals(&[404, 409])
         })
         .get("/sca/callbacks", callback::list, |op| {
             api(op, "The SCA redirects the workbench's callback caught")
@@ -164,7 +179,7 @@ fn composer_routes() -> Routes {
 const STATE_QUERY: Param = Param::query(
     "state",
     "string",
-    "The file name (or path relative to the flow file) the state file this flow starts from was saved under; written into the flow's `state` (default: the snapshot's download name, `<name>.json`).",
+    "The file name (or path relative to the flow file) the state file this flow starts from was saved under; written into the flow's `state` (default: the snapshot's download name, `<name>.state.json`).",
 );
 
 fn fixture_routes() -> Routes {

@@ -1,4 +1,5 @@
-//! `/workbench/api/personas`: the TPP identities the composer signs with (`crate::own_state::personas`).
+//! `/workbench/api/personas`: the TPP identities the composer signs with (`crate::own_state::personas`),
+//! and a persona's certificate with its key as a `--cert-dir` archive (`crate::own_state::persona_key`).
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
@@ -113,6 +114,25 @@ pub async fn certificate(
             ),
         ],
         stored.certificate_pem,
+    )
+        .into_response())
+}
+
+/// 200 `application/x-tar`: the persona's `--cert-dir` (certificate, key, README); 409 for an imported one.
+pub async fn cert_dir(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<Response> {
+    let dir = crate::own_state::persona_key::cert_dir(&state.store, &id, state.clock.now())?;
+    Ok((
+        [
+            (CONTENT_TYPE, "application/x-tar".to_owned()),
+            (
+                CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{}\"", dir.file_name),
+            ),
+        ],
+        dir.bytes,
     )
         .into_response())
 }
