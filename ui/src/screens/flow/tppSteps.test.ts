@@ -6,6 +6,7 @@ import { draftOf, nextStep, paymentOf, scaRedirectOf, storyPersona } from "./tpp
 
 function persona(partial: Partial<Persona>): Persona {
   return {
+    certificateSha256: "00:11",
     id: "p",
     issuer: "CN=Test CA",
     name: "P",
