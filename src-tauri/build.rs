@@ -13,6 +13,8 @@ fn main() {
         "ui_ready",
         "about",
         "open_data_folder",
+        "set_fullscreen",
+        "is_fullscreen",
     ]);
     tauri_build::try_build(
         tauri_build::Attributes::new()

@@ -10,6 +10,7 @@
 
 mod about;
 mod commands;
+mod fullscreen;
 mod instance;
 mod memory;
 mod options;
@@ -77,6 +78,8 @@ fn main() {
             commands::ui_ready,
             about::about,
             about::open_data_folder,
+            fullscreen::set_fullscreen,
+            fullscreen::is_fullscreen,
         ])
         .setup(move |app| {
             let service = match service::Service::start(data, options.port) {

@@ -1,15 +1,19 @@
-//! The two workbench tasks that need the desktop app's native parts, in the real window (the release app
-//! under Xvfb, tauri-driver and WebKitWebDriver, as `real_window.rs`): an authorisation waiting for the PSU,
-//! opened from the SCA screen's list in the app's own SCA window, its callback captured and the PSU-ID kept;
-//! and a snapshot exported for replay through the native save dialog (its state file, and the bundled
-//! persona's certificate and key as a --cert-dir archive that `tar` unpacks) and a state file imported
-//! through the native open dialog (rfd's GTK dialogs, driven with xdotool: the file name typed, Enter).
+//! The workbench tasks that need the desktop app's native parts, in the real window (the release app under
+//! Xvfb, tauri-driver and WebKitWebDriver, as `real_window.rs`): an authorisation waiting for the PSU, opened
+//! from the SCA screen's list in the app's own SCA window, its callback captured and the PSU-ID kept; a
+//! snapshot exported for replay through the native save dialog (its state file, and the bundled persona's
+//! certificate and key as a --cert-dir archive that `tar` unpacks) and a state file imported through the
+//! native open dialog (rfd's GTK dialogs, driven with xdotool: the file name typed, Enter); and presentation
+//! mode in the window's own full screen, the PSU's SCA done on the bank's page beside the diagram (no second
+//! window).
 //!
 //! Ignored by default (it needs a display, tauri-driver and the built app): `scripts/test-desktop.sh` runs it.
 //! Screenshots go to `XS2A_SCREENSHOTS` (default `target/screenshots`) as `desktop-*.png`.
 
 mod support;
 
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::key::Key;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -307,6 +311,132 @@ async fn a_snapshot_through_the_native_save_and_open_dialogs() {
             w.text(&w.role(&panel, "list", "Customers").await.1)
                 .await
                 .contains("Ola Nordmann")
+                .then_some(())
+        })
+        .await;
+    })
+    .await;
+}
+
+/// One step of the PSU on the bank's page that presentation shows live (in a shadow root, which the role
+/// queries do not enter): fills the national identity number, picks HA2, acts as a private person, ticks the
+/// accounts, confirms or approves, pressing the page's own buttons; says which, or "none" when the page is
+/// gone (the PSU is back at the TPP), not there yet, or still waiting for the bank's answer to the last step.
+const PSU_STEP: &str = r##"
+const host = document.querySelector('[aria-label="The bank\'s page"]');
+const page = host && host.shadowRoot;
+if (!page || !page.querySelector("button") || host.getAttribute("aria-busy") === "true") return "none";
+const press = (button) => { button.click(); };
+const id = page.querySelector('input[name="nationalId"]:not([type="hidden"])');
+if (id) { id.value = arguments[0]; press(page.querySelector("#identify-submit")); return "identify"; }
+const method = page.querySelector('button[name="method"][value="HA2"]');
+if (method) { press(method); return "method"; }
+const privately = page.querySelector('input[name="context"][value="PRIVATE"]');
+if (privately) { privately.checked = true; press(page.querySelector("#context-submit")); return "context"; }
+const accounts = [...page.querySelectorAll('input[type="checkbox"][name="account"]')];
+accounts.forEach((a) => { a.checked = true; });
+const confirm = page.querySelector("#consent-submit, #confirm-submit");
+if (confirm) { press(confirm); return accounts.length ? "consent" : "approve"; }
+return "none";
+"##;
+
+impl Window {
+    /// Presses a key as the keyboard does (WebDriver actions), into whatever has the focus.
+    async fn press_key(&self, key: Key) {
+        let actions = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value: key.into() })
+            .then(KeyAction::Up { value: key.into() });
+        self.client.perform_actions(actions).await.unwrap();
+    }
+
+    /// The window's inner size and the screen's, as the page sees them.
+    async fn sizes(&self) -> (u64, u64, u64, u64) {
+        let v = self
+            .client
+            .execute(
+                "return [window.innerWidth, window.innerHeight, screen.width, screen.height];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let n = |i: usize| v[i].as_u64().unwrap_or_default();
+        (n(0), n(1), n(2), n(3))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and the release app: run scripts/test-desktop.sh"]
+async fn presentation_in_the_windows_full_screen_with_the_psus_page_beside_the_diagram() {
+    in_the_app("the presentation task", |w, _home| async move {
+        let page = Scope::default();
+        w.expect_text(&page, "status", "Live events", "Live").await;
+        let flow = w.show("Flow").await;
+        w.click(&flow, "button", "Present journey").await;
+        let (dialog, _) = w.role(&page, "dialog", "Presentation").await;
+
+        // The window's own full screen (the set_fullscreen command): the page gets the whole screen.
+        let (width, height, screen_width, screen_height) = w.sizes().await;
+        assert!(
+            width < screen_width || height < screen_height,
+            "the window starts smaller than the screen: {width}x{height} on {screen_width}x{screen_height}"
+        );
+        w.click(&dialog, "button", "Full screen").await;
+        eventually("the window in full screen", STEP, || async {
+            let (width, height, sw, sh) = w.sizes().await;
+            (width == sw && height == sh).then_some(())
+        })
+        .await;
+        let (_, full) = w.role(&dialog, "button", "Full screen").await;
+        assert_eq!(full.attr("aria-pressed").await.unwrap().as_deref(), Some("true"));
+
+        // The TPP asks for a consent; the PSU's SCA is done on the bank's page beside the diagram.
+        let (tpp, _) = w.role(&dialog, "region", "The TPP").await;
+        w.click(&tpp, "button", "Send as the TPP").await;
+        w.role(&dialog, "region", "The PSU's SCA page, live").await;
+        let before = w.client.windows().await.unwrap().len();
+        let done = std::sync::Mutex::new(Vec::new());
+        eventually("the PSU back at the TPP", STEP * 3, || async {
+            let step = w
+                .client
+                .execute(PSU_STEP, vec![serde_json::json!("14838510036")])
+                .await
+                .ok()?;
+            let step = step.as_str().unwrap_or("none").to_owned();
+            if step != "none" {
+                let first = {
+                    let mut done = done.lock().unwrap();
+                    done.push(step);
+                    done.len() == 1
+                };
+                if first {
+                    w.snap("presentation-psu-page").await;
+                }
+            }
+            let (_, diagram) = w.role(&dialog, "img", "Sequence diagram").await;
+            w.text(&diagram)
+                .await
+                .contains("back to the TPP with the PSU's id")
+                .then_some(())
+        })
+        .await;
+        let done = done.into_inner().unwrap();
+        assert!(done.iter().any(|s| s == "consent"), "the PSU consented: {done:?}");
+        assert_eq!(w.client.windows().await.unwrap().len(), before, "no second window");
+        w.snap("presentation-fullscreen").await;
+
+        // Escape leaves full screen first, then presentation.
+        w.press_key(Key::Escape).await;
+        eventually("the window out of full screen", STEP, || async {
+            let (width, height, sw, sh) = w.sizes().await;
+            (width < sw || height < sh).then_some(())
+        })
+        .await;
+        w.role(&page, "dialog", "Presentation").await;
+        w.press_key(Key::Escape).await;
+        eventually("presentation left", STEP, || async {
+            w.query("role", &page, "dialog", "Presentation", true, 0)
+                .await
+                .is_none()
                 .then_some(())
         })
         .await;

@@ -52,6 +52,7 @@ mod strict_input;
 mod tester_flow;
 mod tpp_dialogue;
 mod traffic;
+mod trainer;
 mod transport;
 mod transport_limits;
 mod workbench;

@@ -79,7 +79,7 @@ test.describe("journeys", () => {
     const present = panel.getByRole("button", { name: "Present journey", exact: true });
     await present.click();
     const show_ = page.getByRole("dialog", { name: "Presentation" });
-    const counter = show_.getByRole("status");
+    const counter = show_.getByRole("status", { name: "Position in the journey" });
     const title = show_.getByRole("heading", { level: 2, name: /Straks payment/ });
     await page.keyboard.press("Home");
     await expect(counter).toContainText(/^1 \/ \d+/);

@@ -46,6 +46,8 @@ import type {
   NationalIdKind,
   IssuePersona,
   Operation,
+  PageRequest,
+  PageVisit,
   PaymentStatus,
   PaymentSummary,
   PendingAuthorisation,
@@ -221,6 +223,8 @@ export function createClient(t: Transport) {
       callbacks: (): Promise<Callback[]> => answer(api.GET("/workbench/api/sca/callbacks")),
       /** The authorisations not finished yet, newest first. */
       pending: (): Promise<PendingAuthorisation[]> => answer(api.GET("/workbench/api/sca/pending")),
+      /** The PSU's browser: a page of the bank's SCA asked for, or one of its forms sent. */
+      page: (body: PageRequest): Promise<PageVisit> => answer(api.POST("/workbench/api/sca/page", { body })),
     },
 
     /** The signed-request gate's steps and the headers it signs and requires, as the verifier has them. */
@@ -312,6 +316,9 @@ export function createClient(t: Transport) {
         answer(api.GET("/workbench/api/state/at/{id}", { params: { path: { id: String(id) }, query: { position } }, ...AS_TEXT })),
       compare: (a: number, b: number, aPosition: Position = "after", bPosition: Position = "after"): Promise<Comparison> =>
         answer(api.GET("/workbench/api/state/compare", { params: { query: { a, b, aPosition, bPosition } } })),
+      /** What a restart from `from` would play again and what not, nothing changed. */
+      restartPlan: (id: string, from: number): Promise<Restart> =>
+        answer(api.GET("/workbench/api/journeys/{id}/restart", { params: { path: { id }, query: { from } } })),
       restart: (id: string, from: number, paceMs?: number): Promise<Restart> =>
         answer(
           api.POST("/workbench/api/journeys/{id}/restart", {

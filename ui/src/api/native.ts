@@ -1,5 +1,6 @@
-// The desktop shell's native commands (open_sca_window, save_file, open_file) when the page runs inside
-// Tauri, and the browser's fallbacks otherwise: window.open, a download link, an <input type=file>.
+// The desktop shell's native commands (open_sca_window, save_file, open_file, set_fullscreen) when the page
+// runs inside Tauri, and the browser's fallbacks otherwise: window.open, a download link, an <input
+// type=file>, the Fullscreen API.
 
 /** The `open_file` command's answer (src-tauri), or the browser's file input read the same way. */
 export interface OpenFileResult {
@@ -34,6 +35,25 @@ export async function openScaWindow(url: string): Promise<void> {
   }
   const popup = window.open(url, "xs2a-sca", "popup,width=520,height=760");
   if (!popup) throw new Error("The browser blocked the SCA window; allow pop-ups for this page.");
+}
+
+/**
+ * Puts the app in full screen or takes it out: the desktop window's own full screen (a command of the main
+ * window), or the browser's Fullscreen API on the whole page. Answers whether it is in full screen now.
+ */
+export async function setFullScreen(on: boolean): Promise<boolean> {
+  const t = tauri();
+  if (t) return t.core.invoke<boolean>("set_fullscreen", { fullscreen: on });
+  if (on && !document.fullscreenElement) await document.documentElement.requestFullscreen();
+  if (!on && document.fullscreenElement) await document.exitFullscreen();
+  return on;
+}
+
+/** Whether the app is in full screen now (the desktop window's, or the browser's). */
+export async function isFullScreen(): Promise<boolean> {
+  const t = tauri();
+  if (t) return t.core.invoke<boolean>("is_fullscreen");
+  return Boolean(document.fullscreenElement);
 }
 
 /** Saves text to a file the user picks; the chosen path, the download's name, or null when cancelled. */

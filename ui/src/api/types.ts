@@ -50,6 +50,9 @@ export type NationalIdKind = NonNullable<
   NonNullable<paths["/workbench/api/sandbox/generate/national-id"]["get"]["parameters"]["query"]>["kind"]
 >;
 export type PendingAuthorisation = S["PendingSca"];
+/** The PSU's browser on the bank's SCA pages (presentation mode). */
+export type PageRequest = S["PageRequest"];
+export type PageVisit = S["PageVisit"];
 export type GateDefinition = S["GateDefinition"];
 export type GateStepDefinition = S["GateStepDefinition"];
 
@@ -165,6 +168,8 @@ export type Rewound = S["Rewound"];
 export type RewindPreview = S["RewindPreview"];
 export type Position = S["Position"];
 export type Restart = S["Restart"];
+export type PlannedStep = S["PlannedStep"];
+export type NotReplayed = S["NotReplayed"];
 export type Snapshot = S["Summary"];
 
 // ---------------------------------------------------------------------------------------------------

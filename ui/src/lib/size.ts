@@ -38,3 +38,22 @@ export function createWidth(fallback: number): [Accessor<number>, (el: HTMLEleme
   const [size, track] = createSize({ width: fallback, height: 0 });
   return [() => size().width, track];
 }
+
+/**
+ * The type scale the header's Large type sets (`--type-scale` on <html>: 1, or larger for a projector),
+ * followed as it changes, so drawings sized in pixels (the flow view's diagram) grow with the rest of the text.
+ */
+export function createTypeScale(): Accessor<number> {
+  const read = () => {
+    if (typeof document === "undefined") return 1;
+    const value = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--type-scale"));
+    return Number.isFinite(value) && value > 0 ? value : 1;
+  };
+  const [scale, setScale] = createSignal(read());
+  if (typeof MutationObserver !== "undefined" && typeof document !== "undefined") {
+    const observer = new MutationObserver(() => setScale(read()));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ["style", "data-theme"] });
+    onCleanup(() => observer.disconnect());
+  }
+  return scale;
+}

@@ -150,29 +150,35 @@ pub fn steps_of(exchanges: impl IntoIterator<Item = Recorded>) -> Vec<Step> {
             }
             continue;
         }
-        let path = match &exchange.query {
-            Some(q) if !q.is_empty() => format!("{}?{q}", exchange.path),
-            _ => exchange.path.clone(),
-        };
-        steps.push(Step::Exchange(Exchange {
-            name: None,
-            request: Request {
-                method: exchange.method,
-                path,
-                headers: exchange
-                    .headers
-                    .into_iter()
-                    .filter(|(n, _)| !NOT_CARRIED.contains(&n.to_ascii_lowercase().as_str()))
-                    .collect(),
-                body: exchange.body.filter(|b| !b.is_empty()),
-            },
-            response: Response {
-                status: exchange.status,
-                body: exchange.response_body.filter(|b| !b.is_empty()),
-            },
-        }));
+        steps.push(Step::Exchange(exchange_of(exchange)));
     }
     steps
+}
+
+/// One recorded exchange as a flow's exchange: path with its query, the headers signing makes afresh
+/// left out.
+pub fn exchange_of(exchange: Recorded) -> Exchange {
+    let path = match &exchange.query {
+        Some(q) if !q.is_empty() => format!("{}?{q}", exchange.path),
+        _ => exchange.path.clone(),
+    };
+    Exchange {
+        name: None,
+        request: Request {
+            method: exchange.method,
+            path,
+            headers: exchange
+                .headers
+                .into_iter()
+                .filter(|(n, _)| !NOT_CARRIED.contains(&n.to_ascii_lowercase().as_str()))
+                .collect(),
+            body: exchange.body.filter(|b| !b.is_empty()),
+        },
+        response: Response {
+            status: exchange.status,
+            body: exchange.response_body.filter(|b| !b.is_empty()),
+        },
+    }
 }
 
 /// The flow of these exchanges: their steps, and the TPPs whose certificates signed them.

@@ -42,6 +42,10 @@ pub struct Runner {
     /// The interface's path template of a path (from the OpenAPI document, which `api/` owns), for
     /// naming each step's case; handed in so that this engine stays below `api/`.
     templates: TemplateFor,
+    /// The sandbox's base URL (`http://host:port`), to tell its own redirects from others.
+    base: String,
+    /// Where the last page of the bank's SCA played sent the PSU's browser (this run's Location).
+    last_location: Option<String>,
 }
 
 /// Requests under these paths pass the signature gate; the bank's pages do not.
@@ -61,6 +65,8 @@ impl Runner {
             ids: IdMap::default(),
             offset: time::Duration::ZERO,
             templates,
+            base: url.trim_end_matches('/').to_owned(),
+            last_location: None,
         })
     }
 
@@ -167,6 +173,85 @@ impl Runner {
             }
         }
         Ok((differences, waited))
+    }
+
+    /// The PSU's browser asking for a recorded page of the bank's SCA, or sending a recorded form: unsigned,
+    /// with this run's ids. Where the recorded answer redirected, the live redirect teaches the ids it
+    /// carries (the psu-id the bank gave in this run) and is kept for [`Runner::back_to_tpp`].
+    pub async fn page(
+        &mut self,
+        e: &Exchange,
+        recorded_location: Option<&str>,
+    ) -> Result<(), String> {
+        let path = self.ids.apply(&e.request.path);
+        let headers = client::header_map(&e.request.headers, |value| self.ids.apply(value))?;
+        let body = e
+            .request
+            .body
+            .as_deref()
+            .map(|b| self.ids.apply(b).into_bytes())
+            .unwrap_or_default();
+        let answer = self
+            .client
+            .send(&e.request.method, &path, &headers, body)
+            .await?;
+        let location = answer
+            .headers
+            .get(hyper::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        if let (Some(recorded), Some(live)) = (recorded_location, location.as_deref()) {
+            self.ids.learn_text(recorded, live);
+        }
+        self.last_location = location;
+        if answer.status != e.response.status {
+            return Err(format!(
+                "{} {path}: status {} where the recording had {}",
+                e.request.method, answer.status, e.response.status
+            ));
+        }
+        Ok(())
+    }
+
+    /// The PSU's browser arriving where this run's last page sent it, when that is on this sandbox (the
+    /// workbench's callback, which records the PSU-ID for the persona).
+    pub async fn back_to_tpp(&mut self) -> Result<(), String> {
+        let location = self
+            .last_location
+            .clone()
+            .ok_or("the bank's last page sent the PSU nowhere")?;
+        let Some(path) = location
+            .strip_prefix(&self.base)
+            .filter(|p| p.starts_with('/'))
+        else {
+            return Err(format!("{location} is not on this sandbox"));
+        };
+        let answer = self
+            .client
+            .send("GET", path, &HeaderMap::new(), Vec::new())
+            .await?;
+        match answer.status {
+            200 => Ok(()),
+            status => Err(format!("GET {path}: status {status}")),
+        }
+    }
+
+    /// Asks for a batch run now (`POST /v1/sandbox/batch-runs`, signed).
+    pub async fn batch_run(&mut self) -> Result<(), String> {
+        let (status, body, _) = self
+            .send(
+                "POST",
+                "/v1/sandbox/batch-runs",
+                HeaderMap::new(),
+                Vec::new(),
+            )
+            .await?;
+        match status {
+            201 => Ok(()),
+            _ => Err(format!(
+                "POST /v1/sandbox/batch-runs: status {status}: {body}"
+            )),
+        }
     }
 
     /// Plays step `n` (from 1).

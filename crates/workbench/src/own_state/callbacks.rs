@@ -79,6 +79,9 @@ pub fn from_query(id: String, at: OffsetDateTime, pairs: Vec<(String, String)>) 
 /// Records a callback and, on success, keeps its psu-id (and corporate id) in the persona it was for;
 /// drops the oldest callbacks beyond [`KEPT`]. All together.
 pub fn record(store: &Store, callback: &Callback) -> CoreResult<()> {
+    // A bundled persona is stored when first asked for: a callback for it may come first (the PSU's
+    // browser in presentation mode, an SCA started before any screen listed the personas).
+    super::personas::ensure_bundled(store)?;
     store.atomically(|store| {
         let table = store.table::<Callback>()?;
         table.insert(callback)?;
@@ -135,6 +138,21 @@ mod tests {
         let persona = crate::own_state::personas::get(&store, "bundled-aisp").unwrap();
         assert_eq!(persona.psu_id.as_deref(), Some("5f2b…"));
         assert_eq!(persona.tpp_session_id.as_deref(), Some("s-1"));
+    }
+
+    #[test]
+    fn a_bundled_persona_keeps_the_psu_id_of_a_redirect_that_comes_before_it_was_ever_listed() {
+        let store = Store::temporary().unwrap();
+        let pairs = [("persona", "bundled-aisp-pisp"), ("psu-id", "p-9")]
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .to_vec();
+        record(
+            &store,
+            &from_query("2".into(), datetime!(2026-06-01 12:00 UTC), pairs),
+        )
+        .unwrap();
+        let persona = crate::own_state::personas::get(&store, "bundled-aisp-pisp").unwrap();
+        assert_eq!(persona.psu_id.as_deref(), Some("p-9"));
     }
 
     #[test]

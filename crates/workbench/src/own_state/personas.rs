@@ -86,7 +86,7 @@ fn bundled_id(dir: &str) -> String {
 }
 
 /// Writes the bundled personas that are not stored yet (their psu-ids are then kept like any other's).
-fn ensure_bundled(store: &Store) -> CoreResult<()> {
+pub(crate) fn ensure_bundled(store: &Store) -> CoreResult<()> {
     let table = store.table::<StoredPersona>()?;
     for (dir, name, cert, key) in crate::test_credentials::TPP_CERTIFICATES {
         if table.get(&bundled_id(dir))?.is_none() {

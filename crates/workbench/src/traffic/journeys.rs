@@ -7,6 +7,7 @@
 use super::model::{Entry, ExchangeSummary, Journey, Resource};
 use crate::events::EventKind;
 use std::collections::HashMap;
+use time::OffsetDateTime;
 
 /// What classification reads besides the summary: the bodies it takes ids and titles from.
 pub struct Bodies<'a> {
@@ -117,6 +118,12 @@ pub fn body_resources(body: &serde_json::Value) -> Vec<Resource> {
     found
 }
 
+/// Whether a request to `path` that was answered `status` initialised the sandbox (the mock-data API's
+/// `POST …/sandbox/initialize`, on the interface or the workbench's API).
+fn is_initialise(path: &str, status: u16) -> bool {
+    path.ends_with("/sandbox/initialize") && (200..300).contains(&status)
+}
+
 fn short_product(path: &str) -> &'static str {
     if path.contains("straks") {
         "Straks payment"
@@ -171,12 +178,33 @@ impl Index {
                 started_at: entry.at,
                 last_at: entry.at,
                 entries: early,
+                before_reset: None,
             });
+    }
+
+    /// The sandbox was initialised at `at`: every journey so far is marked as before the reset (its
+    /// resources are gone), and none of them takes in later traffic (a TPP session or an id of before the
+    /// reset starts a journey of its own). The journeys stay listed with their entries: the traffic log
+    /// keeps what happened.
+    fn reset(&mut self, at: OffsetDateTime) {
+        for journey in self.journeys.values_mut() {
+            journey.before_reset.get_or_insert(at);
+        }
+        self.by_authorisation.clear();
+        self.by_payment.clear();
+        self.by_session.clear();
+        self.early.clear();
     }
 
     /// Classifies an exchange: fills its resources (from path and bodies) and journeys, opening journeys
     /// it starts.
     pub fn classify_exchange(&mut self, summary: &mut ExchangeSummary, bodies: Bodies) {
+        if summary.method == "POST"
+            && summary.area == "sandbox"
+            && is_initialise(&summary.path, summary.status)
+        {
+            self.reset(summary.at);
+        }
         let mut resources = path_resources(&summary.path);
         if let Some(body) = bodies.response {
             resources.extend(body_resources(body));
@@ -307,8 +335,23 @@ impl Index {
     pub fn classify_event(
         &mut self,
         event: &str,
+        at: OffsetDateTime,
         data: &serde_json::Value,
     ) -> (Vec<Resource>, Vec<String>) {
+        // The workbench's Initialise is a workbench request: its state change is the event that shows it.
+        if event == EventKind::StateChange.name()
+            && data["what"] == "workbench"
+            && data["method"] == "POST"
+            && is_initialise(
+                data["path"].as_str().unwrap_or_default(),
+                data["status"]
+                    .as_u64()
+                    .and_then(|s| u16::try_from(s).ok())
+                    .unwrap_or_default(),
+            )
+        {
+            self.reset(at);
+        }
         let mut resources = Vec::new();
         let mut journeys = Vec::new();
         if let Some(id) = data["paymentId"].as_str() {
@@ -432,9 +475,9 @@ mod tests {
     fn the_creation_event_published_before_its_exchange_is_recorded_joins_the_payment_journey() {
         let mut index = Index::default();
         let data = serde_json::json!({"paymentId": "p7", "transactionStatus": "RCVD"});
-        let (_, journeys) = index.classify_event("payment.status", &data);
-        assert_eq!(journeys, ["payment:p7"]);
         let at = time::OffsetDateTime::UNIX_EPOCH;
+        let (_, journeys) = index.classify_event("payment.status", at, &data);
+        assert_eq!(journeys, ["payment:p7"]);
         let event = Entry::Event(crate::traffic::model::EventEntry {
             id: 1,
             at,
@@ -461,6 +504,78 @@ mod tests {
         assert_eq!(created.journeys, ["payment:p7"]);
         index.count(&Entry::Exchange(created));
         assert_eq!(index.journeys["payment:p7"].entries, 2);
+    }
+
+    /// An exchange summary of the bank's interface, as the capture makes one.
+    fn exchange(id: u64, method: &str, path: &str, status: u16, area: &str) -> ExchangeSummary {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "at": "1970-01-01T00:00:00Z", "durationMs": 1, "method": method, "path": path,
+            "status": status, "area": area, "source": "external", "resources": [], "journeys": [],
+            "tpp": {"organisationId": "PSDNO-FSA-1", "name": "T", "subject": "CN=T"},
+            "tppSessionId": "session-1"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn an_initialise_marks_the_journeys_before_it_and_later_traffic_starts_afresh() {
+        let mut index = Index::default();
+        let consent = |index: &mut Index, id: u64| {
+            let mut asked = exchange(id, "POST", "/v1/bank-offered-consents", 401, "bank");
+            let answer = serde_json::json!({"_links": {"scaRedirect": {"href": format!("http://x/sca/a{id}")}}});
+            index.classify_exchange(
+                &mut asked,
+                Bodies {
+                    request: None,
+                    response: Some(&answer),
+                },
+            );
+            index.count(&Entry::Exchange(asked.clone()));
+            asked.journeys
+        };
+        assert_eq!(consent(&mut index, 1), ["consent:a1"]);
+        // The workbench's Initialise (a state change) and the interface's both reset.
+        let at = time::OffsetDateTime::UNIX_EPOCH + time::Duration::hours(1);
+        let data = serde_json::json!({"what": "workbench", "method": "POST",
+            "path": "/sandbox/initialize", "status": 200});
+        index.classify_event("state.change", at, &data);
+        assert_eq!(index.journeys["consent:a1"].before_reset, Some(at));
+        // An account read in the old TPP session joins no journey of before the reset.
+        let mut read = exchange(2, "GET", "/v1/accounts", 401, "bank");
+        index.classify_exchange(
+            &mut read,
+            Bodies {
+                request: None,
+                response: None,
+            },
+        );
+        assert!(read.journeys.is_empty(), "{:?}", read.journeys);
+        assert_eq!(consent(&mut index, 3), ["consent:a3"]);
+        assert_eq!(index.journeys["consent:a3"].before_reset, None);
+        // A refused initialise resets nothing; the interface's own one does.
+        let mut refused = exchange(4, "POST", "/v1/sandbox/initialize", 401, "sandbox");
+        index.classify_exchange(
+            &mut refused,
+            Bodies {
+                request: None,
+                response: None,
+            },
+        );
+        assert_eq!(index.journeys["consent:a3"].before_reset, None);
+        let mut done = exchange(5, "POST", "/v1/sandbox/initialize", 200, "sandbox");
+        index.classify_exchange(
+            &mut done,
+            Bodies {
+                request: None,
+                response: None,
+            },
+        );
+        assert!(index.journeys["consent:a3"].before_reset.is_some());
+        assert_eq!(
+            index.journeys["consent:a1"].before_reset,
+            Some(at),
+            "the first reset is kept"
+        );
     }
 
     #[test]

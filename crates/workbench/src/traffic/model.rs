@@ -222,4 +222,10 @@ pub struct Journey {
     #[serde(with = "time::serde::rfc3339")]
     pub last_at: OffsetDateTime,
     pub entries: usize,
+    /// When the sandbox was initialised after this journey began (`POST /v1/sandbox/initialize`, the
+    /// workbench's Initialise): the consent, payment or basket it shows no longer exists, and its status
+    /// is the last one it had before the reset. Null for a journey of the current sandbox.
+    #[serde(with = "time::serde::rfc3339::option")]
+    #[schema(required = true)]
+    pub before_reset: Option<OffsetDateTime>,
 }

@@ -92,7 +92,7 @@ fn rebuild_index(inner: &Inner) -> CoreResult<()> {
                         index.count(&Entry::Exchange(summary));
                     }
                     Err(event) => {
-                        index.classify_event(&event.event, &event.data);
+                        index.classify_event(&event.event, event.at, &event.data);
                         index.count(&Entry::Event(event));
                     }
                 }
@@ -151,7 +151,7 @@ fn write_batch(inner: &Inner, batch: Vec<Pending>) -> CoreResult<()> {
                     event,
                     data,
                 } => {
-                    let (resources, journeys) = index.classify_event(&event, &data);
+                    let (resources, journeys) = index.classify_event(&event, at, &data);
                     let event = EventEntry {
                         id: id.unwrap_or_else(|| inner.next_id.fetch_add(1, Ordering::SeqCst)),
                         at,

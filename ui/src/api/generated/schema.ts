@@ -1518,11 +1518,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * What a restart of a journey from one of its steps would play again, and what not
+         * @description The plan `POST /journeys/{id}/restart` would follow from the step `from`, nothing rewound or sent: the steps in order (the TPP's requests, the PSU's pages and forms, the PSU's way back to the workbench's callback, batch runs) and what cannot be played again as it happened, with the reason (a request the gate refused, an answer the fault plan injected, the way back to a TPP app's own redirect URI, a scheduled batch run). 404 `RESOURCE_UNKNOWN`: no such journey, or the step is not one of its exchanges; 409 `CONFLICT`: no key for the journey's certificate.
+         */
+        get: operations["get_workbench_api_journeys_id_restart"];
         put?: never;
         /**
          * Restart a journey from one of its steps (presentation mode)
-         * @description Rewinds the sandbox to the state before the step (before the first page of the PSU's SCA when the step is one of its pages), then re-runs the journey's exchanges from there through the replay engine: bank requests re-signed with the persona's key whose certificate signed them, ids from the new answers carried into later requests, SCA pages through the automation endpoint with the PSU's choices. Events are not re-run. 202: the rewind is done and the re-run has begun; its exchanges appear on the timeline.
+         * @description Rewinds the sandbox to the state before the step (before the first page of the PSU's SCA when the step is one of its pages), then plays the journey again from there as the room saw it: the TPP's requests re-signed with the persona's key whose certificate signed them, ids from the new answers carried into later requests; the PSU's pages asked for and their forms sent as the PSU's browser did, and the PSU's way back to the workbench's callback; a batch run where one decided the journey's payments. `notReplayed` lists what is not played again as it happened (as `GET` of the same path answers before). 202: the rewind is done and the re-run has begun; its exchanges appear on the timeline.
          */
         post: operations["post_workbench_api_journeys_id_restart"];
         delete?: never;
@@ -2198,6 +2202,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workbench/api/sca/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The PSU's browser on the bank's SCA pages: a page asked for, or one of its forms sent
+         * @description For presentation mode, which shows the bank's pages beside the diagram: the request goes to the service's own port as the PSU's browser sends it (unsigned; a form as `application/x-www-form-urlencoded`), so it is logged as the PSU's step. The bank's redirects are followed while they stay on its pages; where the bank sends the PSU back to the TPP, `leftTo` says where, and the workbench's own callback is visited as the browser would arrive there (the callback is recorded and the persona keeps its PSU-ID); a TPP app's own redirect URI is not visited. 400 `FORMAT_ERROR` at `url`: not a page of the bank's SCA on this service.
+         */
+        post: operations["post_workbench_api_sca_page"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workbench/api/sca/pending": {
         parameters: {
             query?: never;
@@ -2571,6 +2595,11 @@ export interface components {
             /** @enum {string} */
             usage: "PRIV" | "ORGA";
         };
+        /**
+         * @description Who acts in a step, as the diagram's lanes name them.
+         * @enum {string}
+         */
+        Actor: "tpp" | "psu" | "batch";
         /** @description The creditor's postal address. */
         AddressBody: {
             buildingNumber?: string | null;
@@ -3890,6 +3919,13 @@ export interface components {
         };
         /** @description One journey: the entries of one consent, payment, basket or user lookup and its SCA. */
         Journey: {
+            /**
+             * Format: date-time
+             * @description When the sandbox was initialised after this journey began (`POST /v1/sandbox/initialize`, the
+             *     workbench's Initialise): the consent, payment or basket it shows no longer exists, and its status
+             *     is the last one it had before the reset. Null for a journey of the current sandbox.
+             */
+            beforeReset: string | null;
             entries: number;
             id: string;
             /** @enum {string} */
@@ -3987,6 +4023,16 @@ export interface components {
             amount: string;
             currency: components["schemas"]["Currency"];
         };
+        /** @description Something of the journey the restart does not play again as it happened, and why. */
+        NotReplayed: {
+            /**
+             * Format: int64
+             * @description The timeline entry.
+             */
+            entry: number;
+            label: string;
+            reason: string;
+        };
         /** @description A header of the draft that is not sent, and why. */
         OmittedHeader: {
             header: string;
@@ -4066,6 +4112,44 @@ export interface components {
              * @description The `before` of the next (older) page; null on the last page.
              */
             nextBefore: number | null;
+        };
+        /**
+         * @description The method of a page request: a link or address (GET) or a form sent (POST).
+         * @enum {string}
+         */
+        PageMethod: "GET" | "POST";
+        /** @description What the PSU's browser is asked to do. */
+        PageRequest: {
+            /** @description The form's fields in order, `[name, value]` (a POST's body; added to the query of a GET). */
+            form?: [
+                string,
+                string
+            ][];
+            method?: components["schemas"]["PageMethod"];
+            /**
+             * @description A page of the bank's SCA: its path and query (`/sca/{id}`, a form's action), or the whole URL on
+             *     this service (an scaRedirect).
+             */
+            url: string;
+        };
+        /** @description What the PSU's browser shows afterwards. */
+        PageVisit: {
+            /**
+             * @description True when that was the workbench's own callback and the browser arrived there (the callback is
+             *     recorded and the persona keeps the PSU-ID); false for a TPP app's redirect URI, not visited.
+             */
+            callbackVisited: boolean;
+            /** @description The page, when it is HTML. */
+            html: string | null;
+            /**
+             * @description Where the bank sent the PSU back to the TPP, when it did: the TPP-Redirect-URI with what the bank
+             *     added (psu-id, or the failure's status and code).
+             */
+            leftTo: string | null;
+            /** Format: int32 */
+            status: number;
+            /** @description The path and query of the page shown last (the callback's, when the browser arrived there). */
+            url: string;
         };
         PathParam: {
             description: string;
@@ -4252,6 +4336,16 @@ export interface components {
              */
             seed?: number;
         };
+        /** @description A step of the plan, as the restart's dialog lists it. */
+        PlannedStep: {
+            actor: components["schemas"]["Actor"];
+            /**
+             * Format: int64
+             * @description The timeline entry it plays again.
+             */
+            entry: number;
+            label: string;
+        };
         /** @description The state before or after entry `entry`. */
         Point: {
             /** Format: int64 */
@@ -4387,14 +4481,23 @@ export interface components {
             /** @description The store's tree (docs/data-directory.md). */
             tree: string;
         };
-        /** @description What a restart does. */
+        /** @description What a restart does, or would do. */
         Restart: {
+            /** @description What is not played again as it happened, and why (the restart's dialog says it before it starts). */
+            notReplayed: components["schemas"]["NotReplayed"][];
             /** @description The persona whose key signs the re-run. */
             persona: string;
-            /** @description The rewind to the state before the restarted step. */
-            rewound: components["schemas"]["Rewound"];
-            /** @description The steps re-run, in order, as `replay` names them. */
-            steps: string[];
+            rewound: null | components["schemas"]["Rewound"];
+            /**
+             * Format: int64
+             * @description The entry the sandbox returns to the state before.
+             */
+            start: number;
+            /**
+             * @description The steps re-run, in order: the TPP's requests, the PSU's pages and forms, the PSU's way back to
+             *     the workbench's callback, batch runs.
+             */
+            steps: components["schemas"]["PlannedStep"][];
         };
         /** @description The body of `POST /journeys/{id}/restart`. */
         RestartRequest: {
@@ -10089,6 +10192,40 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    get_workbench_api_journeys_id_restart: {
+        parameters: {
+            query: {
+                /** @description The journey's exchange to restart from. */
+                from: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Restart"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            404: components["responses"]["Refused404"];
+            408: components["responses"]["Refused408"];
+            409: components["responses"]["Refused409"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     post_workbench_api_journeys_id_restart: {
         parameters: {
             query?: never;
@@ -11777,6 +11914,38 @@ export interface operations {
             403: components["responses"]["Refused403"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_sca_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PageRequest"];
+            };
+        };
+        responses: {
+            /** @description What the PSU's browser shows now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageVisit"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
         };

@@ -22,6 +22,16 @@ const JOURNEY = {
   startedAt: "2026-06-01T12:00:00Z",
   lastAt: "2026-06-01T12:00:05Z",
   entries: 8,
+  beforeReset: null,
+};
+
+/** What presentation reads besides the journey: the personas and forms of the TPP's next step, the clock. */
+const PRESENTATION_ROUTES = {
+  "GET /personas": json([]),
+  "GET /operations": json([]),
+  "GET /sca/pending": json([]),
+  "GET /sandbox/clock": json({ now: "2026-06-01T12:00:00Z", mode: "frozen", offsetSeconds: 0 }),
+  "GET /sandbox/batch-runs": json({ runs: [], scheduled: ["2026-06-01T14:00:00Z"] }),
 };
 
 describe("SequenceDiagram", () => {
@@ -44,6 +54,7 @@ describe("SequenceDiagram", () => {
 
 describe("FlowScreen", () => {
   const routes = {
+    ...PRESENTATION_ROUTES,
     "GET /journeys": json([JOURNEY]),
     "GET /journeys/payment%3Ap1": json({ journey: JOURNEY, entries: straksJourney() }),
   };
@@ -92,6 +103,7 @@ describe("FlowScreen", () => {
     };
     renderWorkbench(() => <FlowScreen />, {
       routes: {
+        ...PRESENTATION_ROUTES,
         "GET /journeys": json([JOURNEY]),
         "GET /journeys/payment%3Ap1": json({ journey: JOURNEY, entries: [refused] }),
         "GET /faults": json(plan),
@@ -147,5 +159,38 @@ describe("FlowScreen", () => {
     expect(screen.queryByRole("dialog", { name: "Presentation" })).toBeNull();
     // The focus is back on the button that opened it.
     await waitFor(() => expect(present).toHaveFocus());
+  });
+
+  it("follows the newest journey of the current sandbox unless one is pinned; journeys before a reset are listed apart", async () => {
+    const older = { ...JOURNEY, id: "payment:p0", title: "Domestic payment 5.00 NOK to Ola Nordmann", beforeReset: "2026-06-01T11:00:00Z" };
+    const newer = { ...JOURNEY, id: "payment:p2", title: "Straks payment 7.00 NOK to Ola Nordmann", lastAt: "2026-06-01T12:30:00Z" };
+    let journeys = [JOURNEY, older];
+    renderWorkbench(() => <FlowScreen />, {
+      routes: {
+        ...PRESENTATION_ROUTES,
+        "GET /journeys": () => json(journeys),
+        "GET /journeys/payment%3Ap1": json({ journey: JOURNEY, entries: straksJourney() }),
+        "GET /journeys/payment%3Ap2": json({ journey: newer, entries: [] }),
+        "GET /journeys/payment%3Ap0": json({ journey: older, entries: [] }),
+      },
+    });
+    const choice = screen.getByRole<HTMLSelectElement>("combobox", { name: "Journey" });
+    await screen.findByText(/Straks payment 100\.00 NOK to Ola Nordmann · TPP .* · the newest journey, followed/);
+    expect(choice.selectedOptions[0]).toHaveTextContent("The newest journey (follows new traffic)");
+    // The journey before the reset says so, in place of its status.
+    expect(screen.getByRole("option", { name: /^Domestic payment 5\.00 NOK to Ola Nordmann · before the reset at / })).toBeInTheDocument();
+    // A newer journey: followed.
+    journeys = [newer, JOURNEY, older];
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    await screen.findByText(/Straks payment 7\.00 NOK to Ola Nordmann · TPP .* · the newest journey, followed/);
+    // Pinned: the choice and the hint name the pinned journey, and a newer one does not replace it.
+    await userEvent.selectOptions(choice, "payment:p1");
+    await screen.findByText(/Straks payment 100\.00 NOK to Ola Nordmann · TPP .* · pinned/);
+    expect(choice.selectedOptions[0]).toHaveTextContent(/^Straks payment 100\.00 NOK/);
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    expect(choice.selectedOptions[0]).toHaveTextContent(/^Straks payment 100\.00 NOK/);
+    // The old one chosen: marked as gone.
+    await userEvent.selectOptions(choice, "payment:p0");
+    await screen.findByText(/before the sandbox was reset at .*: its resources are gone/);
   });
 });

@@ -1,30 +1,33 @@
-// Presentation mode for trainers, made for a projector (1280x720 and up): one message at a time (→ / ← or
-// Page Down / Page Up; Home, End; F follows live; Escape leaves). The title, the "N / M" counter and the
-// current message stay at the top; below, the diagram up to that message is drawn to fit its column (all
-// four lanes, text at least 16 px and growing with the room, nothing scrolling sideways) and scrolls only
-// down, keeping the message in view; beside it, the bank's SCA page as the PSU saw it where the PSU acts
-// (the recorded page, drawn inert in a shadow root, so nothing is requested again), else the message's body
-// with headers and base64 folded away, and what the step changed in the sandbox's state. "Restart from this
-// step" rewinds the sandbox to before the step and re-runs the journey from there (docs/rewind.md). Leaving
-// gives the focus back to the control that opened it.
-import { createEffect, createMemo, createResource, createSignal, For, on, onCleanup, onMount, Show, untrack } from "solid-js";
-import type { Exchange } from "../../api/traffic";
+// Presentation mode for trainers, made for a projector (1280x720 and up), from which the whole demo is told:
+// one message at a time (→ / ← or Page Down / Page Up; Home, End; F follows live; Escape leaves full screen,
+// then presentation). The title (whole, never cut), the "N / M" counter and the current message stay at the
+// top; below, the diagram up to that message is drawn to fit its column (all four lanes, text at least 16 px
+// and growing with the room, nothing scrolling sideways) and scrolls only down, keeping the message in view;
+// beside it the PSU's side (PresentationSide: the bank's page live while the PSU has an SCA to do, the page
+// as the PSU saw it, or the message). At the bottom the story's controls: the TPP's next step, sent as one
+// persona holding both roles (TppNextStep), the bank's clock and batch runs (BankControls), and "Restart from
+// this step" (RestartDialog, docs/rewind.md). The diagram follows the newest journey unless the trainer pins
+// the one shown; full screen is the window's own. Leaving gives the focus back to what opened it.
+import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show, untrack } from "solid-js";
 import { useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
-import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { ErrorMessages } from "../../components/ErrorMessages";
 import { createActions } from "../../lib/action";
-import { StateChanges } from "../inspector/StateChanges";
-import { HeadersTable } from "../../components/HeadersTable";
-import { valueOf } from "../../lib/resource";
 import { createSize } from "../../lib/size";
+import { BankControls } from "./BankControls";
 import { fitLayout } from "./fit";
-import { foldBase64, presentBody } from "./fold";
-import { measureLabel } from "./measure";
-import { PagePreview } from "./PagePreview";
+import { createFullScreen } from "./fullScreen";
 import type { Message, PlacedMessage } from "./layout";
 import { LANES } from "./layout";
+import { measureLabel } from "./measure";
+import { keyBelongsElsewhere } from "./presentationKeys";
+import { PresentationSide } from "./PresentationSide";
+import { RestartDialog } from "./RestartDialog";
 import { SequenceDiagram } from "./SequenceDiagram";
+import type { PaymentRef } from "./tppSteps";
+import { TppNextStep } from "./TppNextStep";
+import "./presentation.css";
+
+export { pageAt } from "./PresentationSide";
 
 const LANE_TITLE = Object.fromEntries(LANES.map((l) => [l.id, l.title]));
 
@@ -35,25 +38,18 @@ export interface PresentationProps {
   onClose: () => void;
   /** The journey shown, for "Restart from this step". */
   journeyId?: string | null;
+  /** Whether the trainer pinned the journey shown (else the newest journey is shown as traffic comes). */
+  pinned: boolean;
+  onPin: (pinned: boolean) => void;
+  /** The journey's TPP (the story's persona when it holds both roles) and its payment, if it is one. */
+  journeyTpp?: string | null;
+  payment?: PaymentRef | null;
+  /** An SCA of the journey waiting for the PSU: its scaRedirect. */
+  waitingSca?: string | null;
   /** Called once a restart began (the re-run makes a new journey). */
   onRestarted?: () => void;
   /** Where the focus goes on leaving when the control that opened it is gone. */
   returnFocus?: HTMLElement | null;
-}
-
-/** The SCA page message to show beside the diagram at `index`: the PSU's latest page view up to there. */
-export function pageAt(messages: readonly Message[], index: number): Message | null {
-  const current = messages[index];
-  if (!current || (current.from !== "psu" && current.to !== "psu")) return null;
-  for (let i = index; i >= 0; i--) {
-    const m = messages[i] as Message;
-    if (m.pageUrl) return m;
-  }
-  return null;
-}
-
-function isHtml(ex: Exchange): boolean {
-  return ex.response.headers.some(([n, v]) => n.toLowerCase() === "content-type" && v.includes("html"));
 }
 
 export function Presentation(props: PresentationProps) {
@@ -66,14 +62,17 @@ export function Presentation(props: PresentationProps) {
   const [follow, setFollow] = createSignal(start === undefined);
   // The diagram's area (inside its scrollbar's gutter): the layout is made for it, width and height.
   const [room, track] = createSize({ width: 720, height: 480 });
-  const [restarting, setRestarting] = createSignal(false);
+  const [restarting, setRestarting] = createSignal<PlacedMessage | null>(null);
+  const [live, setLive] = createSignal<string | null>(null);
   const { busy: restartBusy, error: restartError, run: act } = createActions();
+  const fullScreen = createFullScreen((e) => wb.notify(`Full screen is not available: ${e instanceof Error ? e.message : String(e)}`, "error"));
   const restart = (from: number) =>
     act("restart", async () => {
       const journey = props.journeyId;
       if (!journey) return;
       const answer = await wb.client.rewind.restart(journey, from);
-      setRestarting(false);
+      setRestarting(null);
+      setFollow(true);
       wb.notify(`Restarted: ${answer.steps.length} steps re-run as ${answer.persona}`, "success");
       props.onRestarted?.();
     });
@@ -87,50 +86,28 @@ export function Presentation(props: PresentationProps) {
     if (!keepFollow) setFollow(false);
   };
 
-  // Follow live: a new message moves the view to it.
+  // Follow live: a new message moves the view to it; another journey shown starts followed at its newest.
   createEffect(
     on(count, (n) => {
       if (follow() && n > 0) setIndex(n - 1);
     }),
   );
-
-  const [exchange] = createResource(
-    () => (current()?.kind === "event" ? null : current()?.entryId),
-    (id) => wb.client.traffic.entry(id) as Promise<Exchange>,
+  createEffect(
+    on(
+      () => props.journeyId,
+      () => {
+        setFollow(true);
+        setIndex(Math.max(0, count() - 1));
+      },
+      { defer: true },
+    ),
   );
-  const page = createMemo(() => pageAt(props.messages, index()));
-  const [pageExchange] = createResource(
-    () => page()?.entryId,
-    (id) => wb.client.traffic.entry(id) as Promise<Exchange>,
-  );
-  const pageHtml = () => {
-    const ex = valueOf(pageExchange);
-    return ex && isHtml(ex) && ex.response.body && !ex.response.bodyBase64 ? ex.response.body : null;
-  };
-  const body = () => {
-    const ex = valueOf(exchange);
-    const m = current();
-    if (!ex || !m || ex.id !== m.entryId || m.key.endsWith(":back")) return "";
-    const message = m.kind === "request" ? ex.request : ex.response;
-    if (message.bodyBase64) return `«binary, ${message.bodyBytes} bytes»`;
-    if (ex.area === "sca-page" && m.kind === "response") return "";
-    return presentBody(message.body ?? null);
-  };
-  const headers = () => {
-    const ex = valueOf(exchange);
-    const m = current();
-    if (!ex || !m || ex.id !== m.entryId || m.key.endsWith(":back")) return [];
-    return m.kind === "request" ? ex.request.headers : ex.response.headers;
-  };
-  // The side column is always there (what it shows changes), so the diagram keeps its size while stepping.
-  const side = () => (page() ? "page" : "message");
 
   let root!: HTMLDivElement;
   let scroller!: HTMLDivElement;
   // Keep the current message in view as the trainer steps through a long journey: the diagram scrolls
   // down within its column, never the page and never sideways. The current message sits near the bottom
-  // (a row and a half above it), so the screen shows as much of the journey so far as it can hold, not the
-  // empty rows of messages not drawn yet.
+  // (a row and a half above it), so the screen shows as much of the journey so far as it can hold.
   createEffect(() => {
     const m = current();
     const gap = model().messages.length > 1 ? (model().messages[1]?.y ?? 0) - (model().messages[0]?.y ?? 0) : 0;
@@ -143,7 +120,7 @@ export function Presentation(props: PresentationProps) {
   onMount(() => {
     root.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLElement && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA")) return;
+      if (keyBelongsElsewhere(e, root)) return;
       const keys: Record<string, () => void> = {
         ArrowRight: () => go(index() + 1),
         ArrowDown: () => go(index() + 1),
@@ -158,7 +135,8 @@ export function Presentation(props: PresentationProps) {
           go(count() - 1, true);
         },
         f: () => setFollow((f) => !f),
-        Escape: () => props.onClose(),
+        // Full screen is left first, as a browser does; presentation on the next Escape.
+        Escape: () => (fullScreen.on() ? void fullScreen.set(false) : props.onClose()),
       };
       const action = keys[e.key];
       if (!action) return;
@@ -178,7 +156,13 @@ export function Presentation(props: PresentationProps) {
     <div class="presentation" role="dialog" aria-modal="true" aria-label="Presentation" tabIndex={-1} ref={root}>
       <header class="presentation-head">
         <h2>{props.title}</h2>
-        <p class="presentation-count" role="status" aria-live="polite">
+        <p
+          class="presentation-count"
+          role="status"
+          aria-live="polite"
+          aria-label="Position in the journey"
+          title="→ next · ← back · Home / End · F follow live · Esc leaves full screen, then presentation (the ? list has them all)"
+        >
           {count() === 0 ? "No messages yet" : `${index() + 1} / ${count()}`}
           {follow() ? " · following live" : ""}
         </p>
@@ -192,27 +176,14 @@ export function Presentation(props: PresentationProps) {
           <Button aria-pressed={follow()} onClick={() => setFollow((f) => !f)}>
             Follow live
           </Button>
-          <Show when={props.journeyId && current() && current()?.kind !== "event"}>
-            <Button onClick={() => setRestarting(true)}>Restart from this step</Button>
-          </Show>
+          <Button aria-pressed={props.pinned} onClick={() => props.onPin(!props.pinned)} title="Keep this journey on the screen when another one starts">
+            Pin journey
+          </Button>
+          <Button aria-pressed={fullScreen.on()} onClick={() => void fullScreen.set(!fullScreen.on())}>
+            Full screen
+          </Button>
           <Button onClick={() => props.onClose()}>Leave (Esc)</Button>
         </div>
-        <ErrorMessages error={restartError()} title="The journey could not be restarted." />
-        <Show when={restarting() && current()}>
-          {(m) => (
-            <ConfirmDialog
-              title="Restart the journey from this step?"
-              message={
-                `The sandbox returns to its state before “${m().label}” and the journey's requests from there are sent again, signed with the same TPP's key. ` +
-                "The sandbox rewinds only itself: the TPP app's own state is not rewound."
-              }
-              confirmLabel="Restart"
-              busy={restartBusy() === "restart"}
-              onConfirm={() => void restart(m().entryId)}
-              onCancel={() => setRestarting(false)}
-            />
-          )}
-        </Show>
         <Show when={current()}>
           {(m) => (
             <p class={`presentation-message tone-${m().tone}`} aria-label="Current message">
@@ -227,7 +198,7 @@ export function Presentation(props: PresentationProps) {
           )}
         </Show>
       </header>
-      <div class="presentation-body">
+      <div class={`presentation-body${live() ? " with-live-page" : ""}`}>
         <div class="presentation-diagram-column">
           {/* The lane titles stay in view however far down the journey the trainer is. */}
           <div class="presentation-lane-titles" role="group" aria-label="Lanes" style={{ "font-size": `${model().fontSize}px` }}>
@@ -247,43 +218,43 @@ export function Presentation(props: PresentationProps) {
             <SequenceDiagram layout={model()} title={props.title} current={index()} onSelect={(i) => go(i)} headless />
           </div>
         </div>
-        <Show when={side() === "page"}>
-          <section class="presentation-side presentation-page" aria-label="The PSU's SCA page">
-            <h3>What the PSU sees</h3>
-            <Show
-              when={pageHtml()}
-              fallback={<p class="hint">The page {page()?.pageUrl} (not recorded as HTML).</p>}
-            >
-              {(html) => <PagePreview title="SCA page" html={html()} />}
-            </Show>
-          </section>
-        </Show>
-        <Show when={side() === "message"}>
-          <section class="presentation-side" aria-label="The message">
-            <Show when={!body() && headers().length === 0}>
-              <p class="hint">{current()?.kind === "event" ? "An event on the bank's side: nothing travels." : "No body."}</p>
-            </Show>
-            <Show when={body()}>
-              <pre class="presentation-json" aria-label="Message body">{body()}</pre>
-            </Show>
-            <Show when={headers().length > 0}>
-              <details class="presentation-headers">
-                <summary>Headers ({headers().length})</summary>
-                <HeadersTable headers={headers().map(([n, v]) => [n, foldBase64(v)] as [string, string])} label="Headers" />
-              </details>
-            </Show>
-            <Show when={current()?.entryId} keyed>
-              {(id) => (
-                <details class="presentation-headers">
-                  <summary>State changes</summary>
-                  <StateChanges id={id} noun="step" />
-                </details>
-              )}
-            </Show>
-          </section>
+        <PresentationSide
+          messages={props.messages}
+          index={index()}
+          current={current()}
+          live={live()}
+          onLiveLeft={() => setLive(null)}
+          waiting={props.waitingSca ?? null}
+          onOpen={setLive}
+        />
+      </div>
+      <div class="presentation-foot">
+        <TppNextStep
+          journeyTpp={props.journeyTpp ?? null}
+          payment={props.payment ?? null}
+          onScaRedirect={(url) => {
+            setFollow(true);
+            setLive(url);
+          }}
+        />
+        <BankControls />
+        <Show when={props.journeyId && current() && current()?.kind !== "event"}>
+          <Button onClick={() => setRestarting(current())}>Restart from this step</Button>
         </Show>
       </div>
-      <p class="hint presentation-keys">→ next · ← back · Home / End · F follow live · Esc leave</p>
+      <Show when={restarting() && props.journeyId}>
+        {(journey) => (
+          <RestartDialog
+            journeyId={journey()}
+            from={(restarting() as PlacedMessage).entryId}
+            label={(restarting() as PlacedMessage).label}
+            busy={restartBusy() === "restart"}
+            error={restartError()}
+            onConfirm={() => void restart((restarting() as PlacedMessage).entryId)}
+            onCancel={() => setRestarting(null)}
+          />
+        )}
+      </Show>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Entry, EventEntry, ExchangeSummary } from "../../api/traffic";
 import { foldBase64, presentBody } from "./fold";
 import { fitLayout, MAX_FONT, MIN_FONT } from "./fit";
-import { geometryFor, labelRoom, layout, LANES, messagesOf, redirectsOf, responseLabel, shortPath, textWidth } from "./layout";
+import { backLabel, geometryFor, labelRoom, layout, LANES, messagesOf, redirectsOf, responseLabel, shortPath, textWidth } from "./layout";
 import type { Layout, Measure } from "./layout";
 import { mermaidText, toMermaid } from "./mermaid";
 import { pageAt } from "./Presentation";
@@ -97,7 +97,14 @@ describe("messagesOf", () => {
     ]);
     const messages = messagesOf([step, confirm], leaving);
     expect(messages.map((m) => `${m.from}>${m.to}`)).toEqual(["psu>bank", "bank>psu", "psu>bank", "bank>psu", "psu>tpp"]);
-    expect(messages[4]?.label).toBe("back to the TPP: GET /cb?psu-id=e2cf17…&context=PRIVATE");
+    // In the story's words: neither the TPP's address nor the workbench's callback with its persona.
+    expect(messages[4]?.label).toBe("back to the TPP with the PSU's id");
+    expect(backLabel("http://127.0.0.1:8080/workbench/callback?persona=bundled-aisp&psu-id=e2cf17c6&psu-corporate-id=c1")).toBe(
+      "back to the TPP with the PSU's and the company's ids",
+    );
+    expect(backLabel("https://app.example/cb?system=sandbox&status=401&code=PSU_CREDENTIALS_INVALID")).toBe(
+      "back to the TPP: the SCA did not succeed (PSU_CREDENTIALS_INVALID)",
+    );
     expect(redirectsOf([step, confirm, exchange({})])).toEqual([step.id, confirm.id]);
   });
 
@@ -202,6 +209,14 @@ describe("presentation helpers", () => {
     expect(foldBase64(`cert ${cert} end`)).toBe(`cert «base64, ${cert.length} chars» end`);
     expect(foldBase64("instant-norwegian-domestic-credit-transfers-straks-and-more-words")).toContain("straks");
     expect(presentBody('{"a":1}')).toBe('{\n  "a": 1\n}');
+    // A link's path is no base64: its UUID and product name stay readable.
+    const link = "http://127.0.0.1:45843/v1/payments/norwegian-domestic-credit-transfers/3f2a9c1e-7b4d-4e8a-9f10-2c3d4e5f6a7b/status";
+    expect(foldBase64(`{"href": "${link}"}`)).toBe(`{"href": "${link}"}`);
+    const scaLink = "/sca/3f2a9c1e-7b4d-4e8a-9f10-2c3d4e5f6a7b/authorisations/9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b";
+    expect(foldBase64(scaLink)).toBe(scaLink);
+    // A certificate with slashes in it is still folded.
+    const withSlashes = "MIIDdzCCAl+gAwIBAgIUQ/xk2LZ9Rk8vWqj3/TJ8sT5oLwUwDQYJKoZIhvcNAQELBQAwRjELMAkG";
+    expect(foldBase64(withSlashes)).toBe(`«base64, ${withSlashes.length} chars»`);
   });
 
   it("shows the PSU's latest page while the PSU acts, and none elsewhere", () => {
@@ -258,13 +273,14 @@ describe("fitLayout", () => {
   it("cuts a label wider than the whole diagram at its end, and does not let it hold the type down", () => {
     const entries = straksJourney();
     const approve = entries.find((e) => e.kind === "exchange" && e.status === 303)!;
-    const back = messagesOf(entries, new Map([[approve.id, `https://tpp.example/callback?persona=bundled&psu-id=${"x".repeat(120)}&context=PRIVATE`]]));
-    const long = back.find((m) => m.key.endsWith(":back"));
+    const marker = `injected: 503 maintenance until 02:30 (rule ${"x".repeat(120)})`;
+    const back = messagesOf(entries, new Map(), new Map([[approve.id, marker]]));
+    const long = back.find((m) => m.key === `${approve.id}:res`);
     expect(long?.label.length).toBeGreaterThan(150);
     const model = fitLayout(back, { width: 1100, height: 2000 });
     expect(model.fontSize).toBeGreaterThan(MIN_FONT);
     const drawn = model.messages.find((m) => m.key === long?.key);
-    expect(drawn?.drawn).toMatch(/^back to the TPP: GET \/callback\?persona=bundled.*…$/);
+    expect(drawn?.drawn).toMatch(/^303 See Other \(redirect\) · injected: 503 maintenance.*…$/);
     expect(drawn?.label).toBe(long?.label);
     expectLabelsInside({ ...model, messages: model.messages.map((m) => ({ ...m, label: m.drawn })) }, textWidth);
     // The others are drawn whole.

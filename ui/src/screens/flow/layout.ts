@@ -188,16 +188,22 @@ function eventMessage(e: EventEntry, explained: ReadonlySet<string>): Message | 
   }
 }
 
-/** `https://tpp.example/cb?psu-id=…&tpp-session-id=…` → `/cb?psu-id=…` without the host, ids shortened. */
-export function redirectTarget(location: string): string {
-  let path = location;
+/**
+ * What the PSU's browser carries back to the TPP, in the story's words: the TPP's own address (the workbench's
+ * callback with its persona, an app's redirect URI) and the ids themselves are no part of the story.
+ */
+export function backLabel(location: string): string {
+  let params: URLSearchParams;
   try {
-    const url = new URL(location, "http://sandbox.invalid");
-    path = `${url.pathname}${url.search}`;
+    params = new URL(location, "http://sandbox.invalid").searchParams;
   } catch {
-    // Not a URL: shown as it came.
+    return "back to the TPP";
   }
-  return path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, (id) => `${id.slice(0, 6)}…`);
+  if (params.get("psu-id")) {
+    return params.get("psu-corporate-id") ? "back to the TPP with the PSU's and the company's ids" : "back to the TPP with the PSU's id";
+  }
+  const failure = params.get("code") ?? params.get("status");
+  return failure ? `back to the TPP: the SCA did not succeed (${failure})` : "back to the TPP";
 }
 
 /**
@@ -224,7 +230,7 @@ export function messagesOf(
           entryId: entry.id,
           from: "psu",
           to: "tpp",
-          label: `back to the TPP: GET ${redirectTarget(location)}`,
+          label: backLabel(location),
           status: "",
           tone: "neutral",
           kind: "request",

@@ -162,7 +162,7 @@ export function SandboxScreen() {
       <Show when={confirmReset()}>
         <ConfirmDialog
           title="Initialise the sandbox?"
-          message="Everything made by hand is removed and the known test data is written afresh; consents, TPP sessions and authorisations are removed too."
+          message="Everything made by hand is removed and the known test data is written afresh; consents, TPP sessions and authorisations are removed too. The traffic so far stays in the log: the Flow screen lists its journeys apart, as before the reset, and starts a clean story."
           confirmLabel="Initialise"
           busy={resetting()}
           onConfirm={reset}

@@ -13,6 +13,7 @@ mod fixtures;
 pub mod gate;
 pub mod openapi;
 mod personas;
+mod psu_browser;
 pub mod reach;
 pub mod rewind;
 pub mod schemas;
@@ -28,6 +29,7 @@ pub fn routes() -> Routes {
     let api = openapi::routes()
         .merge(crate::api::sandbox::workbench())
         .merge(rewind::routes())
+        .merge(psu_browser::routes())
         .merge(crate::api::traffic::openapi::routes())
         .merge(crate::api::rehearsal::openapi::routes())
         .merge(conformance::routes())

@@ -9,6 +9,7 @@ use crate::api::json::JsonBody;
 use crate::api::openapi::routes::Routes;
 use crate::api::path::ApiPath;
 use crate::app_state::AppState;
+use crate::rewind::restart_steps::{NotReplayed, PlannedStep};
 use crate::rewind::{self, changes::EntryChanges, compare::Comparison, Point, Position, Rewound};
 use axum::extract::{RawQuery, Request, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
@@ -202,16 +203,50 @@ pub struct RestartRequest {
     pace_ms: Option<u64>,
 }
 
-/// What a restart does.
+/// What a restart does, or would do.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Restart {
-    /// The rewind to the state before the restarted step.
-    pub rewound: Rewound,
+    /// The rewind to the state before the restarted step (null in a plan: nothing rewound yet).
+    #[schema(required = true)]
+    pub rewound: Option<Rewound>,
+    /// The entry the sandbox returns to the state before.
+    pub start: u64,
     /// The persona whose key signs the re-run.
     pub persona: String,
-    /// The steps re-run, in order, as `replay` names them.
-    pub steps: Vec<String>,
+    /// The steps re-run, in order: the TPP's requests, the PSU's pages and forms, the PSU's way back to
+    /// the workbench's callback, batch runs.
+    pub steps: Vec<PlannedStep>,
+    /// What is not played again as it happened, and why (the restart's dialog says it before it starts).
+    pub not_replayed: Vec<NotReplayed>,
+}
+
+impl Restart {
+    fn of(plan: &rewind::restart::Plan, rewound: Option<Rewound>) -> Restart {
+        Restart {
+            rewound,
+            start: plan.start,
+            persona: plan.persona.clone(),
+            steps: plan.steps.iter().map(|s| s.described()).collect(),
+            not_replayed: plan.not_replayed.clone(),
+        }
+    }
+}
+
+/// `GET /journeys/{id}/restart?from=N`: 200 what a restart from that step would play again and what it
+/// would not, nothing changed.
+pub async fn restart_plan(
+    State(state): State<AppState>,
+    ApiPath(journey): ApiPath<String>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<Restart>> {
+    let pairs = query_pairs(raw.as_deref(), &["from"])?;
+    let from = entry_id(&pairs, "from")?;
+    blocking(move || {
+        let plan = rewind::restart::plan(&state, &journey, from, "from")?;
+        Ok(Json(Restart::of(&plan, None)))
+    })
+    .await
 }
 
 /// `POST /journeys/{id}/restart {from, paceMs}`: 202 the sandbox is back before the step, and the
@@ -236,33 +271,16 @@ pub async fn restart(
         Ok((plan, rewound))
     })
     .await?;
-    let answer = Restart {
-        rewound,
-        persona: plan.persona.clone(),
-        steps: plan.steps.iter().map(crate::flow::Step::label).collect(),
-    };
+    let answer = Restart::of(&plan, Some(rewound));
     let url = state.base_url();
     tokio::spawn(async move {
-        let mut runner = match crate::outbound::replay_run::Runner::new(
+        rewind::restart::play(
+            plan,
             &url,
-            plan.credentials,
             crate::api::openapi::template_for,
-        ) {
-            Ok(runner) => runner,
-            Err(error) => return tracing::error!(%error, "the restart cannot reach the sandbox"),
-        };
-        if let Err(error) = runner.sync_clock().await {
-            return tracing::error!(%error, "the restart cannot read the sandbox's clock");
-        }
-        for (i, step) in plan.steps.iter().enumerate() {
-            if i > 0 && pace > 0 {
-                tokio::time::sleep(std::time::Duration::from_millis(pace)).await;
-            }
-            let outcome = runner.step(i + 1, step).await;
-            if let Some(error) = &outcome.error {
-                tracing::warn!(step = %outcome.label, %error, "a restarted step could not be played");
-            }
-        }
+            std::time::Duration::from_millis(pace),
+        )
+        .await;
     });
     Ok((StatusCode::ACCEPTED, Json(answer)))
 }
@@ -338,10 +356,19 @@ pub fn routes() -> Routes {
                 .answers::<Comparison>(200, "What differs from the state at a to the state at b")
                 .refusals(&[400, 401, 404, 409])
         })
+        .get("/journeys/{id}/restart", restart_plan, |op| {
+            op.tag("Rewind")
+                .summary("What a restart of a journey from one of its steps would play again, and what not")
+                .description("The plan `POST /journeys/{id}/restart` would follow from the step `from`, nothing rewound or sent: the steps in order (the TPP's requests, the PSU's pages and forms, the PSU's way back to the workbench's callback, batch runs) and what cannot be played again as it happened, with the reason (a request the gate refused, an answer the fault plan injected, the way back to a TPP app's own redirect URI, a scheduled batch run). 404 `RESOURCE_UNKNOWN`: no such journey, or the step is not one of its exchanges; 409 `CONFLICT`: no key for the journey's certificate.")
+                .params(&[Param::query("from", "integer", "The journey's exchange to restart from.").required()])
+                .operator()
+                .answers::<Restart>(200, "The plan")
+                .refusals(&[400, 401, 404, 409])
+        })
         .post("/journeys/{id}/restart", restart, |op| {
             op.tag("Rewind")
                 .summary("Restart a journey from one of its steps (presentation mode)")
-                .description("Rewinds the sandbox to the state before the step (before the first page of the PSU's SCA when the step is one of its pages), then re-runs the journey's exchanges from there through the replay engine: bank requests re-signed with the persona's key whose certificate signed them, ids from the new answers carried into later requests, SCA pages through the automation endpoint with the PSU's choices. Events are not re-run. 202: the rewind is done and the re-run has begun; its exchanges appear on the timeline.")
+                .description("Rewinds the sandbox to the state before the step (before the first page of the PSU's SCA when the step is one of its pages), then plays the journey again from there as the room saw it: the TPP's requests re-signed with the persona's key whose certificate signed them, ids from the new answers carried into later requests; the PSU's pages asked for and their forms sent as the PSU's browser did, and the PSU's way back to the workbench's callback; a batch run where one decided the journey's payments. `notReplayed` lists what is not played again as it happened (as `GET` of the same path answers before). 202: the rewind is done and the re-run has begun; its exchanges appear on the timeline.")
                 .operator()
                 .body::<RestartRequest>(true)
                 .answers::<Restart>(202, "Rewound; the re-run has begun")
