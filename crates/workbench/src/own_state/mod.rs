@@ -5,5 +5,6 @@
 pub mod callbacks;
 pub mod history;
 pub mod personas;
+pub mod sca_finished;
 pub mod sca_pending;
 pub mod snapshots;
