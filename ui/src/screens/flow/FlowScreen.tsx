@@ -6,7 +6,7 @@ import { createEffect, createMemo, createResource, createSignal, For, on, onClea
 import { connectTraffic } from "../../api/traffic";
 import type { Entry } from "../../api/traffic";
 import { saveFile } from "../../api/native";
-import { useWorkbench } from "../../app/context";
+import { useEvent, useWorkbench } from "../../app/context";
 import { Button } from "../../components/Button";
 import { copyText } from "../../components/CopyButton";
 import { EmptyState } from "../../components/EmptyState";
@@ -107,6 +107,13 @@ export function FlowScreen() {
       wb.handoff.setFlowJourney(null);
     }),
   );
+
+  // The traffic log was cleared: no journey of before is left to draw.
+  useEvent("traffic.cleared", () => {
+    setChosen(null);
+    setEntries([]);
+    void refetchJourneys();
+  });
 
   const refetchSoon = createDebounced(() => {
     void refetchJourneys();
