@@ -50,6 +50,10 @@ export type NationalIdKind = NonNullable<
   NonNullable<paths["/workbench/api/sandbox/generate/national-id"]["get"]["parameters"]["query"]>["kind"]
 >;
 export type PendingAuthorisation = S["PendingSca"];
+/** A finished SCA and where it sent the PSU (`GET /sca/finished`). */
+export type FinishedAuthorisation = S["FinishedSca"];
+/** The gate's verdict on a pasted request (`POST /verify`). */
+export type PastedVerdict = S["Verified"];
 export type GateDefinition = S["GateDefinition"];
 export type GateStepDefinition = S["GateStepDefinition"];
 
@@ -231,6 +235,7 @@ export interface EventDataByKind {
   "sca.step": DataOf<"sca.step">;
   "sca.callback": DataOf<"sca.callback">;
   "persona.changed": DataOf<"persona.changed">;
+  "traffic.cleared": DataOf<"traffic.cleared">;
   lagged: LaggedEvent;
 }
 

@@ -2161,6 +2161,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workbench/api/sca/finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The SCAs finished lately, and where each sent the PSU
+         * @description The last 20 authorisations that ended (completed, cancelled or failed), newest first, each with the redirect back to the TPP and the parameters the bank added to it (psu-id, psu-corporate-id, context, tpp-session-id, or system, status, code, message).
+         */
+        get: operations["get_workbench_api_sca_finished"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workbench/api/sca/pending": {
         parameters: {
             query?: never;
@@ -2331,7 +2351,11 @@ export interface paths {
         get: operations["get_workbench_api_traffic"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Clear the log
+         * @description Removes every entry, the files that hold them and the journeys they make, on disk before it answers; the entry numbers go on (never reused). What the entries changed goes with them: the sandbox can no longer rewind to before the clear. Then `traffic.cleared` on the workbench's events.
+         */
+        delete: operations["delete_workbench_api_traffic"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2423,6 +2447,26 @@ export interface paths {
         get: operations["get_workbench_api_traffic_stream"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The gate's verdict on a pasted request (a curl command or a raw HTTP request)
+         * @description What `xs2a-sandbox verify` prints, as the inspector shows a verdict: every step of the gate run on the request the text describes, with the signing string the sandbox computes. Nothing is sent and nothing is logged.
+         */
+        post: operations["post_workbench_api_verify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3548,6 +3592,31 @@ export interface components {
             /** @description A JSON pointer into the record, e.g. `/transactionStatus` or `/balances/0/balanceAmount/amount`. */
             path: string;
         };
+        /** @description One finished SCA and where it sent the PSU. */
+        FinishedSca: {
+            /** @description The authorisation id. */
+            id: string;
+            kind: components["schemas"]["PendingKind"];
+            outcome: components["schemas"]["Outcome"];
+            /**
+             * @description The parameters the bank added, in order (`psu-id`, `tpp-session-id`, `context`, … or `system`,
+             *     `status`, `code`, `message`).
+             */
+            parameters: [
+                string,
+                string
+            ][];
+            psuCorporateId: string | null;
+            psuId: string | null;
+            /** @description Where the bank sent the PSU's browser: the TPP-Redirect-URI with the parameters below. */
+            redirect: string;
+            /** @description The TPP-Redirect-URI as the TPP gave it (without the bank's parameters). */
+            redirectUri: string;
+            /** Format: date-time */
+            startedAt: string;
+            tppId: string;
+            tppName: string;
+        };
         /**
          * @description An `x-accept-fix` made the default from `from` (sandbox clock): before it the fix applies only to a
          *     request that names it, from it to every request, as if the header were sent.
@@ -4622,6 +4691,26 @@ export interface components {
             organisationId: string;
             subject: string;
         };
+        /** @description What a clear removed. */
+        TrafficCleared: {
+            /**
+             * Format: int64
+             * @description How many entries were removed.
+             */
+            removed: number;
+            /**
+             * Format: int64
+             * @description The last entry number given out before the clear: entries after it are new. (A request that was
+             *     under way took its number before and is stored after; it shows as new.)
+             */
+            through: number;
+        };
+        TrafficClearedEvent: {
+            /** @description How many entries were removed. */
+            removed: number;
+            /** @description The last entry number given out before the clear; entries after it are new. */
+            through: number;
+        };
         /** @description The log's switches and caps (settable through the workbench API). */
         TrafficSettings: {
             enabled: boolean;
@@ -4792,6 +4881,45 @@ export interface components {
             /** @description The PSU-ID to send on later requests. */
             psuId: string;
         };
+        /** @description The request as read, and the gate's verdict on it. */
+        Verified: {
+            /** @description Whether the gate would let it through. */
+            accepted: boolean;
+            /**
+             * Format: date-time
+             * @description The time the Date header was checked against.
+             */
+            at: string;
+            /** @description The step that refused it (the first that failed), as a logged exchange's `failedStep`. */
+            failedStep: string | null;
+            /** @enum {string} */
+            form: "curl" | "raw";
+            method: string;
+            /**
+             * @description What reading the paste found worth saying (curl's defaults, a Content-Length that does not match
+             *     the body, what followed a pipe).
+             */
+            notes: string[];
+            /** @description The headers and body as they would be sent (for curl: with the Content-Type curl adds to `-d`). */
+            request: components["schemas"]["Message"];
+            /** @description The path and query, as `(request-target)` signs them. */
+            target: string;
+            tpp: null | components["schemas"]["TppRef"];
+            verdict: components["schemas"]["GateVerdict"];
+        };
+        /** @description The paste, and the time to check its Date against. */
+        VerifyRequest: {
+            /**
+             * @description `date` to check as of the request's own Date header (a request captured a while ago), or an
+             *     RFC 3339 time; by default the gate's own time (the sandbox clock, or the machine's once it was moved).
+             */
+            at?: string | null;
+            /**
+             * @description A curl command (as a shell would run it: quotes and `\` line ends are read, variables are not) or a
+             *     raw HTTP/1.1 request (request line, headers, a blank line, the body).
+             */
+            request: string;
+        };
         /** @description One entry whole: an exchange with its headers, bodies and gate verdict, or an event. */
         WholeEntry: (components["schemas"]["Exchange"] & {
             /** @enum {string} */
@@ -4855,6 +4983,12 @@ export interface components {
             data: components["schemas"]["RewindEvent"];
             /** @constant */
             kind: "rewind";
+        } | {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["TrafficClearedEvent"];
+            /** @constant */
+            kind: "traffic.cleared";
         };
     };
     responses: {
@@ -11648,6 +11782,32 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    get_workbench_api_sca_finished: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FinishedSca"][];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     get_workbench_api_sca_pending: {
         parameters: {
             query?: never;
@@ -12060,6 +12220,32 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    delete_workbench_api_traffic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrafficCleared"];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     get_workbench_api_traffic_id: {
         parameters: {
             query?: never;
@@ -12237,6 +12423,38 @@ export interface operations {
             403: components["responses"]["Refused403"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description The request as read, and the verdict */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verified"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
         };

@@ -14,7 +14,9 @@ mod personas;
 pub mod rewind;
 pub mod schemas;
 pub mod session;
+mod session_cookie;
 mod ui;
+pub mod verify;
 
 use crate::api::openapi::routes::Routes;
 use axum::middleware::{from_fn, from_fn_with_state};
