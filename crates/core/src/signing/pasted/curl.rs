@@ -123,8 +123,7 @@ pub fn parse(text: &str) -> Result<PastedRequest, String> {
     let mut json = false;
     let mut get = false;
     let mut head = false;
-    let mut args = options(words.into_iter().skip(1))?.into_iter();
-    while let Some((name, value)) = args.next() {
+    for (name, value) in options(words.into_iter().skip(1))? {
         let Some(name) = name else {
             match &url {
                 None => url = Some(value.unwrap_or_default()),
@@ -211,11 +210,12 @@ pub fn parse(text: &str) -> Result<PastedRequest, String> {
     })
 }
 
-/// The command's words after `curl` as (option, value) pairs; a URL is (None, Some(url)). Short options
-/// may be bundled (`-sS`) or carry their value attached (`-XPOST`); long ones may use `=`.
-fn options(
-    words: impl Iterator<Item = String>,
-) -> Result<Vec<(Option<String>, Option<String>)>, String> {
+/// One of the command's words after `curl`, read: (option, its value); a URL is (None, Some(url)).
+type CurlOption = (Option<String>, Option<String>);
+
+/// The command's words after `curl` as (option, value) pairs. Short options may be bundled (`-sS`) or
+/// carry their value attached (`-XPOST`); long ones may use `=`.
+fn options(words: impl Iterator<Item = String>) -> Result<Vec<CurlOption>, String> {
     let takes_value = |name: &str| {
         matches!(
             name,
