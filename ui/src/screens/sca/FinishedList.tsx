@@ -39,18 +39,21 @@ export function FinishedList(props: { finished: readonly FinishedAuthorisation[]
                   <StatusBadge value={OUTCOME[a.outcome] ?? a.outcome} />
                 </td>
                 <td>
-                  <dl class="params" role="group" aria-label={`Values sent back to ${a.tppName}`}>
-                    <For each={a.parameters}>
-                      {([name, value]) => (
-                        <>
-                          <dt>{name}</dt>
-                          <dd>
-                            <code class="wrap">{value}</code>
-                          </dd>
-                        </>
-                      )}
-                    </For>
-                  </dl>
+                  {/* The group names the values; a role on the <dl> itself would hide its dt/dd from assistive technology. */}
+                  <div role="group" aria-label={`Values sent back to ${a.tppName}`}>
+                    <dl class="params">
+                      <For each={a.parameters}>
+                        {([name, value]) => (
+                          <>
+                            <dt>{name}</dt>
+                            <dd>
+                              <code class="wrap">{value}</code>
+                            </dd>
+                          </>
+                        )}
+                      </For>
+                    </dl>
+                  </div>
                   <p class="hint">
                     To <code class="wrap">{a.redirectUri}</code>{" "}
                     <a href={a.redirect} target="_blank" rel="noopener noreferrer">
