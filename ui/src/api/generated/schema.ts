@@ -5179,6 +5179,8 @@ export interface operations {
             query?: {
                 /** @description Page language. */
                 lang?: "nb" | "en";
+                /** @description The workbench's PSU window: the end of the SCA shows where the PSU is sent (and the values sent) before sending them, carried on by every form and link. */
+                workbench?: "1";
             };
             header?: never;
             path: {
@@ -5188,7 +5190,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The page */
+            /** @description The page; for a finished authorisation in the workbench's PSU window, where the PSU is sent */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5196,6 +5198,13 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description A finished authorisation: to the TPP-Redirect-URI */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No such authorisation */
             404: {
@@ -5260,7 +5269,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The page again with what to correct */
+            /** @description The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5358,7 +5367,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The page again with what to correct */
+            /** @description The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5456,7 +5465,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The page again with what to correct */
+            /** @description The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5554,7 +5563,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The page again with what to correct */
+            /** @description The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5652,7 +5661,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The page again with what to correct */
+            /** @description The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5750,7 +5759,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The page again with what to correct */
+            /** @description The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
