@@ -224,11 +224,19 @@ async fn creation_needs_x_accept_fix_psp_pi_and_a_known_product() {
     let app = spawn_app().await;
     let tpp = kari(&app).await;
     let body = transfer("10.00", OLA_CURRENT, json!({}));
-    tpp.post(&app, STRAKS, &body).send().await.assert_refused(
-        400,
-        "HTTP_HEADER_REQUIRED",
-        Some("x-accept-fix"),
-    );
+    let without_fix = tpp.post(&app, STRAKS, &body).send().await;
+    without_fix.assert_refused(400, "HTTP_HEADER_REQUIRED", Some("x-accept-fix"));
+    // The refusal says which values to send, not only that the header is missing.
+    let text = without_fix.body["tppMessages"][0]["text"].as_str().unwrap();
+    for fix in [
+        "amount-as-string",
+        "cardaccount-switch-originalamount-and-transactionamount",
+        "longer-names",
+        "cash-account-type-iso",
+    ] {
+        assert!(text.contains(fix), "{fix} in {text}");
+    }
+    assert!(text.contains("'x-accept-fix: amount-as-string'"), "{text}");
     pay(&app, &tpp, "/v1/payments/swish-payments", &body)
         .send()
         .await

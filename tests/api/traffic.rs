@@ -387,3 +387,97 @@ async fn failed_only_leaves_out_the_401_that_starts_a_consent_journey() {
     let started = entries(&app, "status=4xx&kind=exchange", 2).await;
     assert!(started.iter().any(|e| e["status"] == 401), "{started:?}");
 }
+
+/// "Clear traffic": every entry and journey goes, on disk before the answer (a restart finds none), the
+/// numbers go on, `traffic.cleared` tells the views; the sandbox's data stays.
+#[tokio::test]
+async fn clearing_the_traffic_removes_every_entry_and_journey_for_good() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = || xs2a_sandbox::app::AppConfig {
+        data: xs2a_sandbox::app::DataDir::At(dir.path().to_owned()),
+        ..crate::helpers::test_config()
+    };
+    let (after, gone);
+    {
+        let app = crate::helpers::spawn_app_with(config()).await;
+        let tpp = kari(&app).await;
+        let created = pay(
+            &app,
+            &tpp,
+            STRAKS,
+            &transfer("10.00", OLA_CURRENT, json!({})),
+        )
+        .send()
+        .await;
+        assert_eq!(created.status, 201, "{}", created.body);
+        let payment = created.body["paymentId"].as_str().unwrap().to_owned();
+        // The creation and its payment.status event, both stored: nothing of before is still on its way.
+        let before = entries(&app, &format!("resource=payment:{payment}"), 2).await;
+        gone = before
+            .iter()
+            .filter_map(|e| e["id"].as_u64())
+            .collect::<Vec<u64>>();
+        let (_, journeys) = call(&app, Method::GET, "/journeys", None).await;
+        assert!(!journeys.as_array().unwrap().is_empty());
+        let chunks = || {
+            std::fs::read_dir(dir.path().join("traffic-log"))
+                .unwrap()
+                .count()
+        };
+        assert!(chunks() > 0);
+
+        let (status, cleared) = call(&app, Method::DELETE, "/traffic", None).await;
+        assert_eq!(status, 200, "{cleared}");
+        assert!(cleared["removed"].as_u64().unwrap() >= before.len() as u64);
+        let through = cleared["through"].as_u64().unwrap();
+        assert!(through >= before[0]["id"].as_u64().unwrap());
+        assert_eq!(chunks(), 0, "the log's files go with it");
+        let (_, page) = call(&app, Method::GET, "/traffic", None).await;
+        assert_eq!(page["entries"], json!([]));
+        let (_, journeys) = call(&app, Method::GET, "/journeys", None).await;
+        assert_eq!(journeys, json!([]));
+        let (status, _) = call(
+            &app,
+            Method::GET,
+            &format!("/journeys/payment:{payment}"),
+            None,
+        )
+        .await;
+        assert_eq!(status, 404, "the flow of a cleared journey is gone");
+        let (events, _, _) = app.state.events.resume(0);
+        let told = events
+            .iter()
+            .find(|e| e.kind.name() == "traffic.cleared")
+            .expect("the views are told");
+        assert_eq!(told.data, cleared);
+        // The sandbox's data stays: the payment is still there.
+        let (_, payments) = call(&app, Method::GET, "/sandbox/payments", None).await;
+        assert!(payments.to_string().contains(&payment));
+
+        app.get("/v1/sandbox/customers").send().await.assert_ok();
+        let new = entries(&app, "kind=exchange", 1).await;
+        after = new[0]["id"].as_u64().unwrap();
+        assert!(after > through, "numbers are never reused");
+        app.app.close().unwrap();
+    }
+    // The stopped service lets go of the directory as its tasks end: opened again within a bounded
+    // number of tries.
+    let mut reopened = None;
+    for _ in 0..200 {
+        match xs2a_sandbox::app::App::build(config()) {
+            Ok(app) => {
+                reopened = Some(app);
+                break;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(25)).await,
+        }
+    }
+    let app = reopened.expect("the data directory opens again");
+    let kept = app.state().traffic.page(None, 10, |_| true).unwrap();
+    let ids: Vec<u64> = kept.iter().map(|e| e.id()).collect();
+    assert!(ids.contains(&after), "{ids:?}");
+    assert!(
+        ids.iter().all(|id| !gone.contains(id)),
+        "nothing of before the clear: {ids:?}"
+    );
+}

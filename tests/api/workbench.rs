@@ -375,3 +375,94 @@ async fn the_bare_workbench_address_redirects_permanently_with_the_query_kept() 
         assert_eq!(answer.headers()["location"], to, "{asked}");
     }
 }
+
+/// A second tab opens authorised: the tokenised URL sets a session cookie (HttpOnly, SameSite=Strict,
+/// not the token itself) that the API takes from the workbench's own origin only — never from another
+/// port of this machine (the same site), another origin, or a rebound host name.
+#[tokio::test]
+async fn the_tokenised_url_keeps_the_session_for_the_same_origin_only() {
+    let app = spawn_app().await;
+    let token = app.app.operator_token();
+    let page = |query: String| {
+        let url = format!("{}/workbench/{query}", app.base);
+        let client = app.client.clone();
+        async move { client.get(url).send().await.unwrap() }
+    };
+    let opened = page(format!("?token={token}")).await;
+    assert_eq!(opened.status(), 200);
+    let set = opened.headers()["set-cookie"].to_str().unwrap().to_owned();
+    let port = app.base.rsplit(':').next().unwrap();
+    assert!(set.starts_with(&format!("xs2a-workbench-{port}=")), "{set}");
+    for attribute in ["Path=/workbench", "HttpOnly", "SameSite=Strict"] {
+        assert!(set.contains(attribute), "{attribute} in {set}");
+    }
+    assert!(!set.contains(token), "the cookie is not the token: {set}");
+    assert!(page(format!("?token={}", "0".repeat(64)))
+        .await
+        .headers()
+        .get("set-cookie")
+        .is_none());
+    assert!(page(String::new())
+        .await
+        .headers()
+        .get("set-cookie")
+        .is_none());
+
+    let cookie = set.split(';').next().unwrap().to_owned();
+    let url = format!("{}/workbench/api/session", app.base);
+    let own = format!("http://127.0.0.1:{port}");
+    let with = |headers: &[(&str, &str)]| {
+        let mut request = app.client.get(&url).header("Cookie", &cookie);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    // Another tab of the workbench: same origin, as the browser says.
+    assert_eq!(with(&[("Sec-Fetch-Site", "same-origin")]).await, 200);
+    assert_eq!(
+        with(&[("Origin", own.as_str())]).await,
+        200,
+        "a browser without Sec-Fetch-Site"
+    );
+    // A page on another port of this machine is the same site: SameSite sends the cookie, the API does not take it.
+    assert_eq!(with(&[("Sec-Fetch-Site", "same-site")]).await, 401);
+    assert_eq!(with(&[("Sec-Fetch-Site", "cross-site")]).await, 401);
+    assert_eq!(with(&[]).await, 401, "nothing says where it came from");
+    // The existing rules still hold with the cookie: foreign origins and rebound host names are refused.
+    assert_eq!(
+        with(&[
+            ("Sec-Fetch-Site", "same-origin"),
+            ("Origin", "http://127.0.0.1:3000")
+        ])
+        .await,
+        403
+    );
+    assert_eq!(
+        with(&[
+            ("Sec-Fetch-Site", "same-origin"),
+            ("Host", &format!("evil.example:{port}"))
+        ])
+        .await,
+        403
+    );
+    let forged = app
+        .client
+        .get(&url)
+        .header("Cookie", format!("xs2a-workbench-{port}=forged"))
+        .header("Sec-Fetch-Site", "same-origin")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forged.status(), 401);
+    // The event stream, which a browser opens without headers of its own, takes it too.
+    let events = app
+        .client
+        .get(format!("{}/workbench/api/events", app.base))
+        .header("Cookie", &cookie)
+        .header("Sec-Fetch-Site", "same-origin")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(events.status(), 200);
+}

@@ -78,6 +78,9 @@ event_kinds! {
     StateChange = "state.change", data "StateChangeEvent";
     /// The sandbox returned to the state at another timeline entry.
     Rewind = "rewind", data "RewindEvent";
+    /// The traffic log was cleared: its entries and their files are gone, and so are the journeys; views
+    /// of the timeline read it afresh.
+    TrafficCleared = "traffic.cleared", data "TrafficClearedEvent";
 }
 
 impl EventKind {
@@ -260,7 +263,8 @@ mod tests {
                 "sca.callback",
                 "persona.changed",
                 "state.change",
-                "rewind"
+                "rewind",
+                "traffic.cleared"
             ]
         );
         assert!(EventKind::TIMELINE

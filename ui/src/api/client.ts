@@ -6,7 +6,16 @@ import { AS_IS, AS_TEXT, answer } from "./http";
 import type { ApiPath, Transport } from "./http";
 import type { components, paths } from "./generated/schema";
 import { trafficQuery } from "./traffic";
-import type { Entry, Exchange, Journey, JourneyEntries, TrafficFilter, TrafficPage, TrafficSettings } from "./traffic";
+import type {
+  Entry,
+  Exchange,
+  Journey,
+  JourneyEntries,
+  TrafficCleared,
+  TrafficFilter,
+  TrafficPage,
+  TrafficSettings,
+} from "./traffic";
 import type {
   Account,
   AccountBody,
@@ -32,6 +41,7 @@ import type {
   EntryChanges,
   Draft,
   ExportAnswer,
+  FinishedAuthorisation,
   ExportFormat,
   ForcedOutcome,
   ForcedOutcomeAnswer,
@@ -49,6 +59,7 @@ import type {
   PageRequest,
   PageVisit,
   PaymentStatus,
+  PastedVerdict,
   PaymentSummary,
   PendingAuthorisation,
   Persona,
@@ -225,10 +236,15 @@ export function createClient(t: Transport) {
       pending: (): Promise<PendingAuthorisation[]> => answer(api.GET("/workbench/api/sca/pending")),
       /** The PSU's browser: a page of the bank's SCA asked for, or one of its forms sent. */
       page: (body: PageRequest): Promise<PageVisit> => answer(api.POST("/workbench/api/sca/page", { body })),
+      /** The authorisations finished lately, with where each sent the PSU, newest first. */
+      finished: () => answer(api.GET("/workbench/api/sca/finished")) as Promise<FinishedAuthorisation[]>,
     },
 
     /** The signed-request gate's steps and the headers it signs and requires, as the verifier has them. */
     gate: (): Promise<GateDefinition> => answer(api.GET("/workbench/api/gate")),
+    /** The gate's verdict on a pasted curl command or raw HTTP request (`xs2a-sandbox verify`'s). */
+    verify: (request: string, at?: string) =>
+      answer(api.POST("/workbench/api/verify", { body: at ? { request, at } : { request } })) as Promise<PastedVerdict>,
 
     fixtures: {
       /** The whole state as a state file (docs/fixtures.md), as text to save unchanged. */
@@ -297,6 +313,8 @@ export function createClient(t: Transport) {
         answer(api.GET("/workbench/api/journeys", { params: { query: { limit } } })),
       journey: (id: string) =>
         answer(api.GET("/workbench/api/journeys/{id}", { params: { path: { id } } })) as Promise<JourneyEntries>,
+      /** Empties the log (on disk when it answers); `traffic.cleared` follows on the events. */
+      clear: (): Promise<TrafficCleared> => answer(api.DELETE("/workbench/api/traffic")),
       settings: (): Promise<TrafficSettings> => answer(api.GET("/workbench/api/traffic/settings")),
       updateSettings: (body: TrafficSettings): Promise<TrafficSettings> =>
         answer(api.PUT("/workbench/api/traffic/settings", { body })),

@@ -1,6 +1,8 @@
 // Where the service is and which operator token to send: from the desktop shell's hand-over when present,
 // else the page's own origin and the `?token=` it was opened with (then kept in sessionStorage and removed
-// from the address bar, as docs/workbench-api.md asks).
+// from the address bar, as docs/workbench-api.md asks). A tab opened without it (a second tab, a bookmark)
+// has no token: its requests go without one and the service takes the session cookie the tokenised page
+// set for this origin (HttpOnly, so never seen here; docs/reference/access.md).
 /** What the desktop shell sets before any script runs (docs/workbench-api.md, "Desktop shell hand-over"): the
  * Tauri shell's contract, not part of the HTTP API's OpenAPI document. */
 export interface WorkbenchHandOver {

@@ -15,6 +15,7 @@ export const EVENT_KINDS: readonly EventKind[] = [
   "sca.step",
   "sca.callback",
   "persona.changed",
+  "traffic.cleared",
   "lagged",
 ];
 

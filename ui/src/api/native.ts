@@ -26,8 +26,28 @@ export function isDesktop(): boolean {
   return tauri() !== null;
 }
 
+/**
+ * The bank's page as the workbench's PSU window opens it: an SCA page (`/sca/{id}`) gets `workbench=1`, so
+ * that the end of the SCA shows where the bank sends the PSU, with the psu-id, and a link onwards, instead
+ * of leaving the window on the browser's error page when the TPP's app is not reachable from it
+ * (docs/reference/ais-sca.md). Other addresses are opened as they are.
+ */
+export function psuWindowUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (/^\/sca\/[^/]+$/.test(parsed.pathname) && !parsed.searchParams.has("workbench")) {
+      parsed.searchParams.set("workbench", "1");
+      return parsed.toString();
+    }
+  } catch {
+    // Not an absolute URL: opened as given, and the window says what is wrong with it.
+  }
+  return url;
+}
+
 /** Opens the bank's SCA pages: the desktop's separate SCA window, or a browser popup. */
-export async function openScaWindow(url: string): Promise<void> {
+export async function openScaWindow(address: string): Promise<void> {
+  const url = psuWindowUrl(address);
   const t = tauri();
   if (t) {
     await t.core.invoke("open_sca_window", { url });

@@ -41,6 +41,9 @@ export type JourneyEntries = Omit<S["JourneyEntries"], "entries"> & { entries: E
 
 export type TrafficSettings = S["TrafficSettings"];
 
+/** What `DELETE /traffic` removed (also the `traffic.cleared` event's data). */
+export type TrafficCleared = S["TrafficCleared"];
+
 /** The list's filters, as the query of `GET /traffic` names them. */
 export interface TrafficFilter {
   tpp?: string;

@@ -53,6 +53,10 @@ export type PendingAuthorisation = S["PendingSca"];
 /** The PSU's browser on the bank's SCA pages (presentation mode). */
 export type PageRequest = S["PageRequest"];
 export type PageVisit = S["PageVisit"];
+/** A finished SCA and where it sent the PSU (`GET /sca/finished`). */
+export type FinishedAuthorisation = S["FinishedSca"];
+/** The gate's verdict on a pasted request (`POST /verify`). */
+export type PastedVerdict = S["Verified"];
 export type GateDefinition = S["GateDefinition"];
 export type GateStepDefinition = S["GateStepDefinition"];
 
@@ -240,6 +244,7 @@ export interface EventDataByKind {
   "sca.step": DataOf<"sca.step">;
   "sca.callback": DataOf<"sca.callback">;
   "persona.changed": DataOf<"persona.changed">;
+  "traffic.cleared": DataOf<"traffic.cleared">;
   lagged: LaggedEvent;
 }
 

@@ -1,4 +1,4 @@
-// The shell: seven screens as tabs, Alt/Ctrl+1..7 and the arrow keys switch, `?` lists the shortcuts, the base
+// The shell: seven screens as tabs, Alt+1..7 (not Ctrl, the browser's tab keys) and the arrow keys switch, `?` lists the shortcuts, the base
 // URL is shown and copyable, the live connection is shown, a missing token is explained.
 import { fireEvent, screen, waitFor, within } from "@solidjs/testing-library";
 import userEvent from "@testing-library/user-event";
@@ -44,12 +44,18 @@ describe("App shell", () => {
     expect(await screen.findByRole("heading", { name: "No SCA callbacks yet" })).toBeInTheDocument();
   });
 
-  it("switches screens with Alt+digit and Ctrl+digit, and with the arrow keys in the tab list", () => {
+  it("switches screens with Alt+digit, leaves Ctrl+digit to the browser, and follows the arrow keys in the tab list", () => {
     renderWorkbench(() => <App />, { routes: EMPTY });
     fireEvent.keyDown(document.body, { key: "4", code: "Digit4", altKey: true });
     expect(screen.getByRole("tab", { name: /Batch & clock/ })).toHaveAttribute("aria-selected", "true");
-    fireEvent.keyDown(document.body, { key: "5", code: "Digit5", ctrlKey: true });
+    // Ctrl+5 is the browser's "fifth tab": the workbench neither acts on it nor stops it.
+    const ctrl = new KeyboardEvent("keydown", { key: "5", code: "Digit5", ctrlKey: true, bubbles: true, cancelable: true });
+    document.body.dispatchEvent(ctrl);
+    expect(ctrl.defaultPrevented).toBe(false);
+    expect(screen.getByRole("tab", { name: /Batch & clock/ })).toHaveAttribute("aria-selected", "true");
+    fireEvent.keyDown(document.body, { key: "5", code: "Digit5", altKey: true });
     expect(screen.getByRole("tab", { name: /Inspector/ })).toHaveAttribute("aria-selected", "true");
+    expect(screen.getByRole("tab", { name: /Inspector/ })).toHaveAttribute("aria-keyshortcuts", "Alt+5");
     fireEvent.keyDown(screen.getByRole("tab", { name: /Inspector/ }), { key: "ArrowDown" });
     expect(screen.getByRole("tab", { name: /Flow/ })).toHaveAttribute("aria-selected", "true");
     expect(screen.getByRole("tab", { name: /Flow/ })).toHaveFocus();

@@ -2,6 +2,7 @@
 // request yet (its traffic log holds no exchange), where to begin — the Composer, or a TPP app pointed at
 // the base URL the header shows. Gone once traffic has arrived (read again when the screen is shown), or
 // when dismissed.
+import { keyLabel } from "./shortcuts";
 import { createEffect, createResource, createSignal, on, Show } from "solid-js";
 import { useWorkbench } from "./context";
 import { valueOf } from "../lib/resource";
@@ -21,7 +22,7 @@ export function FirstStart() {
     <Show when={fresh()}>
       <p class="first-start" role="note">
         <span>
-          Where to begin: send a first signed request from the <strong>Composer</strong> (Alt+2), or point your TPP app
+          Where to begin: send a first signed request from the <strong>Composer</strong> ({keyLabel("Alt+2")}), or point your TPP app
           at <code>{baseUrl()}</code>; every request then shows in the Inspector and the Flow.
         </span>
         <button type="button" class="btn link" onClick={() => setDismissed(true)}>

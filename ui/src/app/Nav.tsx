@@ -2,6 +2,7 @@
 import { For } from "solid-js";
 import { SCREEN_IDS, SCREEN_TITLES, type ScreenId } from "./screens";
 import { useWorkbench } from "./context";
+import { ariaKeys, keyLabel, screenKeys } from "./shortcuts";
 
 export function tabId(id: ScreenId): string {
   return `tab-${id}`;
@@ -37,7 +38,8 @@ export function Nav() {
               id={tabId(id)}
               aria-selected={wb.screen() === id}
               aria-controls={panelId(id)}
-              aria-keyshortcuts={`Alt+${index() + 1} Control+${index() + 1}`}
+              aria-keyshortcuts={ariaKeys(screenKeys(index()))}
+              title={`${SCREEN_TITLES[id]} (${keyLabel(screenKeys(index()))})`}
               tabIndex={wb.screen() === id ? 0 : -1}
               onClick={() => wb.go(id)}
               onKeyDown={(e) => onKeyDown(e, index())}

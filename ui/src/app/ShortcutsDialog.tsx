@@ -1,8 +1,8 @@
-// The list of keyboard shortcuts, opened with `?`.
+// The list of keyboard shortcuts, opened with `?`, its keys named as the platform names them.
 import { For } from "solid-js";
 import { Dialog } from "../components/Dialog";
 import { Button } from "../components/Button";
-import { SHORTCUTS } from "./shortcuts";
+import { shortcuts } from "./shortcuts";
 
 export function ShortcutsDialog(props: { onClose: () => void; returnFocus?: HTMLElement | null }) {
   return (
@@ -15,7 +15,7 @@ export function ShortcutsDialog(props: { onClose: () => void; returnFocus?: HTML
           </tr>
         </thead>
         <tbody>
-          <For each={SHORTCUTS}>
+          <For each={shortcuts()}>
             {(s) => (
               <tr>
                 <td>

@@ -1,4 +1,4 @@
-// The seven screens' ids, titles and order: the order gives the Alt+1..7 / Ctrl+1..7 shortcuts.
+// The seven screens' ids, titles and order: the order gives the Alt+1..7 shortcuts (⌥1..7 on macOS).
 export const SCREEN_IDS = ["sandbox", "composer", "sca", "batch", "inspector", "flow", "conformance"] as const;
 
 export type ScreenId = (typeof SCREEN_IDS)[number];

@@ -69,6 +69,51 @@ describe("VirtualList", () => {
     expect(list.scrollTop).toBe(1100 * 20 - 400);
   });
 
+  // The inspector's "Failed only" once showed an empty list while its status said "6 entries": the list
+  // had followed 500 rows to their end, the filter replaced them by 6, and the position read from the last
+  // scroll still pointed 500 rows down. No scroll event is needed for the rows left to show.
+  it("shows the rows left when the list shrinks under a view scrolled far down, without a scroll event", () => {
+    const [rows, setRows] = createSignal(ROWS.slice(0, 500));
+    render(() => <VirtualList items={rows()} rowHeight={28} height={560} label="Live" follow keyed renderRow={(r) => <span>{r}</span>} />);
+    const list = screen.getByRole("listbox", { name: "Live" });
+    expect(within(list).getByText("row 499")).toBeInTheDocument();
+    setRows(ROWS.slice(0, 6));
+    expect(within(list).getAllByRole("option").map((o) => o.textContent)).toEqual(ROWS.slice(0, 6));
+    expect(list.scrollTop).toBe(0);
+  });
+
+  // The same race seen in a browser: the list follows live rows while its screen is hidden (no box: the
+  // element cannot scroll, no scroll event comes), and came back showing empty space. When its box is
+  // measured again it is put at its end.
+  it("comes back at its end after following rows while it had no box", () => {
+    let measureAgain: () => void = () => undefined;
+    const Observer = globalThis.ResizeObserver;
+    globalThis.ResizeObserver = class {
+      constructor(callback: () => void) {
+        measureAgain = callback;
+      }
+      observe() {}
+      disconnect() {}
+    } as unknown as typeof ResizeObserver;
+    try {
+      const [rows, setRows] = createSignal(ROWS.slice(0, 60));
+      render(() => <VirtualList items={rows()} rowHeight={28} height={560} label="Live" follow keyed renderRow={(r) => <span>{r}</span>} />);
+      const list = screen.getByRole("listbox", { name: "Live" });
+      // Hidden: the element keeps its position (its scrollTop cannot move), the rows go on arriving.
+      Object.defineProperty(list, "scrollTop", { configurable: true, get: () => 60 * 28 - 560, set: () => undefined });
+      setRows(ROWS.slice(0, 100));
+      // Shown again: the browser measures it, and it is put at its end, where the newest rows are drawn.
+      Object.defineProperty(list, "clientHeight", { configurable: true, value: 560 });
+      let top = 0;
+      Object.defineProperty(list, "scrollTop", { configurable: true, get: () => top, set: (v: number) => (top = v) });
+      measureAgain();
+      expect(top).toBe(100 * 28 - 560);
+      expect(within(list).getByText("row 99")).toBeInTheDocument();
+    } finally {
+      globalThis.ResizeObserver = Observer;
+    }
+  });
+
   it("opens a list that does not follow at its first row", () => {
     render(() => <VirtualList items={ROWS.slice(0, 1000)} rowHeight={20} height={400} label="Log" renderRow={(r) => <span>{r}</span>} />);
     const list = screen.getByRole("listbox", { name: "Log" });

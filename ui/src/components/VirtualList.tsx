@@ -61,7 +61,12 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const viewport = () => measured() || props.height;
   const count = () => props.items.length;
 
-  const range = createMemo(() => visibleRange(scrollTop(), viewport(), props.rowHeight, count(), props.overscan ?? 8));
+  // The scroll position as far as the rows reach: when the list shrinks under a view scrolled far down (a
+  // filter such as "Failed only" replacing 500 rows by 6), the element's own scrollTop is clamped by the
+  // browser, but no scroll event need follow, and a stale position would render no row at all while the
+  // list holds six.
+  const reachableTop = () => Math.min(scrollTop(), Math.max(0, count() * props.rowHeight - viewport()));
+  const range = createMemo(() => visibleRange(reachableTop(), viewport(), props.rowHeight, count(), props.overscan ?? 8));
   // The rows in view. <Index> keeps one DOM row per slot and only updates the slots whose item changed,
   // so appending rows out of view, or scrolling, re-renders nothing more than the slots that show new rows.
   const slice = createMemo(() => {
@@ -70,8 +75,24 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   });
   const start = () => range()[0];
 
+  /** Whether a view at `top` shows the last rows (or near them). */
+  const atEnd = (top: number, rows = count()) => top + viewport() >= rows * props.rowHeight - props.rowHeight * 2;
+
+  // While the list has no box (its screen is hidden), an effect's scrollTop goes nowhere and no scroll
+  // event comes, so the position read from the element and the element's own part: the list came back
+  // showing empty space where rows were expected. When the box is back (measured again), they are made
+  // one: a following list that was at its end is put at its (new) end, any other takes the element's.
+  const resync = () => {
+    if (props.follow && atEnd(scrollTop())) viewportEl.scrollTop = Math.max(0, count() * props.rowHeight - viewport());
+    setScrollTop(viewportEl.scrollTop);
+  };
+
   onMount(() => {
-    const measure = () => setMeasured(viewportEl.clientHeight);
+    const measure = () => {
+      const height = viewportEl.clientHeight;
+      setMeasured(height);
+      if (height > 0) resync();
+    };
     measure();
     if (typeof ResizeObserver !== "undefined") {
       const observer = new ResizeObserver(measure);
@@ -84,9 +105,14 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   // (or near) the end, it stays there.
   createEffect(
     on(count, (now, before) => {
+      // Shrunk: keep the element and the position read from it in step with what is reachable.
+      if (before !== undefined && now < before && scrollTop() > reachableTop()) {
+        const top = reachableTop();
+        viewportEl.scrollTop = top;
+        setScrollTop(top);
+      }
       if (!props.follow || now <= (before ?? 0)) return;
-      const atEnd = before === undefined || scrollTop() + viewport() >= before * props.rowHeight - props.rowHeight * 2;
-      if (atEnd) {
+      if (before === undefined || atEnd(scrollTop(), before)) {
         const top = Math.max(0, now * props.rowHeight - viewport());
         viewportEl.scrollTop = top;
         setScrollTop(top);

@@ -52,4 +52,32 @@ impl Fix {
     pub fn bit(self) -> u8 {
         1 << (self as u8)
     }
+
+    /// The published names, each with the day it became the default, for a message that says what
+    /// `x-accept-fix` may hold: `amount-as-string (the default since 2020-08-01), …`.
+    pub fn published() -> String {
+        Fix::ALL
+            .iter()
+            .map(|fix| {
+                let day = fix.made_default().date();
+                format!("{} (the default since {day})", fix.name())
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_published_list_names_every_fix_with_its_day() {
+        assert_eq!(
+            Fix::published(),
+            "amount-as-string (the default since 2020-08-01), \
+             cardaccount-switch-originalamount-and-transactionamount (the default since 2024-11-13), \
+             longer-names (the default since 2024-10-01), cash-account-type-iso (the default since 2024-11-13)"
+        );
+    }
 }

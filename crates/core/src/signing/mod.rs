@@ -14,6 +14,7 @@ pub mod headers;
 pub mod http_date;
 pub mod issue;
 pub mod key_id;
+pub mod pasted;
 pub mod qc_statements;
 pub mod required_headers;
 pub mod rfc2047;

@@ -7,5 +7,6 @@ pub mod callbacks;
 pub mod history;
 pub mod persona_key;
 pub mod personas;
+pub mod sca_finished;
 pub mod sca_pending;
 pub mod snapshots;

@@ -46,7 +46,8 @@ pub struct PendingSca {
     pub basket_id: Option<String>,
 }
 
-fn kind(authorisation: &Authorisation) -> PendingKind {
+/// What an authorisation is for, as the SCA screen groups them.
+pub(crate) fn kind(authorisation: &Authorisation) -> PendingKind {
     match authorisation.purpose {
         Purpose::Consent => PendingKind::Consent,
         Purpose::UserLookup => PendingKind::User,

@@ -125,6 +125,23 @@ impl Chunks {
         Ok(())
     }
 
+    /// Every segment left the log at once (it was cleared): the chunk being written is closed and every
+    /// chunk file deleted. The numbers go on, so no new chunk takes a deleted one's name.
+    pub fn clear(&mut self) -> io::Result<()> {
+        self.open = None;
+        self.live.clear();
+        for file in std::fs::read_dir(&self.dir)? {
+            let path = file?.path();
+            if chunk_number(&path).is_some() {
+                match std::fs::remove_file(&path) {
+                    Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(error),
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Puts what was appended on disk (the database is flushed on its own schedule; this is the log's).
     pub fn sync(&self) -> io::Result<()> {
         match &self.open {

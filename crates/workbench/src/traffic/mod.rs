@@ -5,6 +5,8 @@
 //! restarts, like every write), prunes the oldest beyond the caps, and announces each entry live.
 
 pub mod chunks;
+mod clearing;
+pub use clearing::TrafficCleared;
 pub mod codec;
 pub mod har;
 pub mod journeys;
@@ -69,11 +71,15 @@ impl Captured {
 }
 
 type Waiter = std::sync::mpsc::SyncSender<()>;
+/// Who asked for a clear, and hears how it went.
+type ClearAsker = std::sync::mpsc::SyncSender<CoreResult<TrafficCleared>>;
 
 enum Pending {
     Exchange(Capture),
     /// Answered once everything queued before it is stored (read-your-writes for one entry).
     Barrier(Waiter),
+    /// Stores what was queued before it, then empties the log (`clearing`).
+    Clear(ClearAsker),
     Event {
         /// The number given out already (an event the change journal recorded writes under).
         id: Option<u64>,

@@ -75,6 +75,13 @@ impl Shelf {
         }
     }
 
+    /// Every segment left the log at once (it was cleared); the sequence numbers go on.
+    pub fn clear(&mut self) {
+        self.list.clear();
+        self.entries = 0;
+        self.weight = 0;
+    }
+
     /// How many entries, and how many bytes (by weight), the log holds.
     pub fn totals(&self) -> (u64, u64) {
         (self.entries, self.weight)

@@ -110,3 +110,39 @@ fn logs_are_not_journaled() {
     segments.insert(&super::store::Totals::default()).unwrap();
     assert_eq!(store.journal().unwrap().next_seq(), 1);
 }
+
+/// "Clear traffic": the entries, their files and their journeys go, on disk before it answers; the
+/// numbers go on; what comes after is kept, across a restart too.
+#[test]
+fn a_cleared_log_keeps_nothing_of_before_and_numbering_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let chunk_files = || {
+        std::fs::read_dir(dir.path().join("traffic-log"))
+            .unwrap()
+            .count()
+    };
+    let after;
+    {
+        let store = Store::open(dir.path(), crate::migrations::active()).unwrap();
+        let log = TrafficLog::start(store.clone(), &Events::default()).unwrap();
+        let first = log.next_id();
+        record(&log, first);
+        record(&log, log.next_id());
+        assert_eq!(chunk_files(), 1);
+        let cleared = log.clear().unwrap();
+        assert_eq!((cleared.removed, cleared.through), (2, first + 1));
+        assert_eq!(chunk_files(), 0, "the files go with the entries");
+        assert!(log.page(None, 10, |_| true).unwrap().is_empty());
+        assert!(log.get(first).unwrap().is_none());
+        assert!(log.journeys(10).is_empty());
+        after = log.next_id();
+        assert!(after > cleared.through, "numbers are never reused");
+        record(&log, after);
+        assert_eq!(ids(&log.page(None, 10, |_| true).unwrap()), [after]);
+        store.close().unwrap();
+    }
+    let store = Store::open(dir.path(), crate::migrations::active()).unwrap();
+    let log = TrafficLog::start(store, &Events::default()).unwrap();
+    assert_eq!(ids(&log.page(None, 10, |_| true).unwrap()), [after]);
+    assert!(log.next_id() > after);
+}

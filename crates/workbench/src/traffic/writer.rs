@@ -20,23 +20,30 @@ pub(super) fn write_loop(inner: std::sync::Weak<Inner>, receiver: Receiver<Pendi
     while let Ok(first) = receiver.recv() {
         let mut batch = Vec::new();
         let mut waiters = Vec::new();
-        fn take(pending: Pending, batch: &mut Vec<Pending>, waiters: &mut Vec<Waiter>) {
+        let mut clears = Vec::new();
+        fn take(
+            pending: Pending,
+            batch: &mut Vec<Pending>,
+            waiters: &mut Vec<Waiter>,
+            clears: &mut Vec<ClearAsker>,
+        ) {
             match pending {
                 Pending::Barrier(waiter) => waiters.push(waiter),
+                Pending::Clear(asker) => clears.push(asker),
                 other => batch.push(other),
             }
         }
-        take(first, &mut batch, &mut waiters);
+        take(first, &mut batch, &mut waiters, &mut clears);
         // Under load, let entries gather for a moment and then take them all without waiting: a writer
         // that blocked on the queue for each one would be woken once per request, and those wake-ups cost
         // the request path more than the writing. A barrier ends the batch: its waiter wants what came
-        // before it, now.
-        if waiters.is_empty() {
+        // before it, now. So does a clear, which must not take away what came after it.
+        if waiters.is_empty() && clears.is_empty() {
             std::thread::sleep(GATHER);
         }
-        while batch.len() < BATCH && waiters.is_empty() {
+        while batch.len() < BATCH && waiters.is_empty() && clears.is_empty() {
             match receiver.try_recv() {
-                Ok(next) => take(next, &mut batch, &mut waiters),
+                Ok(next) => take(next, &mut batch, &mut waiters, &mut clears),
                 Err(_) => break,
             }
         }
@@ -47,6 +54,9 @@ pub(super) fn write_loop(inner: std::sync::Weak<Inner>, receiver: Receiver<Pendi
             if let Err(error) = write_batch(&inner, batch) {
                 tracing::error!(%error, "traffic log entries could not be stored");
             }
+        }
+        for asker in clears {
+            let _ = asker.send(super::clearing::clear(&inner));
         }
         // Let go of the log before a waiter hears: one that closes the store next (App::close) must not
         // find this thread still holding the log, and through it the store, open.
@@ -167,7 +177,9 @@ fn write_batch(inner: &Inner, batch: Vec<Pending>) -> CoreResult<()> {
                     };
                     events.push(event);
                 }
-                Pending::Barrier(_) => unreachable!("the writer answers barriers itself"),
+                Pending::Barrier(_) | Pending::Clear(_) => {
+                    unreachable!("the writer answers barriers and clears itself")
+                }
             }
         }
     }

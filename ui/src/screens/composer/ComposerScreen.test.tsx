@@ -171,7 +171,7 @@ describe("ComposerScreen", () => {
     const response = await screen.findByRole("region", { name: "Response" });
     expect(within(response).getByRole("status")).toHaveTextContent("201");
     await user.click(within(response).getByRole("button", { name: "Open SCA" }));
-    expect(open).toHaveBeenCalledWith("http://127.0.0.1:8080/sca/auth-1", "xs2a-sca", expect.any(String));
+    expect(open).toHaveBeenCalledWith("http://127.0.0.1:8080/sca/auth-1?workbench=1", "xs2a-sca", expect.any(String));
   });
 
   it("fills a path parameter from an earlier answer", async () => {

@@ -3,6 +3,8 @@
 // signing persona, the preview (exact headers, Digest, signing string), the answer and the history. Ctrl+Enter
 // sends; a request with a path parameter still empty is refused at that field and never sent; the answer's
 // ids fill the next operation's parameters; export as curl or a script; Open SCA where the answer links.
+import { PastedCheck } from "../inspector/PastedCheck";
+import { ariaKeys, keyLabel } from "../../app/shortcuts";
 import { createEffect, createResource, createSignal, on, onCleanup, onMount, Show } from "solid-js";
 import { messagesFromError } from "../../api/errors";
 import type { Draft, Operation, PathParam, Persona, Preview, Sent } from "../../api/types";
@@ -57,6 +59,7 @@ function noPersonaText(loading: boolean): string {
 }
 
 export function ComposerScreen() {
+  const [pasting, setPasting] = createSignal(false);
   const wb = useWorkbench();
   const [operations] = createResource(() => wb.client.compose.operations());
   const [personas, { refetch: refetchPersonas }] = createResource(() => wb.client.personas.list());
@@ -235,7 +238,7 @@ export function ComposerScreen() {
             baseUrl={baseUrl()}
             actions={
               <>
-                <Button type="submit" variant="primary" busy={action() === "send"} aria-keyshortcuts="Control+Enter" title="Send (Ctrl+Enter)">
+                <Button type="submit" variant="primary" busy={action() === "send"} aria-keyshortcuts={ariaKeys("Mod+Enter")} title={`Send (${keyLabel("Mod+Enter")})`}>
                   Send
                 </Button>
                 <Button busy={action() === "preview"} onClick={() => void showPreview()}>
@@ -246,6 +249,15 @@ export function ComposerScreen() {
           />
         </Form>
         <ExportPanel draft={ready} />
+        {/* What your own app sent, checked by the gate as the Inspector checks it. */}
+        <div class="actions">
+          <Button aria-expanded={pasting()} onClick={() => setPasting(!pasting())}>
+            Check a pasted request
+          </Button>
+        </div>
+        <Show when={pasting()}>
+          <PastedCheck />
+        </Show>
       </div>
       <div class="composer-side">
         <ErrorMessages error={personas.error as unknown} title="The personas could not be read." />
@@ -279,7 +291,7 @@ export function ComposerScreen() {
             <EmptyState title="Nothing sent yet">
               <p>
                 Choose an operation and a persona, check the headers and the body, press Preview to see the signing
-                string, then Send (Ctrl+Enter).
+                string, then Send ({keyLabel("Mod+Enter")}).
               </p>
             </EmptyState>
           }

@@ -128,6 +128,13 @@ export function FlowScreen() {
     }),
   );
 
+  // The traffic log was cleared: no journey of before is left to draw.
+  useEvent("traffic.cleared", () => {
+    setChosen(null);
+    setEntries([]);
+    void refetchJourneys();
+  });
+
   const refetchSoon = createDebounced(() => {
     void refetchJourneys();
     void refetchPlan();

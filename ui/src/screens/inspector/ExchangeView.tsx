@@ -14,7 +14,8 @@ import { duration, formatInstant } from "../../lib/format";
 import { createActions } from "../../lib/action";
 import { valueOf } from "../../lib/resource";
 import { BodyView } from "./BodyView";
-import { comparable, draftFromExchange, likelyCause, personaFor } from "./explain";
+import { comparable, likelyCause } from "./explain";
+import { draftAs, signerFor } from "./signAs";
 import type { Client } from "../../api/client";
 import type { GateDefinition } from "../../api/types";
 
@@ -99,14 +100,13 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
       : likelyCause(ex(), client(), valueOf(definition)?.signableHeaders ?? []);
   const showCompare = () => comparable(ex());
 
+  /** The request as a draft signed by a persona that may do the operation; refused, saying why, if none may. */
   const withPersona = async () => {
-    const personas = await wb.client.personas.list();
-    const persona = personaFor(ex(), personas);
-    if (!persona) throw new Error("No persona to sign with: issue or import one in the Composer first.");
-    if (ex().tpp && persona.organisationId !== ex().tpp?.organisationId) {
-      wb.notify(`No persona of ${ex().tpp?.organisationId}; using ${persona.name}.`, "warning");
-    }
-    return draftFromExchange(ex(), persona.id);
+    const [personas, operations] = await Promise.all([wb.client.personas.list(), wb.client.compose.operations()]);
+    const signer = signerFor(ex(), personas, operations);
+    if (!signer.persona) throw new Error(signer.note);
+    if (signer.note) wb.notify(signer.note, "warning");
+    return draftAs(ex(), signer.persona);
   };
 
   async function toComposer() {
@@ -203,7 +203,8 @@ function ExchangeDetail(props: { exchange: Exchange; onFilterResource: (r: Traff
       <section class="panel" aria-label="Request">
         <h4>Request</h4>
         <HeadersTable headers={ex().request.headers} label="Request headers" highlight={ex().gate?.signedHeaders ?? []} />
-        <BodyView message={ex().request} label="Request body" />
+        {/* A Digest refusal is about the bytes received: show them as they came, not re-indented. */}
+        <BodyView message={ex().request} label="Request body" asReceived={ex().failedStep === "digest"} />
       </section>
       <section class="panel" aria-label="Response">
         <h4>Response</h4>

@@ -223,6 +223,7 @@ describe("InspectorScreen actions", () => {
       {
         routes: routes({
           "GET /personas": json([{ ...mine, id: "other", organisationId: "X" }, mine]),
+          "GET /operations": json([]),
           "POST /compose/export": json({ text: "curl …", omitted: [] }),
         }),
         screen: "inspector",

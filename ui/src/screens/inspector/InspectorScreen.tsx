@@ -1,11 +1,15 @@
 // Screen 5, Inspector: every exchange with the sandbox — the composer's and any external TPP's — as a live,
 // virtualised list (the traffic log's pages, then its stream, resumed after a reconnect), filters mapped to
-// the API's query, and the chosen exchange opened beside it (ExchangeView).
+// the API's query, and the chosen exchange opened beside it (ExchangeView); or, beside it, a pasted request
+// checked by the gate (PastedCheck). "Clear traffic" empties the log after a confirmation.
+import { keyLabel } from "../../app/shortcuts";
 import { createEffect, createSignal, on, onCleanup, onMount, Show } from "solid-js";
 import type { ConnectionState } from "../../api/eventSource";
 import { connectTraffic, matchesFilter } from "../../api/traffic";
 import type { Entry, TrafficFilter, TrafficResource } from "../../api/traffic";
-import { useWorkbench } from "../../app/context";
+import { useEvent, useWorkbench } from "../../app/context";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { PastedCheck } from "./PastedCheck";
 import { Button } from "../../components/Button";
 import { ErrorMessages } from "../../components/ErrorMessages";
 import { createDebounced } from "../../lib/debounce";
@@ -73,6 +77,14 @@ export function InspectorScreen() {
   const feed = createFeed();
   const [filter, setFilter] = createSignal<TrafficFilter>({});
   const [selected, setSelected] = createSignal<number | null>(null);
+  /** What the pane beside the list shows: the chosen exchange, or the pasted-request check. */
+  const [pane, setPane] = createSignal<"exchange" | "paste">("exchange");
+  const [confirmClear, setConfirmClear] = createSignal(false);
+  const [clearing, setClearing] = createSignal(false);
+  const open = (id: number) => {
+    setSelected(id);
+    setPane("exchange");
+  };
   const [nextBefore, setNextBefore] = createSignal<number | null>(null);
   const [error, setError] = createSignal<unknown>(null);
   const [loading, setLoading] = createSignal(false);
@@ -114,6 +126,30 @@ export function InspectorScreen() {
     }
   };
 
+  /** The log is empty now (this tab cleared it, or another did): nothing of before stays on screen. */
+  const emptied = () => {
+    generation++;
+    feed.reset([]);
+    setNextBefore(null);
+    setSelected(null);
+    setLoading(false);
+  };
+  useEvent("traffic.cleared", emptied);
+  const clear = async () => {
+    setClearing(true);
+    try {
+      const cleared = await wb.client.traffic.clear();
+      emptied();
+      wb.notify(`Traffic cleared: ${count(cleared.removed, "entry", "entries")} removed`, "success");
+      setConfirmClear(false);
+    } catch (e) {
+      setError(e);
+      setConfirmClear(false);
+    } finally {
+      setClearing(false);
+    }
+  };
+
   const changeFilter = (next: TrafficFilter) => {
     setFilter(next);
     reloadSoon();
@@ -137,7 +173,7 @@ export function InspectorScreen() {
   createEffect(
     on(wb.handoff.inspectorExchange, (id) => {
       if (id === null) return;
-      setSelected(id);
+      open(id);
       wb.handoff.setInspectorExchange(null);
     }),
   );
@@ -176,6 +212,12 @@ export function InspectorScreen() {
           <Button disabled={nextBefore() === null} busy={loading()} onClick={() => void older()}>
             Load older
           </Button>
+          <Button aria-pressed={pane() === "paste"} onClick={() => setPane(pane() === "paste" ? "exchange" : "paste")}>
+            Check a pasted request
+          </Button>
+          <Button variant="danger" onClick={() => setConfirmClear(true)}>
+            Clear traffic…
+          </Button>
           <span class="hint" role="status">
             {(feed.version(), count(feed.items.length, "entry", "entries"))} · live: {state()}
           </span>
@@ -187,13 +229,13 @@ export function InspectorScreen() {
             <EmptyState title="No exchanges here yet">
               <p>
                 Every request that reaches the sandbox's port appears here as it happens: send one from the Composer
-                (Alt+2), or point your own TPP app at the base URL in the header. With filters set, clear them to see
+                ({keyLabel("Alt+2")}), or point your own TPP app at the base URL in the header. With filters set, clear them to see
                 everything.
               </p>
             </EmptyState>
           }
         >
-          <TrafficList feed={feed} height={height()} onOpen={(entry) => setSelected(entry.id)} onNearStart={() => void older()} />
+          <TrafficList feed={feed} height={height()} onOpen={(entry) => open(entry.id)} onNearStart={() => void older()} />
         </Show>
         <p class="hint">
           ↑ ↓ move, Enter opens. The list follows new traffic while it is scrolled to the end; scrolling to the top
@@ -201,14 +243,26 @@ export function InspectorScreen() {
         </p>
       </div>
       <div class="inspector-detail">
-        <Show
-          when={selected()}
-          keyed
-          fallback={<p class="hint">Choose an exchange to see its verdict, headers and bodies.</p>}
-        >
-          {(id) => <ExchangeView id={id} onFilterResource={filterResource} />}
+        <Show when={pane() === "exchange"} fallback={<PastedCheck />}>
+          <Show
+            when={selected()}
+            keyed
+            fallback={<p class="hint">Choose an exchange to see its verdict, headers and bodies.</p>}
+          >
+            {(id) => <ExchangeView id={id} onFilterResource={filterResource} />}
+          </Show>
         </Show>
       </div>
+      <Show when={confirmClear()}>
+        <ConfirmDialog
+          title="Clear the traffic?"
+          message="Every exchange and event of the log goes, with its files on disk, and so do the journeys the Flow view draws from them; the sandbox can no longer rewind to before now. The sandbox's data (customers, accounts, payments, consents) stays as it is. This cannot be undone."
+          confirmLabel="Clear traffic"
+          busy={clearing()}
+          onConfirm={() => void clear()}
+          onCancel={() => setConfirmClear(false)}
+        />
+      </Show>
     </div>
   );
 }

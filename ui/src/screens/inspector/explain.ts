@@ -3,7 +3,7 @@
 // whether the signing strings are worth comparing, the likely cause of a refusal said plainly, and the
 // request again as a composer draft.
 import type { Exchange } from "../../api/traffic";
-import type { Draft, Header, Persona } from "../../api/types";
+import type { Draft, Header } from "../../api/types";
 import { diffLines, sameText } from "../../lib/diff";
 
 /**
@@ -68,6 +68,12 @@ export function likelyCause(exchange: Exchange, client: string | null, signable:
       return `Header missing from the signed list: the request carries ${missing.join(", ")} but the Signature's headers="…" does not list ${missing.length > 1 ? "them" : "it"}.`;
     }
   }
+  if (step === "digest") {
+    const body = exchange.request.body ?? "";
+    if (!exchange.request.bodyBase64 && body.length > 0 && !body.includes("\n")) {
+      return `${base ?? "Digest over a different body."} The body arrived as ${exchange.request.bodyBytes} bytes with no line ends. Sent from a file with “curl -d @file”? curl drops the file's line ends before sending, so a Digest computed over the file as saved does not match: send it with “--data-binary @file”.`;
+    }
+  }
   if (step === "signature" && client && gate.signingString) {
     if (sameText(gate.signingString, client)) {
       return "Wrong key: the client signed the same signing string the sandbox computed, so the signature was made with another key than the certificate's.";
@@ -93,18 +99,6 @@ const DROPPED = new Set([
   "accept-encoding",
   "user-agent",
 ]);
-
-/** The persona that signed it (by organisation id), else the first valid one, else the first. */
-export function personaFor(exchange: Exchange, personas: readonly Persona[]): Persona | null {
-  const org = exchange.tpp?.organisationId;
-  return (
-    personas.find((p) => org && p.organisationId === org && p.status === "valid") ??
-    personas.find((p) => org && p.organisationId === org) ??
-    personas.find((p) => p.status === "valid") ??
-    personas[0] ??
-    null
-  );
-}
 
 /** The exchange's request as a composer draft: signing headers left for the composer to make afresh. */
 export function draftFromExchange(exchange: Exchange, personaId: string): Draft {

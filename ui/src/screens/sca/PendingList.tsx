@@ -6,7 +6,7 @@ import { openScaWindow } from "../../api/native";
 import { Button } from "../../components/Button";
 import { formatInstant } from "../../lib/format";
 
-const KIND: Record<PendingAuthorisation["kind"], string> = {
+export const KIND: Record<PendingAuthorisation["kind"], string> = {
   consent: "Consent",
   payment: "Payment",
   basket: "Signing basket",

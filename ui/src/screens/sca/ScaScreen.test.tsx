@@ -69,7 +69,8 @@ describe("ScaScreen", () => {
     renderWorkbench(() => <ScaScreen />, { routes: { "GET /sca/callbacks": json([]), "GET /personas": json([]) } });
     await userEvent.type(screen.getByLabelText("scaRedirect URL"), "http://127.0.0.1:8080/sca/abc");
     await userEvent.click(screen.getByRole("button", { name: "Open in the SCA window" }));
-    expect(open).toHaveBeenCalledWith("http://127.0.0.1:8080/sca/abc", "xs2a-sca", expect.any(String));
+    // The PSU window's mark: the end of the SCA shows where the PSU is sent before it goes on.
+    expect(open).toHaveBeenCalledWith("http://127.0.0.1:8080/sca/abc?workbench=1", "xs2a-sca", expect.any(String));
   });
 
   it("uses the desktop's SCA window when running in the shell", async () => {
@@ -79,7 +80,7 @@ describe("ScaScreen", () => {
       renderWorkbench(() => <ScaScreen />, { routes: { "GET /sca/callbacks": json([]), "GET /personas": json([]) } });
       fireEvent.input(screen.getByLabelText("scaRedirect URL"), { target: { value: "http://127.0.0.1:1/sca/x" } });
       fireEvent.submit(screen.getByRole("form", { name: "Open an SCA link" }));
-      await waitFor(() => expect(invoke).toHaveBeenCalledWith("open_sca_window", { url: "http://127.0.0.1:1/sca/x" }));
+      await waitFor(() => expect(invoke).toHaveBeenCalledWith("open_sca_window", { url: "http://127.0.0.1:1/sca/x?workbench=1" }));
     } finally {
       delete window.__TAURI__;
     }
@@ -110,7 +111,7 @@ describe("ScaScreen: waiting for the PSU", () => {
     expect(row).toHaveTextContent("Consent");
     expect(row).toHaveTextContent("Sandbox AISP PISP AS");
     await userEvent.click(within(row).getByRole("button", { name: /Open the SCA of Sandbox AISP PISP AS's consent/ }));
-    expect(open).toHaveBeenCalledWith("http://127.0.0.1:8080/sca/auth-7", "xs2a-sca", expect.any(String));
+    expect(open).toHaveBeenCalledWith("http://127.0.0.1:8080/sca/auth-7?workbench=1", "xs2a-sca", expect.any(String));
   });
 
   it("says when nothing waits, and names this service in the link to paste", async () => {
@@ -119,5 +120,46 @@ describe("ScaScreen: waiting for the PSU", () => {
     });
     expect(await screen.findByText("No authorisation is waiting for the PSU.")).toBeInTheDocument();
     expect(screen.getByLabelText("scaRedirect URL")).toHaveAttribute("placeholder", "http://127.0.0.1:8080/sca/…");
+  });
+});
+
+describe("ScaScreen: sent back to the TPP", () => {
+  it("shows where each finished SCA sent the PSU, with the psu-id and a link onwards", async () => {
+    renderWorkbench(() => <ScaScreen />, {
+      routes: {
+        "GET /sca/callbacks": json([]),
+        "GET /personas": json([]),
+        "GET /sca/pending": json([]),
+        "GET /sca/finished": json([
+          {
+            id: "auth-9",
+            tppId: "PSDNO-FSA-ACME",
+            tppName: "Acme TPP",
+            kind: "consent",
+            outcome: "SUCCEEDED",
+            startedAt: "2026-06-01T12:00:00Z",
+            redirect: "https://tpp.example/cb?psu-id=psu-9&tpp-session-id=s-1&context=CORPORATE&psu-corporate-id=corp-1",
+            redirectUri: "https://tpp.example/cb",
+            parameters: [
+              ["psu-id", "psu-9"],
+              ["tpp-session-id", "s-1"],
+              ["context", "CORPORATE"],
+              ["psu-corporate-id", "corp-1"],
+            ],
+            psuId: "psu-9",
+            psuCorporateId: "corp-1",
+          },
+        ]),
+      },
+    });
+    const table = await screen.findByRole("table", { name: "Authorisations finished, and where the PSU was sent, newest first" });
+    const row = within(table).getAllByRole("row")[1]!;
+    const values = within(row).getByLabelText("Values sent back to Acme TPP");
+    expect(values).toHaveTextContent("psu-idpsu-9");
+    expect(values).toHaveTextContent("psu-corporate-idcorp-1");
+    expect(within(row).getByRole("link", { name: "Continue to Acme TPP" })).toHaveAttribute(
+      "href",
+      "https://tpp.example/cb?psu-id=psu-9&tpp-session-id=s-1&context=CORPORATE&psu-corporate-id=corp-1",
+    );
   });
 });

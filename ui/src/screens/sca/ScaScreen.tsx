@@ -1,7 +1,8 @@
-// Screen 3, SCA: the authorisations waiting for the PSU (opened in the SCA window from here), the callbacks
-// the bank's pages redirected to the workbench (live as `sca.callback` events arrive), the PSU's steps
-// through the pages as they happen, and opening a pasted scaRedirect URL.
-import { createEffect, createResource, createSignal, For, on, Show } from "solid-js";
+// Screen 3, SCA: the authorisations waiting for the PSU (opened in the SCA window from here), those finished
+// with where the bank sent the PSU (a TPP app's psu-id, whether or not the app was there to receive it), the
+// callbacks the bank's pages redirected to the workbench (live as `sca.callback` events arrive), the PSU's
+// steps through the pages as they happen, and opening a pasted scaRedirect URL.
+import { createEffect, createResource, createSignal, For, on, onCleanup, onMount, Show } from "solid-js";
 import type { Callback, ScaStepEvent } from "../../api/types";
 import { useEvent, useResync, useWorkbench } from "../../app/context";
 import { EmptyState } from "../../components/EmptyState";
@@ -11,6 +12,7 @@ import { formatInstant } from "../../lib/format";
 import { CallbackTable } from "./CallbackTable";
 import { OpenScaForm } from "./OpenScaForm";
 import { PendingList } from "./PendingList";
+import { FinishedList } from "./FinishedList";
 import { Button } from "../../components/Button";
 import { valueOf } from "../../lib/resource";
 
@@ -19,30 +21,43 @@ export function ScaScreen() {
   const [stored, { refetch }] = createResource(() => wb.client.sca.callbacks());
   const [personas, { refetch: refetchPersonas }] = createResource(() => wb.client.personas.list());
   const [pending, { refetch: refetchPending }] = createResource(() => wb.client.sca.pending());
+  const [finished, { refetch: refetchFinished }] = createResource(() => wb.client.sca.finished());
+  const refetchAuthorisations = () => {
+    void refetchPending();
+    void refetchFinished();
+  };
   const [openError, setOpenError] = createSignal<unknown>(null);
   // Authorisations start elsewhere (the composer, a TPP app): read them whenever the screen is shown.
   createEffect(
     on(wb.screen, (screen, before) => {
-      if (screen === "sca" && before !== undefined && before !== "sca") void refetchPending();
+      if (screen === "sca" && before !== undefined && before !== "sca") refetchAuthorisations();
     }),
   );
+  // Back from the PSU's window (its own window or a popup): what the PSU did there is read afresh.
+  onMount(() => {
+    const onFocus = () => {
+      if (wb.screen() === "sca") refetchAuthorisations();
+    };
+    window.addEventListener("focus", onFocus);
+    onCleanup(() => window.removeEventListener("focus", onFocus));
+  });
   const [live, setLive] = createSignal<Callback[]>([]);
   const [steps, setSteps] = createSignal<(ScaStepEvent & { at: string })[]>([]);
 
   useEvent("sca.callback", (e) => {
     setLive((list) => [e.data, ...list.filter((c) => c.id !== e.data.id)]);
     void refetchPersonas();
-    void refetchPending();
+    refetchAuthorisations();
   });
   useEvent("sca.step", (e) => {
     setSteps((list) => [{ ...e.data, at: e.at }, ...list].slice(0, 20));
-    void refetchPending();
+    refetchAuthorisations();
   });
   useEvent("persona.changed", () => void refetchPersonas());
   useResync(() => {
     setLive([]);
     void refetch();
-    void refetchPending();
+    refetchAuthorisations();
   });
 
   // Live callbacks first, then the stored ones not already shown.
@@ -56,12 +71,21 @@ export function ScaScreen() {
       <section class="panel" aria-label="Waiting for the PSU">
         <div class="section-head">
           <h3>Waiting for the PSU</h3>
-          <Button onClick={() => void refetchPending()} busy={pending.loading}>
+          <Button onClick={refetchAuthorisations} busy={pending.loading || finished.loading}>
             Refresh
           </Button>
         </div>
         <ErrorMessages error={(pending.error as unknown) ?? openError()} />
         <Show when={valueOf(pending)}>{(list) => <PendingList pending={list()} onError={setOpenError} />}</Show>
+      </section>
+      <section class="panel" aria-label="Sent back to the TPP">
+        <h3>Sent back to the TPP</h3>
+        <p class="hint">
+          Where the bank sent the PSU at the end of each SCA, with the values your app receives there. The SCA window
+          shows the same before it goes on, so a TPP app that is not running leaves no browser error.
+        </p>
+        <ErrorMessages error={finished.error as unknown} />
+        <Show when={valueOf(finished)}>{(list) => <FinishedList finished={list()} />}</Show>
       </section>
       <OpenScaForm />
       <Show when={steps().length > 0}>

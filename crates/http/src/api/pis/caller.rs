@@ -38,10 +38,29 @@ pub fn pisp(parts: &Parts) -> ApiResult<VerifiedTpp> {
 pub fn require_headers(parts: &Parts, names: &[&str]) -> ApiResult<()> {
     for name in names {
         if header(parts, name).is_none() {
-            return Err(ApiError::header_required(name));
+            return Err(if name.eq_ignore_ascii_case("x-accept-fix") {
+                accept_fix_required()
+            } else {
+                ApiError::header_required(name)
+            });
         }
     }
     Ok(())
+}
+
+/// x-accept-fix missing: which values it may hold (docs/reference/payments.md, x-accept-fix), so that a
+/// developer need not look them up.
+fn accept_fix_required() -> ApiError {
+    ApiError::new(
+        crate::api::error::Code::HttpHeaderRequired,
+        Some("x-accept-fix"),
+        format!(
+            "The header x-accept-fix is required on payment creation and on every signing-basket call: send the \
+             published fixes your client supports, comma-separated, e.g. 'x-accept-fix: amount-as-string'. \
+             Published: {}. A fix is in force once named or once its day has passed.",
+            crate::domain::fix::Fix::published()
+        ),
+    )
 }
 
 /// The headers required on payment creation and on every basket call (SPEC.md sets P and B).

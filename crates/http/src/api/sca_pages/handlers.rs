@@ -5,7 +5,7 @@
 
 use super::i18n::step_error;
 use super::layout::{html, see_other, Frame, PageLang, View};
-use super::{confirm, consent, context, identify, method, notices, payment};
+use super::{confirm, consent, context, handover, identify, method, notices, payment};
 use crate::app_state::AppState;
 use crate::sandbox::{agreements, customers};
 use crate::sca::authorisation::{AuthMethod, Authorisation, Purpose, Step};
@@ -223,7 +223,9 @@ fn after(
     let refusal = match result {
         Ok(auth) => {
             return match (&auth.outcome, &auth.redirect) {
-                (Some(_), Some(redirect)) => see_other(redirect),
+                (Some(_), Some(redirect)) => {
+                    handover::onward(state, &View { lang, auth: &auth }, redirect)
+                }
                 _ => see_other(&format!("/sca/{}{}", auth.id, lang.suffix())),
             }
         }
@@ -258,7 +260,7 @@ fn current(
     let view = View { lang, auth };
     if auth.outcome.is_some() {
         return match &auth.redirect {
-            Some(redirect) => see_other(redirect),
+            Some(redirect) => handover::onward(state, &view, redirect),
             None => notices::finished(&view),
         };
     }

@@ -11,41 +11,68 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-/// The language of a page, and whether the PSU chose it with `?lang=` (then links and forms carry it on).
+/// The language of a page, and whether the PSU chose it with `?lang=` (then links and forms carry it on);
+/// also whether the page is in the workbench's PSU window (`?workbench=1`, carried on likewise), where
+/// the end of the SCA shows where the PSU is sent before sending them (`handover`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PageLang {
     pub lang: Language,
     pub explicit: bool,
+    pub in_workbench: bool,
 }
 
 impl PageLang {
     /// `?lang=nb|en` wins over Accept-Language.
     pub fn choose(query: Option<&str>, accept_language: Option<&str>) -> PageLang {
-        let asked = query
+        let pairs = query
             .and_then(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).ok())
-            .and_then(|pairs| pairs.into_iter().find(|(k, _)| k == "lang").map(|(_, v)| v));
+            .unwrap_or_default();
+        let asked = pairs
+            .iter()
+            .find(|(k, _)| k == "lang")
+            .map(|(_, v)| v.as_str());
+        let in_workbench = pairs.iter().any(|(k, v)| k == "workbench" && v == "1");
         let offered = [Language::English, Language::Norwegian];
-        match asked
-            .as_deref()
-            .map(|v| Language::negotiate(Some(v), &offered))
-        {
+        match asked.map(|v| Language::negotiate(Some(v), &offered)) {
             Some(lang) => PageLang {
                 lang,
                 explicit: true,
+                in_workbench,
             },
             None => PageLang {
                 lang: Language::negotiate(accept_language, &offered),
                 explicit: false,
+                in_workbench,
             },
         }
     }
 
-    /// The query suffix links and form actions carry (`?lang=nb`), or nothing.
+    /// The query suffix links and form actions carry (`?lang=nb`, `?workbench=1`, both), or nothing.
     pub fn suffix(self) -> String {
+        let mut parts = Vec::new();
         if self.explicit {
-            format!("?lang={}", self.lang.tag())
-        } else {
+            parts.push(format!("lang={}", self.lang.tag()));
+        }
+        if self.in_workbench {
+            parts.push("workbench=1".to_owned());
+        }
+        if parts.is_empty() {
             String::new()
+        } else {
+            format!("?{}", parts.join("&"))
+        }
+    }
+
+    /// The same page in the other language: `?lang=` and what else the page carries.
+    pub fn switched(self) -> PageLang {
+        let lang = match self.lang {
+            Language::English => Language::Norwegian,
+            Language::Norwegian => Language::English,
+        };
+        PageLang {
+            lang,
+            explicit: true,
+            in_workbench: self.in_workbench,
         }
     }
 
@@ -107,13 +134,11 @@ impl Frame<'_> {
     /// The whole document.
     pub fn render(&self) -> String {
         let t = self.lang.texts();
-        let other = match self.lang.lang {
-            Language::English => "nb",
-            Language::Norwegian => "en",
-        };
+        let switched = self.lang.switched();
+        let other = switched.lang.tag();
         let switch_href = match self.id {
-            Some(id) => format!("/sca/{id}?lang={other}"),
-            None => format!("?lang={other}"),
+            Some(id) => format!("/sca/{id}{}", switched.suffix()),
+            None => switched.suffix(),
         };
         html! {
             (DOCTYPE) "\n"
@@ -227,6 +252,10 @@ button.link{padding:6px 10px;border:1px solid #b8c4d6;background:#f7f9fc;color:#
 .hint ul{list-style:none;padding:0;margin:8px 0 0;display:flex;flex-direction:column;gap:6px}\
 .hint form{display:inline}\
 code{font-size:17px}\
+code.address{overflow-wrap:anywhere}\
+a.button{display:inline-block;text-decoration:none;border-radius:8px;padding:12px 22px;border:2px solid #0b3a66;background:#0b3a66;color:#fff;font-weight:600}\
+a.button:hover{background:#124f8a}\
+dl.payment dd code{overflow-wrap:anywhere}\
 dl.payment{display:grid;grid-template-columns:auto 1fr;gap:6px 18px;margin:0 0 14px;padding:14px 16px;border:2px solid #d5dde8;border-radius:8px}dl.payment dt{color:#51607a}dl.payment dd{margin:0;font-weight:600}form.cancel{margin-top:18px;padding-top:14px;border-top:1px solid #e2e8f0}\
 ";
 
@@ -279,5 +308,9 @@ mod tests {
         let negotiated = PageLang::choose(None, Some("nb-NO,en;q=0.5"));
         assert_eq!(negotiated.lang, Language::Norwegian);
         assert_eq!(negotiated.suffix(), "");
+        // The workbench's PSU window keeps its mark through every form and link.
+        let window = PageLang::choose(Some("workbench=1"), Some("nb"));
+        assert_eq!(window.suffix(), "?workbench=1");
+        assert_eq!(window.switched().suffix(), "?lang=en&workbench=1");
     }
 }

@@ -7,6 +7,7 @@ mod confirm;
 mod consent;
 mod context;
 mod handlers;
+mod handover;
 mod i18n;
 mod identify;
 mod layout;
@@ -31,8 +32,21 @@ pub fn routes() -> Routes {
         .get("/sca/{id}", handlers::show, |op| {
             op.tag(TAG)
                 .summary("The bank's SCA page at the authorisation's step")
-                .params(&[Param::query("lang", "enum:nb|en", "Page language.")])
-                .answers_with(200, "The page", "text/html", html())
+                .params(&[
+                    Param::query("lang", "enum:nb|en", "Page language."),
+                    Param::query(
+                        "workbench",
+                        "enum:1",
+                        "The workbench's PSU window: the end of the SCA shows where the PSU is sent (and the values sent) before sending them, carried on by every form and link.",
+                    ),
+                ])
+                .answers_with(
+                    200,
+                    "The page; for a finished authorisation in the workbench's PSU window, where the PSU is sent",
+                    "text/html",
+                    html(),
+                )
+                .empty(303, "A finished authorisation: to the TPP-Redirect-URI")
                 .answers_with(404, "No such authorisation", "text/html", html())
                 .answers_with(410, "Expired or finished", "text/html", html())
         })
@@ -76,7 +90,7 @@ where
                 )
                 .answers_with(
                     200,
-                    "The page again with what to correct",
+                    "The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end",
                     "text/html",
                     html(),
                 )

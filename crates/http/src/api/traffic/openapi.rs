@@ -39,6 +39,14 @@ pub fn routes() -> Routes {
                 .answers::<Page>(200, "The page")
                 .refusals(&[400, 401])
         })
+        .delete("/traffic", routes::clear, |op| {
+            op.tag("Traffic")
+                .summary("Clear the log")
+                .description("Removes every entry, the files that hold them and the journeys they make, on disk before it answers; the entry numbers go on (never reused). What the entries changed goes with them: the sandbox can no longer rewind to before the clear. Then `traffic.cleared` on the workbench's events.")
+                .operator()
+                .answers::<crate::traffic::TrafficCleared>(200, "What was removed")
+                .refusals(&[401])
+        })
         .get("/traffic/stream", routes::stream, |op| {
             op.tag("Traffic")
                 .summary("New entries as Server-Sent Events")

@@ -373,3 +373,20 @@ pub async fn set_settings(
 ) -> ApiResult<Json<TrafficSettings>> {
     Ok(Json(state.traffic.set_settings(settings)?))
 }
+
+/// 200: the log emptied — every entry, its files and the journeys — on disk before it answers
+/// (docs/traffic-api.md, Clearing the log); then `traffic.cleared` on the workbench's events.
+pub async fn clear(
+    State(state): State<AppState>,
+) -> ApiResult<Json<crate::traffic::TrafficCleared>> {
+    let traffic = state.traffic.clone();
+    let cleared = tokio::task::spawn_blocking(move || traffic.clear())
+        .await
+        .map_err(ApiError::internal)??;
+    state.events.publish(
+        crate::events::EventKind::TrafficCleared,
+        state.clock.now(),
+        serde_json::to_value(cleared).map_err(ApiError::internal)?,
+    );
+    Ok(Json(cleared))
+}

@@ -123,7 +123,8 @@ pub async fn operator_api(State(state): State<AppState>, request: Request, next:
         response
     };
     let authorised = presented_token(request.headers(), request.uri().query())
-        .is_some_and(|t| same_token(t, &state.settings.operator_token));
+        .is_some_and(|t| same_token(t, &state.settings.operator_token))
+        || super::session_cookie::admits(request.headers(), &state.settings.operator_token);
     if !authorised {
         let mut error = ApiError::new(
             crate::refusal::Code::Forbidden,

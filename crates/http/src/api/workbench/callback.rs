@@ -77,3 +77,12 @@ pub async fn pending(
         &state.base_url(),
     )?))
 }
+
+/// 200: the SCAs finished lately, with where each sent the PSU (the SCA screen's "Sent back").
+pub async fn finished(
+    State(state): State<AppState>,
+) -> ApiResult<Json<Vec<crate::own_state::sca_finished::FinishedSca>>> {
+    Ok(Json(crate::own_state::sca_finished::finished(
+        &state.store,
+    )?))
+}

@@ -18,7 +18,9 @@ pub mod reach;
 pub mod rewind;
 pub mod schemas;
 pub mod session;
+mod session_cookie;
 mod ui;
+pub mod verify;
 
 use crate::api::openapi::routes::Routes;
 use axum::middleware::{from_fn, from_fn_with_state};

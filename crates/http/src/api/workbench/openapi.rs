@@ -7,7 +7,7 @@
 use super::composer::{self, draft, operations};
 use super::fixtures::{self, ImportOutcome};
 use super::session::{self, Session};
-use super::{callback, currencies, gate, personas};
+use super::{callback, currencies, gate, personas, verify};
 use crate::api::openapi::builder::{Operation, Param};
 use crate::api::openapi::routes::Routes;
 use crate::own_state::callbacks::Callback;
@@ -31,7 +31,8 @@ fn file(schema: &str) -> serde_json::Value {
     }
 }
 
-/// The gate's definition: served by the workbench, listed with the traffic (the inspector shows it).
+/// The gate's definition, and its verdict on a pasted request: served by the workbench, listed with the
+/// traffic (the inspector shows them).
 fn gate_route() -> Routes {
     Routes::new()
         .get("/gate", gate::gate, |op| {
@@ -41,6 +42,15 @@ fn gate_route() -> Routes {
                 .operator()
                 .answers::<gate::GateDefinition>(200, "The gate")
                 .refusals(&[401])
+        })
+        .post("/verify", verify::verify, |op| {
+            op.tag("Traffic")
+                .summary("The gate's verdict on a pasted request (a curl command or a raw HTTP request)")
+                .description("What `xs2a-sandbox verify` prints, as the inspector shows a verdict: every step of the gate run on the request the text describes, with the signing string the sandbox computes. Nothing is sent and nothing is logged.")
+                .operator()
+                .body::<verify::VerifyRequest>(true)
+                .answers::<verify::Verified>(200, "The request as read, and the verdict")
+                .refusals(&[400, 401, 413, 415])
         })
 }
 
@@ -128,6 +138,11 @@ fn session_and_persona_routes() -> Routes {
             api(op, "The SCAs not finished yet (the SCA screen's list)")
                 .description("Every authorisation whose PSU has not completed, cancelled or failed it and whose 30 minutes have not run out, newest first.")
                 .answers_list::<crate::own_state::sca_pending::PendingSca>(200, "Newest first")
+        })
+        .get("/sca/finished", callback::finished, |op| {
+            api(op, "The SCAs finished lately, and where each sent the PSU")
+                .description("The last 20 authorisations that ended (completed, cancelled or failed), newest first, each with the redirect back to the TPP and the parameters the bank added to it (psu-id, psu-corporate-id, context, tpp-session-id, or system, status, code, message).")
+                .answers_list::<crate::own_state::sca_finished::FinishedSca>(200, "Newest first")
         })
 }
 

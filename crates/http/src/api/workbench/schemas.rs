@@ -127,6 +127,11 @@ pub fn components() -> Map<String, Value> {
         json!({"what": {"type": "string", "enum": ["customers", "accounts", "cardAccounts", "transactions", "agreements", "all"]}}),
     );
     let persona_changed = object(&["id"], json!({"id": {"type": "string"}}));
+    let traffic_cleared = object(
+        &["removed", "through"],
+        json!({"removed": {"type": "integer", "minimum": 0, "description": "How many entries were removed."},
+            "through": {"type": "integer", "minimum": 0, "description": "The last entry number given out before the clear; entries after it are new."}}),
+    );
     let mut out = Map::new();
     let mut add = |name: &str, schema: Value| {
         out.insert(name.to_owned(), schema);
@@ -136,6 +141,7 @@ pub fn components() -> Map<String, Value> {
     add("ScaStepEvent", sca_step);
     add("SandboxChangedEvent", sandbox_changed);
     add("PersonaChangedEvent", persona_changed);
+    add("TrafficClearedEvent", traffic_cleared);
     // docs/rewind.md: what a workbench request or an import changed, and a rewind.
     add(
         "StateChangeEvent",

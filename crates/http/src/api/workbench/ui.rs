@@ -67,9 +67,21 @@ pub async fn bare(uri: axum::http::Uri) -> Redirect {
     }
 }
 
-/// `GET /workbench/`: the page.
-pub async fn index() -> Response {
-    serve("index.html")
+/// `GET /workbench/`: the page; opened with the right `?token=`, it also sets the session cookie, so that
+/// another tab of this origin opens authorised (`session_cookie`).
+pub async fn index(
+    axum::extract::State(state): axum::extract::State<crate::app_state::AppState>,
+    headers: axum::http::HeaderMap,
+    uri: axum::http::Uri,
+) -> Response {
+    let mut page = serve("index.html");
+    if let Some(cookie) =
+        super::session_cookie::on_opening(&headers, uri.query(), &state.settings.operator_token)
+    {
+        page.headers_mut()
+            .insert(axum::http::header::SET_COOKIE, cookie);
+    }
+    page
 }
 
 /// `GET /workbench/{file}`: an asset of the page.
