@@ -3,7 +3,7 @@
 
 use crate::signing::signer::pem_to_der;
 use crate::signing::trust::TrustStore;
-use crate::signing::verifier::{RequestToVerify, Verifier};
+use crate::signing::verifier::{RequestToVerify, Verdict, Verifier};
 use base64::Engine;
 use clap::Args;
 use hyper::header::{HeaderMap, HeaderName, HeaderValue};
@@ -60,10 +60,13 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode, String> {
         },
         at,
     );
+    // Every step has a line: a failure does not hide the steps after it (a missing Date leaves the
+    // certificate and signature checked; an untrusted certificate's key still checks keyId and signature).
     for (step, verdict) in &report.steps {
         match verdict {
-            Ok(note) => println!("ok    {:<17} {note}", step.name()),
-            Err(reason) => println!("FAIL  {:<17} {reason}", step.name()),
+            Verdict::Passed(note) => println!("ok    {:<17} {note}", step.name()),
+            Verdict::Failed(reason) => println!("FAIL  {:<17} {reason}", step.name()),
+            Verdict::NotChecked(reason) => println!("--    {:<17} {reason}", step.name()),
         }
     }
     if let Some(text) = &report.signing_string {
@@ -77,7 +80,14 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode, String> {
             println!("\naccepted");
             Ok(ExitCode::SUCCESS)
         }
-        Err(_) => {
+        Err(refusal) => {
+            for warning in refusal
+                .more
+                .iter()
+                .filter(|m| m.category == crate::refusal::Category::Warning)
+            {
+                println!("\nwarning: {}", warning.text.as_deref().unwrap_or_default());
+            }
             println!("\nrefused");
             Ok(ExitCode::FAILURE)
         }
