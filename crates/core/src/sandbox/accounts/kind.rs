@@ -41,7 +41,8 @@ pub fn kind_named(name: &str) -> Option<&'static str> {
 }
 
 /// The cash account type and product of a new account: each as given, else as the other or the name
-/// tells (with a WARNING when the name decided the kind, so that nothing is guessed silently).
+/// tells (with a WARNING when the name decided a kind other than the default, so that nothing is guessed
+/// silently).
 pub fn kind_and_product(
     given_kind: Option<String>,
     given_product: Option<String>,
@@ -52,7 +53,8 @@ pub fn kind_and_product(
         (None, Some(name)) => kind_named(name),
         _ => None,
     };
-    if let (Some(kind), Some(name)) = (named, name) {
+    // Said only when the name chose another kind than the default: a "Brukskonto" is CACC either way.
+    if let (Some(kind), Some(name)) = (named.filter(|k| *k != DEFAULT_KIND), name) {
         warn(
             warnings,
             "cashAccountType",
@@ -110,9 +112,10 @@ mod tests {
             decide(None, None, Some("Kredittkort")),
             ("CARD".into(), "Kredittkort".into(), 1)
         );
+        // The default kind, as the name says: nothing to warn about.
         assert_eq!(
             decide(None, None, Some("Sparebanken Brukskonto")),
-            ("CACC".into(), "Brukskonto".into(), 1)
+            ("CACC".into(), "Brukskonto".into(), 0)
         );
     }
 
