@@ -165,6 +165,9 @@ test.describe("traffic inspector and flow view", () => {
     await expect(list.getByRole("option")).toHaveCount(1);
     await expect(list.getByRole("option")).toContainText(/GET\/v1\/accounts401/);
     await snap(page, "inspector-search-request-id");
+    // The pasted id shows whole in the smaller window too.
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await snap(page, "inspector-search-request-id-1280");
     await list.getByRole("option").click();
     const exchange = panel.getByRole("article", { name: /^Exchange \d+$/ });
     await expect(exchange).toContainText(requestId);
