@@ -1,5 +1,7 @@
-//! Crash trials: the real binary is killed with SIGKILL at random moments during batch runs, sandbox
-//! initialisation and payment creation; each time it is restarted on the same data directory, stopped
+//! Crash trials: the real binary is killed with SIGKILL during batch runs, sandbox initialisation, payment
+//! creation and rewinds — at delays found from the trials' own outcomes until kills both before and after
+//! an operation completed are seen (bounded by tries, never by a time measured beforehand), or after a
+//! counted number of acknowledged writes; each time it is restarted on the same data directory, stopped
 //! cleanly, and the store is checked for what "all or nothing" promises:
 //! - every acknowledged write is present;
 //! - each payment is either settled with exactly its bookings or untouched;
@@ -16,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use time::macros::datetime;
 use time::OffsetDateTime;
 use xs2a_sandbox::app::{App, AppConfig, ClockStart, DataDir};
@@ -50,6 +52,49 @@ impl Random {
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0 % n.max(1)
+    }
+}
+
+/// Kill delays that find an operation's span from the trials' own outcomes, not from a time measured
+/// beforehand (which a loaded machine makes wrong by the time the trials run): after a kill that came
+/// before the operation was done the next delay doubles, after one that let it finish it halves, each
+/// spread at random from half to one and a half times that. The kills close in on the moment the operation
+/// completes, where the partial states are, on a machine of any speed; the trials go on until both
+/// outcomes are seen, bounded by a number of tries.
+struct KillDelays {
+    next: Duration,
+    done: u32,
+    undone: u32,
+}
+
+impl KillDelays {
+    fn new() -> KillDelays {
+        KillDelays {
+            next: Duration::from_millis(20),
+            done: 0,
+            undone: 0,
+        }
+    }
+
+    fn delay(&self, random: &mut Random) -> Duration {
+        let micros = self.next.as_micros() as u64;
+        Duration::from_micros(micros / 2 + random.below(micros + 1))
+    }
+
+    /// Counts a trial's outcome and sets the next delay from it.
+    fn outcome(&mut self, done: bool) {
+        if done {
+            self.done += 1;
+            self.next = (self.next / 2).max(Duration::from_millis(1));
+        } else {
+            self.undone += 1;
+            self.next *= 2;
+        }
+    }
+
+    /// Whether at least `least` trials ran and both outcomes were seen.
+    fn enough(&self, least: u32) -> bool {
+        self.done + self.undone >= least && self.done > 0 && self.undone > 0
     }
 }
 
@@ -211,11 +256,13 @@ fn stop(mut child: Child) {
     let _ = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while child.try_wait().unwrap().is_none() {
-        assert!(Instant::now() < deadline, "the server stops on SIGTERM");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    // However long it takes to finish what it was doing (a server that never stops leaves the trial to
+    // the run's own limit).
+    let status = child.wait().unwrap();
+    assert!(
+        status.success(),
+        "the server stops cleanly on SIGTERM: {status}"
+    );
 }
 
 fn kill(mut child: Child) {
@@ -408,7 +455,14 @@ fn check_consistent(pre: &Snapshot, after: &Snapshot, trial: &str) {
     assert_eq!(total(&before), total(&now), "{trial}: money is conserved");
 }
 
-fn trial_batch_run(pre_dir: &Path, pre: &Snapshot, work: &Path, delay: Duration, trial: &str) {
+/// A batch run killed after `delay`: whether it was done.
+fn trial_batch_run(
+    pre_dir: &Path,
+    pre: &Snapshot,
+    work: &Path,
+    delay: Duration,
+    trial: &str,
+) -> bool {
     copy_dir(pre_dir, work);
     let (server, base) = start(work);
     let client = reqwest::blocking::Client::new();
@@ -442,9 +496,17 @@ fn trial_batch_run(pre_dir: &Path, pre: &Snapshot, work: &Path, delay: Duration,
         "{trial}: killed after {delay:?}; run {}",
         if settled > 0 { "done" } else { "not done" }
     );
+    settled > 0
 }
 
-fn trial_initialise(pre_dir: &Path, pre: &Snapshot, work: &Path, delay: Duration, trial: &str) {
+/// An initialisation killed after `delay`: whether it was done.
+fn trial_initialise(
+    pre_dir: &Path,
+    pre: &Snapshot,
+    work: &Path,
+    delay: Duration,
+    trial: &str,
+) -> bool {
     copy_dir(pre_dir, work);
     let (server, base) = start(work);
     let client = reqwest::blocking::Client::new();
@@ -494,15 +556,12 @@ fn trial_initialise(pre_dir: &Path, pre: &Snapshot, work: &Path, delay: Duration
         "{trial}: killed after {delay:?}; initialisation {}",
         if reset { "done" } else { "not done" }
     );
+    reset
 }
 
-fn trial_payment_creation(
-    pre_dir: &Path,
-    pre: &Snapshot,
-    work: &Path,
-    delay: Duration,
-    trial: &str,
-) {
+/// Payments created one after another, the server killed once `acks` of them were acknowledged (while the
+/// next is under way): counted, not timed.
+fn trial_payment_creation(pre_dir: &Path, pre: &Snapshot, work: &Path, acks: usize, trial: &str) {
     copy_dir(pre_dir, work);
     let (server, base) = start(work);
     let kari = pre
@@ -525,6 +584,7 @@ fn trial_payment_creation(
         debtor.bban.clone(),
         creditor.bban.clone(),
     );
+    let (each_ack, acked) = std::sync::mpsc::channel();
     let sender = std::thread::spawn(move || {
         let client = reqwest::blocking::Client::new();
         let mut acknowledged = Vec::new();
@@ -556,6 +616,7 @@ fn trial_payment_creation(
                 Ok(response) if response.status().as_u16() == 201 => {
                     let answer: serde_json::Value = response.json().unwrap();
                     acknowledged.push(answer["paymentId"].as_str().unwrap().to_owned());
+                    let _ = each_ack.send(());
                 }
                 Ok(response) => panic!("refused: {}", response.text().unwrap()),
                 Err(_) => break, // killed
@@ -563,7 +624,11 @@ fn trial_payment_creation(
         }
         acknowledged
     });
-    std::thread::sleep(delay);
+    for _ in 0..acks {
+        acked
+            .recv()
+            .expect("the payments are acknowledged until the kill");
+    }
     kill(server);
     let acknowledged = sender.join().unwrap();
     let (server, _) = start(work);
@@ -588,7 +653,7 @@ fn trial_payment_creation(
     }
     check_consistent(pre, &after, trial);
     println!(
-        "{trial}: killed after {delay:?}; {} payments acknowledged, all present",
+        "{trial}: killed after {acks} acknowledgements; {} payments acknowledged, all present",
         acknowledged.len()
     );
 }
@@ -607,79 +672,74 @@ fn twenty_kill_9_trials_leave_every_operation_whole_or_undone() {
     let pre = snapshot(&pre_dir);
     assert_eq!(pre.payments.len(), SINGLE_PAYMENTS + BULK_PAYMENTS);
 
-    // How long one run takes here, so the kills spread over the run rather than before or after it.
-    let calibration = root.path().join("calibration");
-    copy_dir(&pre_dir, &calibration);
-    let (server, base) = start(&calibration);
-    let started = Instant::now();
-    let status = signed(
-        &reqwest::blocking::Client::new(),
-        "POST",
-        &base,
-        "/v1/sandbox/batch-runs",
-        &[],
-        b"{}",
-    )
-    .send()
-    .unwrap()
-    .status();
-    let run_takes = started.elapsed();
-    assert_eq!(status, 201);
-    let started = Instant::now();
-    let status = signed(
-        &reqwest::blocking::Client::new(),
-        "POST",
-        &base,
-        "/v1/sandbox/initialize",
-        &[],
-        b"{}",
-    )
-    .send()
-    .unwrap()
-    .status();
-    let reset_takes = started.elapsed();
-    assert_eq!(status, 200);
-    stop(server);
-    println!(
-        "one batch run over {} orders takes {run_takes:?} here, an initialisation {reset_takes:?}",
-        SINGLE_PAYMENTS + BULK_PAYMENTS * ORDERS_PER_BULK
-    );
-
-    let window = |random: &mut Random, span: Duration| {
-        Duration::from_micros(random.below(span.as_micros() as u64 * 3 / 2))
+    // Each operation killed until both outcomes are seen (done, not done), the delays found from the
+    // outcomes (KillDelays), bounded by tries rather than by time; payment creations killed after a
+    // counted number of acknowledgements.
+    let mut n = 0;
+    let mut next_work = || {
+        n += 1;
+        (
+            root.path().join(format!("trial-{n}")),
+            format!("trial {n:2}"),
+        )
     };
-    for n in 0..20 {
-        let work = root.path().join(format!("trial-{n}"));
-        let trial = format!("trial {n:2}");
-        match n % 10 {
-            0..=3 => {
-                let delay = window(&mut random, run_takes);
-                trial_batch_run(
-                    &pre_dir,
-                    &pre,
-                    &work,
-                    delay,
-                    &format!("{trial} (batch run)"),
-                )
-            }
-            4..=6 => {
-                let delay = window(&mut random, reset_takes);
-                trial_initialise(
-                    &pre_dir,
-                    &pre,
-                    &work,
-                    delay,
-                    &format!("{trial} (initialise)"),
-                )
-            }
-            _ => {
-                let delay = Duration::from_millis(50 + random.below(400));
-                trial_payment_creation(&pre_dir, &pre, &work, delay, &format!("{trial} (payments)"))
-            }
+    let mut runs = KillDelays::new();
+    for _ in 0..MAX_TRIES {
+        let (work, trial) = next_work();
+        let delay = runs.delay(&mut random);
+        let done = trial_batch_run(
+            &pre_dir,
+            &pre,
+            &work,
+            delay,
+            &format!("{trial} (batch run)"),
+        );
+        runs.outcome(done);
+        std::fs::remove_dir_all(&work).unwrap();
+        if runs.enough(8) {
+            break;
         }
+    }
+    let mut resets = KillDelays::new();
+    for _ in 0..MAX_TRIES {
+        let (work, trial) = next_work();
+        let delay = resets.delay(&mut random);
+        let done = trial_initialise(
+            &pre_dir,
+            &pre,
+            &work,
+            delay,
+            &format!("{trial} (initialise)"),
+        );
+        resets.outcome(done);
+        std::fs::remove_dir_all(&work).unwrap();
+        if resets.enough(6) {
+            break;
+        }
+    }
+    for _ in 0..6 {
+        let (work, trial) = next_work();
+        let acks = 1 + random.below(8) as usize;
+        trial_payment_creation(&pre_dir, &pre, &work, acks, &format!("{trial} (payments)"));
         std::fs::remove_dir_all(&work).unwrap();
     }
+    for (what, delays) in [("batch run", &runs), ("initialisation", &resets)] {
+        println!(
+            "{what}: killed {} times when done, {} times before",
+            delays.done, delays.undone
+        );
+        assert!(
+            delays.done > 0 && delays.undone > 0,
+            "the {what} kills did not see both outcomes in {MAX_TRIES} tries: {} done, {} not",
+            delays.done,
+            delays.undone
+        );
+    }
 }
+
+/// The most kill trials of one operation: enough for the delays to close in on its span from 20 ms, on a
+/// machine of any speed (each try at most doubles the delay).
+const MAX_TRIES: u32 = 24;
 
 const OPERATOR: &str = "crash-trials-operator";
 
@@ -707,7 +767,9 @@ fn state_file_before(dir: &Path, entry: u64) -> Vec<u8> {
 /// service at `base`: its writes are attributed to the exchange (the `batch.run` event it published is
 /// not their cause when the run happens inside a request).
 fn batch_run_entry(client: &reqwest::blocking::Client, base: &str) -> u64 {
-    for _ in 0..250 {
+    // The run's exchange is handed to the log before its answer leaves, and stored by the log's writer
+    // after: looked for until it is there (no deadline; a pause between looks).
+    loop {
         let page: serde_json::Value = client
             .get(format!(
                 "{base}/workbench/api/traffic?kind=exchange&q=/v1/sandbox/batch-runs"
@@ -722,7 +784,6 @@ fn batch_run_entry(client: &reqwest::blocking::Client, base: &str) -> u64 {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    panic!("no batch-run exchange on the timeline")
 }
 
 /// A batch run over every pre-state payment, then the service stopped: the data directory `work`, the
@@ -770,28 +831,18 @@ fn kill_9_during_a_rewind_leaves_the_state_before_or_after_it() {
     let after_rewind = state_file_before(&base_dir, entry);
     assert_ne!(before_rewind, after_rewind, "the run changed the state");
 
-    // How long a rewind takes here, so the kills spread over it.
-    let calibration = root.path().join("calibration");
-    copy_dir(&base_dir, &calibration);
-    let (server, base) = start(&calibration);
     let client = reqwest::blocking::Client::new();
-    let started = Instant::now();
-    let response = rewind_request(&client, &base, entry).send().unwrap();
-    let rewind_takes = started.elapsed();
-    assert_eq!(response.status(), 200);
-    stop(server);
-    assert_eq!(state_file(&calibration), after_rewind, "a whole rewind");
-    println!("a rewind of the batch run takes {rewind_takes:?} here");
-
+    // Killed until both outcomes are seen, the delays found from the outcomes (KillDelays), bounded by
+    // tries rather than by a time measured beforehand.
     let (mut before, mut after) = (0, 0);
-    for n in 0..8 {
+    let mut delays = KillDelays::new();
+    for n in 0..MAX_TRIES {
         let work = root.path().join(format!("rewind-{n}"));
         copy_dir(&base_dir, &work);
         let (server, base) = start(&work);
         let request = rewind_request(&client, &base, entry);
         let sender = std::thread::spawn(move || request.send().map(|r| r.status().as_u16()));
-        let delay =
-            Duration::from_micros(random.below(rewind_takes.as_micros() as u64 * 3 / 2 + 1));
+        let delay = delays.delay(&mut random);
         std::thread::sleep(delay);
         kill(server);
         let acknowledged = sender.join().unwrap().ok() == Some(200);
@@ -811,6 +862,7 @@ fn kill_9_during_a_rewind_leaves_the_state_before_or_after_it() {
             );
             before += 1;
         }
+        delays.outcome(now == after_rewind);
         println!(
             "rewind {n}: killed after {delay:?}; {}",
             if now == after_rewind {
@@ -820,6 +872,13 @@ fn kill_9_during_a_rewind_leaves_the_state_before_or_after_it() {
             }
         );
         std::fs::remove_dir_all(&work).unwrap();
+        if delays.enough(8) {
+            break;
+        }
     }
     println!("{before} trials left the state before the rewind, {after} after it");
+    assert!(
+        before > 0 && after > 0,
+        "the kills did not see both outcomes in {MAX_TRIES} tries: {before} before, {after} after"
+    );
 }

@@ -23,6 +23,11 @@ pub struct ImportArgs {
     /// Only say what would change.
     #[arg(long)]
     pub preview: bool,
+    /// Print each stage the import reaches (`stage: checked`, `stage: committing`, `stage: committed`)
+    /// and wait for a line on stdin before going on: the kill -9 trials stop an import at a stage it
+    /// reports instead of at a guessed time. Hidden: a tool for tests, not for users.
+    #[arg(long, hide = true)]
+    pub stepwise: bool,
 }
 
 /// Opens a data directory's store, saying plainly when a sandbox serves it.
@@ -63,6 +68,15 @@ pub fn describe(preview: &Preview) -> String {
     text
 }
 
+/// Says the stage reached on stdout and waits for a line on stdin (`--stepwise`).
+fn wait_at(stage: crate::state_file::ImportStage) {
+    use std::io::{BufRead, Write};
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "stage: {}", stage.name());
+    let _ = out.flush();
+    let _ = std::io::stdin().lock().read_line(&mut String::new());
+}
+
 pub fn run(args: ImportArgs) -> Result<ExitCode, String> {
     super::init_tracing();
     let bytes = std::fs::read(&args.file)
@@ -76,6 +90,8 @@ pub fn run(args: ImportArgs) -> Result<ExitCode, String> {
     let store = open_store(&dir)?;
     let outcome = if args.preview {
         crate::state_file::preview(&store, &bytes, mode)
+    } else if args.stepwise {
+        crate::state_file::import_reporting(&store, &bytes, mode, &mut wait_at)
     } else {
         crate::state_file::import(&store, &bytes, mode)
     };

@@ -6,7 +6,7 @@
 use crate::clock::Clock;
 use crate::signing::pasted::{self, At, Overrides};
 use crate::signing::trust::TrustStore;
-use crate::signing::verifier::Verifier;
+use crate::signing::verifier::{Verdict, Verifier};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,10 +59,13 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode, String> {
         println!("note: {note}\n");
     }
     let report = checked.report;
+    // Every step has a line: a failure does not hide the steps after it (a missing Date leaves the
+    // certificate and signature checked; an untrusted certificate's key still checks keyId and signature).
     for (step, verdict) in &report.steps {
         match verdict {
-            Ok(note) => println!("ok    {:<17} {note}", step.name()),
-            Err(reason) => println!("FAIL  {:<17} {reason}", step.name()),
+            Verdict::Passed(note) => println!("ok    {:<17} {note}", step.name()),
+            Verdict::Failed(reason) => println!("FAIL  {:<17} {reason}", step.name()),
+            Verdict::NotChecked(reason) => println!("--    {:<17} {reason}", step.name()),
         }
     }
     if let Some(text) = &report.signing_string {
@@ -76,7 +79,14 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode, String> {
             println!("\naccepted");
             Ok(ExitCode::SUCCESS)
         }
-        Err(_) => {
+        Err(refusal) => {
+            for warning in refusal
+                .more
+                .iter()
+                .filter(|m| m.category == crate::refusal::Category::Warning)
+            {
+                println!("\nwarning: {}", warning.text.as_deref().unwrap_or_default());
+            }
             println!("\nrefused");
             Ok(ExitCode::FAILURE)
         }

@@ -554,7 +554,7 @@ async fn listing_accounts_with_the_psu_present_counts_as_online_access() {
         .header("PSU-IP-Address", "192.0.2.10")
         .send()
         .await;
-    asked.assert_refused(401, "SCA_INVALID", None);
+    asked.assert_refused(401, "CONSENT_INVALID", None);
     let id = asked.body["_links"]["scaRedirect"]["href"]
         .as_str()
         .unwrap()

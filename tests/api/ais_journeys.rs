@@ -240,7 +240,7 @@ async fn a_new_session_id_needs_a_new_sca_which_then_retires_the_old_one() {
     let mut new = old.clone();
     new.session = "new".into();
     let response = new.get(&app, "/v1/accounts").send().await;
-    assert_eq!(response.code(), "SCA_INVALID");
+    assert_eq!(response.code(), "CONSENT_INVALID");
     // Before the new SCA completes, the old session still works.
     old.get(&app, "/v1/accounts").send().await.assert_ok();
     complete_sca(
@@ -251,7 +251,7 @@ async fn a_new_session_id_needs_a_new_sca_which_then_retires_the_old_one() {
     .await;
     new.get(&app, "/v1/accounts").send().await.assert_ok();
     let retired = old.get(&app, "/v1/accounts").send().await;
-    assert_eq!(retired.code(), "SCA_INVALID");
+    assert_eq!(retired.code(), "CONSENT_INVALID");
     assert!(retired.text().contains("replaced"), "{}", retired.text());
 }
 

@@ -213,10 +213,11 @@ async fn ais_rules_psu_present_with_a_consent_but_no_session_id_is_400() {
 }
 
 #[tokio::test]
-async fn ais_rules_users_without_a_psu_id_is_401_sca_invalid_with_a_redirect() {
+async fn ais_rules_users_without_a_psu_id_is_401_consent_invalid_with_a_redirect() {
     let app = spawn_app().await;
     let response = TppState::new("s").get(&app, "/v1/users").send().await;
-    assert_status_code(&response, 401, "SCA_INVALID");
+    // The consent journey's code: Berlin Group pairs CONSENT_INVALID with 401, SCA_INVALID with 400.
+    assert_status_code(&response, 401, "CONSENT_INVALID");
     sca_redirect(&response);
     assert!(
         response
@@ -253,13 +254,13 @@ async fn ais_rules_an_unknown_psu_id_is_401_naming_psu_id_unless_sca_cannot_star
 async fn ais_rules_agreements_without_a_valid_session_is_401_with_sca_redirect() {
     let app = spawn_app().await;
     let response = TppState::new("s").get(&app, "/v1/agreements").send().await;
-    assert_status_code(&response, 401, "SCA_INVALID");
+    assert_status_code(&response, 401, "CONSENT_INVALID");
     sca_redirect(&response);
 
     let mut tpp = looked_up(&app, "s", &kari()).await;
     tpp.session = "another".into();
     let response = tpp.get(&app, "/v1/agreements").send().await;
-    assert_status_code(&response, 401, "SCA_INVALID");
+    assert_status_code(&response, 401, "CONSENT_INVALID");
     sca_redirect(&response);
 
     tpp.session = "s".into();
@@ -503,6 +504,22 @@ async fn ais_rules_bad_date_parameters_are_400_format_error() {
             .await
             .assert_refused(400, "FORMAT_ERROR", Some("dateFrom"));
     }
+    // A date of the right form that names no day is called that, not a wrong form.
+    let response = tpp
+        .get(
+            &app,
+            &format!("/v1/accounts/{id}/transactions?bookingStatus=booked&dateFrom=2026-02-30"),
+        )
+        .send()
+        .await;
+    response.assert_refused(400, "FORMAT_ERROR", Some("dateFrom"));
+    assert!(
+        response
+            .text()
+            .contains("dateFrom 2026-02-30 is not a calendar date (February 2026 has 28 days)."),
+        "{}",
+        response.text()
+    );
 }
 
 #[tokio::test]

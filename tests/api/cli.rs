@@ -201,3 +201,52 @@ async fn logs_written_to_a_pipe_carry_no_colour_codes() {
     );
     assert!(!logged.contains('\u{1b}'), "colour codes in: {logged:?}");
 }
+
+/// A self-signed, role-less certificate trusted with `--trust-ca` (as third-party signature vectors come):
+/// its refusal at the certificate step does not hide keyId, algorithm and signature, checked with the
+/// certificate's own key, so a right keyId and a wrong one print differently (issue 38).
+#[test]
+fn verify_checks_a_role_less_certificates_key_id_and_signature_with_its_own_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let own = dir.path().join("self");
+    let (ok, _, err) = run(binary()
+        .args(["cert", "ca", "--name", "Selfsigned TPP", "--out"])
+        .arg(&own));
+    assert!(ok, "{err}");
+    let (ok, printed, err) = run(binary()
+        .args(["sign", "--cert-dir"])
+        .arg(&own)
+        .args(["--url", "http://127.0.0.1:8080/v1/sandbox/customers"]));
+    assert!(ok, "{err}");
+    let head: String = header_lines(&printed)
+        .iter()
+        .map(|(n, v)| format!("{n}: {v}\r\n"))
+        .collect();
+    let right = format!("GET /v1/sandbox/customers HTTP/1.1\r\n{head}\r\n");
+    let serial_at = right.find("keyId=\"SN=").unwrap() + "keyId=\"SN=".len();
+    let serial_end = serial_at + right[serial_at..].find(',').unwrap();
+    let wrong = format!("{}1{}", &right[..serial_at], &right[serial_end..]);
+    let verify = |name: &str, request: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, request).unwrap();
+        let (ok, out, _) = run(binary()
+            .args(["verify", "--trust-ca"])
+            .arg(own.join("cert.pem"))
+            .arg("--request")
+            .arg(&path));
+        assert!(!ok, "a role-less certificate is refused: {out}");
+        out
+    };
+    let right = verify("right.http", &right);
+    let wrong = verify("wrong.http", &wrong);
+    assert!(
+        right.contains("FAIL  certificate") && right.contains("no PSD2 roles"),
+        "{right}"
+    );
+    for passed in ["ok    keyId", "ok    algorithm", "ok    signature "] {
+        assert!(right.contains(passed), "{passed}: {right}");
+    }
+    assert!(wrong.contains("FAIL  keyId"), "{wrong}");
+    assert!(wrong.contains("ok    signature "), "{wrong}");
+    assert_ne!(right, wrong);
+}

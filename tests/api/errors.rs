@@ -177,3 +177,39 @@ async fn deleting_a_contact_that_was_never_registered_is_404() {
         .await
         .assert_refused(404, "RESOURCE_UNKNOWN", None);
 }
+
+/// The status table of docs/reference/errors.md is the one the sandbox answers with: every code a row
+/// of the codes' own statuses names has that status (the rows for 405, 408, 413, … name codes that
+/// transport refusals carry with another status).
+#[test]
+fn the_errors_pages_status_table_is_the_one_answered() {
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference/errors.md"),
+    )
+    .unwrap();
+    let mut checked = 0;
+    for line in page.lines() {
+        let Some((status, codes)) = line
+            .strip_prefix("| ")
+            .and_then(|rest| rest.split_once(" | "))
+        else {
+            continue;
+        };
+        let Ok(status) = status.parse::<u16>() else {
+            continue;
+        };
+        if ![400, 401, 403, 404, 409, 429, 500].contains(&status) {
+            continue;
+        }
+        for word in codes.split(|c: char| !(c.is_ascii_uppercase() || c == '_')) {
+            let Ok(code) = serde_json::from_value::<xs2a_sandbox::refusal::Code>(
+                serde_json::Value::String(word.to_owned()),
+            ) else {
+                continue;
+            };
+            assert_eq!(code.status(), status, "{word} in the row of {status}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 25, "only {checked} codes found in the table");
+}

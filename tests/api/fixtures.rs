@@ -23,8 +23,8 @@ pub fn seeded_dir(root: &Path, name: &str) -> PathBuf {
     app.close().unwrap();
     drop(app);
     // The service's threads let go of the directory shortly after it closes: wait until another process
-    // can open it.
-    for _ in 0..100 {
+    // can open it, however long that takes (a refusal for any other reason fails at once).
+    loop {
         let free = binary()
             .arg("export")
             .arg("--data")
@@ -36,9 +36,14 @@ pub fn seeded_dir(root: &Path, name: &str) -> PathBuf {
         if free.status.success() {
             return dir;
         }
-        std::thread::sleep(Duration::from_millis(50));
+        let said = String::from_utf8_lossy(&free.stderr);
+        assert!(
+            said.contains("holds") || said.contains("running"),
+            "export refused the directory: {said}"
+        );
+        // A pause between tries, so as not to spin; it bounds nothing.
+        std::thread::sleep(Duration::from_millis(20));
     }
-    panic!("{} stays locked after the service closed", dir.display());
 }
 
 fn run(command: &mut Command) -> (i32, String, String) {
@@ -304,8 +309,9 @@ pub fn big_state(good: &Value, n: usize) -> Value {
     state
 }
 
-/// kill -9 at moments spread over an import of a large file (parsing, checking, the commit, and just
-/// after): each time, the directory holds either the state before or the imported one, whole.
+/// An import stopped by kill -9 at each stage it reports (`import --stepwise`), and while its commit runs:
+/// each time the directory holds the state before or the imported one, whole. No timing: the import
+/// waits at each stage until told to go on, so the kills land where the test means them on any machine.
 #[test]
 fn an_import_killed_at_any_moment_leaves_the_old_state_or_the_new_one() {
     let root = tempfile::tempdir().unwrap();
@@ -324,73 +330,143 @@ fn an_import_killed_at_any_moment_leaves_the_old_state_or_the_new_one() {
         .as_array()
         .unwrap()
         .len();
-    let import = |path: &Path| {
-        binary()
-            .arg("import")
-            .arg(path)
-            .arg("--data")
-            .arg(&dir)
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap()
-    };
-    // How long a whole import takes here, so the kills can be spread over it.
-    // (The longer of two, since the machine's load varies.)
-    let mut whole = Duration::ZERO;
-    for _ in 0..2 {
-        let started = std::time::Instant::now();
-        assert!(import(&file).wait().unwrap().success());
-        whole = whole.max(started.elapsed());
-        assert!(import(&before_file).wait().unwrap().success());
-    }
-    const TRIALS: u32 = 12;
-    let (mut olds, mut news) = (0, 0);
-    for trial in 0..TRIALS {
-        let mut child = import(&file);
-        // From 4% to 150% of an import's time.
-        std::thread::sleep(whole.mul_f64(0.04 + 1.46 * f64::from(trial) / f64::from(TRIALS - 1)));
-        let finished = child.try_wait().unwrap().is_some();
-        let _ = child.kill();
-        let _ = child.wait();
+    let customers = good["trees"]["sandbox-customers"].as_array().unwrap().len();
+    // The transactions the directory holds now (its customers checked whole on the way).
+    let held = || {
         let state: Value =
             serde_json::from_slice(&export(&dir, &root.path().join("trial.json"))).unwrap();
-        let count = state["trees"]["sandbox-transactions"]
-            .as_array()
-            .unwrap()
-            .len();
-        let customers = state["trees"]["sandbox-customers"]
-            .as_array()
-            .unwrap()
-            .len();
         assert_eq!(
-            customers,
-            good["trees"]["sandbox-customers"].as_array().unwrap().len()
+            state["trees"]["sandbox-customers"]
+                .as_array()
+                .unwrap()
+                .len(),
+            customers
         );
-        match count {
-            c if c == old => {
-                assert!(
-                    !finished,
-                    "trial {trial}: the import had finished, yet the old state is there"
-                );
-                olds += 1
-            }
-            c if c == expected_new => {
-                news += 1;
-                // Back to the old state for the next trial.
-                assert!(import(&before_file).wait().unwrap().success());
-            }
-            c => panic!(
-                "trial {trial}: {c} transactions: neither the old {old} nor the new {expected_new}"
-            ),
+        state["trees"]["sandbox-transactions"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    let restore = || assert!(import_file(&dir, &before_file).wait().unwrap().success());
+
+    // Whichever state a killed import left, it is whole; the next trial starts from the old one.
+    let (mut olds, mut news) = (0, 0);
+    let mut outcome = |count: usize, when: &str| match count {
+        c if c == old => olds += 1,
+        c if c == expected_new => {
+            news += 1;
+            restore();
+        }
+        c => panic!("{when}: {c} transactions, neither the old {old} nor the new {expected_new}"),
+    };
+
+    // Killed at a stage it reported before the commit: nothing is written.
+    for stage in ["checked", "committing"] {
+        let mut stepping = Stepwise::start(&dir, &file);
+        stepping.go_on_until(stage);
+        stepping.kill();
+        assert_eq!(held(), old, "killed at stage '{stage}'");
+    }
+    // Killed just after the commit returned (durable once the store is closed next): either, whole.
+    let mut stepping = Stepwise::start(&dir, &file);
+    stepping.go_on_until("committed");
+    stepping.kill();
+    outcome(held(), "killed at stage 'committed'");
+    // Killed while the commit runs: let it go on from "committing" and kill it at once, wherever it then
+    // is. Bounded by tries, never by time.
+    for trial in 0..6 {
+        let mut stepping = Stepwise::start(&dir, &file);
+        stepping.go_on_until("committing");
+        stepping.go_on();
+        stepping.kill();
+        outcome(held(), &format!("killed during the commit, trial {trial}"));
+    }
+    // Let go to its end: the new state.
+    let stepping = Stepwise::start(&dir, &file);
+    stepping.go_on_to_the_end();
+    assert_eq!(held(), expected_new, "an import that ran to its end");
+    eprintln!(
+        "kill -9 at or during the commit: {olds} times the old state, {news} times the new one"
+    );
+}
+
+/// `import FILE --data DIR`, started.
+fn import_file(dir: &Path, file: &Path) -> Child {
+    binary()
+        .arg("import")
+        .arg(file)
+        .arg("--data")
+        .arg(dir)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// An `import --stepwise`: it says each stage it reaches and waits at it for a line on its stdin.
+struct Stepwise {
+    child: Child,
+    stages: std::io::Lines<BufReader<std::process::ChildStdout>>,
+    input: std::process::ChildStdin,
+}
+
+impl Stepwise {
+    fn start(dir: &Path, file: &Path) -> Stepwise {
+        let mut child = binary()
+            .arg("import")
+            .arg(file)
+            .arg("--data")
+            .arg(dir)
+            .arg("--stepwise")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stages = BufReader::new(child.stdout.take().unwrap()).lines();
+        let input = child.stdin.take().unwrap();
+        Stepwise {
+            child,
+            stages,
+            input,
         }
     }
-    eprintln!(
-        "kill -9 during a {whole:?} import: {olds} times the old state, {news} times the new one"
-    );
-    assert!(
-        olds > 0 && news > 0,
-        "the kills did not span the import: {olds} old, {news} new"
-    );
+
+    /// Lets the import go on from the stage it waits at.
+    fn go_on(&mut self) {
+        use std::io::Write;
+        self.input.write_all(b"\n").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// Waits for the import to report `stage`, letting it go on from each stage before.
+    fn go_on_until(&mut self, stage: &str) {
+        loop {
+            let line = self
+                .stages
+                .next()
+                .unwrap_or_else(|| panic!("the import ended before stage '{stage}'"))
+                .unwrap();
+            if line == format!("stage: {stage}") {
+                return;
+            }
+            assert!(line.starts_with("stage: "), "unexpected output: {line}");
+            self.go_on();
+        }
+    }
+
+    /// Lets the import go on from every stage until it exits, successfully.
+    fn go_on_to_the_end(mut self) {
+        while let Some(line) = self.stages.next() {
+            if line.unwrap().starts_with("stage: ") {
+                self.go_on();
+            }
+        }
+        assert!(self.child.wait().unwrap().success());
+    }
+
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 #[tokio::test]

@@ -49,7 +49,8 @@ pub async fn spawn_app() -> TestApp {
 
 /// Starts the service, through the same `App` as the CLI, with `config`.
 pub async fn spawn_app_with(config: AppConfig) -> TestApp {
-    let app = Arc::new(App::build(config).expect("the service builds"));
+    // A data directory an app of this test closed just before is waited for, not raced.
+    let app = Arc::new(build_when_free(|| config.clone()).await);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -519,4 +520,24 @@ pub async fn workbench_api(
 ) -> (reqwest::StatusCode, Value) {
     let body = body.map(|b| serde_json::to_vec(&b).expect("JSON serialises"));
     workbench_api_raw(app, method, path, body).await
+}
+
+/// Builds the app on a data directory another app of this process has just closed: the closed one's
+/// threads and tasks let go of the directory shortly after (a stopped server's scheduler ends when next
+/// polled), so a build that finds it still locked is tried again. Waits for the release, however long it
+/// takes, rather than for a set time; any other error fails at once.
+pub async fn build_when_free(config: impl Fn() -> AppConfig) -> App {
+    loop {
+        match App::build(config()) {
+            Ok(app) => return app,
+            // A pause between tries so as not to spin; it bounds nothing.
+            Err(error)
+                if error.contains("holds the data directory")
+                    || error.contains("already running") =>
+            {
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await
+            }
+            Err(error) => panic!("the service does not build: {error}"),
+        }
+    }
 }

@@ -183,27 +183,23 @@ async fn a_rule_with_a_probability_is_reproducible_from_its_seed() {
 async fn the_traffic_log_marks_the_injected_answer() {
     let app = with_plan(one_rule(json!({"kind": "serverError"}))).await;
     app.get(CUSTOMERS).send().await;
-    let mut marked = None;
-    for _ in 0..250 {
-        let (_, page) = call(&app, Method::GET, "/traffic?kind=exchange", None).await;
-        if let Some(entry) = page["entries"].as_array().and_then(|e| e.first()).cloned() {
-            let (_, exchange) = call(
-                &app,
-                Method::GET,
-                &format!("/traffic/{}", entry["id"]),
-                None,
-            )
-            .await;
-            marked = exchange["response"]["headers"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|h| h[0] == "sandbox-injected")
-                .map(|h| h[1].clone());
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    // The exchange is handed to the log before its answer leaves: wait for the writer, not a time.
+    app.traffic_settled().await;
+    let (_, page) = call(&app, Method::GET, "/traffic?kind=exchange", None).await;
+    let entry = page["entries"][0].clone();
+    let (_, exchange) = call(
+        &app,
+        Method::GET,
+        &format!("/traffic/{}", entry["id"]),
+        None,
+    )
+    .await;
+    let marked = exchange["response"]["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h[0] == "sandbox-injected")
+        .map(|h| h[1].clone());
     assert_eq!(marked, Some(json!("injected: 500 server error (rule r1)")));
 }
 

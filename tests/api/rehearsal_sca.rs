@@ -189,8 +189,13 @@ async fn the_sca_pages_answer_late_and_say_it_was_injected() {
         response.headers()["sandbox-injected"],
         "injected: latency 300 ms (rule slow-pages)"
     );
-    // The bank interface is not under this rule.
-    let began = Instant::now();
-    app.get("/v1/sandbox/customers").send().await.assert_ok();
-    assert!(began.elapsed() < Duration::from_millis(300));
+    // The bank interface is not under this rule: its answer is not delayed (no injection marked on it;
+    // a time would say nothing on a loaded machine).
+    let plain = app.get("/v1/sandbox/customers").send().await;
+    plain.assert_ok();
+    assert!(
+        plain.headers.get("sandbox-injected").is_none(),
+        "{:?}",
+        plain.headers
+    );
 }

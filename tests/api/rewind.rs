@@ -7,7 +7,6 @@ use crate::helpers::{spawn_app, workbench_api as call, TestApp};
 use crate::pis_support::KARI;
 use reqwest::Method;
 use serde_json::{json, Value};
-use std::time::Duration;
 
 async fn state(app: &TestApp) -> Value {
     let (status, body) = call(app, Method::GET, "/state", None).await;
@@ -15,24 +14,20 @@ async fn state(app: &TestApp) -> Value {
     body
 }
 
-/// Waits for the batch scheduler's first marker (written on its own shortly after the start), so that
-/// nothing but the test writes from then on.
+/// The batch scheduler's first marker is written when the service starts serving, before it answers
+/// anything: after an answer, nothing but the test writes.
 pub(crate) async fn settle(app: &TestApp) {
-    for _ in 0..200 {
-        if state(app).await["trees"]["batch-schedule"]
+    assert!(
+        state(app).await["trees"]["batch-schedule"]
             .as_array()
-            .is_some_and(|m| !m.is_empty())
-        {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    panic!("the batch scheduler wrote no marker");
+            .is_some_and(|m| !m.is_empty()),
+        "the batch scheduler wrote no marker before serving"
+    );
 }
 
 /// The id of the newest exchange once the log holds `count` of them.
 pub(crate) async fn newest_exchange(app: &TestApp, count: usize) -> u64 {
-    for _ in 0..250 {
+    app.when_logged(|| async move {
         let (_, page) = call(
             app,
             Method::GET,
@@ -41,12 +36,9 @@ pub(crate) async fn newest_exchange(app: &TestApp, count: usize) -> u64 {
         )
         .await;
         let found = page["entries"].as_array().cloned().unwrap_or_default();
-        if found.len() >= count {
-            return found[0]["id"].as_u64().unwrap();
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("fewer than {count} exchanges")
+        (found.len() >= count).then(|| found[0]["id"].as_u64().unwrap())
+    })
+    .await
 }
 
 /// One write of the session: a signed request to the mock-data API (one exchange). `account`: the
@@ -419,7 +411,6 @@ async fn a_point_beyond_the_journals_reach_is_refused_with_409() {
         app.app.close().unwrap();
         id
     };
-    tokio::time::sleep(Duration::from_millis(200)).await;
     let app = crate::helpers::spawn_app_with(config(true)).await;
     step(&app, 1, &mut None).await;
     let seen = newest_exchange(&app, 2).await;
@@ -561,19 +552,19 @@ async fn restarting_a_journey_rewinds_to_the_step_and_runs_it_again() {
     );
 
     // The re-run: a new payment of the journey's amount, settled.
-    let mut again = None;
-    for _ in 0..500 {
-        let (_, journeys) = call(&app, Method::GET, "/journeys", None).await;
-        again = journeys.as_array().unwrap().iter().find_map(|j| {
-            let id = j["id"].as_str()?.strip_prefix("payment:")?;
-            (id != original && j["status"] == "ACSC").then(|| id.to_owned())
-        });
-        if again.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let again = again.expect("the restarted journey settled a new payment");
+    let original_id = original.clone();
+    let again = app
+        .when_logged(|| {
+            let (app, original) = (&app, original_id.clone());
+            async move {
+                let (_, journeys) = call(app, Method::GET, "/journeys", None).await;
+                journeys.as_array().unwrap().iter().find_map(|j| {
+                    let id = j["id"].as_str()?.strip_prefix("payment:")?;
+                    (id != original && j["status"] == "ACSC").then(|| id.to_owned())
+                })
+            }
+        })
+        .await;
     let now = state(&app).await;
     let payments = now["trees"]["payments"].as_array().unwrap();
     let ids: Vec<&str> = payments.iter().filter_map(|p| p["id"].as_str()).collect();
@@ -601,12 +592,13 @@ async fn restarting_a_journey_rewinds_to_the_step_and_runs_it_again() {
 
 /// The journey `id` once its payment settled (its status change arrives after its exchanges).
 async fn settled_journey(app: &TestApp, id: &str) -> Value {
-    for _ in 0..250 {
-        let (status, found) = call(app, Method::GET, &format!("/journeys/{id}"), None).await;
-        if status == 200 && found["journey"]["status"] == "ACSC" {
-            return found;
+    let path = format!("/journeys/{id}");
+    app.when_logged(|| {
+        let path = path.clone();
+        async move {
+            let (status, found) = call(app, Method::GET, &path, None).await;
+            (status == 200 && found["journey"]["status"] == "ACSC").then_some(found)
         }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("the journey {id} did not settle")
+    })
+    .await
 }

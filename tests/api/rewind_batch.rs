@@ -10,27 +10,23 @@ use crate::helpers::{spawn_app, workbench_api as call, TestApp};
 use crate::rewind::settle;
 use reqwest::Method;
 use serde_json::{json, Value};
-use std::time::Duration;
 use xs2a_sandbox::clock_control::{change, ClockChange};
 use xs2a_sandbox::payments::status::PaymentStatus;
 use xs2a_sandbox::sandbox::model::BalanceType;
 
 /// The newest timeline event of `kind` whose data satisfies `matches`.
 async fn event(app: &TestApp, kind: &str, matches: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..250 {
+    let matches = &matches;
+    app.when_logged(|| async move {
         let (_, page) = call(app, Method::GET, "/traffic?kind=event&limit=200", None).await;
-        let found = page["entries"]
+        page["entries"]
             .as_array()
             .into_iter()
             .flatten()
             .find(|e| e["event"] == kind && matches(&e["data"]))
-            .cloned();
-        if let Some(found) = found {
-            return found;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("no {kind} event on the timeline")
+            .cloned()
+    })
+    .await
 }
 
 async fn rewind(app: &TestApp, to: u64, position: &str) -> Value {

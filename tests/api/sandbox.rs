@@ -154,6 +154,73 @@ async fn an_account_is_created_and_its_transactions_listed_with_every_field() {
 }
 
 #[tokio::test]
+async fn an_account_without_a_product_is_labelled_by_its_kind_not_as_a_current_account() {
+    let app = spawn_app().await;
+    let create = |bban: &str, fields: Value| {
+        let mut body = json!({"customerNumber": KARI, "bban": bban, "currency": "NOK"});
+        body.as_object_mut()
+            .unwrap()
+            .extend(fields.as_object().unwrap().clone());
+        body
+    };
+    // A savings account named so, with no type or product: a Sparekonto of kind SVGS, and a WARNING that
+    // the name decided the kind.
+    let savings = app
+        .post(
+            "/v1/sandbox/accounts",
+            &create("12051503013", json!({"accountName": "Sparekonto"})),
+        )
+        .send()
+        .await;
+    assert_eq!(savings.status, 201, "{}", savings.body);
+    assert_eq!(
+        (&savings.body["product"], &savings.body["cashAccountType"]),
+        (&json!("Sparekonto"), &json!("SVGS")),
+        "{}",
+        savings.body
+    );
+    assert!(
+        savings
+            .warnings()
+            .iter()
+            .any(|w| w.contains("taken from the account name")),
+        "{}",
+        savings.body
+    );
+    // A kind given: its product.
+    let typed = app
+        .post(
+            "/v1/sandbox/accounts",
+            &create(
+                "12051503021",
+                json!({"cashAccountType": "SVGS", "accountName": "Feriepenger"}),
+            ),
+        )
+        .send()
+        .await;
+    assert_eq!(typed.body["product"], "Sparekonto", "{}", typed.body);
+    // A name that tells no kind: no kind's product is claimed.
+    let named = app
+        .post(
+            "/v1/sandbox/accounts",
+            &create("12051503048", json!({"accountName": "Feriekonto"})),
+        )
+        .send()
+        .await;
+    assert_eq!(named.body["product"], "Konto", "{}", named.body);
+    assert_ne!(named.body["product"], "Brukskonto");
+    // Nothing said at all: the default current account, named as one.
+    let plain = app
+        .post("/v1/sandbox/accounts", &create("12051503056", json!({})))
+        .send()
+        .await;
+    assert_eq!(
+        (&plain.body["product"], &plain.body["cashAccountType"]),
+        (&json!("Brukskonto"), &json!("CACC"))
+    );
+}
+
+#[tokio::test]
 async fn a_bad_bban_check_digit_is_accepted_as_mock_data_with_a_warning_at_bban() {
     let app = spawn_app().await;
     let response = app

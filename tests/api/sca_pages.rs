@@ -1014,11 +1014,11 @@ async fn sca_automation_completes_every_remaining_step_and_returns_the_redirect(
         consent.html
     );
 
-    // Finished: it cannot be driven again.
+    // Finished: it cannot be driven again (Berlin Group's SCA_INVALID, a 400).
     app.post(&path, &json!({"nationalId": kari()}))
         .send()
         .await
-        .assert_refused(401, "SCA_INVALID", None);
+        .assert_refused(400, "SCA_INVALID", None);
 }
 
 #[tokio::test]

@@ -1,8 +1,9 @@
 //! The transport's limits over real sockets, plain and TLS: header sizes (431 in the usual body), body
 //! size (413), and the clocks — a client that dribbles its headers, one that sends less body than it
 //! announced, and an idle keep-alive connection are all disconnected while other clients are served.
-//! Short timeouts keep these fast; the assertions are "was disconnected within a generous bound", never
-//! a measure of speed.
+//! Short timeouts keep these fast; the assertions are "was disconnected" (read until the server closes,
+//! however long a loaded machine takes) and lower bounds ("not before the timeout"), never an upper bound
+//! on time.
 
 use crate::helpers::{fixture_dir, spawn_app_with, test_config, TestApp};
 use std::sync::Arc;
@@ -33,32 +34,25 @@ async fn spawn_limited() -> TestApp {
     .await
 }
 
-/// How long a cut connection may take to be noticed: the timeout plus ample slack for a loaded machine.
-const BOUND: Duration = Duration::from_secs(8);
-
 fn addr(app: &TestApp) -> String {
     app.base.trim_start_matches("http://").to_owned()
 }
 
-/// Reads until the server closes the connection (or `BOUND` passes): what it sent, and whether it closed.
+/// Reads until the server closes the connection: what it sent, and that it closed (a server that never
+/// closes leaves the test to the run's own limit, rather than failing a slow machine at a guessed time).
 async fn read_until_closed(stream: &mut (impl AsyncRead + Unpin)) -> (String, bool) {
     let mut received = Vec::new();
     let mut buffer = [0u8; 4096];
-    let deadline = tokio::time::Instant::now() + BOUND;
     loop {
-        match tokio::time::timeout_at(deadline, stream.read(&mut buffer)).await {
-            Err(_) => return (String::from_utf8_lossy(&received).into_owned(), false),
-            Ok(Ok(0)) | Ok(Err(_)) => {
-                return (String::from_utf8_lossy(&received).into_owned(), true)
-            }
-            Ok(Ok(n)) => received.extend_from_slice(&buffer[..n]),
+        match stream.read(&mut buffer).await {
+            Ok(0) | Err(_) => return (String::from_utf8_lossy(&received).into_owned(), true),
+            Ok(n) => received.extend_from_slice(&buffer[..n]),
         }
     }
 }
 
-/// While a slow client is being handled, other clients are answered at once.
+/// While a slow client is being handled, other clients are answered.
 async fn others_are_served(app: &TestApp) {
-    let started = Instant::now();
     let response = app
         .client
         .get(format!("{}/health", app.base))
@@ -66,7 +60,6 @@ async fn others_are_served(app: &TestApp) {
         .await
         .unwrap();
     assert_eq!(response.status(), 200);
-    assert!(started.elapsed() < Duration::from_secs(1));
 }
 
 /// Sends the head of a request one byte at a time, every 200 ms, for as long as the server listens;
@@ -152,7 +145,6 @@ async fn a_body_over_the_limit_is_413_whether_announced_or_chunked() {
 async fn a_client_that_dribbles_its_headers_is_disconnected_while_others_are_served() {
     let app = spawn_limited().await;
     let mut slow = TcpStream::connect(addr(&app)).await.unwrap();
-    let started = Instant::now();
     let dribbling = tokio::spawn(async move {
         let sent = dribble_headers(&mut slow).await;
         let (answer, closed) = read_until_closed(&mut slow).await;
@@ -164,12 +156,12 @@ async fn a_client_that_dribbles_its_headers_is_disconnected_while_others_are_ser
     assert!(closed, "the slow client was not disconnected");
     assert!(!answer.contains("200 OK"), "{answer}");
     assert!(sent < 100, "{sent} bytes went out before the cut");
-    assert!(started.elapsed() < BOUND);
 }
 
 #[tokio::test]
 async fn a_body_shorter_than_its_content_length_is_cut_off_with_408_while_others_are_served() {
     let app = spawn_limited().await;
+    let mut watch = app.watch_traffic();
     let mut short = TcpStream::connect(addr(&app)).await.unwrap();
     short
         .write_all(
@@ -178,7 +170,6 @@ async fn a_body_shorter_than_its_content_length_is_cut_off_with_408_while_others
         )
         .await
         .unwrap();
-    let started = Instant::now();
     let waiting = tokio::spawn(async move { read_until_closed(&mut short).await });
     tokio::time::sleep(Duration::from_millis(300)).await;
     others_are_served(&app).await;
@@ -186,32 +177,37 @@ async fn a_body_shorter_than_its_content_length_is_cut_off_with_408_while_others
     assert!(closed, "the short body held the connection: {answer}");
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains("did not arrive within 1 s"), "{answer}");
-    assert!(started.elapsed() < BOUND);
+    // How much arrived, of how much, and what: the client learns what its proxy cut.
+    assert!(
+        answer.contains(
+            r#"9 bytes of the 100 Content-Length announced arrived, starting '{\"email\":'"#
+        ),
+        "{answer}"
+    );
 
     // The inspector shows it, as every request on the port (issue 32): a TPP behind a proxy that kept an
-    // old Content-Length sees why it got no answer.
-    let mut logged = serde_json::Value::Null;
-    for _ in 0..250 {
-        let (_, page) = crate::helpers::workbench_api(
-            &app,
-            reqwest::Method::GET,
-            "/traffic?kind=exchange&status=4xx",
-            None,
-        )
-        .await;
-        if let Some(found) = page["entries"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|e| e["status"] == 408)
-        {
-            logged = found.clone();
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert_eq!(logged["method"], "PUT", "no 408 in the traffic log");
+    // old Content-Length sees why it got no answer — from when the request began, for as long as the
+    // server waited, with the bytes that did arrive.
+    let logged = watch.exchange(&app, |s| s.status == 408).await;
+    assert_eq!(logged["method"], "PUT", "{logged}");
     assert_eq!(logged["path"], "/v1/tpp-dialogue/contact");
+    let waited = logged["durationMs"].as_u64().unwrap();
+    assert!(
+        waited >= 1000,
+        "the 408 waited the body timeout, not {waited} ms"
+    );
+    let at = time::OffsetDateTime::parse(
+        logged["at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    // The test clock is frozen: the request began the wait before the clock's instant.
+    assert!(
+        at <= crate::helpers::TEST_NOW - time::Duration::seconds(1),
+        "recorded at {at}, when the 408 was sent rather than when the request began"
+    );
+    assert_eq!(logged["request"]["body"], "{\"email\":", "{logged}");
+    assert_eq!(logged["request"]["bodyBytes"], 9, "{logged}");
 }
 
 #[tokio::test]
@@ -231,7 +227,6 @@ async fn an_idle_keep_alive_connection_is_closed_after_the_idle_timeout() {
     let (rest, closed) = read_until_closed(&mut stream).await;
     assert!(closed && rest.is_empty(), "{rest}");
     assert!(started.elapsed() >= Duration::from_millis(500));
-    assert!(started.elapsed() < BOUND);
 }
 
 #[tokio::test]
@@ -257,13 +252,11 @@ async fn over_tls_a_client_that_dribbles_its_headers_is_disconnected_too() {
         .connect("localhost".try_into().unwrap(), tcp)
         .await
         .expect("the TLS handshake succeeds");
-    let started = Instant::now();
     let sent = dribble_headers(&mut tls).await;
     let (answer, closed) = read_until_closed(&mut tls).await;
     assert!(closed, "the slow TLS client was not disconnected");
     assert!(!answer.contains("200 OK"), "{answer}");
     assert!(sent < 100, "{sent} bytes went out before the cut");
-    assert!(started.elapsed() < BOUND);
 }
 
 #[tokio::test]

@@ -186,7 +186,7 @@ fn run_in_bash_now(text: &str, extra_path: Option<&Path>) -> (i32, String) {
 
 /// The newest exchanges of the traffic log.
 async fn exchanges(app: &TestApp) -> Vec<Value> {
-    app.state.traffic.settle(std::time::Duration::from_secs(2));
+    app.traffic_settled().await;
     let (_, page) = call(app, Method::GET, "/traffic?kind=exchange&limit=1000", None).await;
     page["entries"].as_array().unwrap().clone()
 }

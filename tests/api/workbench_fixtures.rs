@@ -13,20 +13,17 @@ async fn state(app: &TestApp) -> Value {
     body
 }
 
-/// The state once the batch scheduler has written its first marker (it does so on its own, shortly after
-/// the service starts), so that later comparisons see only what the test did.
+/// The state, with the batch scheduler's first marker in it (written when the service starts serving,
+/// before it answers anything), so that later comparisons see only what the test did.
 async fn settled_state(app: &TestApp) -> Value {
-    for _ in 0..100 {
-        let now = state(app).await;
-        if now["trees"]["batch-schedule"]
+    let now = state(app).await;
+    assert!(
+        now["trees"]["batch-schedule"]
             .as_array()
-            .is_some_and(|m| !m.is_empty())
-        {
-            return now;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("the batch scheduler wrote no marker");
+            .is_some_and(|m| !m.is_empty()),
+        "the batch scheduler wrote no marker before serving"
+    );
+    now
 }
 
 /// The trees in which two state files differ (a short message instead of two whole states).
@@ -182,21 +179,16 @@ async fn a_journey_is_exported_as_a_flow() {
         .await,
     );
     let journey = format!("payment:{id}");
-    let mut flow = Value::Null;
-    for _ in 0..50 {
-        let (status, body) = call(
-            &app,
-            Method::GET,
-            &format!("/journeys/{journey}/flow"),
-            None,
-        )
-        .await;
-        if status == StatusCode::OK {
-            flow = body;
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    // The journey's exchanges reach the log as their answers leave: wait for the writer, not a time.
+    app.traffic_settled().await;
+    let (status, flow) = call(
+        &app,
+        Method::GET,
+        &format!("/journeys/{journey}/flow"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{flow}");
     assert_eq!(flow["format"], "xs2a-sandbox/flow", "{flow}");
     assert_eq!(flow["steps"][0]["request"]["method"], "POST", "{flow}");
     let (status, body) = call(&app, Method::GET, "/journeys/payment:nothing/flow", None).await;

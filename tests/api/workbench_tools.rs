@@ -205,7 +205,7 @@ async fn the_gate_is_served_from_the_verifiers_definitions_and_matches_its_refus
         })
         .send()
         .await;
-    app.state.traffic.settle(std::time::Duration::from_secs(2));
+    app.traffic_settled().await;
     let (_, page) = call(
         &app,
         Method::GET,
@@ -238,7 +238,7 @@ async fn the_gate_is_served_from_the_verifiers_definitions_and_matches_its_refus
 
 /// The id of the newest payment creation of the status class, once the log has stored what was served.
 async fn newest(app: &TestApp, class: &str) -> Value {
-    app.state.traffic.settle(std::time::Duration::from_secs(2));
+    app.traffic_settled().await;
     let (_, page) = call(
         app,
         Method::GET,

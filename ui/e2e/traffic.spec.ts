@@ -146,6 +146,38 @@ test.describe("traffic inspector and flow view", () => {
     await expect(panel.getByRole("article", { name: /^Exchange \d+$/ })).toBeVisible();
   });
 
+  test("the search box finds an exchange by the X-Request-ID and the TPP-Session-ID the app has in its logs", async ({ page, request }) => {
+    const wb = await workbench(request);
+    await page.goto(URL_WITH_TOKEN);
+    const panel = await show(page, "Inspector");
+    await expect(panel.getByRole("status").filter({ hasText: "live: open" })).toBeVisible();
+    // The app's own ids, as its logs hold them: neither is in the line the list shows.
+    const requestId = randomUUID();
+    const session = `tpp-session-${randomUUID()}`;
+    const accounts = `${wb.baseUrl}/v1/accounts`;
+    const ask = sign("GET", accounts, { "X-Request-ID": requestId, "TPP-Session-ID": session, "TPP-Redirect-URI": wb.callbackUrl });
+    expect((await send(request, "GET", accounts, ask.headers)).status()).toBe(401);
+    const list = panel.getByRole("listbox", { name: "Exchanges" });
+    await expect(list.getByRole("option").filter({ hasText: /GET\/v1\/accounts401/ }).first()).toBeVisible();
+
+    const search = panel.getByRole("searchbox", { name: "Search the log" });
+    await search.fill(requestId.toUpperCase());
+    await expect(list.getByRole("option")).toHaveCount(1);
+    await expect(list.getByRole("option")).toContainText(/GET\/v1\/accounts401/);
+    await snap(page, "inspector-search-request-id");
+    // The pasted id shows whole in the smaller window too.
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await snap(page, "inspector-search-request-id-1280");
+    await list.getByRole("option").click();
+    const exchange = panel.getByRole("article", { name: /^Exchange \d+$/ });
+    await expect(exchange).toContainText(requestId);
+
+    await search.fill(session);
+    await expect(list.getByRole("option")).toHaveCount(1);
+    await search.fill(`${randomUUID()}`);
+    await expect(list.getByRole("option")).toHaveCount(0);
+  });
+
   test("the handler's refusal after the gate let a request through, statuses on event lines, paths kept at their end", async ({ page, request }) => {
     const wb = await workbench(request);
     await page.goto(URL_WITH_TOKEN);

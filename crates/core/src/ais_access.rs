@@ -131,9 +131,11 @@ pub fn identify(
     ask: Ask,
     now: OffsetDateTime,
 ) -> Result<IdentifiedPsu, Denied> {
+    // The same code as the consent journey's first 401: Berlin Group pairs CONSENT_INVALID with 401 and
+    // SCA_INVALID with 400 (docs/reference/ais-sca.md#the-rules-each-with-a-test).
     let Some(psu_id) = ask.psu_id else {
         return Err(sca(
-            Code::ScaInvalid,
+            Code::ConsentInvalid,
             "No PSU-ID: the PSU has not been identified by SCA yet.",
             None,
             None,
@@ -166,7 +168,7 @@ fn session_problem(state: &SessionState) -> (Code, String) {
     match state {
         SessionState::Valid(_) => unreachable!("valid sessions need no SCA"),
         SessionState::Unknown => (
-            Code::ScaInvalid,
+            Code::ConsentInvalid,
             "No SCA has been completed in this TPP-Session-ID (a new session id needs a new SCA).".into(),
         ),
         SessionState::Expired(session) => (
@@ -174,7 +176,7 @@ fn session_problem(state: &SessionState) -> (Code, String) {
             format!("The SCA in this TPP-Session-ID was done at {} and lasts one hour.", session.sca_at),
         ),
         SessionState::Replaced(_) => (
-            Code::ScaInvalid,
+            Code::ConsentInvalid,
             "This TPP-Session-ID was replaced: the PSU completed SCA in a newer session id, which invalidates this one.".into(),
         ),
     }

@@ -91,9 +91,10 @@ impl Code {
             | KidInvalid
             | ReferenceMixInvalid
             | ExecutionDateInvalid
-            | PaymentFailed => 400,
+            | PaymentFailed
+            // Berlin Group: an authorisation that can no longer take the step asked (finished, failed).
+            | ScaInvalid => 400,
             PsuCredentialsInvalid
-            | ScaInvalid
             | ScaExpired
             | ConsentInvalid
             | ConsentExpired

@@ -94,6 +94,10 @@ describe("filters", () => {
     expect(matchesFilter(ok, { resource: "payment:y" })).toBe(false);
     expect(matchesFilter(refused, { q: "bad_request" })).toBe(true);
     expect(matchesFilter(ok, { q: "acme" })).toBe(true);
+    // As the service's summary search: the PSU-ID, the TPP-Session-ID and the ids of named resources.
+    expect(matchesFilter(exchange(7, { tppSessionId: "walkthrough-1" }), { q: "Walkthrough-1" })).toBe(true);
+    expect(matchesFilter(ok, { q: "p1" })).toBe(true);
+    expect(matchesFilter(ok, { q: "zzz" })).toBe(false);
     expect(matchesFilter(event, { failed: true })).toBe(false);
     expect(matchesFilter(event, { kind: "event" })).toBe(true);
   });

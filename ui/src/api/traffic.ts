@@ -203,7 +203,19 @@ export function matchesFilter(entry: Entry, filter: TrafficFilter): boolean {
   if (filter.status && `${Math.floor(entry.status / 100)}xx` !== filter.status) return false;
   if (filter.failed && !isRefused(entry)) return false;
   if (q) {
-    const hay = `${entry.method} ${entry.path} ${entry.code ?? ""} ${entry.tpp?.name ?? ""}`.toLowerCase();
+    // What the service searches in a summary (a live entry has no headers or bodies to look in).
+    const hay = [
+      entry.method,
+      entry.path,
+      entry.query ?? "",
+      entry.code ?? "",
+      entry.tpp?.name ?? "",
+      entry.psuId ?? "",
+      entry.tppSessionId ?? "",
+      ...entry.resources.map((r) => r.id),
+    ]
+      .join(" ")
+      .toLowerCase();
     if (!hay.includes(q)) return false;
   }
   return true;

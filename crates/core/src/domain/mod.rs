@@ -4,6 +4,7 @@
 //! handlers parse at the edge and pass these types inward.
 
 pub mod bban;
+pub mod calendar_date;
 pub mod country;
 pub mod currency;
 mod currency_table;

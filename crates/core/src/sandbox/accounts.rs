@@ -4,6 +4,8 @@ use super::holdings::{self, usage, usage_schema, Holding};
 use super::input::{self, AmountInput, BalanceInput, Warnings};
 use super::model::{Account, AccountStatus, Balance, Customer, Money};
 use super::{customers, derive_id, numbers, Warned};
+
+mod kind;
 use crate::domain::Currency;
 use crate::refusal::Refusal;
 use crate::store::Store;
@@ -57,17 +59,6 @@ pub(crate) fn credit_line(value: &Value, currency: Currency) -> Result<Money, Re
     }
 }
 
-/// A product name for a cash account type, used when a request gives none.
-pub(crate) fn default_product(cash_account_type: &str) -> &'static str {
-    match cash_account_type {
-        "CACC" => "Brukskonto",
-        "SVGS" | "SACC" => "Sparekonto",
-        "LOAN" => "Lån",
-        "CARD" => "Kredittkort",
-        _ => "Konto",
-    }
-}
-
 /// Creates a mock account. 404 for an unknown customer, 409 for a BBAN that is taken.
 pub fn create(store: &Store, request: &CreateAccount) -> Result<Account, Refusal> {
     Ok(create_warned(store, request)?.value)
@@ -84,12 +75,14 @@ pub fn create_warned(store: &Store, request: &CreateAccount) -> Result<Warned<Ac
         Some(c) => input::currency("currency", c)?,
         None => Currency::NOK,
     };
-    let cash_account_type =
-        cash_account_type(&request.cash_account_type)?.unwrap_or_else(|| "CACC".to_owned());
-    let product = input::text("product", &request.product, MAX_PRODUCT)?
-        .unwrap_or_else(|| default_product(&cash_account_type).to_owned());
-    let name = input::text("accountName", &request.account_name, MAX_NAME)?
-        .unwrap_or_else(|| product.clone());
+    let given_name = input::text("accountName", &request.account_name, MAX_NAME)?;
+    let (cash_account_type, product) = kind::kind_and_product(
+        cash_account_type(&request.cash_account_type)?,
+        input::text("product", &request.product, MAX_PRODUCT)?,
+        given_name.as_deref(),
+        &mut warnings,
+    );
+    let name = given_name.unwrap_or_else(|| product.clone());
     let status = parse_status("status", &request.status)?;
     let credit_line = request
         .credit_line

@@ -75,13 +75,8 @@ pub fn currency(path: &str, value: &str) -> Result<Currency, Refusal> {
 
 /// A `YYYY-MM-DD` date.
 pub fn date(path: &str, value: &str) -> Result<Date, Refusal> {
-    let format = time::macros::format_description!("[year]-[month]-[day]");
-    Date::parse(value, &format).map_err(|_| {
-        Refusal::format(
-            path,
-            format!("{path} '{value}' is not a date of the form YYYY-MM-DD"),
-        )
-    })
+    crate::domain::calendar_date::parse(value)
+        .map_err(|reason| Refusal::format(path, format!("{path} {reason}.")))
 }
 
 /// An `{amount, currency}` object as requests write it (Berlin Group `amount`). `amount` is a decimal

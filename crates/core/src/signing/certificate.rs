@@ -20,11 +20,12 @@ use super::qc_statements::{decode_psd2, Psd2Attributes, Psd2Role, QC_STATEMENTS_
 pub enum CertificateError {
     #[error("TPP-Signature-Certificate is empty")]
     Empty,
-    #[error("TPP-Signature-Certificate is not base64: {0}")]
+    /// The whole message, with the likely cause (`certificate_hints::not_base64`).
+    #[error("{0}")]
     NotBase64(String),
     #[error("TPP-Signature-Certificate holds a PEM block labelled '{0}', not CERTIFICATE")]
     WrongPemLabel(String),
-    #[error("the PEM armour in TPP-Signature-Certificate has no -----END CERTIFICATE----- line")]
+    #[error("the PEM armour in TPP-Signature-Certificate has no -----END CERTIFICATE----- line (likely cause: the value was cut at a line break; send the DER in base64 on one line, without armour)")]
     UnclosedPem,
     #[error("TPP-Signature-Certificate is not a certificate: {0}")]
     NotACertificate(String),
@@ -114,12 +115,7 @@ fn decode_base64(text: &str) -> Result<Vec<u8>, CertificateError> {
         return Err(CertificateError::Empty);
     }
     LENIENT_BASE64.decode(&compact).map_err(|e| {
-        let hint = if compact.contains(['-', '_']) {
-            " (it uses '-' or '_', the URL-safe alphabet; the standard alphabet is expected)"
-        } else {
-            ""
-        };
-        CertificateError::NotBase64(format!("{e}{hint}"))
+        CertificateError::NotBase64(super::certificate_hints::not_base64(&compact, &e))
     })
 }
 
@@ -318,8 +314,15 @@ mod tests {
             decode_certificate_header("not*base64"),
             Err(CertificateError::NotBase64(_))
         ));
-        let url_safe = decode_certificate_header("ab-_").unwrap_err().to_string();
+        let url_safe = base64::engine::general_purpose::URL_SAFE.encode(aisp_der());
+        let url_safe = decode_certificate_header(&url_safe)
+            .unwrap_err()
+            .to_string();
         assert!(url_safe.contains("URL-safe"), "{url_safe}");
+        let placeholder = decode_certificate_header("hello_world")
+            .unwrap_err()
+            .to_string();
+        assert!(!placeholder.contains("URL-safe"), "{placeholder}");
         assert!(matches!(
             decode_certificate_header(AISP_KEY),
             Err(CertificateError::WrongPemLabel(label)) if label == "PRIVATE KEY"

@@ -6,6 +6,7 @@
 #[cfg(test)]
 mod cavage_vectors;
 pub mod certificate;
+pub mod certificate_hints;
 pub mod der_text;
 pub mod digest;
 pub mod distinguished_name;

@@ -1,6 +1,7 @@
 //! The gate's first step, before any header is interpreted: every header it reads is sent at most once
 //! (with two Signature headers, which one counts would be a guess), and every missing one is named in
-//! one answer that says how to make them, so a developer fixes all of them in one go.
+//! one answer that says how to make them, so a developer fixes all of them in one go. The steps that do
+//! not read a missing header still run after it (`signing::verifier`).
 
 use super::headers::HeaderSource;
 use crate::refusal::{Category, Code, Refusal, TppMessage};
@@ -31,51 +32,58 @@ const HOW_TO_SIGN: &str = "`xs2a-sandbox sign --cert-dir DIR --url URL` prints t
     (`xs2a-sandbox cert issue` makes a certificate; fixtures/certs holds test ones; see the README's \
     walkthrough).";
 
-/// Refuses a singleton header sent more than once, then names every missing required header (and Digest
-/// on a request with a body) in one refusal: the first at fault in the refusal itself, each further one
-/// in a message of its own.
+/// Names, in one refusal, every singleton header sent more than once (FORMAT_ERROR) and every missing
+/// required header, Digest included on a request with a body (HTTP_HEADER_REQUIRED): the first at fault
+/// in the refusal itself, each further one in a message of its own (one problem, one ERROR).
 pub fn check(headers: &(impl HeaderSource + ?Sized), has_body: bool) -> Result<(), Refusal> {
-    for name in SINGLETONS {
-        let count = headers.count(name);
-        if count > 1 {
-            return Err(Refusal::format(
-                name,
-                format!(
-                    "{name} was sent {count} times; it must be sent once (which one would count is \
-                     not defined, so none does)."
-                ),
-            ));
-        }
-    }
+    let mut problems: Vec<Refusal> = SINGLETONS
+        .into_iter()
+        .filter_map(|name| {
+            let count = headers.count(name);
+            (count > 1).then(|| {
+                Refusal::format(
+                    name,
+                    format!(
+                        "{name} was sent {count} times; it must be sent once (which one would count is \
+                         not defined, so none does)."
+                    ),
+                )
+            })
+        })
+        .collect();
     let mut missing: Vec<&str> = REQUIRED
         .into_iter()
         .filter(|name| !headers.has(name))
         .collect();
-    let digest_missing = has_body && !headers.has("Digest");
-    if digest_missing {
+    if has_body && !headers.has("Digest") {
         missing.push("Digest");
     }
-    let Some(first) = missing.first() else {
-        return Ok(());
-    };
-    let text = match missing.as_slice() {
-        ["Digest"] => "The header Digest is required on a request with a body: \
-             SHA-256=<base64 of the SHA-256 of the body bytes>."
-            .to_owned(),
-        [one] => format!("The header {one} is required on every /v1 request. {HOW_TO_SIGN}"),
-        several => format!(
-            "The request is not signed: it lacks {}. Every /v1 request carries X-Request-ID, Date, \
-             TPP-Signature-Certificate and Signature (and Digest when it has a body). {HOW_TO_SIGN}",
-            several.join(", ")
-        ),
-    };
-    let further = missing.iter().skip(1).map(|name| TppMessage {
-        category: Category::Error,
-        code: Code::HttpHeaderRequired,
-        path: Some((*name).to_owned()),
-        text: Some(format!("The header {name} is missing too.")),
-    });
-    Err(Refusal::new(Code::HttpHeaderRequired, Some(first), text).with_messages(further))
+    if let Some(first) = missing.first() {
+        let text = match missing.as_slice() {
+            ["Digest"] => "The header Digest is required on a request with a body: \
+                 SHA-256=<base64 of the SHA-256 of the body bytes>."
+                .to_owned(),
+            [one] => format!("The header {one} is required on every /v1 request. {HOW_TO_SIGN}"),
+            several => format!(
+                "The request is not signed: it lacks {}. Every /v1 request carries X-Request-ID, Date, \
+                 TPP-Signature-Certificate and Signature (and Digest when it has a body). {HOW_TO_SIGN}",
+                several.join(", ")
+            ),
+        };
+        let further = missing.iter().skip(1).map(|name| TppMessage {
+            category: Category::Error,
+            code: Code::HttpHeaderRequired,
+            path: Some((*name).to_owned()),
+            text: Some(format!("The header {name} is missing too.")),
+        });
+        problems
+            .push(Refusal::new(Code::HttpHeaderRequired, Some(first), text).with_messages(further));
+    }
+    let mut problems = problems.into_iter();
+    match problems.next() {
+        None => Ok(()),
+        Some(first) => Err(first.with_messages(problems.flat_map(|p| p.messages()))),
+    }
 }
 
 #[cfg(test)]

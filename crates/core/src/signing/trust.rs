@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use x509_parser::prelude::parse_x509_certificate;
 
-use super::certificate::{pem_blocks, TppCertificate};
+use super::certificate::{pem_blocks, CertificateError, TppCertificate};
 use super::distinguished_name::DistinguishedName;
 
 /// The bundled test CA's certificate (its key is public too: see fixtures/certs/README.md).
@@ -189,7 +189,12 @@ impl CertificateCache {
             ChainVerdict::Untrusted(_) => None,
         };
         let entry = Arc::new(CachedCertificate {
-            certificate: TppCertificate::from_der(der).map_err(|e| e.to_string()),
+            certificate: TppCertificate::from_der(der).map_err(|e| match e {
+                CertificateError::NotACertificate(reason) => {
+                    super::certificate_hints::not_a_certificate(der, &reason)
+                }
+                other => other.to_string(),
+            }),
             chain,
             issuing_ca_not_after,
         });

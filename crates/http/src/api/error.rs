@@ -114,13 +114,28 @@ impl ApiError {
         Self::new(code, header, text).with_status(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE)
     }
 
-    /// 408 for a body not sent within the body read timeout (the connection is then closed).
-    pub fn body_timeout(limit: std::time::Duration) -> Self {
+    /// 408 for a body not sent within the body read timeout (the connection is then closed): how much of
+    /// it arrived, of how much announced, and a look at the start of what arrived (`preview`).
+    pub fn body_timeout(
+        limit: std::time::Duration,
+        arrived: usize,
+        announced: Option<u64>,
+        preview: &str,
+    ) -> Self {
+        let of = announced
+            .map(|length| format!(" of the {length} Content-Length announced"))
+            .unwrap_or_default();
+        let start = if arrived > 0 {
+            format!(", starting {preview}")
+        } else {
+            String::new()
+        };
         Self::new(
             Code::BadRequest,
             Some("(body)"),
             format!(
-                "The request body did not arrive within {} s: send the bytes Content-Length announces.",
+                "The request body did not arrive within {} s: {arrived} bytes{of} arrived{start}. Send \
+                 the bytes Content-Length announces.",
                 limit.as_secs_f64()
             ),
         )

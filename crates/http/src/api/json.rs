@@ -86,22 +86,84 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             ),
         ));
     }
-    serde_path_to_error::deserialize(strict::Strict(value)).map_err(|error| {
+    // The value is kept to look a missing field's name up in case (deserialising consumes a copy).
+    serde_path_to_error::deserialize(strict::Strict(value.clone())).map_err(|error| {
         let parent = error.path().to_string();
+        let twin_holder = object_at(&value, error.path());
         let inner = error.into_inner();
         // serde reports a missing field at its parent's path; name the field itself.
         let missing = inner
             .to_string()
             .strip_prefix("missing field `")
             .and_then(|rest| rest.split('`').next().map(str::to_owned));
+        // A field sent under a name that differs only in case (`StartDate`): say so, as the query
+        // parameters do. Refused as unknown (a type that takes no other fields) or found missing, the
+        // message names the field wanted and the one sent.
+        let (missing, twin) = match (missing, unknown_twin(&inner.to_string())) {
+            (None, Some((sent, wanted))) => (Some(wanted), Some(sent)),
+            (missing, _) => {
+                let twin = missing.as_deref().and_then(|field| {
+                    twin_holder?
+                        .keys()
+                        .find(|sent| sent.as_str() != field && sent.eq_ignore_ascii_case(field))
+                        .cloned()
+                });
+                (missing, twin)
+            }
+        };
+        // An unknown field is reported at its own path; name the wanted one beside it instead.
+        let parent = match (&twin, parent.rsplit_once('.')) {
+            (Some(sent), Some((up, last))) if last == sent.as_str() => up.to_owned(),
+            (Some(sent), None) if parent == *sent => ".".to_owned(),
+            _ => parent,
+        };
         let path = match (parent.as_str(), missing) {
             (".", Some(field)) => field,
             (parent, Some(field)) => format!("{parent}.{field}"),
             (".", None) => "(body)".to_owned(),
             (parent, None) => parent.to_owned(),
         };
-        ApiError::format(&path, format!("{path}: {inner}"))
+        match twin {
+            Some(sent) => ApiError::format(
+                &path,
+                format!(
+                    "{path} is required but missing; '{sent}' was sent, which differs from it only in \
+                     case (field names are case-sensitive)."
+                ),
+            ),
+            None => ApiError::format(&path, format!("{path}: {inner}")),
+        }
     })
+}
+
+/// From serde's "unknown field `Email`, expected `email`" (or "expected one of `a`, `email`"): the name
+/// sent and the expected one it differs from only in case, if one does.
+fn unknown_twin(message: &str) -> Option<(String, String)> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (sent, expected) = rest.split_once('`')?;
+    expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .find(|wanted| *wanted != sent && wanted.eq_ignore_ascii_case(sent))
+        .map(|wanted| (sent.to_owned(), wanted.to_owned()))
+}
+
+/// The JSON object at a deserialiser's path, if there is one there.
+fn object_at<'v>(
+    value: &'v serde_json::Value,
+    path: &serde_path_to_error::Path,
+) -> Option<&'v serde_json::Map<String, serde_json::Value>> {
+    use serde_path_to_error::Segment;
+    let mut here = value;
+    for segment in path.iter() {
+        here = match segment {
+            Segment::Seq { index } => here.get(index)?,
+            Segment::Map { key } => here.get(key)?,
+            Segment::Enum { .. } | Segment::Unknown => return None,
+        };
+    }
+    here.as_object()
 }
 
 /// Reads exactly one JSON value: a syntax error, or anything but whitespace after the value
@@ -160,6 +222,47 @@ mod tests {
         );
         let error = parse::<Outer>(br#"{}"#).unwrap_err();
         assert_eq!(error.refusal.path.as_deref(), Some("items"));
+    }
+
+    #[test]
+    fn a_field_sent_in_another_case_is_named_with_the_missing_one() {
+        let error = parse::<Outer>(br#"{"items":[{"Amount":"1"}]}"#).unwrap_err();
+        assert_eq!(error.refusal.path.as_deref(), Some("items[0].amount"));
+        assert!(
+            error
+                .refusal
+                .text
+                .contains("'Amount' was sent, which differs from it only in case"),
+            "{}",
+            error.refusal.text
+        );
+    }
+
+    #[test]
+    fn a_field_refused_as_unknown_is_named_with_the_one_it_differs_from_only_in_case() {
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Contact {
+            email: String,
+        }
+        let error = parse::<Contact>(br#"{"Email":"ops@tpp.no"}"#).unwrap_err();
+        assert_eq!(error.refusal.path.as_deref(), Some("email"));
+        assert!(
+            error
+                .refusal
+                .text
+                .contains("'Email' was sent, which differs from it only in case"),
+            "{}",
+            error.refusal.text
+        );
+        // Another unknown name keeps serde's words.
+        let error = parse::<Contact>(br#"{"mail":"ops@tpp.no"}"#).unwrap_err();
+        assert!(
+            error.refusal.text.contains("unknown field"),
+            "{}",
+            error.refusal.text
+        );
     }
 
     #[test]

@@ -3,15 +3,16 @@
 //! docs/reference/limits.md and settable on `serve`.
 
 use crate::api::error::ApiError;
-use axum::body::{to_bytes, Body};
+use axum::body::{Body, Bytes};
 use axum::extract::Request;
 use axum::http::header::{CONNECTION, CONTENT_LENGTH};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::{from_fn, Next};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use http_body_util::BodyExt;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -79,39 +80,151 @@ async fn enforce(limits: Limits, request: Request, next: Next) -> Response {
         let answer = closing(ApiError::payload_too_large(limits.max_body_bytes));
         return refused(parts, next, answer).await;
     }
+    // The request's start, and what of its body arrives, are kept for a refusal: the traffic log records
+    // a 408 from when the request began, for as long as it took, with the bytes that did come.
+    let started = Instant::now();
+    let mut arrived = Arrived::default();
     let read = tokio::time::timeout(
         limits.body_read_timeout,
-        to_bytes(body, limits.max_body_bytes),
+        arrived.read(body, limits.max_body_bytes),
     )
     .await;
-    let bytes = match read {
-        Err(_) => closing(ApiError::body_timeout(limits.body_read_timeout)),
-        Ok(Err(error)) if is_length_limit(&error) => {
-            closing(ApiError::payload_too_large(limits.max_body_bytes))
-        }
-        Ok(Err(error)) => closing(ApiError::format(
+    let answer = match read {
+        Err(_) => closing(ApiError::body_timeout(
+            limits.body_read_timeout,
+            arrived.len,
+            declared,
+            &preview(&arrived.joined()),
+        )),
+        Ok(Err(Unread::TooLarge)) => closing(ApiError::payload_too_large(limits.max_body_bytes)),
+        Ok(Err(Unread::Failed(error))) => closing(ApiError::format(
             "(body)",
             format!("the request body could not be read: {error}"),
         )),
-        Ok(Ok(bytes)) => {
+        Ok(Ok(())) => {
             return next
-                .run(Request::from_parts(parts, Body::from(bytes)))
+                .run(Request::from_parts(parts, Body::from(arrived.joined())))
                 .await
         }
     };
-    refused(parts, next, bytes).await
+    let kept = arrived.joined();
+    let kept = kept.slice(..kept.len().min(KEPT_OF_A_REFUSED_BODY));
+    refused_after(parts, next, answer, started, kept).await
 }
 
-/// The transport's refusal of a request, carried to [`answer_refused`] through the capture.
+/// How much of a refused body the traffic log keeps (the answer says how much arrived in all).
+const KEPT_OF_A_REFUSED_BODY: usize = 4096;
+
+/// Why a body was not read whole.
+enum Unread {
+    TooLarge,
+    Failed(axum::Error),
+}
+
+/// The body's bytes as they arrive, kept when reading stops half way (a timeout drops the read, not
+/// these).
+#[derive(Default)]
+struct Arrived {
+    parts: Vec<Bytes>,
+    len: usize,
+}
+
+impl Arrived {
+    async fn read(&mut self, body: Body, limit: usize) -> Result<(), Unread> {
+        let mut body = body;
+        while let Some(frame) = body.frame().await {
+            let Ok(data) = frame.map_err(Unread::Failed)?.into_data() else {
+                continue; // trailers
+            };
+            if self.len + data.len() > limit {
+                return Err(Unread::TooLarge);
+            }
+            self.len += data.len();
+            self.parts.push(data);
+        }
+        Ok(())
+    }
+
+    /// The bytes in one piece (without a copy when they came in one frame, as most bodies do).
+    fn joined(&self) -> Bytes {
+        match self.parts.as_slice() {
+            [] => Bytes::new(),
+            [one] => one.clone(),
+            many => many.concat().into(),
+        }
+    }
+}
+
+/// A short look at some bytes for a message: as text when they are printable UTF-8, in hex otherwise;
+/// at most 64 bytes.
+pub fn preview(bytes: &[u8]) -> String {
+    const SHOWN: usize = 64;
+    let shown = &bytes[..bytes.len().min(SHOWN)];
+    let more = if bytes.len() > SHOWN { " …" } else { "" };
+    // A character cut at the 64th byte is left out rather than making the whole look binary.
+    let text = match std::str::from_utf8(shown) {
+        Ok(text) => Some(text),
+        Err(cut) if cut.error_len().is_none() => {
+            std::str::from_utf8(&shown[..cut.valid_up_to()]).ok()
+        }
+        Err(_) => None,
+    }
+    .filter(|t| {
+        !t.chars()
+            .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+    });
+    match text {
+        Some(text) => {
+            let shown = text
+                .replace('\n', "\\n")
+                .replace('\r', "\\r")
+                .replace('\t', "\\t");
+            format!("'{shown}'{more}")
+        }
+        None => {
+            let hex: Vec<String> = shown.iter().map(|b| format!("{b:02x}")).collect();
+            format!("hex {}{more}", hex.join(" "))
+        }
+    }
+}
+
+/// The transport's refusal of a request, carried to [`answer_refused`] through the capture, with when
+/// the request began and the body bytes that arrived (for the traffic log).
 #[derive(Clone)]
-pub struct TransportRefusal(Arc<Mutex<Option<Response>>>);
+pub struct TransportRefusal(Arc<Refused>);
+
+pub struct Refused {
+    answer: Mutex<Option<Response>>,
+    /// When the request reached the limits (before its body was read).
+    pub started: Instant,
+    /// The body's bytes that arrived, at most [`KEPT_OF_A_REFUSED_BODY`].
+    pub arrived: Bytes,
+}
+
+impl TransportRefusal {
+    pub fn refused(&self) -> &Refused {
+        &self.0
+    }
+}
 
 /// Sends the request on without its body (its headers as sent: the inspector shows the Content-Length that
 /// announced more than arrived), to be answered with `answer` once the capture has seen it.
-async fn refused(mut parts: axum::http::request::Parts, next: Next, answer: Response) -> Response {
-    parts
-        .extensions
-        .insert(TransportRefusal(Arc::new(Mutex::new(Some(answer)))));
+async fn refused(parts: axum::http::request::Parts, next: Next, answer: Response) -> Response {
+    refused_after(parts, next, answer, Instant::now(), Bytes::new()).await
+}
+
+async fn refused_after(
+    mut parts: axum::http::request::Parts,
+    next: Next,
+    answer: Response,
+    started: Instant,
+    arrived: Bytes,
+) -> Response {
+    parts.extensions.insert(TransportRefusal(Arc::new(Refused {
+        answer: Mutex::new(Some(answer)),
+        started,
+        arrived,
+    })));
     next.run(Request::from_parts(parts, Body::empty())).await
 }
 
@@ -121,7 +234,14 @@ pub async fn answer_refused(request: Request, next: Next) -> Response {
     let refusal = request
         .extensions()
         .get::<TransportRefusal>()
-        .and_then(|refusal| refusal.0.lock().unwrap_or_else(|p| p.into_inner()).take());
+        .and_then(|refusal| {
+            refusal
+                .0
+                .answer
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take()
+        });
     match refusal {
         Some(answer) => answer,
         None => next.run(request).await,
@@ -178,14 +298,19 @@ fn check_headers(limits: &Limits, headers: &HeaderMap) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// True when reading the body stopped at the size limit (rather than failing otherwise).
-fn is_length_limit(error: &axum::Error) -> bool {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
-    while let Some(current) = source {
-        if current.is::<http_body_util::LengthLimitError>() {
-            return true;
-        }
-        source = current.source();
+#[cfg(test)]
+mod tests {
+    use super::preview;
+
+    #[test]
+    fn a_preview_is_text_when_it_reads_as_text_and_hex_otherwise() {
+        assert_eq!(preview(b"{\"email\":\n"), "'{\"email\":\\n'");
+        assert_eq!(preview(&[0x30, 0x82, 0x00, 0xff]), "hex 30 82 00 ff");
+        let long = "ø".repeat(40);
+        assert!(
+            preview(long.as_bytes()).ends_with("' …"),
+            "{}",
+            preview(long.as_bytes())
+        );
     }
-    false
 }

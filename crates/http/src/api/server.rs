@@ -145,7 +145,6 @@ pub fn shutdown_signal() -> impl Future<Output = ()> {
 #[cfg(test)]
 mod tests {
     use crate::app::{App, AppConfig, DataDir};
-    use std::time::{Duration, Instant};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     /// An open event stream (the workbench's, as the desktop window holds it) does not hold up a stop.
@@ -175,10 +174,7 @@ mod tests {
         let mut opened = Vec::new();
         let mut buf = [0u8; 1024];
         while !String::from_utf8_lossy(&opened).contains(": connected") {
-            let n = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buf))
-                .await
-                .expect("the stream opens")
-                .unwrap();
+            let n = stream.read(&mut buf).await.unwrap();
             assert!(
                 n > 0,
                 "closed before the stream opened: {}",
@@ -188,21 +184,14 @@ mod tests {
         }
         assert!(String::from_utf8_lossy(&opened).starts_with("HTTP/1.1 200"));
 
-        let asked = Instant::now();
         stop.send(()).unwrap();
-        tokio::time::timeout(Duration::from_secs(5), serving)
-            .await
-            .expect("the server stops within the test's bound")
-            .unwrap()
-            .unwrap();
-        let took = asked.elapsed();
-        assert!(
-            took < Duration::from_secs(2),
-            "the stop waited {took:?} for the open event stream"
-        );
-        // The client sees the stream end (the chunked body's last chunk, then the connection closes).
+        serving.await.unwrap().unwrap();
+        // The stop told the stream to end rather than waiting out the grace for it: the client reads the
+        // chunked body's last chunk. A stop that did not end the stream would leave it open (this read
+        // would not end) or cut it without that chunk. A proof by what was sent, not by how long the stop
+        // took, which a loaded machine stretches.
         let mut rest = Vec::new();
-        let _ = tokio::time::timeout(Duration::from_secs(2), stream.read_to_end(&mut rest)).await;
+        let _ = stream.read_to_end(&mut rest).await;
         assert!(
             String::from_utf8_lossy(&rest).contains("0\r\n\r\n"),
             "{}",

@@ -414,9 +414,42 @@ pub fn preview(store: &Store, bytes: &[u8], mode: Mode) -> Result<Preview, FileE
 /// wait meanwhile, so none decides against a state being replaced. The clock held in memory by a running
 /// service is not moved here: see [`super::live::import`].
 pub fn import(store: &Store, bytes: &[u8], mode: Mode) -> Result<Preview, FileError> {
+    import_reporting(store, bytes, mode, &mut |_| {})
+}
+
+/// Where an import is: told to [`import_reporting`]'s caller as each stage is reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImportStage {
+    /// The file is read and checked; nothing is written yet.
+    Checked,
+    /// The commit is about to start; nothing is written yet.
+    Committing,
+    /// The commit has returned: the new state is written.
+    Committed,
+}
+
+impl ImportStage {
+    pub fn name(self) -> &'static str {
+        match self {
+            ImportStage::Checked => "checked",
+            ImportStage::Committing => "committing",
+            ImportStage::Committed => "committed",
+        }
+    }
+}
+
+/// [`import`], telling `reached` each [`ImportStage`] as it is reached (the kill -9 trials stop an
+/// import at the stages it reports rather than at a time guessed beforehand).
+pub fn import_reporting(
+    store: &Store,
+    bytes: &[u8],
+    mode: Mode,
+    reached: &mut dyn FnMut(ImportStage),
+) -> Result<Preview, FileError> {
     let started = std::time::Instant::now();
     let parsed = parse(bytes)?;
     let checked = started.elapsed();
+    reached(ImportStage::Checked);
     let _runs = store.locks().runs();
     let _mock_data = store.locks().mock_data();
     let mut plan = plan(store, parsed, mode)?;
@@ -424,7 +457,9 @@ pub fn import(store: &Store, bytes: &[u8], mode: Mode) -> Result<Preview, FileEr
     // The directory now holds the state its user gave it: a later start must not seed over it.
     plan.writes
         .push(crate::store::initialised::marker_write("state file")?);
+    reached(ImportStage::Committing);
     store.write_raw(&plan.cleared, plan.writes)?;
+    reached(ImportStage::Committed);
     tracing::debug!(?checked, ?planned, committed = ?started.elapsed(), "state file imported");
     Ok(plan.preview)
 }

@@ -13,7 +13,7 @@ pub mod versions;
 
 pub use error::{FaultKind, FileError};
 pub use export::export;
-pub use import::{import, preview, Mode, Preview};
+pub use import::{import, import_reporting, preview, ImportStage, Mode, Preview};
 use versions::{FileMigration, Versions};
 
 /// The `format` member of every state file.

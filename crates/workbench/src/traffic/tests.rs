@@ -4,27 +4,33 @@ use super::model::Entry;
 use super::TrafficLog;
 use crate::events::{EventKind, Events};
 use crate::store::Store;
-use std::time::{Duration, Instant};
 use time::OffsetDateTime;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::Receiver;
 
-/// Waits until the log holds an event of `kind`, up to a few seconds.
-fn wait_for_event(log: &TrafficLog, kind: &str) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while Instant::now() < deadline {
-        log.settle(Duration::from_secs(1));
-        let found = log
-            .page(
-                None,
-                10,
-                |entry| matches!(entry, Entry::Event(e) if e.event == kind),
-            )
-            .expect("page");
-        if !found.is_empty() {
-            return true;
+/// Waits until the log stores an event of `kind`, however long its writer takes: `live` is a subscription
+/// made before the event was published, so its announcement is heard (or, when the listener fell behind,
+/// the stored log has it). False when the log stopped first. No deadline and no sleep.
+fn wait_for_event(mut live: Receiver<Entry>, log: &TrafficLog, kind: &str) -> bool {
+    loop {
+        match live.blocking_recv() {
+            Ok(Entry::Event(e)) if e.event == kind => return true,
+            Ok(_) => {}
+            Err(RecvError::Lagged(_)) => {
+                let stored = log
+                    .page(
+                        None,
+                        10,
+                        |entry| matches!(entry, Entry::Event(e) if e.event == kind),
+                    )
+                    .expect("page");
+                if !stored.is_empty() {
+                    return true;
+                }
+            }
+            Err(RecvError::Closed) => return false,
         }
-        std::thread::sleep(Duration::from_millis(10));
     }
-    false
 }
 
 #[test]
@@ -33,13 +39,14 @@ fn follows_events_when_started_outside_any_runtime() {
     assert!(tokio::runtime::Handle::try_current().is_err());
     let events = Events::default();
     let log = TrafficLog::start(Store::temporary().unwrap(), &events).unwrap();
+    let live = log.subscribe();
     events.publish(
         EventKind::Clock,
         OffsetDateTime::now_utc(),
         serde_json::json!({"to": "x"}),
     );
     assert!(
-        wait_for_event(&log, "clock"),
+        wait_for_event(live, &log, "clock"),
         "the clock move is on the timeline"
     );
 }
@@ -48,12 +55,13 @@ fn follows_events_when_started_outside_any_runtime() {
 async fn follows_events_on_the_current_runtime() {
     let events = Events::default();
     let log = TrafficLog::start(Store::temporary().unwrap(), &events).unwrap();
+    let live = log.subscribe();
     events.publish(
         EventKind::BatchRun,
         OffsetDateTime::now_utc(),
         serde_json::json!({}),
     );
-    let found = tokio::task::spawn_blocking(move || wait_for_event(&log, "batch.run"));
+    let found = tokio::task::spawn_blocking(move || wait_for_event(live, &log, "batch.run"));
     assert!(found.await.unwrap(), "the batch run is on the timeline");
 }
 
@@ -61,6 +69,7 @@ async fn follows_events_on_the_current_runtime() {
 fn other_kinds_of_event_stay_off_the_timeline() {
     let events = Events::default();
     let log = TrafficLog::start(Store::temporary().unwrap(), &events).unwrap();
+    let live = log.subscribe();
     events.publish(
         EventKind::PersonaChanged,
         OffsetDateTime::now_utc(),
@@ -71,7 +80,7 @@ fn other_kinds_of_event_stay_off_the_timeline() {
         OffsetDateTime::now_utc(),
         serde_json::json!({}),
     );
-    assert!(wait_for_event(&log, "clock"));
+    assert!(wait_for_event(live, &log, "clock"));
     let all = log.page(None, 10, |_| true).unwrap();
     assert_eq!(all.len(), 1, "only the clock move: {all:?}");
 }

@@ -32,8 +32,15 @@ function Filters(props: { filter: TrafficFilter; onChange: (f: TrafficFilter) =>
   return (
     <form class="traffic-filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
       <label class="field">
-        <span>Text</span>
-        <input type="search" value={props.filter.q ?? ""} onInput={(e) => set({ q: e.currentTarget.value })} />
+        <span>Search the log</span>
+        {/* The service looks in the summary, the ids a TPP has in its own logs (X-Request-ID, TPP-Session-ID,
+            PSU-ID, PSU-Corporate-ID, Consent-ID) and the bodies: docs/traffic-api.md. */}
+        <input
+          type="search"
+          placeholder="X-Request-ID, TPP-Session-ID, PSU-ID, an id, text"
+          value={props.filter.q ?? ""}
+          onInput={(e) => set({ q: e.currentTarget.value })}
+        />
       </label>
       <label class="field">
         <span>TPP</span>

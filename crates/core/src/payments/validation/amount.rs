@@ -78,7 +78,7 @@ pub fn amount_text<'a>(amount_object: &'a Object, path: &str) -> Result<&'a str,
             ),
         )),
         Some(Value::String(s)) => Ok(s),
-        None | Some(Value::Null) => Err(super::fields::missing(&amount_path)),
+        None | Some(Value::Null) => Err(super::fields::missing(amount_object, path, "amount")),
         Some(other) => Err(wrong_type(&amount_path, "a string", other)),
     }
 }

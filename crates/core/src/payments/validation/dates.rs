@@ -7,17 +7,12 @@
 use super::fields::{at, opt_str, Object};
 use super::Ctx;
 use crate::refusal::{Code, Refusal};
-use time::macros::format_description;
 use time::Date;
 
 /// Parses `YYYY-MM-DD` at `path`; a malformed date is a FORMAT_ERROR (not an execution-date error).
 pub fn parse_date(path: &str, text: &str) -> Result<Date, Refusal> {
-    Date::parse(text, format_description!("[year]-[month]-[day]")).map_err(|_| {
-        Refusal::format(
-            path,
-            format!("{path} '{text}' is not a date of the form YYYY-MM-DD (ISO 8601)."),
-        )
-    })
+    crate::domain::calendar_date::parse(text)
+        .map_err(|reason| Refusal::format(path, format!("{path} {reason}.")))
 }
 
 /// An optional date field.

@@ -37,9 +37,24 @@ pub fn kind(value: &Value) -> &'static str {
     }
 }
 
-/// 400 FORMAT_ERROR for a required field that is absent (or null).
-pub fn missing(path: &str) -> Refusal {
-    Refusal::format(path, format!("{path} is required but missing."))
+/// 400 FORMAT_ERROR for a required field `name` of `object` (at `prefix`) that is absent (or null). A
+/// field sent under a name that differs only in case (`StartDate`) is named, as the query parameters'
+/// are: JSON names are case-sensitive, and the difference is easy to miss.
+pub fn missing(object: &Object, prefix: &str, name: &str) -> Refusal {
+    let path = at(prefix, name);
+    match object
+        .keys()
+        .find(|sent| *sent != name && sent.eq_ignore_ascii_case(name))
+    {
+        Some(sent) => Refusal::format(
+            &path,
+            format!(
+                "{path} is required but missing; '{sent}' was sent, which differs from it only in case \
+                 (field names are case-sensitive)."
+            ),
+        ),
+        None => Refusal::format(&path, format!("{path} is required but missing.")),
+    }
 }
 
 /// 400 FORMAT_ERROR for a value of the wrong JSON type.
@@ -77,7 +92,7 @@ pub fn opt_str<'a>(
 
 /// A required string field.
 pub fn req_str<'a>(object: &'a Object, prefix: &str, name: &str) -> Result<&'a str, Refusal> {
-    opt_str(object, prefix, name)?.ok_or_else(|| missing(&at(prefix, name)))
+    opt_str(object, prefix, name)?.ok_or_else(|| missing(object, prefix, name))
 }
 
 /// An optional object field.
@@ -93,7 +108,7 @@ pub fn opt_obj<'a>(
 
 /// A required object field.
 pub fn req_obj<'a>(object: &'a Object, prefix: &str, name: &str) -> Result<&'a Object, Refusal> {
-    opt_obj(object, prefix, name)?.ok_or_else(|| missing(&at(prefix, name)))
+    opt_obj(object, prefix, name)?.ok_or_else(|| missing(object, prefix, name))
 }
 
 /// An optional boolean field.
@@ -128,7 +143,7 @@ pub fn req_array<'a>(
     prefix: &str,
     name: &str,
 ) -> Result<&'a Vec<Value>, Refusal> {
-    opt_array(object, prefix, name)?.ok_or_else(|| missing(&at(prefix, name)))
+    opt_array(object, prefix, name)?.ok_or_else(|| missing(object, prefix, name))
 }
 
 /// Whether the field is present with a non-null value (used for one-of and exclusivity rules).

@@ -29,7 +29,8 @@ pub const EXECUTION_RULES: [&str; 2] = ["following", "preceding"];
 
 /// The schedule of a periodic payment body.
 pub fn schedule(ctx: &Ctx, object: &Object) -> Result<Schedule, Refusal> {
-    let start_date = opt_date(object, "", "startDate")?.ok_or_else(|| missing("startDate"))?;
+    let start_date =
+        opt_date(object, "", "startDate")?.ok_or_else(|| missing(object, "", "startDate"))?;
     not_in_past(ctx, "startDate", start_date)?;
     let end_date = opt_date(object, "", "endDate")?;
     if let Some(end) = end_date.filter(|end| *end < start_date) {
@@ -58,7 +59,7 @@ pub fn schedule(ctx: &Ctx, object: &Object) -> Result<Schedule, Refusal> {
 
 /// `frequency`: required, one of [`FREQUENCIES`] (case as Berlin Group writes them).
 fn frequency(object: &Object) -> Result<Frequency, Refusal> {
-    let text = opt_str(object, "", "frequency")?.ok_or_else(|| missing("frequency"))?;
+    let text = opt_str(object, "", "frequency")?.ok_or_else(|| missing(object, "", "frequency"))?;
     FREQUENCIES
         .iter()
         .find(|(code, _)| *code == text)

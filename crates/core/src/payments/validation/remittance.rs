@@ -126,7 +126,7 @@ fn structured(ctx: &mut Ctx, entry: &Object, path: &str) -> Result<StructuredRef
                 check_text(&reference_path, text, 1, MAX_STRUCTURED_CHARS)?;
                 text.to_string()
             }
-            None => return Err(super::fields::missing(&reference_path)),
+            None => return Err(super::fields::missing(entry, path, "reference")),
         }
     };
     Ok(StructuredReference {

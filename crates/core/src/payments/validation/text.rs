@@ -82,7 +82,7 @@ pub fn req_text(
     min: usize,
     max: usize,
 ) -> Result<String, Refusal> {
-    opt_text(object, prefix, name, min, max)?.ok_or_else(|| missing(&at(prefix, name)))
+    opt_text(object, prefix, name, min, max)?.ok_or_else(|| missing(object, prefix, name))
 }
 
 /// No limit: SPEC.md names none for some fields (buildingNumber, postalCode), but the character

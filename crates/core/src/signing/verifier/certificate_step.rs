@@ -1,6 +1,7 @@
 //! The certificate step: the TPP-Signature-Certificate header read (once per distinct certificate, then
 //! found by its text), chained to a trusted CA that has not expired, valid at the sandbox clock's time,
-//! and carrying PSD2 roles.
+//! and carrying PSD2 roles. Reading and judging are apart: a certificate that is read but may not be
+//! used still lends its key to the keyId, algorithm and signature steps.
 
 use super::run::Run;
 use super::Verifier;
@@ -13,14 +14,16 @@ use crate::tolerance::Tolerance;
 use std::sync::Arc;
 use time::OffsetDateTime;
 
+const HEADER: &str = "TPP-Signature-Certificate";
+
 impl Verifier {
-    pub(super) fn certificate_step(
+    /// Reads the header into a parsed certificate (cached by the header's text). Fails only when there
+    /// is no certificate to read a key from; whether it may be used is [`Verifier::certificate_usable`].
+    pub(super) fn read_certificate(
         &self,
         header: &str,
-        now: OffsetDateTime,
         run: &mut Run,
     ) -> Result<Arc<CachedCertificate>, Refusal> {
-        const HEADER: &str = "TPP-Signature-Certificate";
         let cached = match self.cache.get_by_header(header) {
             Some(seen) => seen,
             None => {
@@ -35,17 +38,30 @@ impl Verifier {
                 cached
             }
         };
-        let tpp = match &cached.certificate {
-            Ok(tpp) => tpp,
-            Err(reason) => {
-                return Err(Refusal::format(
-                    HEADER,
-                    format!(
-                        "TPP-Signature-Certificate is not a usable X.509 certificate: {reason}"
-                    ),
-                ))
-            }
-        };
+        if let Err(reason) = &cached.certificate {
+            let text = if reason.starts_with(HEADER) {
+                reason.clone()
+            } else {
+                format!("TPP-Signature-Certificate is not a usable X.509 certificate: {reason}")
+            };
+            return Err(Refusal::format(HEADER, text));
+        }
+        Ok(cached)
+    }
+
+    /// A parsed certificate chains to a trusted CA that has not expired, is valid at the sandbox clock's
+    /// time and carries PSD2 roles. When it does not, the steps after it still check the Signature with
+    /// its key, so that one answer says whether the rest of the request is right.
+    pub(super) fn certificate_usable(
+        &self,
+        cached: &CachedCertificate,
+        now: OffsetDateTime,
+        run: &mut Run,
+    ) -> Result<(), Refusal> {
+        let tpp = cached
+            .certificate
+            .as_ref()
+            .expect("read_certificate passes only a parsed certificate");
         if let ChainVerdict::Untrusted(reason) = &cached.chain {
             return Err(Refusal::new(
                 Code::BadRequest,
@@ -91,6 +107,6 @@ impl Verifier {
             let roles: Vec<&str> = tpp.roles().iter().map(|r| r.as_str()).collect();
             format!("trusted, valid, roles {}", roles.join(","))
         });
-        Ok(cached)
+        Ok(())
     }
 }

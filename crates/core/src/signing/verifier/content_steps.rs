@@ -1,6 +1,7 @@
 //! The steps that check what was signed: the signed-header list and the signing string built from it,
 //! the Digest against the body, and the RSA-SHA256 signature over the signing string.
 
+use super::request_steps::Unavailable;
 use super::run::Run;
 use super::RequestToVerify;
 use crate::refusal::{Code, Refusal};
@@ -13,27 +14,32 @@ use crate::signing::{rsa_sha256, signing_string};
 use crate::tolerance::Tolerance;
 
 /// The signed-header list covers what it must, and the signing string is built from it. The string is
-/// computed first where the listed headers allow it, so that a refusal of the list itself (say Digest
-/// left out) still shows what the sandbox would have verified, beside the string the client signed.
+/// built whatever the list's verdict (when every listed header can be read: `blocked` names one that
+/// cannot), so that the signature is still checked over what was sent and a refusal of the list itself
+/// (say Date left out) still shows what the sandbox verified, beside the string the client signed.
 pub(super) fn signed_headers(
     params: &SignatureParams,
     request: &RequestToVerify,
+    blocked: Option<Unavailable>,
     run: &mut Run,
 ) -> Result<(), Refusal> {
-    let computable = signing_string::build(
-        &params.headers,
-        request.method,
-        request.path_and_query,
-        request.headers,
-    );
-    if let Err(error) = check_signed_headers(params, request.headers, !request.body.is_empty(), run)
-    {
-        run.signing_string = computable.ok();
-        return Err(error);
+    let rules = check_signed_headers(params, request.headers, !request.body.is_empty(), run);
+    if blocked.is_none() {
+        match signing_string::build(
+            &params.headers,
+            request.method,
+            request.path_and_query,
+            request.headers,
+        ) {
+            Ok(built) => run.signing_string = Some(built),
+            // A listed header the request lacks: the list's own problem, unless it has a worse one.
+            Err(reason) => {
+                rules?;
+                return Err(Refusal::new(Code::BadRequest, Some("Signature"), reason));
+            }
+        }
     }
-    let signing_string =
-        computable.map_err(|reason| Refusal::new(Code::BadRequest, Some("Signature"), reason))?;
-    run.signing_string = Some(signing_string);
+    rules?;
     run.pass(Step::SignedHeaders, || params.headers.join(" "));
     Ok(())
 }
@@ -81,13 +87,12 @@ pub(super) fn signature(
         return Err(Refusal::new(
             Code::BadRequest,
             Some("Signature"),
+            // Short: the signing string itself follows in the same 512-character text (`answer`).
             format!(
                 "The signature does not verify with the certificate's key (SN={}) over the signing string \
-                 the sandbox computed from the headers '{}' (see the next message). Compare it byte for \
-                 byte with the string you signed: header values, order, lower-case names, the request \
-                 target's path and query.",
+                 the sandbox computed: compare it byte for byte with yours (values, order, lower-case \
+                 names, path and query).",
                 tpp.serial_hex,
-                params.headers.join(" ")
             ),
         ));
     }

@@ -4,14 +4,17 @@
 //! Steps, in order (the table in [`crate::signing::steps`]; one function each): required headers, Date
 //! window ([`request_steps`]), certificate — decode, parse, chain, validity, PSD2 roles
 //! ([`certificate_step`]) —, Signature header, keyId, algorithm ([`signer_steps`]), signed-header list,
-//! Digest, RSA-SHA256 signature ([`content_steps`]). Every refusal is 400 (SPEC.md: missing or failing
-//! signatures are 400). The certificate's parse and chain verdict are cached, found by the header's
-//! text, so a request costs one RSA verification.
+//! Digest, RSA-SHA256 signature ([`content_steps`]); [`sequence`] runs each whose input is there,
+//! whatever failed before it, and [`answer`] makes the refusal. Every refusal is 400 (SPEC.md: missing
+//! or failing signatures are 400). The certificate's parse and chain verdict are cached, found by the
+//! header's text, so a request costs one RSA verification.
 
+mod answer;
 mod certificate_step;
 mod content_steps;
 mod request_steps;
 mod run;
+mod sequence;
 mod signer_steps;
 
 use super::certificate::TppCertificate;
@@ -22,7 +25,7 @@ use super::qc_statements::Psd2Role;
 pub use super::steps::{Step, SIGNING_CANDIDATES};
 use super::trust::{CachedCertificate, CertificateCache, TrustStore};
 use crate::clock::Clock;
-use crate::refusal::{Code, Refusal, TppMessage};
+use crate::refusal::{Refusal, TppMessage};
 use crate::tolerance::Tolerated;
 use run::Run;
 use std::borrow::Cow;
@@ -104,11 +107,22 @@ impl VerifiedTpp {
     }
 }
 
+/// What one step found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Passed, with a note (what was found).
+    Passed(Cow<'static, str>),
+    /// Failed, with the refusal's text.
+    Failed(String),
+    /// Not run, because something it reads is missing or unusable: "could not be checked because …".
+    NotChecked(String),
+}
+
 /// The outcome of a check with its per-step verdicts, for the CLI and the workbench.
 #[derive(Debug)]
 pub struct Report {
-    /// Each step reached: passed (`Ok`, with a note) or failed (`Err`, with the reason).
-    pub steps: Vec<(Step, Result<Cow<'static, str>, String>)>,
+    /// Each step's verdict, in the order they ran.
+    pub steps: Vec<(Step, Verdict)>,
     /// The signing string the sandbox computed, once the signed-header list was understood.
     pub signing_string: Option<String>,
     pub outcome: Result<VerifiedTpp, Refusal>,
@@ -189,119 +203,17 @@ impl Verifier {
         every_failure: bool,
     ) -> Report {
         let mut run = Run::new(explain);
-        let outcome = self.run_steps(request, times, &mut run);
-        let outcome = outcome.map_err(|error| {
-            let further = std::mem::take(&mut run.also);
-            let further = further
-                .into_iter()
-                .filter(|_| every_failure)
-                .flat_map(|refusal| refusal.messages());
-            let mut error = error
-                .with_messages(further)
-                .with_messages(run.tolerated.iter().map(|t| t.warning.clone()));
-            if let Some(signing_string) = &run.signing_string {
-                error = error.with_messages([TppMessage {
-                    category: crate::refusal::Category::Error,
-                    code: Code::BadRequest,
-                    path: Some("Signature".into()),
-                    text: Some(crate::refusal::truncate_text(format!(
-                        "Signing string computed by the sandbox (lines joined by \\n): {}",
-                        signing_string.replace('\n', "\\n")
-                    ))),
-                }]);
-            }
-            error
-        });
+        let outcome = match self.run_steps(request, times, &mut run) {
+            Ok(cached) => Ok(VerifiedTpp {
+                certificate: cached,
+                tolerated: std::mem::take(&mut run.tolerated),
+            }),
+            Err(failures) => Err(answer::refusal(failures, &run, every_failure)),
+        };
         Report {
             steps: run.steps,
             signing_string: run.signing_string,
             outcome,
-        }
-    }
-
-    /// The steps in the order of [`crate::signing::steps::STEPS`], each refusing with its own name. The
-    /// first failure is the refusal (the order is the contract); the steps that do not depend on a failed
-    /// one still run, and their failures follow it as further ERRORs (`Run::also`), so that one answer
-    /// names every problem of the request a client can fix at once. A step that needs what a failed
-    /// step would have given (the certificate's key, the parsed Signature header, the signing string) is
-    /// not run and shows as skipped.
-    fn run_steps(
-        &self,
-        request: &RequestToVerify,
-        times: Times,
-        run: &mut Run,
-    ) -> Result<VerifiedTpp, Refusal> {
-        // Without the headers themselves nothing else can be read.
-        let sent = run.step(Step::RequiredHeaders, |run| {
-            request_steps::required_headers(request, run)
-        })?;
-        let mut failures: Vec<(Step, Refusal)> = Vec::new();
-        let date = run.step(Step::Date, |run| request_steps::date(sent.date, times, run));
-        failures.extend(date.err().map(|r| (Step::Date, r)));
-        let cached = match run.step(Step::Certificate, |run| {
-            self.certificate_step(sent.certificate, times.now, run)
-        }) {
-            Ok(cached) => Some(cached),
-            Err(refusal) => {
-                failures.push((Step::Certificate, refusal));
-                None
-            }
-        };
-        let tpp = cached.as_ref().map(|cached| {
-            cached
-                .certificate
-                .as_ref()
-                .expect("the certificate step passes only a parsed certificate")
-        });
-        let params = match run.step(Step::SignatureHeader, |run| {
-            signer_steps::signature_header(&sent.signature, run)
-        }) {
-            Ok(params) => Some(params),
-            Err(refusal) => {
-                failures.push((Step::SignatureHeader, refusal));
-                None
-            }
-        };
-        let mut signing_string_built = false;
-        if let Some(params) = &params {
-            if let Some(tpp) = tpp {
-                let key_id = run.step(Step::KeyId, |run| signer_steps::key_id(params, tpp, run));
-                failures.extend(key_id.err().map(|r| (Step::KeyId, r)));
-                let algorithm = run.step(Step::Algorithm, |run| {
-                    signer_steps::algorithm(params, tpp, run)
-                });
-                failures.extend(algorithm.err().map(|r| (Step::Algorithm, r)));
-            }
-            let listed = run.step(Step::SignedHeaders, |run| {
-                content_steps::signed_headers(params, request, run)
-            });
-            signing_string_built = listed.is_ok();
-            failures.extend(listed.err().map(|r| (Step::SignedHeaders, r)));
-        }
-        let digest = run.step(Step::Digest, |run| content_steps::digest(request, run));
-        failures.extend(digest.err().map(|r| (Step::Digest, r)));
-        if let (Some(params), Some(tpp), true) = (&params, tpp, signing_string_built) {
-            // The signature is checked with the certificate's RSA key whatever the algorithm was named.
-            if tpp.rsa_public_key.is_some() {
-                let signature = run.step(Step::Signature, |run| {
-                    content_steps::signature(params, tpp, run)
-                });
-                failures.extend(signature.err().map(|r| (Step::Signature, r)));
-            }
-        }
-        match (cached, failures.is_empty()) {
-            (Some(cached), true) => Ok(VerifiedTpp {
-                certificate: cached,
-                tolerated: std::mem::take(&mut run.tolerated),
-            }),
-            _ => {
-                // The first failure in the steps' order is the refusal; the others follow it.
-                failures.sort_by_key(|(step, _)| *step as usize);
-                let mut failures = failures.into_iter().map(|(_, refusal)| refusal);
-                let first = failures.next().expect("a failure, or the certificate's");
-                run.also = failures.collect();
-                Err(first)
-            }
         }
     }
 }

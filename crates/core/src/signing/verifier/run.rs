@@ -1,7 +1,9 @@
-//! What a check collects while its steps run: each step's verdict (when asked to explain), what was
-//! tolerated (things production refuses, accepted under the sandbox profile: `crate::tolerance`; the gate
-//! judges them with `rehearsal::tolerance`) and the signing string the sandbox computed.
+//! What a check collects while its steps run: each step's verdict (when asked to explain), which steps
+//! passed and which could not be checked (for the refusal's summary), what was tolerated (things
+//! production refuses, accepted under the sandbox profile: `crate::tolerance`; the gate judges them with
+//! `rehearsal::tolerance`) and the signing string the sandbox computed.
 
+use super::Verdict;
 use crate::refusal::{Code, Refusal};
 use crate::signing::steps::Step;
 use crate::tolerance::{Tolerance, Tolerated};
@@ -10,11 +12,17 @@ use std::borrow::Cow;
 /// Collects verdicts and warnings while the steps run.
 pub(super) struct Run {
     pub explain: bool,
-    pub steps: Vec<(Step, Result<Cow<'static, str>, String>)>,
+    pub steps: Vec<(Step, Verdict)>,
     pub tolerated: Vec<Tolerated>,
     pub signing_string: Option<String>,
-    /// The failures after the first, in the steps' order (the first is the refusal).
-    pub also: Vec<Refusal>,
+    /// The steps that passed, one bit per step (kept on every request: a bit costs nothing, and a
+    /// refusal's summary names them).
+    passed: u16,
+    /// The steps that could not run, each with the reason (only a refused request has any).
+    pub not_checked: Vec<(Step, String)>,
+    /// The request carries no Signature: it is not signed at all, and what its other steps found says
+    /// nothing a client can use (the refusal says how to sign instead).
+    pub unsigned: bool,
 }
 
 impl Run {
@@ -24,7 +32,9 @@ impl Run {
             steps: Vec::new(),
             tolerated: Vec::new(),
             signing_string: None,
-            also: Vec::new(),
+            passed: 0,
+            not_checked: Vec::new(),
+            unsigned: false,
         }
     }
 
@@ -34,15 +44,40 @@ impl Run {
         step: Step,
         check: impl FnOnce(&mut Run) -> Result<T, Refusal>,
     ) -> Result<T, Refusal> {
-        check(self).or_else(|error| self.fail(step, error))
+        let result = check(self);
+        self.record(step, result)
+    }
+
+    /// Records a step's outcome found elsewhere: a refusal becomes the step's failed verdict.
+    pub fn record<T>(&mut self, step: Step, result: Result<T, Refusal>) -> Result<T, Refusal> {
+        result.or_else(|error| self.fail(step, error))
     }
 
     /// A passed step's note: most are fixed texts, lent rather than copied (this runs for every logged
     /// request).
     pub fn pass<N: Into<Cow<'static, str>>>(&mut self, step: Step, note: impl FnOnce() -> N) {
+        self.passed |= 1 << step as u16;
         if self.explain {
-            self.steps.push((step, Ok(note().into())));
+            self.steps.push((step, Verdict::Passed(note().into())));
         }
+    }
+
+    /// A step that cannot run because something it reads is missing or unusable (`reason` completes
+    /// "could not be checked because …", e.g. "Date is missing").
+    pub fn not_checked(&mut self, step: Step, reason: impl Into<String>) {
+        let reason = reason.into();
+        if self.explain {
+            self.steps.push((
+                step,
+                Verdict::NotChecked(format!("could not be checked because {reason}")),
+            ));
+        }
+        self.not_checked.push((step, reason));
+    }
+
+    /// Whether `step` passed.
+    pub fn passed(&self, step: Step) -> bool {
+        self.passed & (1 << step as u16) != 0
     }
 
     fn fail<T>(&mut self, step: Step, error: Refusal) -> Result<T, Refusal> {
@@ -58,7 +93,9 @@ impl Run {
             step.name(),
             error.text
         );
-        self.steps.push((step, Err(error.text.clone())));
+        if self.explain {
+            self.steps.push((step, Verdict::Failed(error.text.clone())));
+        }
         Err(error)
     }
 

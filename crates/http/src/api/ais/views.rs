@@ -182,14 +182,9 @@ pub fn int32(name: &str, text: &str, min: i32) -> ApiResult<usize> {
 
 /// A `YYYY-MM-DD` query value, else 400 FORMAT_ERROR naming the parameter.
 pub fn date(name: &str, text: Option<&str>) -> ApiResult<Option<Date>> {
-    let format = time::macros::format_description!("[year]-[month]-[day]");
     text.map(|t| {
-        Date::parse(t.trim(), &format).map_err(|_| {
-            ApiError::format(
-                name,
-                format!("{name} '{t}' is not a date of the form YYYY-MM-DD"),
-            )
-        })
+        crate::domain::calendar_date::parse(t.trim())
+            .map_err(|reason| ApiError::format(name, format!("{name} {reason}.")))
     })
     .transpose()
 }

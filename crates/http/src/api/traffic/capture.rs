@@ -74,10 +74,23 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
         return next.run(request).await;
     }
     let id = log.next_id();
-    let at = state.clock.now();
-    let started = Instant::now();
+    let mut at = state.clock.now();
+    let mut started = Instant::now();
     let (mut parts, body) = request.into_parts();
-    let request_body = to_bytes(body, usize::MAX).await.unwrap_or_default();
+    let mut request_body = to_bytes(body, usize::MAX).await.unwrap_or_default();
+    // A request the transport refused (a 408: its body did not arrive in time) is recorded from when it
+    // began, with the bytes that did arrive; the handlers never see them.
+    let transport_refused = parts
+        .extensions
+        .get::<crate::api::limits::TransportRefusal>()
+        .map(|refusal| (refusal.refused().started, refusal.refused().arrived.clone()));
+    let mut kept_arrived = None;
+    if let Some((began, arrived)) = transport_refused {
+        at -= began.elapsed();
+        started = began;
+        kept_arrived = (!arrived.is_empty()).then_some(arrived);
+        request_body = Bytes::new();
+    }
     let slot = GateSlot::default();
     parts.extensions.insert(slot.clone());
     let request_headers = header_block(&parts.headers);
@@ -90,8 +103,8 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
         .and_then(|request_id| log.claim_composer_request(request_id, id));
     // The handlers get the body as it came; the log keeps its own copy, so that it holds nothing of
     // the server's buffers either.
-    let kept_request_body =
-        (!request_body.is_empty()).then(|| Bytes::copy_from_slice(&request_body));
+    let kept_request_body = kept_arrived
+        .or_else(|| (!request_body.is_empty()).then(|| Bytes::copy_from_slice(&request_body)));
     // The exchange is the cause of what the request writes (the change journal's, docs/rewind.md).
     let cause = crate::store::journal::cause::Cause::Entry(id);
     let response = crate::store::journal::cause::within(

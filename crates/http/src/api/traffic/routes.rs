@@ -82,20 +82,28 @@ impl Filters {
             .map(str::to_lowercase)
     }
 
-    /// Whether an exchange's request or response body holds the searched text.
-    fn bodies_hold(&self, exchange: &Exchange) -> bool {
+    /// Whether an exchange's identifying request headers ([`SEARCHED_HEADERS`]) or its request or response
+    /// body hold the searched text.
+    fn whole_holds(&self, exchange: &Exchange) -> bool {
         let Some(q) = self.text() else {
             return true;
         };
-        [&exchange.request, &exchange.response]
-            .iter()
-            .any(|message| {
-                !message.body_base64
-                    && message
-                        .body
-                        .as_deref()
-                        .is_some_and(|body| body.to_lowercase().contains(&q))
-            })
+        let headers_hold = exchange.request.headers.iter().any(|(name, value)| {
+            SEARCHED_HEADERS
+                .iter()
+                .any(|searched| name.eq_ignore_ascii_case(searched))
+                && value.to_lowercase().contains(&q)
+        });
+        headers_hold
+            || [&exchange.request, &exchange.response]
+                .iter()
+                .any(|message| {
+                    !message.body_base64
+                        && message
+                            .body
+                            .as_deref()
+                            .is_some_and(|body| body.to_lowercase().contains(&q))
+                })
     }
 
     /// Whether an entry passes every filter but the text search of exchanges (events are searched whole:
@@ -156,8 +164,19 @@ impl Filters {
     }
 }
 
+/// The request headers the search looks in besides the summary: the ids a TPP developer has in their own
+/// logs and pastes (X-Request-ID above all). Not every header: a short text would match inside the
+/// certificate's base64 or a Signature.
+const SEARCHED_HEADERS: [&str; 5] = [
+    "x-request-id",
+    "tpp-session-id",
+    "psu-id",
+    "psu-corporate-id",
+    "consent-id",
+];
+
 /// Whether the searched text `q` (lower-cased) is in an exchange's method, path, query, code, TPP name,
-/// PSU-ID or the ids of the resources it names.
+/// PSU-ID, TPP-Session-ID or the ids of the resources it names (an authorisation's among them).
 fn summary_holds(e: &ExchangeSummary, q: &str) -> bool {
     let hay = [
         e.method.as_str(),
@@ -166,6 +185,7 @@ fn summary_holds(e: &ExchangeSummary, q: &str) -> bool {
         e.code.as_deref().unwrap_or(""),
         e.tpp.as_ref().map_or("", |t| t.name.as_str()),
         e.psu_id.as_deref().unwrap_or(""),
+        e.tpp_session_id.as_deref().unwrap_or(""),
     ];
     hay.iter().any(|h| h.to_lowercase().contains(q))
         || e.resources.iter().any(|r| r.id.to_lowercase().contains(q))
@@ -212,7 +232,7 @@ pub async fn page(
             before,
             limit,
             |e| filters.keeps(e),
-            |x| filters.bodies_hold(x),
+            |x| filters.whole_holds(x),
         )
     })
     .await

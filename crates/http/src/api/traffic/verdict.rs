@@ -5,7 +5,7 @@
 
 use crate::refusal::{Code, Refusal, TppMessage};
 use crate::signing::steps::{Step, STEPS};
-use crate::signing::verifier::{Report, VerifiedTpp};
+use crate::signing::verifier::{Report, Verdict, VerifiedTpp};
 use crate::traffic::model::{GateStep, GateVerdict, TppRef};
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
@@ -17,7 +17,7 @@ pub struct GateSlot(pub Arc<Mutex<Option<GateFindings>>>);
 /// What the gate found, as it found it: turned into a [`GateRecord`] off the request path.
 #[derive(Debug)]
 pub struct GateFindings {
-    steps: Vec<(Step, Result<Cow<'static, str>, String>)>,
+    steps: Vec<(Step, Verdict)>,
     signing_string: Option<String>,
     warnings: Vec<TppMessage>,
     tpp: Option<VerifiedTpp>,
@@ -143,10 +143,12 @@ pub fn record(findings: GateFindings) -> GateRecord {
         let found = found_steps
             .iter_mut()
             .find(|(s, _)| *s == step)
-            .map(|(_, verdict)| std::mem::replace(verdict, Ok(Cow::Borrowed(""))));
+            .map(|(_, verdict)| std::mem::replace(verdict, Verdict::Passed(Cow::Borrowed(""))));
         let (outcome, detail) = match found {
-            Some(Ok(note)) => ("passed", Some(note).filter(|n| !n.is_empty())),
-            Some(Err(reason)) => {
+            Some(Verdict::Passed(note)) => ("passed", Some(note).filter(|n| !n.is_empty())),
+            // Not run because what it reads is missing: shown skipped, with the reason.
+            Some(Verdict::NotChecked(reason)) => ("skipped", Some(Cow::Owned(reason))),
+            Some(Verdict::Failed(reason)) => {
                 // The first failed step is the refusal's; later ones are shown failed beside it.
                 if failed.is_none() {
                     failed = Some((step, reason.clone()));

@@ -105,6 +105,16 @@ impl Call<'_> {
             .map(|s| s.step.as_ref())
     }
 
+    /// What the gate found at `step` when that step failed (the step's own text, without the summary of
+    /// the other steps that the refusal's first message carries under the sandbox profile).
+    pub fn failed_at(&self, step: &str) -> Option<&str> {
+        let gate = self.x.gate.as_ref()?;
+        gate.steps
+            .iter()
+            .find(|s| s.outcome == "failed" && s.step == step)
+            .map(|s| s.detail.as_deref().unwrap_or_default())
+    }
+
     /// The gate's warnings (accepted, but production might refuse): their texts.
     pub fn gate_warnings(&self) -> Vec<&str> {
         self.x

@@ -107,10 +107,9 @@ fn trusted(ctx: &Context) -> Grade {
     let mut tally = Tally::default();
     for call in ctx.calls.iter().filter(|c| c.x.gate.is_some()) {
         tally.seen();
-        if call.refused_at() != Some("certificate") {
+        let Some(text) = call.failed_at("certificate") else {
             continue;
-        }
-        let (_, _, text) = call.errors().first().copied().unwrap_or_default();
+        };
         if text.contains("no PSD2 roles") {
             continue;
         }

@@ -184,9 +184,9 @@ fn key_id(ctx: &Context) -> Grade {
     }
     let mut tally = Tally::default();
     for call in ctx.bank() {
-        if call.refused_at() == Some("keyId") {
+        if let Some(text) = call.failed_at("keyId") {
             tally.seen();
-            let (_, _, text) = call.errors().first().copied().unwrap_or_default();
+            let text = text.trim_start_matches("Request signature check failed at step 'keyId': ");
             tally.fail(call.evidence(format!("the gate refused keyId: {text}")));
             continue;
         }
