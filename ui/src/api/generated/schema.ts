@@ -574,7 +574,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An account's transactions (SPEC.md operation 4) */
+        /** An account's transactions (the bank's mock-data operation 4) */
         get: operations["get_v1_sandbox_accounts_mockAccountId_transactions"];
         put?: never;
         /** Book transactions on an account */
@@ -696,7 +696,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A card account's transactions (SPEC.md operation 5) */
+        /** A card account's transactions (the bank's mock-data operation 5) */
         get: operations["get_v1_sandbox_card_accounts_mockCardAccountId_transactions"];
         put?: never;
         /** Book card transactions */
@@ -1802,7 +1802,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An account's transactions (SPEC.md operation 4) */
+        /** An account's transactions (the bank's mock-data operation 4) */
         get: operations["get_workbench_api_sandbox_accounts_mockAccountId_transactions"];
         put?: never;
         /** Book transactions on an account */
@@ -1928,7 +1928,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A card account's transactions (SPEC.md operation 5) */
+        /** A card account's transactions (the bank's mock-data operation 5) */
         get: operations["get_workbench_api_sandbox_card_accounts_mockCardAccountId_transactions"];
         put?: never;
         /** Book card transactions */
@@ -2202,6 +2202,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workbench/api/sca/finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The SCAs finished lately, and where each sent the PSU
+         * @description The last 20 authorisations that ended (completed, cancelled or failed), newest first, each with the redirect back to the TPP and the parameters the bank added to it (psu-id, psu-corporate-id, context, tpp-session-id, or system, status, code, message).
+         */
+        get: operations["get_workbench_api_sca_finished"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workbench/api/sca/page": {
         parameters: {
             query?: never;
@@ -2392,7 +2412,11 @@ export interface paths {
         get: operations["get_workbench_api_traffic"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Clear the log
+         * @description Removes every entry, the files that hold them and the journeys they make, on disk before it answers; the entry numbers go on (never reused). What the entries changed goes with them: the sandbox can no longer rewind to before the clear. Then `traffic.cleared` on the workbench's events.
+         */
+        delete: operations["delete_workbench_api_traffic"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2484,6 +2508,26 @@ export interface paths {
         get: operations["get_workbench_api_traffic_stream"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workbench/api/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The gate's verdict on a pasted request (a curl command or a raw HTTP request)
+         * @description What `xs2a-sandbox verify` prints, as the inspector shows a verdict: every step of the gate run on the request the text describes, with the signing string the sandbox computes. Nothing is sent and nothing is logged.
+         */
+        post: operations["post_workbench_api_verify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2647,7 +2691,7 @@ export interface components {
         /** @description An amount: a decimal string with at most the currency's minor units, e.g. `125.50`. */
         AmountRequest: {
             amount: string;
-            /** @description ISO 4217 code from SPEC.md's list. */
+            /** @description ISO 4217 code from the bank's list. */
             currency: string;
         };
         AmountValue: string | number;
@@ -2657,7 +2701,7 @@ export interface components {
             currency: string;
         };
         /**
-         * @description Authentication methods offered on the method page (SPEC.md names ENGANGSKODEAPP_BIOMETRI and HA2; the
+         * @description Authentication methods offered on the method page (the bank names ENGANGSKODEAPP_BIOMETRI and HA2; the
          *     two brand-named ones are given neutral names here).
          * @enum {string}
          */
@@ -2696,7 +2740,7 @@ export interface components {
         };
         /**
          * @description One balance of an account or card account (Berlin Group 1.3 `balance`). Its currency always equals
-         *     the account's (SPEC.md: balance-type currencies always equal the account currency).
+         *     the account's (docs/interface.md#mock-data-v1sandbox: balance-type currencies always equal the account currency).
          */
         Balance: {
             balanceAmount: components["schemas"]["Money"];
@@ -2744,7 +2788,7 @@ export interface components {
             creditLimitIncluded?: boolean | null;
             referenceDate?: string | null;
         };
-        /** @description A basket (SPEC.md operation 2). */
+        /** @description A basket (docs/reference/payments.md#endpoints-and-products). */
         BasketDetails: {
             _links: components["schemas"]["Links"];
             /** @description The payment ids. */
@@ -2784,7 +2828,7 @@ export interface components {
             };
             trigger: components["schemas"]["Trigger"];
         };
-        /** @description A booked item of SPEC.md's "Sandbox card account transactions": every field required and present. */
+        /** @description A booked item of the bank's "Sandbox card account transactions": every field required and present. */
         BookedCardTransaction: {
             bookingDate: string;
             cardTransactionId: string;
@@ -2914,7 +2958,7 @@ export interface components {
             transactionAmount?: null | components["schemas"]["CardAmountInput"];
             transactionDate?: string | null;
         };
-        /** @description The body of SPEC.md operation 5. */
+        /** @description The body of the card transactions operation (docs/interface.md#mock-data-v1sandbox). */
         CardTransactionList: {
             cardAccount: components["schemas"]["MaskedPanRef"];
             cardTransactions: components["schemas"]["CardTransactionGroups"];
@@ -3100,7 +3144,7 @@ export interface components {
             id: string;
             /** @description What production does about it. */
             production: string;
-            /** @description Where SPEC.md (the bank's documentation) says it, e.g. "Authentication › Request signing 7". */
+            /** @description Where the bank's documentation says it, e.g. "Authentication › Request signing 7". */
             specSection: string;
             /** @description The outcome in a sentence. */
             summary: string;
@@ -3253,7 +3297,7 @@ export interface components {
             name?: string | null;
             owner?: string | null;
         };
-        /** @description SPEC.md's basket request: the payments to approve with one SCA. */
+        /** @description The bank's basket request: the payments to approve with one SCA. */
         CreateBasket: {
             /** @description At most 10 payment ids, none bulk or periodic. */
             paymentIds: string[];
@@ -3285,14 +3329,14 @@ export interface components {
              */
             type?: string | null;
         };
-        /** @description The basket created (SPEC.md operation 1). */
+        /** @description The basket created (docs/reference/payments.md#endpoints-and-products). */
         CreatedBasket: {
             _links: components["schemas"]["Links"];
             basketId: string;
             /** @description RCVD, ACTC, PATC or RJCT. */
             transactionStatus: string;
         };
-        /** @description SPEC.md's payment creation response. */
+        /** @description The payment creation response (docs/interface.md#payments). */
         CreatedPayment: {
             /**
              * @description `self`, `status`, and the authorisation creating it started: `scaRedirect` to the bank's page,
@@ -3638,12 +3682,37 @@ export interface components {
             /** @description A JSON pointer into the record, e.g. `/transactionStatus` or `/balances/0/balanceAmount/amount`. */
             path: string;
         };
+        /** @description One finished SCA and where it sent the PSU. */
+        FinishedSca: {
+            /** @description The authorisation id. */
+            id: string;
+            kind: components["schemas"]["PendingKind"];
+            outcome: components["schemas"]["Outcome"];
+            /**
+             * @description The parameters the bank added, in order (`psu-id`, `tpp-session-id`, `context`, … or `system`,
+             *     `status`, `code`, `message`).
+             */
+            parameters: [
+                string,
+                string
+            ][];
+            psuCorporateId: string | null;
+            psuId: string | null;
+            /** @description Where the bank sent the PSU's browser: the TPP-Redirect-URI with the parameters below. */
+            redirect: string;
+            /** @description The TPP-Redirect-URI as the TPP gave it (without the bank's parameters). */
+            redirectUri: string;
+            /** Format: date-time */
+            startedAt: string;
+            tppId: string;
+            tppName: string;
+        };
         /**
          * @description An `x-accept-fix` made the default from `from` (sandbox clock): before it the fix applies only to a
          *     request that names it, from it to every request, as if the header were sent.
          */
         FixDefault: {
-            /** @description A published fix name (SPEC.md, Versioning), as in the header. */
+            /** @description A published fix name (docs/interface.md#payments), as in the header. */
             fix: string;
             /** Format: date-time */
             from: string;
@@ -3731,8 +3800,8 @@ export interface components {
             /** @description Required besides when the request has a body. */
             requiredWithBody: string[];
             /**
-             * @description Lower-case names of the headers SPEC.md names for signing: each one the request carries should be
-             *     listed in the Signature's `headers`.
+             * @description Lower-case names of the headers the bank names for signing (docs/interface.md#signing-every-request):
+             *     each one the request carries should be listed in the Signature's `headers`.
              */
             signableHeaders: string[];
             /** @description In the order they run; the first that fails refuses the request. */
@@ -4006,7 +4075,7 @@ export interface components {
                 string
             ][];
         };
-        /** @description `{currency, amount}` with the amount in integer minor units (SPEC.md: amount int32). */
+        /** @description `{currency, amount}` with the amount in integer minor units (the bank's shape: amount int32). */
         MinorAmount: {
             /** Format: int64 */
             amount: number;
@@ -4065,7 +4134,7 @@ export interface components {
          * @enum {string}
          */
         OperationGroup: "Consent" | "Accounts" | "Payments" | "Baskets" | "Authorisations" | "Sandbox";
-        /** @description One order: SPEC.md's payment request, plus the schedule fields of a periodic payment. */
+        /** @description One order: The bank's payment request, plus the schedule fields of a periodic payment. */
         OrderRequest: {
             creditorAccount: components["schemas"]["CreditorAccountRequest"];
             creditorAddress?: null | components["schemas"]["AddressBody"];
@@ -4193,18 +4262,20 @@ export interface components {
         /** @description The switches. */
         PaymentSettings: {
             /**
-             * @description SPEC.md's known issue: the details and status of a domestic Norwegian credit transfer cannot be
-             *     fetched before it is approved. Reproduced by default, as the bank behaves.
+             * @description The bank's known issue (docs/interface.md#known-issues-reproduced): the details and status of a
+             *     domestic Norwegian credit transfer cannot be fetched before it is approved. Reproduced by default, as
+             *     the bank behaves.
              */
             reproduceDomesticReadBeforeApprovalIssue?: boolean;
             /**
-             * @description SPEC.md's known issue: GET /v1/accounts/{id}/transactions with bookingStatus both or pending
-             *     always returns all pending transactions; the date filters and limit do not filter them.
+             * @description The bank's known issue (docs/interface.md#known-issues-reproduced): GET
+             *     /v1/accounts/{id}/transactions with bookingStatus both or pending always returns all pending
+             *     transactions; the date filters and limit do not filter them.
              */
             reproducePendingTransactionsIssue?: boolean;
         };
         /**
-         * @description ISO 20022 transaction status of a payment (SPEC.md's list).
+         * @description ISO 20022 transaction status of a payment (the bank's list).
          * @enum {string}
          */
         PaymentStatus: "RCVD" | "PDNG" | "ACTC" | "ACCP" | "ACWC" | "ACWP" | "ACSP" | "ACSC" | "RJCT" | "CANC" | "PART";
@@ -4320,7 +4391,7 @@ export interface components {
         Plan: {
             /**
              * @description Fixes that become the default on a date of the sandbox clock (the day a breaking change lands),
-             *     in place of the date SPEC.md gives them.
+             *     in place of the date the bank's documentation gives them.
              */
             fixDefaults?: components["schemas"]["FixDefault"][];
             /**
@@ -4623,7 +4694,7 @@ export interface components {
             /** @enum {string} */
             what: "customers" | "accounts" | "cardAccounts" | "transactions" | "agreements" | "all";
         };
-        /** @description A link in SPEC.md's Link shape. */
+        /** @description A link in the interface's Link shape (docs/interface.md#where-it-answers). */
         SandboxLink: {
             href: string;
             verbs: string[];
@@ -4802,6 +4873,26 @@ export interface components {
             organisationId: string;
             subject: string;
         };
+        /** @description What a clear removed. */
+        TrafficCleared: {
+            /**
+             * Format: int64
+             * @description How many entries were removed.
+             */
+            removed: number;
+            /**
+             * Format: int64
+             * @description The last entry number given out before the clear: entries after it are new. (A request that was
+             *     under way took its number before and is stored after; it shows as new.)
+             */
+            through: number;
+        };
+        TrafficClearedEvent: {
+            /** @description How many entries were removed. */
+            removed: number;
+            /** @description The last entry number given out before the clear; entries after it are new. */
+            through: number;
+        };
         /** @description The log's switches and caps (settable through the workbench API). */
         TrafficSettings: {
             enabled: boolean;
@@ -4869,7 +4960,7 @@ export interface components {
             transactions: components["schemas"]["AccountReport"];
         };
         /**
-         * @description One item of SPEC.md operation 4's answer ("Sandbox account transaction"): every field present, plus
+         * @description One item of the account transactions operation's answer ("Sandbox account transaction"): every field present, plus
          *     `status` (booked or pending). A pending one's `bookingDate` is the date it is expected to book.
          */
         TransactionView: {
@@ -4972,6 +5063,45 @@ export interface components {
             /** @description The PSU-ID to send on later requests. */
             psuId: string;
         };
+        /** @description The request as read, and the gate's verdict on it. */
+        Verified: {
+            /** @description Whether the gate would let it through. */
+            accepted: boolean;
+            /**
+             * Format: date-time
+             * @description The time the Date header was checked against.
+             */
+            at: string;
+            /** @description The step that refused it (the first that failed), as a logged exchange's `failedStep`. */
+            failedStep: string | null;
+            /** @enum {string} */
+            form: "curl" | "raw";
+            method: string;
+            /**
+             * @description What reading the paste found worth saying (curl's defaults, a Content-Length that does not match
+             *     the body, what followed a pipe).
+             */
+            notes: string[];
+            /** @description The headers and body as they would be sent (for curl: with the Content-Type curl adds to `-d`). */
+            request: components["schemas"]["Message"];
+            /** @description The path and query, as `(request-target)` signs them. */
+            target: string;
+            tpp: null | components["schemas"]["TppRef"];
+            verdict: components["schemas"]["GateVerdict"];
+        };
+        /** @description The paste, and the time to check its Date against. */
+        VerifyRequest: {
+            /**
+             * @description `date` to check as of the request's own Date header (a request captured a while ago), or an
+             *     RFC 3339 time; by default the gate's own time (the sandbox clock, or the machine's once it was moved).
+             */
+            at?: string | null;
+            /**
+             * @description A curl command (as a shell would run it: quotes and `\` line ends are read, variables are not) or a
+             *     raw HTTP/1.1 request (request line, headers, a blank line, the body).
+             */
+            request: string;
+        };
         /** @description One entry whole: an exchange with its headers, bodies and gate verdict, or an event. */
         WholeEntry: (components["schemas"]["Exchange"] & {
             /** @enum {string} */
@@ -5035,6 +5165,12 @@ export interface components {
             data: components["schemas"]["RewindEvent"];
             /** @constant */
             kind: "rewind";
+        } | {
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["TrafficClearedEvent"];
+            /** @constant */
+            kind: "traffic.cleared";
         };
     };
     responses: {
@@ -5225,6 +5361,8 @@ export interface operations {
             query?: {
                 /** @description Page language. */
                 lang?: "nb" | "en";
+                /** @description The workbench's PSU window: the end of the SCA shows where the PSU is sent (and the values sent) before sending them, carried on by every form and link. */
+                workbench?: "1";
             };
             header?: never;
             path: {
@@ -5234,7 +5372,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The page */
+            /** @description The page; for a finished authorisation in the workbench's PSU window, where the PSU is sent */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5242,6 +5380,13 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description A finished authorisation: to the TPP-Redirect-URI */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No such authorisation */
             404: {
@@ -5306,7 +5451,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The page again with what to correct */
+            /** @description The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5404,7 +5549,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The page again with what to correct */
+            /** @description The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5502,7 +5647,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The page again with what to correct */
+            /** @description The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5600,7 +5745,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The page again with what to correct */
+            /** @description The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5698,7 +5843,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The page again with what to correct */
+            /** @description The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5796,7 +5941,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The page again with what to correct */
+            /** @description The page again with what to correct; or, in the workbench's PSU window (?workbench=1), where the PSU is sent at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11918,6 +12063,32 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    get_workbench_api_sca_finished: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FinishedSca"][];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     post_workbench_api_sca_page: {
         parameters: {
             query?: never;
@@ -12362,6 +12533,32 @@ export interface operations {
             500: components["responses"]["Refused500"];
         };
     };
+    delete_workbench_api_traffic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrafficCleared"];
+                };
+            };
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
     get_workbench_api_traffic_id: {
         parameters: {
             query?: never;
@@ -12539,6 +12736,38 @@ export interface operations {
             403: components["responses"]["Refused403"];
             408: components["responses"]["Refused408"];
             413: components["responses"]["Refused413"];
+            431: components["responses"]["Refused431"];
+            500: components["responses"]["Refused500"];
+        };
+    };
+    post_workbench_api_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description The request as read, and the verdict */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verified"];
+                };
+            };
+            400: components["responses"]["Refused400"];
+            401: components["responses"]["Refused401"];
+            403: components["responses"]["Refused403"];
+            408: components["responses"]["Refused408"];
+            413: components["responses"]["Refused413"];
+            415: components["responses"]["Refused415"];
             431: components["responses"]["Refused431"];
             500: components["responses"]["Refused500"];
         };

@@ -128,9 +128,9 @@ export function FlowScreen() {
     }),
   );
 
-  // The traffic log was cleared: no journey of before is left to draw.
+  // The traffic log was cleared: no journey of before is left to draw, so none stays pinned.
   useEvent("traffic.cleared", () => {
-    setChosen(null);
+    setPinned(null);
     setEntries([]);
     void refetchJourneys();
   });
