@@ -293,15 +293,15 @@ test.describe("traffic inspector and flow view", () => {
     await panel.getByRole("button", { name: "Present journey", exact: true }).click();
     const show_ = page.getByRole("dialog", { name: "Presentation" });
     await page.keyboard.press("Home");
-    await expect(show_.getByRole("status")).toContainText(/^1 \/ \d+/);
+    await expect(show_.getByRole("status", { name: "Position in the journey" })).toContainText(/^1 \/ \d+/);
     await expect(show_.getByLabel("Current message")).toContainText("TPP app → Bank interface");
     await page.keyboard.press("ArrowRight");
-    await expect(show_.getByRole("status")).toContainText(/^2 \/ \d+/);
+    await expect(show_.getByRole("status", { name: "Position in the journey" })).toContainText(/^2 \/ \d+/);
     await expect(show_.getByLabel("Current message")).toContainText("201 Created");
     for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
     await expect(show_.getByRole("region", { name: "The PSU's SCA page" })).toBeVisible();
     await page.keyboard.press("ArrowLeft");
-    await expect(show_.getByRole("status")).toContainText(/^4 \/ \d+/);
+    await expect(show_.getByRole("status", { name: "Position in the journey" })).toContainText(/^4 \/ \d+/);
     await page.keyboard.press("Escape");
     await expect(show_).toBeHidden();
   });

@@ -124,55 +124,61 @@ export function CustomerDetail(props: CustomerDetailProps) {
         </Show>
         <Show when={props.customer.accounts.length > 0} fallback={<p class="hint">No accounts yet.</p>}>
           <ul class="rows" aria-label="Accounts of this customer">
-            <For each={props.customer.accounts}>
-              {(a) => (
-                <li>
-                  <span>
-                    <strong>{a.name}</strong> <code>{a.bban}</code> {a.currency} · {a.cashAccountType}
-                  </span>
-                  <span class="row-actions">
-                    <Button
-                      busy={busy() === `account-${a.id}`}
-                      aria-label={`Edit account ${a.bban}`}
-                      aria-expanded={editingAccount(a.id)}
-                      onClick={() =>
-                        editingAccount(a.id)
-                          ? close()
-                          : load(`account-${a.id}`, async () => {
-                              setEditor({ kind: "account", account: await wb.client.sandbox.account(a.id) });
-                            })
-                      }
-                    >
-                      Edit
-                    </Button>
-                    <Button
-                      aria-label={`Transactions of account ${a.bban}`}
-                      aria-expanded={only("transactions")?.account.id === a.id}
-                      onClick={() => toggle({ kind: "transactions", account: a }, only("transactions")?.account.id === a.id)}
-                    >
-                      Transactions
-                    </Button>
-                  </span>
-                  <Show when={editingAccount(a.id) && only("account")?.account} keyed>
-                    {(account) => (
-                      <InPlace>
-                        <AccountForm
-                          customerNumber={props.customer.customerNumber}
-                          account={account}
-                          onDone={saved}
-                          onCancel={close}
-                        />
-                      </InPlace>
-                    )}
-                  </Show>
-                  <Show when={only("transactions")?.account.id === a.id ? only("transactions") : undefined} keyed>
-                    {(e) => (
-                      <InPlace>
-                        <TransactionsPanel account={e.account} today={props.today} />
-                      </InPlace>
-                    )}
-                  </Show>
-                </li>
+            {/* Rows keyed by id, not by object: a refetch after any change (a live event) keeps an open
+                form and what was typed in it, where new objects would remount the row. */}
+            <For each={props.customer.accounts.map((row) => row.id)}>
+              {(id) => (
+                <Show when={props.customer.accounts.find((row) => row.id === id)}>
+                  {(a) => (
+                    <li>
+                      <span>
+                        <strong>{a().name}</strong> <code>{a().bban}</code> {a().currency} · {a().cashAccountType}
+                      </span>
+                      <span class="row-actions">
+                        <Button
+                          busy={busy() === `account-${a().id}`}
+                          aria-label={`Edit account ${a().bban}`}
+                          aria-expanded={editingAccount(a().id)}
+                          onClick={() =>
+                            editingAccount(a().id)
+                              ? close()
+                              : load(`account-${a().id}`, async () => {
+                                  setEditor({ kind: "account", account: await wb.client.sandbox.account(a().id) });
+                                })
+                          }
+                        >
+                          Edit
+                        </Button>
+                        <Button
+                          aria-label={`Transactions of account ${a().bban}`}
+                          aria-expanded={only("transactions")?.account.id === a().id}
+                          onClick={() => toggle({ kind: "transactions", account: a() }, only("transactions")?.account.id === a().id)}
+                        >
+                          Transactions
+                        </Button>
+                      </span>
+                      <Show when={editingAccount(a().id) && only("account")?.account} keyed>
+                        {(account) => (
+                          <InPlace>
+                            <AccountForm
+                              customerNumber={props.customer.customerNumber}
+                              account={account}
+                              onDone={saved}
+                              onCancel={close}
+                            />
+                          </InPlace>
+                        )}
+                      </Show>
+                      <Show when={only("transactions")?.account.id === a().id ? only("transactions") : undefined} keyed>
+                        {(e) => (
+                          <InPlace>
+                            <TransactionsPanel account={e.account} today={props.today} />
+                          </InPlace>
+                        )}
+                      </Show>
+                    </li>
+                  )}
+                </Show>
               )}
             </For>
           </ul>
@@ -201,58 +207,64 @@ export function CustomerDetail(props: CustomerDetailProps) {
         </Show>
         <Show when={props.customer.cardAccounts.length > 0} fallback={<p class="hint">No card accounts.</p>}>
           <ul class="rows" aria-label="Card accounts of this customer">
-            <For each={props.customer.cardAccounts}>
-              {(c) => (
-                <li>
-                  <span>
-                    <strong>{c.name}</strong> <code>{c.maskedPan}</code> {c.currency}
-                  </span>
-                  <span class="row-actions">
-                    <Button
-                      busy={busy() === `card-${c.id}`}
-                      aria-label={`Edit card account ${c.maskedPan}`}
-                      aria-expanded={editingCard(c.id)}
-                      onClick={() =>
-                        editingCard(c.id)
-                          ? close()
-                          : load(`card-${c.id}`, async () => {
-                              setEditor({ kind: "card", card: await wb.client.sandbox.cardAccount(c.id) });
-                            })
-                      }
-                    >
-                      Edit
-                    </Button>
-                    <Button
-                      aria-label={`Transactions of card account ${c.maskedPan}`}
-                      aria-expanded={only("cardTransactions")?.card.id === c.id}
-                      onClick={() =>
-                        toggle({ kind: "cardTransactions", card: c }, only("cardTransactions")?.card.id === c.id)
-                      }
-                    >
-                      Transactions
-                    </Button>
-                  </span>
-                  <Show when={editingCard(c.id) && only("card")?.card} keyed>
-                    {(card) => (
-                      <InPlace>
-                        <CardAccountForm
-                          customerNumber={props.customer.customerNumber}
-                          bbans={bbans()}
-                          cardAccount={card}
-                          onDone={saved}
-                          onCancel={close}
-                        />
-                      </InPlace>
-                    )}
-                  </Show>
-                  <Show when={only("cardTransactions")?.card.id === c.id ? only("cardTransactions") : undefined} keyed>
-                    {(e) => (
-                      <InPlace>
-                        <CardTransactionsPanel card={e.card} today={props.today} />
-                      </InPlace>
-                    )}
-                  </Show>
-                </li>
+            {/* Rows keyed by id, not by object: a refetch after any change (a live event) keeps an open
+                form and what was typed in it, where new objects would remount the row. */}
+            <For each={props.customer.cardAccounts.map((row) => row.id)}>
+              {(id) => (
+                <Show when={props.customer.cardAccounts.find((row) => row.id === id)}>
+                  {(c) => (
+                    <li>
+                      <span>
+                        <strong>{c().name}</strong> <code>{c().maskedPan}</code> {c().currency}
+                      </span>
+                      <span class="row-actions">
+                        <Button
+                          busy={busy() === `card-${c().id}`}
+                          aria-label={`Edit card account ${c().maskedPan}`}
+                          aria-expanded={editingCard(c().id)}
+                          onClick={() =>
+                            editingCard(c().id)
+                              ? close()
+                              : load(`card-${c().id}`, async () => {
+                                  setEditor({ kind: "card", card: await wb.client.sandbox.cardAccount(c().id) });
+                                })
+                          }
+                        >
+                          Edit
+                        </Button>
+                        <Button
+                          aria-label={`Transactions of card account ${c().maskedPan}`}
+                          aria-expanded={only("cardTransactions")?.card.id === c().id}
+                          onClick={() =>
+                            toggle({ kind: "cardTransactions", card: c() }, only("cardTransactions")?.card.id === c().id)
+                          }
+                        >
+                          Transactions
+                        </Button>
+                      </span>
+                      <Show when={editingCard(c().id) && only("card")?.card} keyed>
+                        {(card) => (
+                          <InPlace>
+                            <CardAccountForm
+                              customerNumber={props.customer.customerNumber}
+                              bbans={bbans()}
+                              cardAccount={card}
+                              onDone={saved}
+                              onCancel={close}
+                            />
+                          </InPlace>
+                        )}
+                      </Show>
+                      <Show when={only("cardTransactions")?.card.id === c().id ? only("cardTransactions") : undefined} keyed>
+                        {(e) => (
+                          <InPlace>
+                            <CardTransactionsPanel card={e.card} today={props.today} />
+                          </InPlace>
+                        )}
+                      </Show>
+                    </li>
+                  )}
+                </Show>
               )}
             </For>
           </ul>
