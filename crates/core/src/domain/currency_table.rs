@@ -9,8 +9,8 @@
 /// Decisions for codes ISO 4217 List One does not give a number for:
 /// - withdrawn codes keep the last minor units ISO published for them (BYR 0; HRK, MRO, SLL, STD, VEF, ZWD 2),
 ///   because a TPP still sending them means the old currency and its old subdivision;
-/// - pound-pegged island codes GGP, IMP, JEP take GBP's 2, and TVD takes AUD's 2, the currencies they circulate at
-/// par with;
+/// - pound-pegged island codes GGP, IMP, JEP take GBP's 2, and TVD takes AUD's 2, the currencies they
+///   circulate at par with;
 /// - SPL (Seborga luigino, no ISO status) is given 2, the common case;
 /// - XDR is N.A. in ISO (the SDR is a unit of account without a subdivision), so no minor-unit rule
 ///   applies and only the contract's scale 5 bounds it: it is recorded as 5.
