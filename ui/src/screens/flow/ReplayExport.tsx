@@ -66,7 +66,8 @@ export interface SavedNames {
  */
 export function replayCommands(names: SavedNames): string {
   const places = [names.flow, names.state, ...(names.archive ? [names.archive] : [])].map(placeOf);
-  const folder = places[0]?.folder ?? null;
+  // The folder of the first file saved by its whole path (the desktop's dialog): the replay runs from there.
+  const folder = places.find((place) => place.folder !== null)?.folder ?? null;
   const refer = (where: string) => {
     const place = placeOf(where);
     return shellWord(place.folder === null || place.folder === folder ? place.name : where);
