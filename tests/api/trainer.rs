@@ -8,7 +8,6 @@ use crate::helpers::{spawn_app, workbench_api as call, TestApp, TppState, AIS_RE
 use crate::pis_support::{transfer, DOMESTIC, FIX, KARI, OLA_CURRENT};
 use reqwest::Method;
 use serde_json::{json, Value};
-use std::time::Duration;
 
 /// What the PSU's browser shows after `request`, which must succeed.
 async fn browse(app: &TestApp, request: Value) -> Value {
@@ -63,16 +62,14 @@ async fn psu_does_sca(app: &TestApp, href: &str, id: &str) -> Value {
     panic!("the bank's pages did not send the PSU back: {visit}")
 }
 
-/// The journey `id` once `done` holds of it, bounded by tries.
+/// The journey `id` once `done` holds of it, read again each time the traffic log stores something.
 async fn journey_when(app: &TestApp, id: &str, done: impl Fn(&Value) -> bool) -> Value {
-    for _ in 0..250 {
+    let done = &done;
+    app.when_logged(|| async move {
         let (status, found) = call(app, Method::GET, &format!("/journeys/{id}"), None).await;
-        if status == 200 && done(&found) {
-            return found;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("the journey {id} never got there")
+        (status == 200 && done(&found)).then_some(found)
+    })
+    .await
 }
 
 /// A domestic payment of Kari's by the default (aisp-pisp) TPP, its redirect URI the workbench's callback
@@ -253,19 +250,16 @@ async fn a_restart_plays_the_psus_pages_the_way_back_and_the_batch_run_again() {
     assert_eq!(status, 202, "{restart}");
     assert_eq!(restart["steps"], plan["steps"]);
     // The re-run: a new payment, approved on the pages by the PSU's own steps, executed by the run.
-    let mut again = None;
-    for _ in 0..500 {
-        let (_, journeys) = call(&app, Method::GET, "/journeys", None).await;
-        again = journeys.as_array().unwrap().iter().find_map(|j| {
-            let other = j["id"].as_str()?.strip_prefix("payment:")?;
-            (other != paid && j["status"] == "ACSC").then(|| other.to_owned())
-        });
-        if again.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let again = again.expect("the restarted journey's payment executed");
+    let paid = &paid;
+    let again = app
+        .when_logged(|| async {
+            let (_, journeys) = call(&app, Method::GET, "/journeys", None).await;
+            journeys.as_array().unwrap().iter().find_map(|j| {
+                let other = j["id"].as_str()?.strip_prefix("payment:")?;
+                (other != paid && j["status"] == "ACSC").then(|| other.to_owned())
+            })
+        })
+        .await;
     let rerun = journey_when(&app, &format!("payment:{again}"), |j| {
         j["entries"].as_array().is_some_and(|e| {
             e.iter()
