@@ -73,7 +73,7 @@ async fn export_newest_journey(
     app: &TestApp,
     dir: &Path,
 ) -> (Value, std::path::PathBuf, std::path::PathBuf) {
-    assert!(app.state.traffic.settle(std::time::Duration::from_secs(10)));
+    app.traffic_settled().await;
     let (_, journeys) = call(app, Method::GET, "/journeys?limit=5", None).await;
     let id = journeys[0]["id"].as_str().unwrap().to_owned();
     let (_, journey) = call(app, Method::GET, &format!("/journeys/{id}"), None).await;
