@@ -10,17 +10,17 @@
 use rust_decimal::Decimal;
 use std::time::Instant;
 use time::macros::datetime;
-use xs2a_sandbox::batch::{run_batch, Trigger};
-use xs2a_sandbox::domain::Currency;
-use xs2a_sandbox::events::Events;
-use xs2a_sandbox::payments::model::{
+use xs2a_core::bank::batch::{run_batch, Trigger};
+use xs2a_core::bank::events::Events;
+use xs2a_core::bank::mock::booking_blocks::BookingBlock;
+use xs2a_core::bank::mock::model::{Account, CardAccount};
+use xs2a_core::bank::pis::model::{
     Address, CreditorAccount, DebtorAccount, Money, Payment, PaymentOrder, PaymentProduct,
     PaymentService, Remittance, ValidatedPayment,
 };
-use xs2a_sandbox::payments::status::PaymentStatus;
-use xs2a_sandbox::sandbox::booking_blocks::BookingBlock;
-use xs2a_sandbox::sandbox::model::{Account, CardAccount};
-use xs2a_sandbox::store::{Record, Store};
+use xs2a_core::bank::pis::status::PaymentStatus;
+use xs2a_core::domain::Currency;
+use xs2a_core::store::{Record, Store};
 
 fn payments_wanted() -> usize {
     let args: Vec<String> = std::env::args().collect();
@@ -119,7 +119,7 @@ fn plain_sled_write(store: &Store) -> std::time::Duration {
     let db = sled::Config::new()
         .temporary(true)
         .flush_every_ms(None)
-        .cache_capacity(xs2a_sandbox::store::CACHE_BYTES)
+        .cache_capacity(xs2a_core::store::CACHE_BYTES)
         .open()
         .unwrap();
     let tree = db.open_tree("reference").unwrap();
@@ -152,7 +152,7 @@ fn process_cpu_seconds() -> f64 {
 fn main() {
     let n = payments_wanted();
     let store = Store::temporary().unwrap();
-    xs2a_sandbox::sandbox::seed::initialize(&store, time::macros::date!(2026 - 06 - 01)).unwrap();
+    xs2a_core::bank::mock::seed::initialize(&store, time::macros::date!(2026 - 06 - 01)).unwrap();
     let accounts = store.table::<Account>().unwrap().list().unwrap();
     let seeding = Instant::now();
     let payments: Vec<Payment> = (0..n)

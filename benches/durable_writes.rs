@@ -15,7 +15,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
+use xs2a_core::signing::signer::{SignOptions, SigningCredentials};
 
 fn seconds() -> u64 {
     let args: Vec<String> = std::env::args().collect();

@@ -8,9 +8,9 @@
 
 use std::time::Instant;
 use time::macros::datetime;
-use xs2a_sandbox::app::{App, AppConfig, ClockStart, DataDir};
-use xs2a_sandbox::sandbox::model::Transaction;
-use xs2a_sandbox::store::journal::cause::{within_sync, Cause};
+use xs2a_core::bank::mock::model::Transaction;
+use xs2a_core::domain::cause::{within_sync, Cause};
+use xs2a_http::app::{App, AppConfig, ClockStart, DataDir};
 
 fn exchanges() -> u64 {
     let args: Vec<String> = std::env::args().collect();

@@ -18,7 +18,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
+use xs2a_core::signing::signer::{SignOptions, SigningCredentials};
 
 struct Options {
     seconds: u64,
@@ -64,7 +64,7 @@ fn raw_verify_rate(credentials: &SigningCredentials) -> f64 {
         credentials.certificate_header(),
     )
     .unwrap();
-    let certificate = xs2a_sandbox::signing::certificate::TppCertificate::from_der(&der).unwrap();
+    let certificate = xs2a_core::signing::certificate::TppCertificate::from_der(&der).unwrap();
     let key = ring::signature::UnparsedPublicKey::new(
         &ring::signature::RSA_PKCS1_2048_8192_SHA256,
         certificate.rsa_public_key.unwrap(),

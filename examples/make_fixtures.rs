@@ -9,8 +9,8 @@ use std::path::Path;
 
 use time::macros::datetime;
 use time::OffsetDateTime;
-use xs2a_sandbox::signing::issue::{tpp_request_defaults, CertificateAuthority, IssuedCertificate};
-use xs2a_sandbox::signing::qc_statements::Psd2Role::{PspAi, PspPi};
+use xs2a_core::signing::issue::{tpp_request_defaults, CertificateAuthority, IssuedCertificate};
+use xs2a_core::signing::qc_statements::Psd2Role::{PspAi, PspPi};
 
 const VALID_FROM: OffsetDateTime = datetime!(2025-01-01 00:00 UTC);
 const VALID_TO: OffsetDateTime = datetime!(2045-01-01 00:00 UTC);

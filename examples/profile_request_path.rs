@@ -2,11 +2,11 @@
 //! Run: `cargo run --release --example profile_request_path`.
 
 use std::time::Instant;
-use xs2a_sandbox::clock::Clock;
-use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
-use xs2a_sandbox::signing::trust::TrustStore;
-use xs2a_sandbox::signing::verifier::{RequestToVerify, Verifier};
-use xs2a_sandbox::store::Store;
+use xs2a_core::domain::clock::Clock;
+use xs2a_core::signing::signer::{SignOptions, SigningCredentials};
+use xs2a_core::signing::trust::TrustStore;
+use xs2a_core::signing::verifier::{RequestToVerify, Verifier};
+use xs2a_core::store::Store;
 
 fn per_call(name: &str, iterations: u32, mut f: impl FnMut()) {
     let started = Instant::now();
@@ -44,17 +44,17 @@ fn main() {
         verifier.verify(&request, &clock, true).unwrap();
     });
     let store = Store::temporary().unwrap();
-    xs2a_sandbox::sandbox::seed::initialize(&store, clock.now().date()).unwrap();
+    xs2a_core::bank::mock::seed::initialize(&store, clock.now().date()).unwrap();
     gate_parts();
     per_call("handler: list customers", 20_000, || {
-        let list = xs2a_sandbox::sandbox::customers::list(&store).unwrap();
+        let list = xs2a_core::bank::mock::customers::list(&store).unwrap();
         std::hint::black_box(serde_json::to_vec(&list).unwrap());
     });
 }
 
 #[allow(dead_code)]
 fn gate_parts() {
-    use xs2a_sandbox::signing::*;
+    use xs2a_core::signing::*;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/certs/aisp-pisp");
     let credentials = SigningCredentials::from_dir(&dir).unwrap();
     let mut headers = axum::http::HeaderMap::new();

@@ -8,7 +8,14 @@
 //!   `self::…` path, in a `use` (groups expanded) or written out in code. Each strongly connected group of
 //!   modules is listed with one example reference per edge inside it, which is where to cut;
 //! - **files over 500 lines** outside tests (inline `#[cfg(test)] mod … { }` blocks are not counted, and
-//!   files that are test modules or under `tests/` are skipped).
+//!   files that are test modules or under `tests/` are skipped);
+//! - **an arrow back up between the core's layers**: `crates/core/src` has one folder per layer, lowest
+//!   first `domain` and `platform`, then `store` and `signing`, then `bank` ([`CORE_LAYERS`]). Outside tests a
+//!   layer's files reference only their own layer and lower ones, never a higher one nor a sibling of the same
+//!   floor, and the crate root declares nothing but the layers;
+//! - **another crate's items under this crate's names**: a `use xs2a_…` at a crate's root, or a `pub use` of
+//!   another workspace crate anywhere, would make `crate::x` mean another crate's `x`. Each crate names the
+//!   others by their names (`xs2a_core::bank::pis`).
 //!
 //! Usage: `check_structure [--root DIR] [--only PREFIX]...`; with `--only`, findings are limited to those
 //! touching files under one of the prefixes (a helper checking its own area). Exit status 1 when it found
@@ -553,11 +560,141 @@ struct Findings {
     /// Per module directory ("crate" for the top level): groups of modules in a cycle, each with its edges.
     cycles: Vec<(String, Vec<String>, Vec<String>)>,
     long_files: Vec<(String, usize)>,
+    /// Arrows back up between the core's layers, and modules outside them: `path:line what`.
+    layer_arrows: Vec<String>,
+    /// Re-imports of another workspace crate's items under this crate's names: `path:line what`.
+    aliases: Vec<String>,
+}
+
+/// The core's layers and their floors: a file of a layer may reference its own layer and layers on lower
+/// floors only. `domain` (the rules' vocabulary, no I/O) and `platform` (the OS seams) stand on nothing;
+/// `store` on both; `signing` on `domain`; `bank` on all of them.
+const CORE_LAYERS: &[(&str, u8)] = &[
+    ("domain", 0),
+    ("platform", 0),
+    ("store", 1),
+    ("signing", 1),
+    ("bank", 2),
+];
+
+/// The core crate's sources, whose top-level modules are [`CORE_LAYERS`].
+const CORE_DIR: &str = "crates/core/src";
+
+/// Arrows back up in the core: references from a layer to a higher floor or to a sibling on its own floor
+/// (outside tests), and top-level modules that are not layers.
+fn check_core_layers(files: &[SourceFile], tests: &BTreeSet<Vec<String>>) -> Vec<String> {
+    let floor = |name: &str| CORE_LAYERS.iter().find(|(l, _)| *l == name).map(|(_, f)| *f);
+    let is_test =
+        |module: &[String]| (1..=module.len()).any(|n| tests.contains(&module[..n].to_vec()));
+    let mut found = Vec::new();
+    for file in files {
+        let Some(layer) = file.module.first() else {
+            // The crate root: it may only declare the layers.
+            for (name, line) in declared_modules(&file.text) {
+                if floor(&name).is_none() {
+                    found.push(format!(
+                        "{}:{line} `mod {name}` at the core's root is in no layer (put it in one of {})",
+                        file.path,
+                        CORE_LAYERS.iter().map(|(l, _)| *l).collect::<Vec<_>>().join(", ")
+                    ));
+                }
+            }
+            continue;
+        };
+        if is_test(&file.module) {
+            continue;
+        }
+        let Some(from) = floor(layer) else {
+            continue; // reported at the root
+        };
+        for reference in references(file) {
+            let Some(target) = reference.target.first() else {
+                continue;
+            };
+            if target == layer {
+                continue;
+            }
+            let Some(to) = floor(target) else {
+                continue;
+            };
+            if to >= from {
+                found.push(format!(
+                    "{}:{} {layer} -> {target} ({}): an arrow back up, {target} is not below {layer}",
+                    file.path, reference.line, reference.written
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// `mod name;` and `mod name { … }` declared at a file's top level (not in tests), with their lines.
+fn declared_modules(text: &str) -> Vec<(String, usize)> {
+    let tokens = tokenize(text);
+    let mut found = Vec::new();
+    let mut depth = 0usize;
+    for (i, (token, line)) in tokens.iter().enumerate() {
+        match token {
+            Token::Open => depth += 1,
+            Token::Close => depth = depth.saturating_sub(1),
+            Token::Ident(word) if word == "mod" && depth == 0 && !is_cfg_test(&tokens, item_start(&tokens, i)) => {
+                if let Some(name) = ident(tokens.get(i + 1)) {
+                    found.push((name.to_owned(), *line));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Another workspace crate's items brought in under this crate's names: any `use xs2a_…` in a library's
+/// root file, and a `pub use xs2a_…` (or `pub(crate) use`) anywhere.
+fn crate_aliases(files: &[SourceFile]) -> Vec<String> {
+    let mut found = Vec::new();
+    for file in files {
+        let tokens = tokenize(&file.text);
+        for (i, (token, line)) in tokens.iter().enumerate() {
+            if *token != Token::Ident("use".into()) {
+                continue;
+            }
+            let Some(first) = ident(tokens.get(i + 1)) else {
+                continue;
+            };
+            if !first.starts_with("xs2a_") {
+                continue;
+            }
+            let public = i > 0
+                && (ident(tokens.get(i - 1)) == Some("pub")
+                    || (matches!(tokens[i - 1].0, Token::Close | Token::Other(')'))
+                        && i >= 4
+                        && ident(tokens.get(i - 4)) == Some("pub")));
+            // A binary's main.rs naming its own package's library is no alias: nothing imports a binary.
+            let library_root = file.module.is_empty() && file.path.ends_with("lib.rs");
+            if library_root || public {
+                let what = if public { "re-exports" } else { "re-imports at its root" };
+                found.push(format!(
+                    "{}:{line} {what} `{first}`: name the other crate by its name where it is used",
+                    file.path
+                ));
+            }
+        }
+    }
+    found
 }
 
 fn check_crate(repo: &Path, dir: &str, only: &[String], findings: &mut Findings) {
     let files = crate_files(repo, dir);
     let tests = test_files(&files);
+    let wanted_finding = |finding: &String| only.is_empty() || only.iter().any(|p| finding.starts_with(p.as_str()));
+    if dir == CORE_DIR {
+        findings
+            .layer_arrows
+            .extend(check_core_layers(&files, &tests).into_iter().filter(wanted_finding));
+    }
+    findings
+        .aliases
+        .extend(crate_aliases(&files).into_iter().filter(wanted_finding));
     let is_test =
         |module: &[String]| (1..=module.len()).any(|n| tests.contains(&module[..n].to_vec()));
     let modules: BTreeSet<Vec<String>> = files.iter().map(|f| f.module.clone()).collect();
@@ -702,7 +839,26 @@ fn main() {
     for (path, lines) in &findings.long_files {
         println!("- {path}: {lines}");
     }
-    if !findings.cycles.is_empty() || !findings.long_files.is_empty() {
+    println!(
+        "Arrows back up between the core's layers ({}): {}",
+        CORE_LAYERS.iter().map(|(l, f)| format!("{l} {f}")).collect::<Vec<_>>().join(", "),
+        findings.layer_arrows.len()
+    );
+    for arrow in &findings.layer_arrows {
+        println!("- {arrow}");
+    }
+    println!(
+        "Another crate's items under this crate's names: {}",
+        findings.aliases.len()
+    );
+    for alias in &findings.aliases {
+        println!("- {alias}");
+    }
+    if !findings.cycles.is_empty()
+        || !findings.long_files.is_empty()
+        || !findings.layer_arrows.is_empty()
+        || !findings.aliases.is_empty()
+    {
         std::process::exit(1);
     }
 }
@@ -770,5 +926,45 @@ mod tests {
         let (files, inline) = test_modules(&tokenize(text));
         assert_eq!(files, ["more", "other"]);
         assert_eq!(inline, [(2, 5)]);
+    }
+
+    fn file(path: &str, module: &[&str], text: &str) -> SourceFile {
+        SourceFile {
+            path: path.into(),
+            module: module.iter().map(|s| s.to_string()).collect(),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn an_arrow_back_up_between_the_cores_layers_is_found() {
+        let files = [
+            file("lib.rs", &[], "pub mod domain;\npub mod store;\npub mod bank;\npub mod stray;"),
+            file("domain/refusal.rs", &["domain", "refusal"], "impl From<crate::store::StoreError> for R {}"),
+            file("store/mod.rs", &["store"], "use crate::domain::refusal::R;\nfn f() { crate::bank::pis::run(); }"),
+            file("signing/mod.rs", &["signing"], "use crate::store::Store;"),
+            file("bank/pis.rs", &["bank", "pis"], "use crate::store::Store;\nuse crate::domain::clock;\n#[cfg(test)]\nmod tests { use crate::bank::x; }"),
+            file("store/tests.rs", &["store", "tests"], "use crate::bank::seed;"),
+        ];
+        let tests: BTreeSet<Vec<String>> = [vec!["store".to_string(), "tests".to_string()]].into();
+        let found = check_core_layers(&files, &tests);
+        assert_eq!(found.len(), 4, "{found:#?}");
+        assert!(found[0].starts_with("lib.rs:4 `mod stray`"), "{}", found[0]);
+        assert!(found[1].starts_with("domain/refusal.rs:1 domain -> store"), "{}", found[1]);
+        assert!(found[2].starts_with("store/mod.rs:2 store -> bank"), "{}", found[2]);
+        assert!(found[3].starts_with("signing/mod.rs:1 signing -> store"), "{}", found[3]);
+    }
+
+    #[test]
+    fn another_crates_items_under_this_crates_names_are_found() {
+        let files = [
+            file("lib.rs", &[], "#[allow(unused_imports)]\nuse xs2a_core::{payments, store};\npub mod api;"),
+            file("api/error.rs", &["api", "error"], "pub use xs2a_core::domain::refusal::Code;\npub(crate) use xs2a_core::x;\nuse xs2a_core::domain::refusal::Refusal;"),
+        ];
+        let found = crate_aliases(&files);
+        assert_eq!(found.len(), 3, "{found:#?}");
+        assert!(found[0].starts_with("lib.rs:2 re-imports at its root"));
+        assert!(found[1].starts_with("api/error.rs:1 re-exports"));
+        assert!(found[2].starts_with("api/error.rs:2 re-exports"));
     }
 }

@@ -6,15 +6,4 @@
 //! each layer lives in its crate (docs/architecture.md): `xs2a-core` the bank, `xs2a-workbench` its tools,
 //! `xs2a-http` the HTTP face and the app.
 
-pub use xs2a_core::{
-    after_sca, ais_access, batch, causes, clock, clock_control, codec, consent, customer_removal,
-    domain, events, fault_effects, migrations, payment_initiation, payments, platform, refusal,
-    rehearsal, sandbox, sca, signing, startup, state, store, test_credentials, tolerance,
-    tpp_dialogue,
-};
-pub use xs2a_http::{api, app, logging};
-pub use xs2a_workbench::{
-    app_state, conformance, flow, outbound, own_state, rewind, state_file, stored_persona, traffic,
-};
-
 pub mod cli;

@@ -21,17 +21,17 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use time::macros::datetime;
 use time::OffsetDateTime;
-use xs2a_sandbox::app::{App, AppConfig, ClockStart, DataDir};
-use xs2a_sandbox::domain::Currency;
-use xs2a_sandbox::payments::model::{
+use xs2a_core::bank::mock::booking_blocks::BookingBlock;
+use xs2a_core::bank::mock::model::{Account, Customer, Transaction, TransactionSource};
+use xs2a_core::bank::pis::model::{
     Address, CreditorAccount, DebtorAccount, Money, Payment, PaymentOrder, PaymentProduct,
     PaymentService, Remittance, ValidatedPayment,
 };
-use xs2a_sandbox::payments::status::PaymentStatus;
-use xs2a_sandbox::sandbox::booking_blocks::BookingBlock;
-use xs2a_sandbox::sandbox::model::{Account, Customer, Transaction, TransactionSource};
-use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
-use xs2a_sandbox::store::Store;
+use xs2a_core::bank::pis::status::PaymentStatus;
+use xs2a_core::domain::Currency;
+use xs2a_core::signing::signer::{SignOptions, SigningCredentials};
+use xs2a_core::store::Store;
+use xs2a_http::app::{App, AppConfig, ClockStart, DataDir};
 
 /// The simulated instant of every trial: before the day's 11:00 run, so no scheduled run interferes.
 const NOW: OffsetDateTime = datetime!(2026-06-01 10:30 UTC);
@@ -315,7 +315,7 @@ struct Snapshot {
 }
 
 fn snapshot(dir: &Path) -> Snapshot {
-    let store = Store::open(dir, xs2a_sandbox::migrations::active())
+    let store = Store::open(dir, xs2a_core::bank::migrations::active())
         .expect("the store opens after a clean stop");
     let snapshot = Snapshot {
         payments: store.table::<Payment>().unwrap().list().unwrap(),
@@ -345,10 +345,10 @@ fn snapshot(dir: &Path) -> Snapshot {
 
 /// The ids of the payments some stored authorisation approves.
 fn approvable(dir: &Path) -> BTreeSet<String> {
-    let store = Store::open(dir, xs2a_sandbox::migrations::active())
+    let store = Store::open(dir, xs2a_core::bank::migrations::active())
         .expect("the store opens after a clean stop");
     let ids = store
-        .table::<xs2a_sandbox::sca::authorisation::Authorisation>()
+        .table::<xs2a_core::bank::sca::authorisation::Authorisation>()
         .unwrap()
         .list()
         .unwrap()
@@ -745,20 +745,20 @@ const OPERATOR: &str = "crash-trials-operator";
 
 /// The whole state of the store in `dir` as a state file, read in-process with the server stopped.
 fn state_file(dir: &Path) -> Vec<u8> {
-    let store = Store::open(dir, xs2a_sandbox::migrations::active())
+    let store = Store::open(dir, xs2a_core::bank::migrations::active())
         .expect("the store opens after a clean stop");
-    let bytes = xs2a_sandbox::state_file::export::export(&store).unwrap();
+    let bytes = xs2a_workbench::state_file::export::export(&store).unwrap();
     store.close().unwrap();
     bytes
 }
 
 /// The state file of the state before timeline entry `entry`, from the change journal of `dir`.
 fn state_file_before(dir: &Path, entry: u64) -> Vec<u8> {
-    let store = Store::open(dir, xs2a_sandbox::migrations::active())
+    let store = Store::open(dir, xs2a_core::bank::migrations::active())
         .expect("the store opens after a clean stop");
     let journal = store.journal().expect("the journal is on");
     let from = journal.before(entry).expect("within the journal's reach");
-    let bytes = xs2a_sandbox::state_file::at::export_at(&store, journal, from).unwrap();
+    let bytes = xs2a_workbench::state_file::at::export_at(&store, journal, from).unwrap();
     store.close().unwrap();
     bytes
 }

@@ -17,8 +17,8 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
-use xs2a_sandbox::store::format::APP_VERSION;
-use xs2a_sandbox::store::migrate::{self, fixture};
+use xs2a_core::store::format::APP_VERSION;
+use xs2a_core::store::migrate::{self, fixture};
 
 /// The steps a migration can be held at, in order; the commit point is between "ready" and "moved".
 const STEPS: &[&str] = &[
@@ -34,7 +34,7 @@ const COMMITTED_FROM: usize = 5;
 
 /// The format the test migration makes: one above this build's.
 fn test_format() -> u32 {
-    xs2a_sandbox::migrations::current() + 1
+    xs2a_core::bank::migrations::current() + 1
 }
 
 fn binary(dir: &Path, with_test_migration: bool) -> Command {
@@ -123,7 +123,7 @@ fn served_ids(dir: &Path, with_test_migration: bool) -> (Vec<String>, Vec<String
         if with_test_migration {
             test_format()
         } else {
-            xs2a_sandbox::migrations::current()
+            xs2a_core::bank::migrations::current()
         }
     );
     let _ = Command::new("kill")

@@ -1,12 +1,12 @@
 //! `xs2a-sandbox cert`: issue TPP certificates (and throw-away CAs) for testing.
 
-use crate::signing::distinguished_name::DistinguishedName;
-use crate::signing::issue::{tpp_request_defaults, CertificateAuthority};
-use crate::signing::qc_statements::Psd2Role;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use time::{Duration, OffsetDateTime};
+use xs2a_core::signing::distinguished_name::DistinguishedName;
+use xs2a_core::signing::issue::{tpp_request_defaults, CertificateAuthority};
+use xs2a_core::signing::qc_statements::Psd2Role;
 
 #[derive(Debug, Args)]
 pub struct CertArgs {
@@ -117,7 +117,7 @@ fn make_ca(args: CaArgs) -> Result<ExitCode, String> {
     let (not_before, not_after) = (now - Duration::days(1), now + Duration::days(args.days));
     let ca = match &args.subject {
         Some(text) => CertificateAuthority::generate_with_subject(
-            crate::signing::subject::parse_subject(text)?,
+            xs2a_core::signing::subject::parse_subject(text)?,
             not_before,
             not_after,
         )?,

@@ -4,13 +4,13 @@
 //! directory no sandbox holds, or from a recorded flow file — prints one line per rule and writes the
 //! report as JSON, JUnit and HTML. Exit code 0 without a FAILED rule, 1 with one, 2 when it cannot grade.
 
-use crate::conformance::model::Report;
-use crate::conformance::select::{self, Ask};
-use crate::outbound::client::Client;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use time::OffsetDateTime;
+use xs2a_workbench::conformance::model::Report;
+use xs2a_workbench::conformance::select::{self, Ask};
+use xs2a_workbench::outbound::client::Client;
 
 #[derive(Debug, Args)]
 pub struct ConformanceArgs {
@@ -55,7 +55,7 @@ pub struct ConformanceArgs {
 }
 
 pub fn run(args: ConformanceArgs) -> Result<ExitCode, String> {
-    super::init_tracing();
+    xs2a_http::logging::init_tracing();
     let report = if let Some(flow) = &args.flow {
         from_flow(flow, args.tpp.clone())?
     } else {
@@ -95,7 +95,7 @@ fn from_flow(path: &Path, tpp: Option<String>) -> Result<Report, String> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let (selection, about) = select::from_flow(&flow, &name, tpp);
-    Ok(crate::conformance::grade(
+    Ok(xs2a_workbench::conformance::grade(
         &selection,
         about,
         OffsetDateTime::now_utc(),
@@ -107,13 +107,13 @@ fn from_data(dir: &Path, ask: &Ask) -> Result<Report, String> {
         return Err(format!("{} is not a data directory", dir.display()));
     }
     let store = super::import::open_store(dir)?;
-    let clock = crate::clock::Clock::real();
-    crate::clock_control::restore(&store, &clock).map_err(|e| e.to_string())?;
-    let events = crate::events::Events::default();
-    let log = crate::traffic::TrafficLog::start(store.clone(), &events)
+    let clock = xs2a_core::domain::clock::Clock::real();
+    xs2a_core::bank::clock_control::restore(&store, &clock).map_err(|e| e.to_string())?;
+    let events = xs2a_core::bank::events::Events::default();
+    let log = xs2a_workbench::traffic::TrafficLog::start(store.clone(), &events)
         .map_err(|e| format!("cannot read the traffic log: {e}"))?;
     let (selection, about) = select::from_log(&log, ask).map_err(|e| e.to_string())?;
-    let report = crate::conformance::grade(&selection, about, clock.now());
+    let report = xs2a_workbench::conformance::grade(&selection, about, clock.now());
     drop(log);
     store.close().map_err(|e| e.to_string())?;
     Ok(report)
@@ -180,10 +180,10 @@ fn write_outputs(args: &ConformanceArgs, report: &Report) -> Result<(), String> 
         write(path, text)?;
     }
     if let Some(path) = &args.junit {
-        write(path, crate::conformance::junit::report(report))?;
+        write(path, xs2a_workbench::conformance::junit::report(report))?;
     }
     if let Some(path) = &args.html {
-        write(path, crate::conformance::html::report(report))?;
+        write(path, xs2a_workbench::conformance::html::report(report))?;
     }
     Ok(())
 }

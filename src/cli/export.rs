@@ -16,13 +16,13 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
-    super::init_tracing();
+    xs2a_http::logging::init_tracing();
     let dir = args.data.unwrap_or_else(super::serve::default_data_dir);
     if !dir.is_dir() {
         return Err(format!("{} is not a data directory", dir.display()));
     }
     let store = super::import::open_store(&dir)?;
-    let bytes = crate::state_file::export(&store).map_err(|e| e.to_string())?;
+    let bytes = xs2a_workbench::state_file::export(&store).map_err(|e| e.to_string())?;
     store.close().map_err(|e| e.to_string())?;
     if args.out.as_os_str() == "-" {
         use std::io::Write;

@@ -4,10 +4,10 @@
 //! use `replay`.
 
 use super::replay::read_flow;
-use crate::flow::Step;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use xs2a_workbench::flow::Step;
 
 #[derive(Debug, Args)]
 pub struct HarArgs {
@@ -49,7 +49,7 @@ pub(crate) fn write_out(out: &std::path::Path, bytes: &[u8]) -> Result<(), Strin
 
 pub fn run_har(args: HarArgs) -> Result<ExitCode, String> {
     let flow = read_flow(&args.flow)?;
-    let har = crate::flow::har::write(&flow, args.url.trim_end_matches('/'));
+    let har = xs2a_workbench::flow::har::write(&flow, args.url.trim_end_matches('/'));
     let mut bytes = serde_json::to_vec_pretty(&har).map_err(|e| e.to_string())?;
     bytes.push(b'\n');
     write_out(&args.out, &bytes)?;
@@ -62,7 +62,7 @@ fn quote(text: &str) -> String {
 }
 
 /// The script for a flow.
-pub fn script(flow: &crate::flow::FlowFile, url: &str, cert_dir: &str) -> String {
+pub fn script(flow: &xs2a_workbench::flow::FlowFile, url: &str, cert_dir: &str) -> String {
     let mut s = format!(
         "#!/bin/sh\n# Written by `xs2a-sandbox curl`: signs each request of the flow with the current date and\n\
          # sends it. Ids are sent as recorded (use `xs2a-sandbox replay` to carry ids from answers).\nset -e\n\
@@ -111,7 +111,7 @@ pub fn run_curl(args: CurlArgs) -> Result<ExitCode, String> {
     let text = script(&flow, &args.url, &args.cert_dir.display().to_string());
     write_out(&args.out, text.as_bytes())?;
     if args.out.as_os_str() != "-" {
-        let _ = crate::platform::fs_sync::make_executable(&args.out);
+        let _ = xs2a_core::platform::fs_sync::make_executable(&args.out);
     }
     Ok(ExitCode::SUCCESS)
 }

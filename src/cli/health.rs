@@ -2,10 +2,10 @@
 //! 200 `UP`, 1 otherwise, saying why. The container image's health check: it needs no shell, no curl,
 //! only the binary the image already holds.
 
-use crate::outbound::client::Client;
 use clap::Args;
 use std::process::ExitCode;
 use std::time::Duration;
+use xs2a_workbench::outbound::client::Client;
 
 #[derive(Debug, Args)]
 pub struct HealthArgs {

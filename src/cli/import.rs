@@ -3,11 +3,11 @@
 //! what would change and writes nothing. A refused file is reported with the JSON pointer at fault, exit
 //! code 1, and the data directory as it was.
 
-use crate::state_file::{Mode, Preview};
-use crate::store::{Store, StoreError};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use xs2a_core::store::{Store, StoreError};
+use xs2a_workbench::state_file::{Mode, Preview};
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -32,7 +32,7 @@ pub struct ImportArgs {
 
 /// Opens a data directory's store, saying plainly when a sandbox serves it.
 pub fn open_store(dir: &Path) -> Result<Store, String> {
-    Store::open(dir, crate::migrations::active()).map_err(|error| match error {
+    Store::open(dir, xs2a_core::bank::migrations::active()).map_err(|error| match error {
         StoreError::Locked(_) => format!(
             "a running sandbox holds {}; stop it first (or use the workbench's import while it runs)",
             dir.display()
@@ -69,7 +69,7 @@ pub fn describe(preview: &Preview) -> String {
 }
 
 /// Says the stage reached on stdout and waits for a line on stdin (`--stepwise`).
-fn wait_at(stage: crate::state_file::ImportStage) {
+fn wait_at(stage: xs2a_workbench::state_file::ImportStage) {
     use std::io::{BufRead, Write};
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "stage: {}", stage.name());
@@ -78,7 +78,7 @@ fn wait_at(stage: crate::state_file::ImportStage) {
 }
 
 pub fn run(args: ImportArgs) -> Result<ExitCode, String> {
-    super::init_tracing();
+    xs2a_http::logging::init_tracing();
     let bytes = std::fs::read(&args.file)
         .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
     let dir = args.data.unwrap_or_else(super::serve::default_data_dir);
@@ -89,11 +89,11 @@ pub fn run(args: ImportArgs) -> Result<ExitCode, String> {
     };
     let store = open_store(&dir)?;
     let outcome = if args.preview {
-        crate::state_file::preview(&store, &bytes, mode)
+        xs2a_workbench::state_file::preview(&store, &bytes, mode)
     } else if args.stepwise {
-        crate::state_file::import_reporting(&store, &bytes, mode, &mut wait_at)
+        xs2a_workbench::state_file::import_reporting(&store, &bytes, mode, &mut wait_at)
     } else {
-        crate::state_file::import(&store, &bytes, mode)
+        xs2a_workbench::state_file::import(&store, &bytes, mode)
     };
     store.close().map_err(|e| e.to_string())?;
     match outcome {

@@ -53,11 +53,9 @@ pub enum Command {
     Health(health::HealthArgs),
 }
 
-pub use crate::logging::init_tracing;
-
 /// Parses a time given as RFC 3339 (`2026-11-22T10:00:00Z`) or RFC 7231 (`Sun, 22 Nov 2026 10:00:00 GMT`).
 pub fn parse_time(text: &str) -> Result<time::OffsetDateTime, String> {
     time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
-        .or_else(|_| crate::signing::http_date::parse(text))
+        .or_else(|_| xs2a_core::signing::http_date::parse(text))
         .map_err(|_| format!("'{text}' is neither an RFC 3339 nor an RFC 7231 time"))
 }

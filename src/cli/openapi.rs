@@ -13,7 +13,7 @@ pub struct OpenApiArgs {
 }
 
 pub fn run(args: OpenApiArgs) -> Result<ExitCode, String> {
-    let mut text = crate::api::openapi::to_pretty_json();
+    let mut text = xs2a_http::api::openapi::to_pretty_json();
     text.push('\n');
     super::har::write_out(&args.out, text.as_bytes())?;
     Ok(ExitCode::SUCCESS)

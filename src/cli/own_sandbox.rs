@@ -3,10 +3,10 @@
 //! does what `serve --fixture STATE &` and `replay --url …` do, with no port to choose, nothing to wait
 //! for and nothing left running.
 
-use crate::app::{App, AppConfig};
 use std::path::Path;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
+use xs2a_http::app::{App, AppConfig};
 
 /// A running sandbox started from a state file.
 pub struct OwnSandbox {

@@ -5,15 +5,15 @@
 //! so first. Exit code 0 when all steps match, 1 when any differs, 2 when the flow cannot be read.
 
 use super::own_sandbox::OwnSandbox;
-use crate::flow::junit::{self, CaseResult};
-use crate::flow::recorded_by::{self, Recorder};
-use crate::flow::FlowFile;
-use crate::outbound::replay_run::{Runner, StepOutcome};
-use crate::signing::signer::SigningCredentials;
 use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use xs2a_core::signing::signer::SigningCredentials;
+use xs2a_workbench::flow::junit::{self, CaseResult};
+use xs2a_workbench::flow::recorded_by::{self, Recorder};
+use xs2a_workbench::flow::FlowFile;
+use xs2a_workbench::outbound::replay_run::{Runner, StepOutcome};
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
@@ -41,7 +41,7 @@ pub fn read_flow(path: &std::path::Path) -> Result<FlowFile, String> {
         .ok()
         .is_some_and(|v| v.get("log").is_some());
     if looks_like_har {
-        return crate::flow::har::read(&bytes)
+        return xs2a_workbench::flow::har::read(&bytes)
             .map_err(|e| format!("{} is not a usable HAR file: {e}", path.display()));
     }
     FlowFile::parse(&bytes).map_err(|e| format!("{} is not a flow file: {e}", path.display()))
@@ -71,7 +71,7 @@ pub fn describe(outcomes: &[StepOutcome], note: Option<&str>) -> String {
     let failed = outcomes.iter().filter(|o| !o.passed()).count();
     text.push_str(&format!(
         "{}, {} passed, {failed} failed\n",
-        crate::domain::error::count(outcomes.len(), "step"),
+        xs2a_core::domain::error::count(outcomes.len(), "step"),
         outcomes.len() - failed
     ));
     text
@@ -143,7 +143,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, String> {
     let url = own
         .as_ref()
         .map_or(args.url.as_str(), |own| own.base.as_str());
-    let mut runner = Runner::new(url, credentials, crate::api::openapi::template_for)?;
+    let mut runner = Runner::new(url, credentials, xs2a_http::api::openapi::template_for)?;
     let started = std::time::Instant::now();
     let outcomes = runtime.block_on(runner.run(&flow));
     let total = started.elapsed();

@@ -2,15 +2,15 @@
 //! workbench's tokenised URL, and serves until SIGINT/SIGTERM.
 
 use super::serve_access::{self, TokenSource};
-use crate::api::limits::Limits;
-use crate::api::workbench::reach::WorkbenchReach;
-use crate::app::{App, AppConfig, ClockStart, DataDir};
-use crate::state::AccessMode;
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
+use xs2a_core::bank::state::AccessMode;
+use xs2a_http::api::limits::Limits;
+use xs2a_http::api::workbench::reach::WorkbenchReach;
+use xs2a_http::app::{App, AppConfig, ClockStart, DataDir};
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
@@ -122,15 +122,15 @@ pub struct ServeArgs {
     pub idle_timeout: u64,
     /// Play the bank as its sandbox or as production runs it (docs/rehearsal.md); kept in the data
     /// directory. Without it, as stored (sandbox on a fresh machine).
-    #[arg(long, value_name = "sandbox|production", value_parser = crate::rehearsal::Profile::parse)]
-    pub profile: Option<crate::rehearsal::Profile>,
+    #[arg(long, value_name = "sandbox|production", value_parser = xs2a_core::bank::rehearsal::Profile::parse)]
+    pub profile: Option<xs2a_core::bank::rehearsal::Profile>,
     /// Replace the stored fault plan with this one (docs/rehearsal.md; fixtures/schema/fault-plan.schema.json).
     #[arg(long, value_name = "FILE")]
     pub faults: Option<PathBuf>,
 }
 
 pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
-    super::init_tracing();
+    xs2a_http::logging::init_tracing();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -141,7 +141,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode, String> {
 
 /// The default data directory: `xs2a-sandbox` under the platform's local data directory.
 pub fn default_data_dir() -> PathBuf {
-    crate::platform::dirs::data_root()
+    xs2a_core::platform::dirs::data_root()
         .unwrap_or_else(std::env::temp_dir)
         .join("xs2a-sandbox")
 }
@@ -202,7 +202,7 @@ impl ServeArgs {
                 idle_timeout: Duration::from_secs(self.idle_timeout),
             },
             operator_token: self.operator_token()?,
-            traffic: crate::traffic::store::TrafficOverrides {
+            traffic: xs2a_workbench::traffic::store::TrafficOverrides {
                 enabled: self.no_traffic.then_some(false),
                 max_entries: self.traffic_max_entries,
                 max_bytes: self.traffic_max_bytes,
@@ -217,7 +217,7 @@ impl ServeArgs {
                 Some(path) => Some(
                     std::fs::read(path)
                         .map_err(|e| format!("cannot read {}: {e}", path.display()))
-                        .and_then(|bytes| crate::rehearsal::plan::Plan::from_json(&bytes))
+                        .and_then(|bytes| xs2a_core::bank::rehearsal::plan::Plan::from_json(&bytes))
                         .map_err(|e| format!("{}: {e}", path.display()))?,
                 ),
                 None => None,
@@ -242,7 +242,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let wait_for_stop = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stop| *stop).await;
     };
-    let stop_signal = crate::api::server::shutdown_signal();
+    let stop_signal = xs2a_http::api::server::shutdown_signal();
     let base = serve_access::reachable_url(bound, args.public_url.as_deref());
     let tls_listener = match args.tls {
         true => Some(
@@ -284,11 +284,11 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
                 std::fs::read_to_string(key).map_err(|e| format!("{}: {e}", key.display()))?,
             ),
             _ => (
-                crate::test_credentials::SERVER_CERT_PEM.to_owned(),
-                crate::test_credentials::SERVER_KEY_PEM.to_owned(),
+                xs2a_core::signing::test_credentials::SERVER_CERT_PEM.to_owned(),
+                xs2a_core::signing::test_credentials::SERVER_KEY_PEM.to_owned(),
             ),
         };
-        let config = crate::api::server::tls_config(&cert, &key)?;
+        let config = xs2a_http::api::server::tls_config(&cert, &key)?;
         let tls_app = app.clone();
         let stop = wait_for_stop(stop_rx.clone());
         tasks.spawn(async move { tls_app.serve_tls(tls_listener, config, stop).await });
@@ -341,7 +341,7 @@ fn write_recording(
             "xs2a-sandbox: the traffic log is behind; the recording may miss the last exchanges"
         );
     }
-    let mut flow = crate::flow::from_traffic::since(traffic, after).map_err(|e| e.text)?;
+    let mut flow = xs2a_workbench::flow::from_traffic::since(traffic, after).map_err(|e| e.text)?;
     // The state the recording starts from: the fixture this run was started with, named as the flow
     // file's readers find it (beside the recording: its file name; elsewhere: its absolute path).
     flow.state = fixture.map(|fixture| state_reference(fixture, path));

@@ -3,9 +3,9 @@
 //! (docs/reference/access.md, "In a container"). Apart from `serve` itself so that the rules are read in
 //! one place and tested without starting a service.
 
-use crate::state::AccessMode;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::Path;
+use xs2a_core::bank::state::AccessMode;
 
 /// The port the service listens on unless told otherwise (and the one the image publishes).
 pub const DEFAULT_PORT: u16 = 8080;

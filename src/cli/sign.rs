@@ -2,12 +2,12 @@
 //! adds — one `Name: value` per line, so that `curl -H @headers.txt URL` alone (or any client) can call
 //! the sandbox. Printing into a pipe that closes early (`sign ... | head -1`) ends quietly.
 
-use crate::signing::signer::{DigestAlgorithm, SignOptions, SigningCredentials};
 use clap::Args;
 use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use xs2a_core::signing::signer::{DigestAlgorithm, SignOptions, SigningCredentials};
 
 /// What to do when no usable --cert-dir is given.
 const CERT_DIR_HINT: &str = "make one with `xs2a-sandbox cert issue --roles PSP_AI,PSP_PI --name \"Acme TPP\" \
@@ -109,12 +109,12 @@ pub fn run(args: SignArgs) -> Result<ExitCode, String> {
         &options,
     );
     if args.show_signing_string {
-        let report_names: Vec<String> = crate::signing::signature_header::parse(
+        let report_names: Vec<String> = xs2a_core::signing::signature_header::parse(
             headers["signature"].to_str().unwrap_or_default(),
         )
         .map(|p| p.headers)
         .unwrap_or_default();
-        if let Ok(text) = crate::signing::signing_string::build(
+        if let Ok(text) = xs2a_core::signing::signing_string::build(
             &report_names,
             &args.method,
             &path_and_query,

@@ -3,13 +3,13 @@
 //! printing each step's verdict and the signing string the sandbox computes. Exit code 0 when it would be
 //! accepted.
 
-use crate::clock::Clock;
-use crate::signing::pasted::{self, At, Overrides};
-use crate::signing::trust::TrustStore;
-use crate::signing::verifier::{Verdict, Verifier};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use xs2a_core::domain::clock::Clock;
+use xs2a_core::signing::pasted::{self, At, Overrides};
+use xs2a_core::signing::trust::TrustStore;
+use xs2a_core::signing::verifier::{Verdict, Verifier};
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
@@ -83,7 +83,7 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode, String> {
             for warning in refusal
                 .more
                 .iter()
-                .filter(|m| m.category == crate::refusal::Category::Warning)
+                .filter(|m| m.category == xs2a_core::domain::refusal::Category::Warning)
             {
                 println!("\nwarning: {}", warning.text.as_deref().unwrap_or_default());
             }

@@ -6,12 +6,12 @@ use crate::helpers::{spawn_app, TestApp, TestRequest, TestResponse};
 use serde_json::{json, Value};
 use time::macros::datetime;
 use time::Duration;
-use xs2a_sandbox::sca::authorisation::AuthMethod;
-use xs2a_sandbox::sca::engine;
-use xs2a_sandbox::sca::Context;
-use xs2a_sandbox::signing::issue::{tpp_request_defaults, CertificateAuthority};
-use xs2a_sandbox::signing::qc_statements::Psd2Role;
-use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
+use xs2a_core::bank::sca::authorisation::AuthMethod;
+use xs2a_core::bank::sca::engine;
+use xs2a_core::bank::sca::Context;
+use xs2a_core::signing::issue::{tpp_request_defaults, CertificateAuthority};
+use xs2a_core::signing::qc_statements::Psd2Role;
+use xs2a_core::signing::signer::{SignOptions, SigningCredentials};
 
 /// Kari Nordmann, the first private customer of the seed.
 const KARI: &str = "14838510036";

@@ -10,7 +10,7 @@ use crate::helpers::{
 use crate::sca_pages::{browser, get_page, post_form, start_sca, stranger, TPP_REDIRECT};
 use serde_json::{json, Value};
 use time::Duration;
-use xs2a_sandbox::sandbox::seed;
+use xs2a_core::bank::mock::seed;
 
 /// The seeded persons' national identity numbers: Kari (Fjordkraft and Nordlys), Ola (Fjordkraft), Per
 /// (Nordlys).

@@ -8,14 +8,14 @@ use serde_json::{json, Value};
 use std::str::FromStr;
 use time::macros::date;
 use time::OffsetDateTime;
-use xs2a_sandbox::domain::Currency;
-use xs2a_sandbox::payments::model::{
+use xs2a_core::bank::mock::model::{Account, BalanceType, CardAccount};
+use xs2a_core::bank::pis::model::{
     Address, CreditorAccount, DebtorAccount, ForcedOutcome, Frequency, Money, Payment,
     PaymentOrder, PaymentProduct, PaymentService, Remittance, Schedule, ValidatedPayment,
 };
-use xs2a_sandbox::payments::status::PaymentStatus;
-use xs2a_sandbox::sandbox::model::{Account, BalanceType, CardAccount};
-use xs2a_sandbox::signing::signer::SignOptions;
+use xs2a_core::bank::pis::status::PaymentStatus;
+use xs2a_core::domain::Currency;
+use xs2a_core::signing::signer::SignOptions;
 
 fn amount(text: &str) -> Decimal {
     Decimal::from_str(text).unwrap()
@@ -440,15 +440,15 @@ async fn removed_payment_permission_rejects_the_payment() {
 
 /// Every transaction of every sandbox account, as stored: one by one, and the payment bookings kept in
 /// one block per run and account.
-fn all_transactions(app: &TestApp) -> Vec<xs2a_sandbox::sandbox::model::Transaction> {
+fn all_transactions(app: &TestApp) -> Vec<xs2a_core::bank::mock::model::Transaction> {
     let store = &app.state.store;
     let blocks = store
-        .table::<xs2a_sandbox::sandbox::booking_blocks::BookingBlock>()
+        .table::<xs2a_core::bank::mock::booking_blocks::BookingBlock>()
         .unwrap()
         .list()
         .unwrap();
     store
-        .table::<xs2a_sandbox::sandbox::model::Transaction>()
+        .table::<xs2a_core::bank::mock::model::Transaction>()
         .unwrap()
         .list()
         .unwrap()
@@ -510,7 +510,7 @@ async fn batch_runs_leave_a_periodic_payment_and_the_accounts_untouched() {
     let runs = app
         .state
         .store
-        .table::<xs2a_sandbox::batch::BatchRun>()
+        .table::<xs2a_core::bank::batch::BatchRun>()
         .unwrap()
         .list()
         .unwrap();
@@ -570,13 +570,13 @@ async fn an_instant_payment_is_executed_at_once_or_rejected_for_lack_of_funds() 
     instant.payment.product = PaymentProduct::InstantNorwegianDomesticCreditTransfersStraks;
     seed(&app, &instant);
     let (store, events) = (&app.state.store, &app.state.events);
-    let paid = xs2a_sandbox::batch::execute_now(store, events, "instant", TEST_NOW).unwrap();
+    let paid = xs2a_core::bank::batch::execute_now(store, events, "instant", TEST_NOW).unwrap();
     assert_eq!(paid.status, PaymentStatus::ACSC);
     let mut poor = single("instant-poor", &from, &to, "9999999.00");
     poor.payment.product = PaymentProduct::InstantNorwegianDomesticCreditTransfersStraks;
     seed(&app, &poor);
     let rejected =
-        xs2a_sandbox::batch::execute_now(store, events, "instant-poor", TEST_NOW).unwrap();
+        xs2a_core::bank::batch::execute_now(store, events, "instant-poor", TEST_NOW).unwrap();
     assert_eq!(
         (rejected.status, rejected.funds_available),
         (PaymentStatus::RJCT, Some(false))

@@ -15,9 +15,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use time::OffsetDateTime;
-use xs2a_sandbox::sca::authorisation::Authorisation;
-use xs2a_sandbox::sca::retention::MAX_PER_TPP;
-use xs2a_sandbox::store::Store;
+use xs2a_core::bank::sca::authorisation::Authorisation;
+use xs2a_core::bank::sca::retention::MAX_PER_TPP;
+use xs2a_core::store::Store;
 
 const REQUESTS: usize = 64_000;
 const WARM_UP: usize = 2_000;
@@ -137,7 +137,7 @@ async fn unanswered_401s_leave_the_data_directory_small_and_memory_bounded() {
     server.kill().unwrap();
     server.wait().unwrap();
     let size = disk_usage(&data);
-    let stored = Store::open(&data, xs2a_sandbox::migrations::active())
+    let stored = Store::open(&data, xs2a_core::bank::migrations::active())
         .unwrap()
         .table::<Authorisation>()
         .unwrap()

@@ -33,10 +33,10 @@ fn cli_kit_cert_ca_takes_a_full_subject_and_issue_uses_it_with_ca_dir() {
         .arg(&tpp));
     assert!(ok, "{out}{err}");
     let pem = std::fs::read_to_string(tpp.join("cert.pem")).unwrap();
-    let der = xs2a_sandbox::signing::signer::pem_to_der(&pem).unwrap();
+    let der = xs2a_core::signing::signer::pem_to_der(&pem).unwrap();
     let (_, cert) = x509_parser::parse_x509_certificate(&der).unwrap();
     let issuer =
-        xs2a_sandbox::signing::distinguished_name::DistinguishedName::from_x509(cert.issuer());
+        xs2a_core::signing::distinguished_name::DistinguishedName::from_x509(cert.issuer());
     assert_eq!(issuer.to_rfc2253(), subject);
     let (ok, _, err) = run(binary()
         .args(["cert", "ca", "--subject", "CN=x,C=Norway", "--out"])

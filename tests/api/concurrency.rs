@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use xs2a_sandbox::app::{AppConfig, DataDir};
+use xs2a_http::app::{AppConfig, DataDir};
 
 const WRITERS: usize = 64;
 /// Writes per writer: customers, transactions and payments in turn.
@@ -29,7 +29,7 @@ fn customer_number(writer: usize, i: usize) -> String {
     let birth =
         time::macros::date!(1930 - 01 - 01) + time::Duration::days((writer * 250 + i % 250) as i64);
     (0..1000)
-        .find_map(|n| xs2a_sandbox::domain::NationalId::synthetic(birth, n + (i / 250) as u16))
+        .find_map(|n| xs2a_core::domain::NationalId::synthetic(birth, n + (i / 250) as u16))
         .expect("some individual number gives valid check digits")
         .as_str()
         .to_owned()

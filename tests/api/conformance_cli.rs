@@ -54,8 +54,8 @@ fn read(path: &Path) -> Value {
 /// The organisation identifier of the walkthrough's certificate.
 fn organisation(cert_pem: &Path) -> String {
     let pem = std::fs::read_to_string(cert_pem).unwrap();
-    let der = xs2a_sandbox::signing::signer::pem_to_der(&pem).unwrap();
-    xs2a_sandbox::signing::certificate::TppCertificate::from_der(&der)
+    let der = xs2a_core::signing::signer::pem_to_der(&pem).unwrap();
+    xs2a_core::signing::certificate::TppCertificate::from_der(&der)
         .unwrap()
         .organization_identifier
         .unwrap()

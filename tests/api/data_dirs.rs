@@ -11,9 +11,9 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::str::FromStr;
-use xs2a_sandbox::app::{App, AppConfig, ClockStart, DataDir};
-use xs2a_sandbox::store::format::{self, FormatFile, APP_VERSION};
-use xs2a_sandbox::store::migrate::{self, fixture};
+use xs2a_core::store::format::{self, FormatFile, APP_VERSION};
+use xs2a_core::store::migrate::{self, fixture};
+use xs2a_http::app::{App, AppConfig, ClockStart, DataDir};
 
 /// The workbench API's answer, which must be 2xx.
 async fn operator(app: &TestApp, path: &str) -> Value {
@@ -393,10 +393,10 @@ async fn every_stored_data_directory_opens_with_nothing_lost_and_works_on() {
         let data_format = &session["dataFormat"];
         assert_eq!(
             data_format["version"],
-            xs2a_sandbox::migrations::current(),
+            xs2a_core::bank::migrations::current(),
             "{version}"
         );
-        if stored_format < xs2a_sandbox::migrations::current() {
+        if stored_format < xs2a_core::bank::migrations::current() {
             assert_eq!(data_format["migratedFrom"], stored_format, "{version}");
             assert_eq!(data_format["migratedNow"], true);
             let backup = root.path().join(format!("data.before-{APP_VERSION}"));
@@ -411,7 +411,10 @@ async fn every_stored_data_directory_opens_with_nothing_lost_and_works_on() {
             format::read(&root.path().join("data"))
                 .unwrap()
                 .map(|f| (f.format, f.app)),
-            Some((xs2a_sandbox::migrations::current(), APP_VERSION.to_owned())),
+            Some((
+                xs2a_core::bank::migrations::current(),
+                APP_VERSION.to_owned()
+            )),
             "{version}"
         );
     }
@@ -428,7 +431,7 @@ async fn an_older_build_refuses_a_newer_directory_and_writes_nothing() {
     .unwrap()
     .close()
     .unwrap();
-    let newer = xs2a_sandbox::migrations::current() + 1;
+    let newer = xs2a_core::bank::migrations::current() + 1;
     format::write(
         &dir,
         &FormatFile {
@@ -444,7 +447,7 @@ async fn an_older_build_refuses_a_newer_directory_and_writes_nothing() {
             format!("holds data format {newer}, written by xs2a-sandbox 99.1.0"),
             format!(
                 "this is xs2a-sandbox {APP_VERSION}, which reads data formats up to {}",
-                xs2a_sandbox::migrations::current()
+                xs2a_core::bank::migrations::current()
             ),
             "Nothing was changed. Start xs2a-sandbox 99.1.0 (or newer) on it".to_owned(),
         ] {
@@ -487,6 +490,6 @@ async fn the_session_says_the_data_format_of_a_temporary_store() {
     let session = operator(&app, "/session").await;
     assert_eq!(
         session["dataFormat"],
-        json!({"version": xs2a_sandbox::migrations::current(), "migratedNow": false})
+        json!({"version": xs2a_core::bank::migrations::current(), "migratedNow": false})
     );
 }

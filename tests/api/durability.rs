@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use time::macros::date;
-use xs2a_sandbox::domain::NationalId;
-use xs2a_sandbox::signing::signer::SignOptions;
+use xs2a_core::domain::NationalId;
+use xs2a_core::signing::signer::SignOptions;
 
 fn synthetic_ids(count: usize) -> Vec<String> {
     (0u16..)
@@ -172,7 +172,7 @@ async fn the_authorisation_a_401_starts_survives_kill_9() {
         &mut headers,
         b"",
         time::OffsetDateTime::now_utc(),
-        &xs2a_sandbox::signing::signer::SignOptions::default(),
+        &xs2a_core::signing::signer::SignOptions::default(),
     );
     let response = client
         .get(format!("{base}/v1/accounts"))

@@ -202,7 +202,7 @@ fn the_errors_pages_status_table_is_the_one_answered() {
             continue;
         }
         for word in codes.split(|c: char| !(c.is_ascii_uppercase() || c == '_')) {
-            let Ok(code) = serde_json::from_value::<xs2a_sandbox::refusal::Code>(
+            let Ok(code) = serde_json::from_value::<xs2a_core::domain::refusal::Code>(
                 serde_json::Value::String(word.to_owned()),
             ) else {
                 continue;

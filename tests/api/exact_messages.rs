@@ -98,7 +98,7 @@ async fn a_garbage_certificate_is_blamed_on_its_likely_cause_not_the_url_safe_al
 async fn a_certificate_in_the_url_safe_alphabet_or_cut_at_a_line_break_is_told_so() {
     let pem =
         std::fs::read_to_string(crate::helpers::fixture_dir("aisp").join("cert.pem")).unwrap();
-    let der = xs2a_sandbox::signing::signer::pem_to_der(&pem).unwrap();
+    let der = xs2a_core::signing::signer::pem_to_der(&pem).unwrap();
     let url_safe = base64::engine::general_purpose::URL_SAFE.encode(&der);
     let response = with_certificate(url_safe).await;
     response.assert_refused(400, "FORMAT_ERROR", Some("TPP-Signature-Certificate"));

@@ -14,8 +14,8 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use xs2a_sandbox::flow::compare::redact;
-use xs2a_sandbox::flow::FlowFile;
+use xs2a_workbench::flow::compare::redact;
+use xs2a_workbench::flow::FlowFile;
 
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")
@@ -182,7 +182,7 @@ async fn record(name: &str) -> FlowFile {
     }
     // However long the writer takes on a loaded machine: a barrier through its queue, no deadline.
     assert!(traffic.settle(Duration::MAX));
-    let mut flow = xs2a_sandbox::flow::from_traffic::since(traffic, after).unwrap();
+    let mut flow = xs2a_workbench::flow::from_traffic::since(traffic, after).unwrap();
     flow.state = Some("../state/initial.json".into());
     flow.description = Some(format!(
         "canonical journey: {name} (tests/api/fixture_flows.rs)"
@@ -209,7 +209,7 @@ async fn the_canonical_fixtures_are_current() {
         .send()
         .await
         .unwrap();
-    let state = xs2a_sandbox::state_file::export(&app.state.store).unwrap();
+    let state = xs2a_workbench::state_file::export(&app.state.store).unwrap();
     let parsed: Value = serde_json::from_slice(&state).unwrap();
     assert!(
         parsed["trees"]["batch-schedule"]
@@ -383,7 +383,7 @@ fn a_flow_written_as_har_reads_back_as_the_same_flow_and_replays() {
     let value: Value = serde_json::from_slice(&text).unwrap();
     assert_eq!(value["log"]["version"], "1.2");
     let flow = FlowFile::parse(&std::fs::read(flow_path("straks-payment")).unwrap()).unwrap();
-    let back = xs2a_sandbox::flow::har::read(&text).unwrap();
+    let back = xs2a_workbench::flow::har::read(&text).unwrap();
     assert_eq!(back.steps, flow.steps);
 
     let (mut child, base) = serve(&["--fixture", initial_state().to_str().unwrap()]);
@@ -457,12 +457,12 @@ async fn sca_done_on_the_pages_is_recorded_as_an_sca_step_and_replays() {
     accounts.assert_ok();
     // However long the writer takes on a loaded machine: a barrier through its queue, no deadline.
     assert!(traffic.settle(Duration::MAX));
-    let flow = xs2a_sandbox::flow::from_traffic::since(traffic, after).unwrap();
+    let flow = xs2a_workbench::flow::from_traffic::since(traffic, after).unwrap();
     let sca: Vec<_> = flow
         .steps
         .iter()
         .filter_map(|s| match s {
-            xs2a_sandbox::flow::Step::Sca(sca) => Some(sca.clone()),
+            xs2a_workbench::flow::Step::Sca(sca) => Some(sca.clone()),
             _ => None,
         })
         .collect();

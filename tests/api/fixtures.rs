@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
-use xs2a_sandbox::app::{App, AppConfig, ClockStart, DataDir};
+use xs2a_http::app::{App, AppConfig, ClockStart, DataDir};
 
 /// A data directory holding the initialised sandbox with its clock frozen at [`TEST_NOW`].
 pub fn seeded_dir(root: &Path, name: &str) -> PathBuf {
@@ -126,7 +126,7 @@ fn export_import_into_an_empty_directory_and_export_again_gives_the_same_file() 
     let first = export(&dir, &root.path().join("state.json"));
     let head: Value = serde_json::from_slice(&first).unwrap();
     assert_eq!(head["format"], "xs2a-sandbox/state");
-    assert_eq!(head["version"], xs2a_sandbox::state_file::VERSION);
+    assert_eq!(head["version"], xs2a_workbench::state_file::VERSION);
     assert!(
         head["trees"]["clock"][0]["state"]
             .to_string()

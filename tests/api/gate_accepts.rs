@@ -5,7 +5,7 @@
 use crate::helpers::{spawn_app, tpp};
 use axum::http::HeaderValue;
 use serde_json::json;
-use xs2a_sandbox::signing::signer::{DigestAlgorithm, SignOptions};
+use xs2a_core::signing::signer::{DigestAlgorithm, SignOptions};
 
 const CUSTOMERS: &str = "/v1/sandbox/customers";
 
@@ -173,7 +173,7 @@ async fn a_pem_armoured_certificate_is_accepted_with_a_warning() {
 async fn a_date_written_with_utc_as_in_spec_is_accepted() {
     let app = spawn_app().await;
     let date =
-        xs2a_sandbox::signing::http_date::format(crate::helpers::TEST_NOW).replace("GMT", "UTC");
+        xs2a_core::signing::http_date::format(crate::helpers::TEST_NOW).replace("GMT", "UTC");
     assert!(date.ends_with(" UTC"));
     let response = app.get(CUSTOMERS).header("Date", &date).send().await;
     response.assert_ok();

@@ -3,7 +3,7 @@
 //! WARNING under the sandbox profile, refused with 400 under production — and SHA-512 is refused in both.
 
 use crate::helpers::{spawn_app, spawn_app_with, test_config, TestApp};
-use xs2a_sandbox::rehearsal::Profile;
+use xs2a_core::bank::rehearsal::Profile;
 
 const CUSTOMERS: &str = "/v1/sandbox/customers";
 const OTHER_NAMES: [&str; 5] = [

@@ -7,8 +7,8 @@
 use crate::helpers::{spawn_app, spawn_app_with, test_config, TestApp, TestResponse};
 use reqwest::header::HeaderValue;
 use serde_json::Value;
-use xs2a_sandbox::rehearsal::Profile;
-use xs2a_sandbox::signing::signer::SignOptions;
+use xs2a_core::bank::rehearsal::Profile;
+use xs2a_core::signing::signer::SignOptions;
 
 const CUSTOMERS: &str = "/v1/sandbox/customers";
 

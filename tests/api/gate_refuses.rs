@@ -5,7 +5,7 @@ use crate::helpers::{fixture_dir, spawn_app, tpp, TEST_NOW};
 use axum::http::HeaderValue;
 use serde_json::json;
 use time::Duration;
-use xs2a_sandbox::signing::signer::SignOptions;
+use xs2a_core::signing::signer::SignOptions;
 
 const CUSTOMERS: &str = "/v1/sandbox/customers";
 

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use time::macros::datetime;
 use time::OffsetDateTime;
-use xs2a_sandbox::app::{App, AppConfig, ClockStart};
-use xs2a_sandbox::app_state::AppState;
-use xs2a_sandbox::signing::signer::{SignOptions, SigningCredentials};
+use xs2a_core::signing::signer::{SignOptions, SigningCredentials};
+use xs2a_http::app::{App, AppConfig, ClockStart};
+use xs2a_workbench::app_state::AppState;
 
 /// The instant the test clock starts at.
 pub const TEST_NOW: OffsetDateTime = datetime!(2026-06-01 12:00 UTC);
@@ -74,9 +74,9 @@ pub async fn spawn_app_with(config: AppConfig) -> TestApp {
 impl TestApp {
     /// Also serves the app over TLS (the bundled localhost certificate) on a port of its own; returns it.
     pub async fn serve_tls(&self) -> u16 {
-        let config = xs2a_sandbox::api::server::tls_config(
-            xs2a_sandbox::test_credentials::SERVER_CERT_PEM,
-            xs2a_sandbox::test_credentials::SERVER_KEY_PEM,
+        let config = xs2a_http::api::server::tls_config(
+            xs2a_core::signing::test_credentials::SERVER_CERT_PEM,
+            xs2a_core::signing::test_credentials::SERVER_KEY_PEM,
         )
         .unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

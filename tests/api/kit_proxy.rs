@@ -10,10 +10,10 @@
 use crate::helpers::TestApp;
 use axum::http::{HeaderName, HeaderValue};
 use base64::Engine;
-use xs2a_sandbox::signing::distinguished_name::{AttributeKind, DistinguishedName};
-use xs2a_sandbox::signing::signer::SigningCredentials;
-use xs2a_sandbox::signing::steps::SIGNING_CANDIDATES;
-use xs2a_sandbox::signing::{digest, http_date};
+use xs2a_core::signing::distinguished_name::{AttributeKind, DistinguishedName};
+use xs2a_core::signing::signer::SigningCredentials;
+use xs2a_core::signing::steps::SIGNING_CANDIDATES;
+use xs2a_core::signing::{digest, http_date};
 
 /// The headers the proxy signs when present, in its order, as the kit's own source states them:
 /// `httpMessageSigner.options.headers.berlinGroup` in `src/configuration.js` of github:evryfs/psd2-developer
@@ -31,7 +31,7 @@ const SIGNED: [&str; 6] = [
 
 /// The proxy's keyId issuer: CN, O, OU, L, S, C of the certificate's issuer, values as they are.
 pub fn proxy_issuer(cert_pem: &str) -> String {
-    let der = xs2a_sandbox::signing::signer::pem_to_der(cert_pem).unwrap();
+    let der = xs2a_core::signing::signer::pem_to_der(cert_pem).unwrap();
     let (_, cert) = x509_parser::parse_x509_certificate(&der).unwrap();
     let issuer = DistinguishedName::from_x509(cert.issuer());
     [
@@ -50,7 +50,7 @@ pub fn proxy_issuer(cert_pem: &str) -> String {
 
 /// The serial as the proxy formats it: upper-case hex without leading zeros.
 fn proxy_serial(cert_pem: &str) -> String {
-    let der = xs2a_sandbox::signing::signer::pem_to_der(cert_pem).unwrap();
+    let der = xs2a_core::signing::signer::pem_to_der(cert_pem).unwrap();
     let (_, cert) = x509_parser::parse_x509_certificate(&der).unwrap();
     let hex: String = cert
         .raw_serial()

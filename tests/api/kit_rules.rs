@@ -7,7 +7,7 @@ use crate::helpers::{complete_sca, sca_redirect, spawn_app, TestApp, TppState};
 use crate::pis_support::{kari, pay, transfer, DOMESTIC, KARI, OLA_CURRENT};
 use crate::sca_pages::{browser, get_page, start_sca};
 use serde_json::{json, Value};
-use xs2a_sandbox::signing::signer::SignOptions;
+use xs2a_core::signing::signer::SignOptions;
 
 #[tokio::test]
 async fn kit_rules_the_interface_answers_under_api_sandbox_signed_over_the_path_as_sent() {

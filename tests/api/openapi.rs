@@ -16,7 +16,7 @@ async fn the_document_is_served_at_openapi_json_and_matches_the_cli() {
     assert_eq!(response.status(), 200);
     let served: Value = response.json().await.unwrap();
     assert_eq!(served["openapi"], "3.1.0");
-    assert_eq!(&served, xs2a_sandbox::api::openapi::document());
+    assert_eq!(&served, xs2a_http::api::openapi::document());
     let written = std::process::Command::new(env!("CARGO_BIN_EXE_xs2a-sandbox"))
         .arg("openapi")
         .output()
@@ -28,7 +28,7 @@ async fn the_document_is_served_at_openapi_json_and_matches_the_cli() {
 
 #[test]
 fn every_reference_resolves_and_every_operation_has_an_id_and_an_answer() {
-    let document = xs2a_sandbox::api::openapi::document();
+    let document = xs2a_http::api::openapi::document();
     let text = document.to_string();
     for (at, _) in text.match_indices("\"$ref\":\"") {
         let rest = &text[at + 8..];

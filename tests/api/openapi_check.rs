@@ -10,12 +10,12 @@ use std::sync::{Mutex, OnceLock};
 type Compiled = HashMap<(String, String, String, String), std::sync::Arc<jsonschema::Validator>>;
 
 fn document() -> &'static Value {
-    xs2a_sandbox::api::openapi::document()
+    xs2a_http::api::openapi::document()
 }
 
 /// The documented path template a concrete path is served by, preferring literal segments.
 pub fn template_for(path: &str) -> Option<&'static str> {
-    xs2a_sandbox::api::openapi::template_for(&normalise(path))
+    xs2a_http::api::openapi::template_for(&normalise(path))
 }
 
 /// The platform prefix serves the `/v1` operations. (The workbench's copies of the sandbox endpoints are

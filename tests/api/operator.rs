@@ -5,8 +5,8 @@
 
 use crate::helpers::{spawn_app, spawn_app_with, test_config, TestApp};
 use serde_json::{json, Value};
-use xs2a_sandbox::app::{App, AppConfig, DataDir};
-use xs2a_sandbox::state::AccessMode;
+use xs2a_core::bank::state::AccessMode;
+use xs2a_http::app::{App, AppConfig, DataDir};
 
 fn shared() -> AppConfig {
     AppConfig {
@@ -150,14 +150,14 @@ async fn the_simulated_clock_survives_a_restart() {
     let moved_to = time::macros::datetime!(2031-02-03 04:05:06 UTC);
     {
         let app = App::build(config()).unwrap();
-        xs2a_sandbox::clock_control::change(
+        xs2a_core::bank::clock_control::change(
             app.state(),
-            xs2a_sandbox::clock_control::ClockChange::Freeze,
+            xs2a_core::bank::clock_control::ClockChange::Freeze,
         )
         .unwrap();
-        xs2a_sandbox::clock_control::change(
+        xs2a_core::bank::clock_control::change(
             app.state(),
-            xs2a_sandbox::clock_control::ClockChange::SetTo(moved_to),
+            xs2a_core::bank::clock_control::ClockChange::SetTo(moved_to),
         )
         .unwrap();
         app.close().unwrap();

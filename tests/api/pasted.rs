@@ -7,7 +7,7 @@ use crate::helpers::{spawn_app, tpp, workbench_api as call, TEST_NOW};
 use axum::http::HeaderMap;
 use reqwest::Method;
 use serde_json::{json, Value};
-use xs2a_sandbox::signing::signer::SignOptions;
+use xs2a_core::signing::signer::SignOptions;
 
 const PAYMENT: &str = "/v1/payments/instant-norwegian-domestic-credit-transfers-straks";
 

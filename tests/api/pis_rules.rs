@@ -895,7 +895,7 @@ async fn a_periodic_payment_stays_accepted_and_no_run_books_an_instance() {
     assert_eq!(read.body["transactionStatus"], "ACSP");
     assert_eq!(
         read.body["psuMessage"],
-        xs2a_sandbox::payments::service::STANDING_ORDER_ACCEPTED,
+        xs2a_core::bank::pis::service::STANDING_ORDER_ACCEPTED,
         "the status read says that no instance will be booked"
     );
     assert!(read.body.get("fundsAvailable").is_none(), "{}", read.body);

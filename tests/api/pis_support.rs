@@ -3,7 +3,7 @@
 
 use crate::helpers::{complete_sca_as, sca_redirect, TestApp, TestRequest, TestResponse, TppState};
 use serde_json::{json, Value};
-use xs2a_sandbox::domain::kid;
+use xs2a_core::domain::kid;
 
 pub(crate) const KARI: &str = "14838510036";
 pub(crate) const OLA: &str = "02917910181";

@@ -9,9 +9,9 @@ use crate::kit_proxy;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use xs2a_sandbox::signing::issue::{tpp_request_defaults, CertificateAuthority};
-use xs2a_sandbox::signing::qc_statements::Psd2Role;
-use xs2a_sandbox::signing::subject::parse_subject;
+use xs2a_core::signing::issue::{tpp_request_defaults, CertificateAuthority};
+use xs2a_core::signing::qc_statements::Psd2Role;
+use xs2a_core::signing::subject::parse_subject;
 
 /// The kit's data: beside the repository in `shared/`, else the copy in `tests/data`.
 fn kit_dir() -> PathBuf {
@@ -113,7 +113,7 @@ fn expected_warnings(request: &KitRequest) -> Vec<String> {
     }
     if path.ends_with("/sandbox/accounts") {
         let bban = body["bban"].as_str().unwrap();
-        let valid = xs2a_sandbox::domain::Bban::parse(bban).is_ok();
+        let valid = xs2a_core::domain::Bban::parse(bban).is_ok();
         return if valid { vec![] } else { vec!["bban".into()] };
     }
     if path.ends_with("/sandbox/card-accounts") {

@@ -7,7 +7,7 @@ use crate::helpers::{spawn_app, tpp, workbench_api as call, TestApp, TEST_NOW};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use xs2a_sandbox::signing::signer::SignOptions;
+use xs2a_core::signing::signer::SignOptions;
 
 const CUSTOMERS: &str = "/v1/sandbox/customers";
 

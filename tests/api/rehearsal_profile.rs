@@ -5,7 +5,7 @@
 use crate::helpers::{spawn_app, spawn_app_with, test_config, workbench_api, TestApp};
 use reqwest::Method;
 use serde_json::json;
-use xs2a_sandbox::rehearsal::Profile;
+use xs2a_core::bank::rehearsal::Profile;
 
 async fn production() -> TestApp {
     let mut config = test_config();
@@ -98,7 +98,7 @@ async fn an_unknown_profile_is_refused() {
 async fn the_profile_is_stored() {
     let app = production().await;
     assert_eq!(
-        xs2a_sandbox::rehearsal::profile::load(&app.state.store).unwrap(),
+        xs2a_core::bank::rehearsal::profile::load(&app.state.store).unwrap(),
         Profile::Production
     );
 }
@@ -115,7 +115,7 @@ async fn known_issues_are_on_under_production_whatever_the_settings_say() {
     .await;
     assert_eq!(status.as_u16(), 200);
     let store = &app.state.store;
-    let off = xs2a_sandbox::payments::settings::in_effect(store).unwrap();
+    let off = xs2a_core::bank::pis::settings::in_effect(store).unwrap();
     assert!(
         !off.reproduce_domestic_read_before_approval_issue
             && !off.reproduce_pending_transactions_issue
@@ -127,7 +127,7 @@ async fn known_issues_are_on_under_production_whatever_the_settings_say() {
         Some(json!({"profile": "production"})),
     )
     .await;
-    let on = xs2a_sandbox::payments::settings::in_effect(store).unwrap();
+    let on = xs2a_core::bank::pis::settings::in_effect(store).unwrap();
     assert!(
         on.reproduce_domestic_read_before_approval_issue && on.reproduce_pending_transactions_issue
     );

@@ -14,10 +14,10 @@ async fn listed(app: &TestApp) -> Vec<Value> {
 
 fn organisation_id() -> String {
     let header = tpp("aisp-pisp").certificate_header();
-    let der = xs2a_sandbox::signing::certificate::decode_certificate_header(&header)
+    let der = xs2a_core::signing::certificate::decode_certificate_header(&header)
         .unwrap()
         .der;
-    xs2a_sandbox::signing::certificate::TppCertificate::from_der(&der)
+    xs2a_core::signing::certificate::TppCertificate::from_der(&der)
         .unwrap()
         .organization_identifier
         .unwrap()

@@ -49,7 +49,7 @@ async fn a_flow_recorded_under_a_plan_replays_green_with_it() {
     );
     // However long the writer takes on a loaded machine: a barrier through its queue, no deadline.
     assert!(traffic.settle(Duration::MAX));
-    let mut flow = xs2a_sandbox::flow::from_traffic::since(traffic, after).unwrap();
+    let mut flow = xs2a_workbench::flow::from_traffic::since(traffic, after).unwrap();
     assert_eq!(flow.steps.len(), 10);
     flow.state = Some("state.json".into());
 

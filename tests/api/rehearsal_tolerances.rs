@@ -5,11 +5,11 @@
 use crate::helpers::{spawn_app_with, test_config, tpp, TestApp, TestRequest, TestResponse};
 use crate::kit_proxy;
 use axum::http::HeaderValue;
-use xs2a_sandbox::rehearsal::{Profile, Tolerance};
-use xs2a_sandbox::signing::issue::{tpp_request_defaults, CertificateAuthority};
-use xs2a_sandbox::signing::qc_statements::Psd2Role;
-use xs2a_sandbox::signing::signer::SignOptions;
-use xs2a_sandbox::signing::subject::parse_subject;
+use xs2a_core::bank::rehearsal::{Profile, Tolerance};
+use xs2a_core::signing::issue::{tpp_request_defaults, CertificateAuthority};
+use xs2a_core::signing::qc_statements::Psd2Role;
+use xs2a_core::signing::signer::SignOptions;
+use xs2a_core::signing::subject::parse_subject;
 
 const CUSTOMERS: &str = "/v1/sandbox/customers";
 
@@ -164,7 +164,7 @@ async fn every_tolerance_is_refused_under_the_production_profile() {
     for tolerance in Tolerance::ALL {
         let response = lean_on(&app, tolerance).await;
         let code = tolerance.refusal_code();
-        let status = xs2a_sandbox::api::error::status_of(code).as_u16();
+        let status = xs2a_http::api::error::status_of(code).as_u16();
         assert_eq!(
             response.status,
             status,
@@ -186,7 +186,7 @@ async fn every_tolerance_is_refused_under_the_production_profile() {
 fn the_docs_table_of_tolerances_is_the_codes() {
     let docs =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rehearsal.md")).unwrap();
-    let table = xs2a_sandbox::api::rehearsal::tolerance_table();
+    let table = xs2a_http::api::rehearsal::tolerance_table();
     assert!(
         docs.contains(&table),
         "docs/rehearsal.md must hold the table of tolerances as the code makes it:\n{table}"

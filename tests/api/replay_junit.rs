@@ -7,8 +7,8 @@ use crate::helpers::{spawn_app, workbench_api as call};
 use crate::pis_support::{transfer, KARI, OLA_CURRENT, STRAKS};
 use reqwest::Method;
 use serde_json::{json, Value};
-use xs2a_sandbox::api::openapi::template_for;
-use xs2a_sandbox::flow::junit::path_template;
+use xs2a_http::api::openapi::template_for;
+use xs2a_workbench::flow::junit::path_template;
 
 /// Replays `flow` against `base` with a JUnit report; exit code, printed report, JUnit XML.
 async fn replay(base: &str, flow: &std::path::Path) -> (Option<i32>, String, String) {

@@ -398,8 +398,8 @@ async fn without_the_journal_the_sandbox_refuses_with_409() {
 #[tokio::test]
 async fn a_point_beyond_the_journals_reach_is_refused_with_409() {
     let dir = tempfile::tempdir().unwrap();
-    let config = |journal: bool| xs2a_sandbox::app::AppConfig {
-        data: xs2a_sandbox::app::DataDir::At(dir.path().to_owned()),
+    let config = |journal: bool| xs2a_http::app::AppConfig {
+        data: xs2a_http::app::DataDir::At(dir.path().to_owned()),
         journal,
         ..crate::helpers::test_config()
     };

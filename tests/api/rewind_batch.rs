@@ -10,9 +10,9 @@ use crate::helpers::{spawn_app, workbench_api as call, TestApp};
 use crate::rewind::settle;
 use reqwest::Method;
 use serde_json::{json, Value};
-use xs2a_sandbox::clock_control::{change, ClockChange};
-use xs2a_sandbox::payments::status::PaymentStatus;
-use xs2a_sandbox::sandbox::model::BalanceType;
+use xs2a_core::bank::clock_control::{change, ClockChange};
+use xs2a_core::bank::mock::model::BalanceType;
+use xs2a_core::bank::pis::status::PaymentStatus;
 
 /// The newest timeline event of `kind` whose data satisfies `matches`.
 async fn event(app: &TestApp, kind: &str, matches: impl Fn(&Value) -> bool) -> Value {
@@ -55,7 +55,7 @@ async fn preview(app: &TestApp, to: u64, position: &str) -> Value {
 
 fn available(
     app: &TestApp,
-    account: &xs2a_sandbox::sandbox::model::Account,
+    account: &xs2a_core::bank::mock::model::Account,
 ) -> rust_decimal::Decimal {
     balance(&reload(app, account), BalanceType::InterimAvailable)
 }

@@ -8,10 +8,10 @@ use reqwest::redirect::Policy;
 use reqwest::Url;
 use serde_json::json;
 use time::Duration;
-use xs2a_sandbox::domain::NationalId;
-use xs2a_sandbox::sandbox::seed;
-use xs2a_sandbox::sca::authorisation::AuthMethod;
-use xs2a_sandbox::sca::engine;
+use xs2a_core::bank::mock::seed;
+use xs2a_core::bank::sca::authorisation::AuthMethod;
+use xs2a_core::bank::sca::engine;
+use xs2a_core::domain::NationalId;
 
 pub const TPP_REDIRECT: &str = "https://tpp.example/cb";
 /// The fixture TPP the helpers sign with (aisp-pisp), as its certificate names it.

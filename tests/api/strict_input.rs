@@ -4,7 +4,7 @@
 
 use crate::helpers::{spawn_app, TestApp, TestResponse, AIS_REDIRECT};
 use axum::http::{HeaderValue, Method};
-use xs2a_sandbox::sca::authorisation::Authorisation;
+use xs2a_core::bank::sca::authorisation::Authorisation;
 
 const CUSTOMERS: &str = "/v1/sandbox/customers";
 const NEW_NUMBER: &str = "914000009";

@@ -8,7 +8,7 @@ use crate::pis_support::{kari, pay, transfer, OLA_CURRENT, STRAKS};
 use reqwest::Method;
 use serde_json::{json, Value};
 use std::time::Duration;
-use xs2a_sandbox::signing::signer::SignOptions;
+use xs2a_core::signing::signer::SignOptions;
 
 /// The newest entries for `query` once the writer has stored at least `count` of them (read again each
 /// time the log stores something, never after a set time).
@@ -301,8 +301,8 @@ async fn retention_keeps_the_newest_entries_within_the_caps() {
 #[tokio::test]
 async fn the_log_is_kept_across_a_restart() {
     let dir = tempfile::tempdir().unwrap();
-    let config = || xs2a_sandbox::app::AppConfig {
-        data: xs2a_sandbox::app::DataDir::At(dir.path().to_owned()),
+    let config = || xs2a_http::app::AppConfig {
+        data: xs2a_http::app::DataDir::At(dir.path().to_owned()),
         ..crate::helpers::test_config()
     };
     {
@@ -313,7 +313,7 @@ async fn the_log_is_kept_across_a_restart() {
     }
     let app = crate::helpers::build_when_free(config).await;
     let kept = app.state().traffic.page(None, 10, |_| true).unwrap();
-    assert!(kept.iter().any(|e| matches!(e, xs2a_sandbox::traffic::model::Entry::Exchange(x) if x.path == "/v1/sandbox/customers")));
+    assert!(kept.iter().any(|e| matches!(e, xs2a_workbench::traffic::model::Entry::Exchange(x) if x.path == "/v1/sandbox/customers")));
 }
 
 #[tokio::test]
@@ -389,8 +389,8 @@ async fn failed_only_leaves_out_the_401_that_starts_a_consent_journey() {
 #[tokio::test]
 async fn clearing_the_traffic_removes_every_entry_and_journey_for_good() {
     let dir = tempfile::tempdir().unwrap();
-    let config = || xs2a_sandbox::app::AppConfig {
-        data: xs2a_sandbox::app::DataDir::At(dir.path().to_owned()),
+    let config = || xs2a_http::app::AppConfig {
+        data: xs2a_http::app::DataDir::At(dir.path().to_owned()),
         ..crate::helpers::test_config()
     };
     let (after, gone);
@@ -460,7 +460,7 @@ async fn clearing_the_traffic_removes_every_entry_and_journey_for_good() {
     // number of tries.
     let mut reopened = None;
     for _ in 0..200 {
-        match xs2a_sandbox::app::App::build(config()) {
+        match xs2a_http::app::App::build(config()) {
             Ok(app) => {
                 reopened = Some(app);
                 break;

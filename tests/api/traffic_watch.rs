@@ -7,7 +7,7 @@ use reqwest::Method;
 use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::broadcast::Receiver;
-use xs2a_sandbox::traffic::model::{Entry, ExchangeSummary};
+use xs2a_workbench::traffic::model::{Entry, ExchangeSummary};
 
 /// Listens to the log from the moment it is made.
 pub struct TrafficWatch {

@@ -4,7 +4,7 @@
 use crate::helpers::{fixture_dir, spawn_app, spawn_app_with, test_config, tpp};
 use axum::http::HeaderMap;
 use base64::Engine;
-use xs2a_sandbox::app::AppConfig;
+use xs2a_http::app::AppConfig;
 
 #[tokio::test]
 async fn gzip_is_used_when_the_client_asks_for_it() {
@@ -58,18 +58,18 @@ async fn responses_are_signed_by_the_bank_when_enabled() {
     assert_eq!(headers["x-request-id"], "req-42");
     assert_eq!(
         headers["digest"].to_str().unwrap(),
-        xs2a_sandbox::signing::digest::sha256(&response.bytes)
+        xs2a_core::signing::digest::sha256(&response.bytes)
     );
     let signature =
-        xs2a_sandbox::signing::signature_header::parse(headers["signature"].to_str().unwrap())
+        xs2a_core::signing::signature_header::parse(headers["signature"].to_str().unwrap())
             .unwrap();
     assert_eq!(signature.headers, ["digest", "x-request-id", "date"]);
     let signing_string =
-        xs2a_sandbox::signing::signing_string::build(&signature.headers, "", "", headers).unwrap();
+        xs2a_core::signing::signing_string::build(&signature.headers, "", "", headers).unwrap();
     let der = base64::engine::general_purpose::STANDARD
         .decode(headers["aspsp-signature-certificate"].to_str().unwrap())
         .unwrap();
-    let bank = xs2a_sandbox::signing::certificate::TppCertificate::from_der(&der).unwrap();
+    let bank = xs2a_core::signing::certificate::TppCertificate::from_der(&der).unwrap();
     let key = ring::signature::UnparsedPublicKey::new(
         &ring::signature::RSA_PKCS1_2048_8192_SHA256,
         bank.rsa_public_key.unwrap(),
@@ -88,9 +88,9 @@ async fn responses_are_unsigned_by_default() {
 #[tokio::test]
 async fn https_serves_the_same_api_with_tls_1_2_and_1_3_only() {
     let app = spawn_app().await;
-    let config = xs2a_sandbox::api::server::tls_config(
-        xs2a_sandbox::test_credentials::SERVER_CERT_PEM,
-        xs2a_sandbox::test_credentials::SERVER_KEY_PEM,
+    let config = xs2a_http::api::server::tls_config(
+        xs2a_core::signing::test_credentials::SERVER_CERT_PEM,
+        xs2a_core::signing::test_credentials::SERVER_KEY_PEM,
     )
     .unwrap();
     assert!(

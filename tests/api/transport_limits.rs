@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
-use xs2a_sandbox::api::limits::Limits;
-use xs2a_sandbox::app::AppConfig;
+use xs2a_http::api::limits::Limits;
+use xs2a_http::app::AppConfig;
 
 /// Timeouts of one second, sizes small enough to reach with a few headers (a signed request's
 /// certificate header alone is about 1.3 KB).
@@ -329,7 +329,7 @@ async fn handlers_still_learn_the_peer_address() {
     tokio::spawn(async move {
         let graceful = hyper_util::server::graceful::GracefulShutdown::new();
         let (stream, peer) = listener.accept().await.unwrap();
-        xs2a_sandbox::api::connection::serve_connection(
+        xs2a_http::api::connection::serve_connection(
             stream,
             router,
             short_limits(),

@@ -5,7 +5,7 @@
 use crate::helpers::{spawn_app_with, test_config, workbench_api as call, TestApp};
 use reqwest::Method;
 use serde_json::{json, Value};
-use xs2a_sandbox::app::{AppConfig, DataDir};
+use xs2a_http::app::{AppConfig, DataDir};
 
 /// A private customer of the seed with an account and a card account.
 async fn seeded_customer(app: &TestApp) -> Value {

@@ -7,8 +7,8 @@ use crate::pis_support::{created, kari, pay, transfer, OLA_CURRENT, STRAKS};
 use crate::workbench_edits::changed_event;
 use reqwest::Method;
 use serde_json::{json, Value};
-use xs2a_sandbox::domain::{Bban, NationalId, OrgNumber};
-use xs2a_sandbox::signing::signer::SignOptions;
+use xs2a_core::domain::{Bban, NationalId, OrgNumber};
+use xs2a_core::signing::signer::SignOptions;
 
 #[tokio::test]
 async fn generated_numbers_are_valid_unused_and_of_the_kind_asked_for() {
@@ -22,9 +22,9 @@ async fn generated_numbers_are_valid_unused_and_of_the_kind_asked_for() {
     .await;
     assert_eq!(status, 200, "{body}");
     let id = NationalId::parse(body["value"].as_str().unwrap()).unwrap();
-    assert_eq!(id.kind(), xs2a_sandbox::domain::IdKind::DNumber);
+    assert_eq!(id.kind(), xs2a_core::domain::IdKind::DNumber);
     assert_eq!(id.birth_date(), time::macros::date!(1990 - 05 - 17));
-    assert_eq!(id.sex(), xs2a_sandbox::domain::Sex::Male);
+    assert_eq!(id.sex(), xs2a_core::domain::Sex::Male);
     let (_, body) = call(&app, Method::GET, "/sandbox/generate/national-id", None).await;
     let id = NationalId::parse(body["value"].as_str().unwrap()).unwrap();
     assert!(id.is_synthetic(), "synthetic by default");
@@ -372,7 +372,7 @@ async fn every_live_event_matches_the_documents_workbench_event() {
         Some(json!({"customerNumber": generated["value"], "name": "Event AS"})),
     )
     .await;
-    let document = xs2a_sandbox::api::openapi::document();
+    let document = xs2a_http::api::openapi::document();
     let schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "components": document["components"],

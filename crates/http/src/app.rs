@@ -5,18 +5,18 @@
 
 use crate::api::limits::Limits;
 use crate::api::workbench::reach::WorkbenchReach;
-use crate::app_state::AppState;
-use crate::clock::Clock;
-use crate::signing::signer::SigningCredentials;
-use crate::signing::trust::TrustStore;
-use crate::signing::verifier::Verifier;
-use crate::state::{AccessMode, Settings};
-use crate::store::{Store, StoreError, CACHE_BYTES};
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use time::OffsetDateTime;
 use tokio::net::TcpListener;
+use xs2a_core::bank::state::{AccessMode, Settings};
+use xs2a_core::domain::clock::Clock;
+use xs2a_core::signing::signer::SigningCredentials;
+use xs2a_core::signing::trust::TrustStore;
+use xs2a_core::signing::verifier::Verifier;
+use xs2a_core::store::{Store, StoreError, CACHE_BYTES};
+use xs2a_workbench::app_state::AppState;
 
 /// Where the sandbox keeps its data.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,18 +52,18 @@ pub struct AppConfig {
     /// The operator credential; a fresh random one when `None`.
     pub operator_token: Option<String>,
     /// Changes to the traffic log's switch and caps; what is not given stays as stored (or the default).
-    pub traffic: crate::traffic::store::TrafficOverrides,
+    pub traffic: xs2a_workbench::traffic::store::TrafficOverrides,
     /// A state file (docs/fixtures.md) that replaces the stored state before anything else reads it.
     pub fixture: Option<PathBuf>,
-    /// The most memory the store's page cache takes; `None`: [`crate::store::CACHE_BYTES`]. A smaller one
+    /// The most memory the store's page cache takes; `None`: [`xs2a_core::store::CACHE_BYTES`]. A smaller one
     /// keeps an embedding process (the desktop app) smaller at the price of more disk reads.
     pub store_cache_bytes: Option<u64>,
     /// Keep the change journal (docs/rewind.md); off, its records are dropped.
     pub journal: bool,
     /// The profile to play the bank in (docs/rehearsal.md), stored; `None`: as stored.
-    pub profile: Option<crate::rehearsal::Profile>,
+    pub profile: Option<xs2a_core::bank::rehearsal::Profile>,
     /// A fault plan (docs/rehearsal.md) that replaces the stored one.
-    pub faults: Option<crate::rehearsal::plan::Plan>,
+    pub faults: Option<xs2a_core::bank::rehearsal::plan::Plan>,
     /// Which peers count as this machine for the workbench: loopback ones, or in a container the
     /// published port's (docs/reference/access.md).
     pub workbench_reach: WorkbenchReach,
@@ -108,11 +108,11 @@ impl App {
         let cache_bytes = config.store_cache_bytes.unwrap_or(CACHE_BYTES);
         let (store, data_dir) = match &config.data {
             DataDir::Ephemeral => (
-                Store::temporary_with(crate::migrations::active(), cache_bytes),
+                Store::temporary_with(xs2a_core::bank::migrations::active(), cache_bytes),
                 None,
             ),
             DataDir::At(dir) => (
-                Store::open_with(dir, crate::migrations::active(), cache_bytes),
+                Store::open_with(dir, xs2a_core::bank::migrations::active(), cache_bytes),
                 Some(dir.clone()),
             ),
         };
@@ -147,11 +147,12 @@ impl App {
         let clock = Arc::new(Clock::real());
         match config.clock {
             ClockStart::FrozenAt(at) => {
-                clock.restore(crate::clock::ClockState::Frozen { at });
-                crate::clock_control::save(&store, &clock).map_err(|e| e.to_string())?;
+                clock.restore(xs2a_core::domain::clock::ClockState::Frozen { at });
+                xs2a_core::bank::clock_control::save(&store, &clock).map_err(|e| e.to_string())?;
             }
             ClockStart::AsStored => {
-                crate::clock_control::restore(&store, &clock).map_err(|e| e.to_string())?;
+                xs2a_core::bank::clock_control::restore(&store, &clock)
+                    .map_err(|e| e.to_string())?;
             }
         }
         let trust_test_ca = config
@@ -166,18 +167,18 @@ impl App {
             trust.add_pem(pem)?;
         }
         let bank = SigningCredentials::from_pem(
-            crate::test_credentials::BANK_CERT_PEM,
-            crate::test_credentials::BANK_KEY_PEM,
+            xs2a_core::signing::test_credentials::BANK_CERT_PEM,
+            xs2a_core::signing::test_credentials::BANK_KEY_PEM,
         )?;
-        let events = crate::events::Events::default();
-        let traffic = crate::traffic::TrafficLog::start(store.clone(), &events)
+        let events = xs2a_core::bank::events::Events::default();
+        let traffic = xs2a_workbench::traffic::TrafficLog::start(store.clone(), &events)
             .map_err(|e| format!("cannot open the traffic log: {e}"))?;
         if !config.traffic.is_empty() {
             traffic
                 .set_settings(config.traffic.apply(traffic.settings()))
                 .map_err(|e| format!("traffic log: {}", e.text))?;
         }
-        let rehearsal = crate::rehearsal::Rehearsal::load(&store)
+        let rehearsal = xs2a_core::bank::rehearsal::Rehearsal::load(&store)
             .map_err(|e| format!("cannot read the rehearsal settings: {}", e.text))?;
         if let Some(profile) = config.profile {
             rehearsal
@@ -192,7 +193,7 @@ impl App {
                 })
                 .map_err(|e| format!("fault plan: {}", e.text))?;
         }
-        let bank_state = crate::state::BankState::new(crate::state::Services {
+        let bank_state = xs2a_core::bank::state::BankState::new(xs2a_core::bank::state::Services {
             rehearsal: Arc::new(rehearsal),
             store,
             clock,
@@ -202,7 +203,7 @@ impl App {
                 access: config.access,
                 operator_token: config
                     .operator_token
-                    .unwrap_or_else(crate::state::new_operator_token),
+                    .unwrap_or_else(xs2a_core::bank::state::new_operator_token),
                 data_dir: data_dir.as_ref().map(|d| d.display().to_string()),
             }),
             bank: Some(Arc::new(bank)),
@@ -210,7 +211,8 @@ impl App {
             listening: Default::default(),
         });
         let state = AppState::new(bank_state, traffic);
-        crate::startup::prepare(&state).map_err(|e| format!("cannot prepare the sandbox: {e}"))?;
+        xs2a_core::bank::startup::prepare(&state)
+            .map_err(|e| format!("cannot prepare the sandbox: {e}"))?;
         // The initial state is on disk before the first request can see it.
         state
             .store
@@ -306,7 +308,7 @@ impl App {
 fn load_fixture(store: &Store, path: &Path) -> Result<(), String> {
     let bytes = std::fs::read(path)
         .map_err(|e| format!("cannot read the fixture {}: {e}", path.display()))?;
-    crate::state_file::import(store, &bytes, crate::state_file::Mode::Replace)
+    xs2a_workbench::state_file::import(store, &bytes, xs2a_workbench::state_file::Mode::Replace)
         .map_err(|e| format!("the fixture {} was refused: {e}", path.display()))?;
     Ok(())
 }

@@ -4,7 +4,7 @@
 
 use crate::traffic::TrafficLog;
 use std::sync::Arc;
-use xs2a_core::state::BankState;
+use xs2a_core::bank::state::BankState;
 
 /// What the application shares: the bank's state (`core`) and the traffic log.
 pub struct AppServices {

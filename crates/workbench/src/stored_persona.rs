@@ -2,8 +2,8 @@
 //! workbench, which issues, imports and signs with personas, and the state file, which carries them, so
 //! neither has to reach into the other.
 
-use crate::store::Record;
 use serde::{Deserialize, Serialize};
+use xs2a_core::store::Record;
 
 /// Where a persona's certificate came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]

@@ -26,3 +26,10 @@ pub use kid::{Kid, KidAlgorithm, KidError};
 pub use money::Amount;
 pub use national_id::{CheckDigitRule, GeneratedKind, IdKind, NationalId, Sex};
 pub use org_number::OrgNumber;
+
+// The vocabulary every rule speaks: the one clock, the one refusal, what the sandbox tolerates, and the
+// cause each write is journaled under.
+pub mod cause;
+pub mod clock;
+pub mod refusal;
+pub mod tolerance;

@@ -27,3 +27,5 @@ pub mod steps;
 pub mod subject;
 pub mod trust;
 pub mod verifier;
+
+pub mod test_credentials;

@@ -4,7 +4,7 @@
 //! not read a missing header still run after it (`signing::verifier`).
 
 use super::headers::HeaderSource;
-use crate::refusal::{Category, Code, Refusal, TppMessage};
+use crate::domain::refusal::{Category, Code, Refusal, TppMessage};
 
 /// The headers every signed request carries.
 pub const REQUIRED: [&str; 4] = [

@@ -3,7 +3,7 @@
 //! function per row and refuses only with the row's codes; the traffic log's verdicts and the
 //! workbench's description of the gate read the same rows, so none of them can drift from the others.
 
-use crate::refusal::Code;
+use crate::domain::refusal::Code;
 
 /// A step of the check, named in refusals and in `xs2a-sandbox verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -77,6 +77,14 @@ pub enum StoreError {
     Migration(String),
 }
 
+// The store turns its own failures into the internal refusal here, below the rules that meet them with `?`:
+// the refusal (domain) knows nothing of storage.
+impl From<StoreError> for crate::domain::refusal::Refusal {
+    fn from(error: StoreError) -> Self {
+        crate::domain::refusal::Refusal::internal(error)
+    }
+}
+
 /// The database. Cheap to clone; clones share everything (a clone made inside [`Store::atomically`] also
 /// shares that operation's pending writes).
 #[derive(Clone)]
@@ -103,7 +111,7 @@ pub struct Store {
 
 impl Store {
     /// Opens (or creates) the database in `dir`, in the format the format changes `migrations` make (the
-    /// app's are `crate::migrations::active()`). Its format file is read first: a directory of a newer
+    /// app's are `crate::bank::migrations::active()`). Its format file is read first: a directory of a newer
     /// format is refused with nothing written, one of an older format migrated (see [`migrate::upgrade`]).
     pub fn open(dir: &Path, migrations: &[Migration]) -> Result<Store, StoreError> {
         Store::open_with(dir, migrations, CACHE_BYTES)
@@ -383,3 +391,5 @@ pub async fn track_writes<F: Future>(future: F) -> (F::Output, u64) {
 
 #[cfg(test)]
 mod tests;
+
+pub mod codec;

@@ -6,13 +6,13 @@
 use super::json::JsonBody;
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::openapi::routes::Routes;
-use crate::app_state::AppState;
-use crate::clock::ClockReading;
-use crate::clock_control::{self, ClockChange};
 use axum::extract::State;
 use axum::Json;
 use serde::Deserialize;
 use time::{Duration, OffsetDateTime};
+use xs2a_core::bank::clock_control::{self, ClockChange};
+use xs2a_core::domain::clock::ClockReading;
+use xs2a_workbench::app_state::AppState;
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -54,7 +54,7 @@ async fn change(
         }
     };
     let change = move || clock_control::change(&state, change);
-    let reading = tokio::task::spawn_blocking(crate::store::journal::cause::carry(change))
+    let reading = tokio::task::spawn_blocking(xs2a_core::domain::cause::carry(change))
         .await
         .map_err(|e| ApiError::internal(format!("clock change panicked: {e}")))??;
     Ok(Json(reading))

@@ -2,10 +2,10 @@
 //! in docs/reference/errors.md), the `{"tppMessages": [...]}` body, and the few refusals only HTTP has
 //! (no such path, body too large, media type).
 
-pub use crate::refusal::{Category, Code, Refusal, RefusalContext, TppMessage, MAX_TEXT_CHARS};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
+use xs2a_core::domain::refusal::{Code, Refusal, TppMessage};
 
 /// The HTTP status each code maps to: the table of [`Code::status`] (docs/reference/errors.md).
 pub fn status_of(code: Code) -> StatusCode {
@@ -220,8 +220,8 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<crate::store::StoreError> for ApiError {
-    fn from(error: crate::store::StoreError) -> Self {
+impl From<xs2a_core::store::StoreError> for ApiError {
+    fn from(error: xs2a_core::store::StoreError) -> Self {
         ApiError::internal(error)
     }
 }

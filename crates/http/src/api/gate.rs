@@ -1,18 +1,18 @@
 //! The signed-request gate as axum middleware: every `/v1` request (its body already read within the
-//! limits by `api::limits`) is verified by [`Verifier`](crate::signing::verifier::Verifier) against the one clock, its typed headers
+//! limits by `api::limits`) is verified by [`Verifier`](xs2a_core::signing::verifier::Verifier) against the one clock, its typed headers
 //! checked, and the identified TPP handed to the handler as an extension. Warnings gathered on the way are
 //! added to the response's `tppMessages` (JSON objects) or to `Sandbox-Warning` headers (other bodies).
 
 use super::headers::validate_typed_headers;
 use crate::api::error::ApiError;
 use crate::api::traffic::verdict::GateSlot;
-use crate::app_state::AppState;
-use crate::signing::verifier::{RequestToVerify, VerifiedTpp};
 use axum::body::{to_bytes, Body};
 use axum::extract::{OriginalUri, Request, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use xs2a_core::signing::verifier::{RequestToVerify, VerifiedTpp};
+use xs2a_workbench::app_state::AppState;
 
 /// The middleware.
 pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -> Response {
@@ -53,7 +53,7 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
     let slot = parts.extensions.get::<GateSlot>().cloned();
     // Under the sandbox profile a refusal names every step that failed, so that a client fixes them in
     // one round trip; production answers with the first only, as the bank does (docs/rehearsal.md).
-    let every_failure = state.rehearsal.profile() == crate::rehearsal::Profile::Sandbox;
+    let every_failure = state.rehearsal.profile() == xs2a_core::bank::rehearsal::Profile::Sandbox;
     let verified = match &slot {
         Some(slot) => {
             let report = state
@@ -73,7 +73,7 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
         }
     };
     // Each tolerance is a WARNING under the sandbox profile and production's refusal under production.
-    let warnings = match crate::rehearsal::tolerance::judge_all(
+    let warnings = match xs2a_core::bank::rehearsal::tolerance::judge_all(
         state.rehearsal.profile(),
         &verified.tolerated,
     ) {

@@ -208,7 +208,10 @@ mod tests {
     fn a_wrong_type_names_its_json_path() {
         let error = parse::<Outer>(br#"{"items":[{"amount":"1"},{"amount":2}]}"#).unwrap_err();
         assert_eq!(error.refusal.path.as_deref(), Some("items[1].amount"));
-        assert_eq!(error.refusal.code, crate::api::error::Code::FormatError);
+        assert_eq!(
+            error.refusal.code,
+            xs2a_core::domain::refusal::Code::FormatError
+        );
     }
 
     #[test]

@@ -2,14 +2,15 @@
 //! the charset in Content-Type,
 //! and the JSON 404/405 answers for paths and methods the service does not have.
 
-use crate::api::error::{ApiError, Code};
-use crate::app_state::AppState;
-use crate::payments::model::PaymentService;
+use crate::api::error::ApiError;
 use axum::extract::{MatchedPath, OriginalUri, Request, State};
 use axum::http::header::{ACCEPT_CHARSET, ACCEPT_LANGUAGE, CONTENT_LANGUAGE, CONTENT_TYPE};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use xs2a_core::bank::pis::model::PaymentService;
+use xs2a_core::domain::refusal::Code;
+use xs2a_workbench::app_state::AppState;
 
 /// Makes a request's writes durable before a successful answer leaves, so that a 2xx (or the redirect
 /// that ends a bank page's form) always means the data is on disk. The request waits for the group commit
@@ -19,7 +20,7 @@ use axum::response::{IntoResponse, Response};
 /// answered. A failed flush turns the answer into a 500.
 pub async fn durability(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let reads_only = matches!(*request.method(), Method::GET | Method::HEAD);
-    let (response, wrote) = crate::store::track_writes(next.run(request)).await;
+    let (response, wrote) = xs2a_core::store::track_writes(next.run(request)).await;
     // An answer that is not a success may still have written what the client acts on next: the 401 that
     // starts an SCA created the authorisation its scaRedirect names. What it wrote itself is owed too (a
     // refusal that wrote nothing owes nothing and waits for nothing).

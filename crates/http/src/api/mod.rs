@@ -29,14 +29,14 @@ pub mod traffic;
 pub mod warnings;
 pub mod workbench;
 
-use crate::app_state::AppState;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::Router;
 use openapi::routes::Routes;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+use xs2a_workbench::app_state::AppState;
 
-pub use crate::sandbox::PLATFORM_PREFIX;
+use xs2a_core::bank::mock::PLATFORM_PREFIX;
 
 /// The whole service for the TLS listener: its requests are marked https, so absolute links
 /// (scaRedirect) point back over https.

@@ -4,13 +4,13 @@
 //! holds. The mock-data API stays open to signed TPPs in both modes, as the bank's platform offers it.
 
 use crate::api::error::ApiError;
-use crate::app_state::AppState;
-use crate::state::AccessMode;
 use axum::extract::{Request, State};
 use axum::http::header::AUTHORIZATION;
 use axum::http::HeaderMap;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use xs2a_core::bank::state::AccessMode;
+use xs2a_workbench::app_state::AppState;
 
 /// The operator credential a request carries: `Authorization: Bearer <token>`, or `?token=` where a
 /// header cannot be set (EventSource).

@@ -3,13 +3,13 @@
 //! X-Request-ID (echoed), Signature over `digest x-request-id date` with the bank's test key, and the
 //! bank's certificate in ASPSP-Signature-Certificate, so a TPP can test its verification code.
 
-use crate::app_state::AppState;
-use crate::signing::{digest, http_date, signature_header, signing_string};
 use axum::body::{to_bytes, Body};
 use axum::extract::{Request, State};
 use axum::http::{HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use xs2a_core::signing::{digest, http_date, signature_header, signing_string};
+use xs2a_workbench::app_state::AppState;
 
 /// The header carrying the bank's certificate (Berlin Group names none for responses; documented).
 pub const CERTIFICATE_HEADER: &str = "aspsp-signature-certificate";

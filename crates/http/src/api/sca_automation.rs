@@ -8,11 +8,6 @@ use crate::api::error::{ApiError, ApiResult};
 use crate::api::json;
 use crate::api::openapi::routes::Routes;
 use crate::api::sca_trigger::base_url;
-use crate::app_state::AppState;
-use crate::sca::authorisation::{AuthMethod, Authorisation, Outcome, Purpose, Step, LIFETIME};
-use crate::sca::engine::{self, StepError};
-use crate::sca::Context;
-use crate::signing::verifier::VerifiedTpp;
 use axum::extract::{Extension, Path, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::request::Parts;
@@ -21,6 +16,13 @@ use axum::Json;
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use time::format_description::well_known::Rfc3339;
+use xs2a_core::bank::sca::authorisation::{
+    AuthMethod, Authorisation, Outcome, Purpose, Step, LIFETIME,
+};
+use xs2a_core::bank::sca::engine::{self, StepError};
+use xs2a_core::bank::sca::Context;
+use xs2a_core::signing::verifier::VerifiedTpp;
+use xs2a_workbench::app_state::AppState;
 
 /// What the PSU would do on the pages. Every field is optional: steps already taken or preset by the
 /// triggering request are skipped.
@@ -176,7 +178,7 @@ pub async fn drive(
             while auth.outcome.is_none() {
                 auth = step(&state, &auth, &request, &plan)?;
             }
-            crate::after_sca::after_sca(&state, &auth);
+            xs2a_core::bank::after_sca::after_sca(&state, &auth);
             auth
         }
     };

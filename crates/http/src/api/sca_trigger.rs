@@ -4,13 +4,14 @@
 //! TPP-Redirect-Preferred).
 
 use super::links::Links;
-use crate::api::error::{ApiError, ApiResult, Code};
-use crate::app_state::AppState;
-use crate::sca::authorisation::{AuthMethod, Purpose};
-use crate::sca::engine::{self, StartSca};
-use crate::signing::verifier::VerifiedTpp;
+use crate::api::error::{ApiError, ApiResult};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
+use xs2a_core::bank::sca::authorisation::{AuthMethod, Purpose};
+use xs2a_core::bank::sca::engine::{self, StartSca};
+use xs2a_core::domain::refusal::Code;
+use xs2a_core::signing::verifier::VerifiedTpp;
+use xs2a_workbench::app_state::AppState;
 
 /// The scheme a request came in on; the TLS listener marks its requests.
 #[derive(Debug, Clone, Copy)]

@@ -7,13 +7,13 @@
 use super::connection::serve_connection;
 use super::limits::Limits;
 use super::workbench::reach::WorkbenchReach;
-use crate::app_state::AppState;
 use hyper_util::server::graceful::GracefulShutdown;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::rustls;
+use xs2a_workbench::app_state::AppState;
 
 /// How long in-flight requests may take to finish after shutdown was asked (event streams are told to end
 /// at once: see [`then_end_streams`]).
@@ -29,7 +29,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     // Batch runs happen when the clock passes their times, whether or not anyone is calling.
-    let scheduler = crate::batch::spawn_scheduler(state.core().clone());
+    let scheduler = xs2a_core::bank::batch::spawn_scheduler(state.core().clone());
     let shutdown = then_end_streams(&state, shutdown);
     let router = crate::api::router(state).layer(axum::Extension(reach));
     let app = super::limits::apply(router, limits);
@@ -137,9 +137,9 @@ pub fn tls_config(cert_pem: &str, key_pem: &str) -> Result<Arc<rustls::ServerCon
 }
 
 /// Completes when the process is asked to stop (SIGINT or SIGTERM; on Windows Ctrl+C, console close,
-/// log-off or shutdown): [`crate::platform::stop_signal::requested`], whose handlers are in place on return.
+/// log-off or shutdown): [`xs2a_core::platform::stop_signal::requested`], whose handlers are in place on return.
 pub fn shutdown_signal() -> impl Future<Output = ()> {
-    crate::platform::stop_signal::requested()
+    xs2a_core::platform::stop_signal::requested()
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Server-Sent Events over the event broadcast (`crate::events`): each event is written with its number as
+//! Server-Sent Events over the event broadcast (`xs2a_core::bank::events`): each event is written with its number as
 //! the SSE `id`, its kind as the event name and its JSON (`{"kind", "at", "data"}`) as data; a comment
 //! every 15 seconds keeps idle connections open through proxies. A client that reconnects with
 //! `Last-Event-ID` (or `?lastEventId=`, for an EventSource the page re-opened itself) first gets the kept
@@ -8,7 +8,6 @@
 //! The frames are written here rather than with `axum::response::sse::Sse`, which takes a `futures`
 //! `Stream`: the crate has no `futures` dependency, and the SSE wire format is three lines.
 
-use crate::events::{Event, Events};
 use axum::body::{Body, Bytes};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::HeaderMap;
@@ -19,6 +18,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
+use xs2a_core::bank::events::{Event, Events};
 
 /// How often an idle stream sends a keep-alive comment.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);

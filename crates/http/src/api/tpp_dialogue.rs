@@ -4,13 +4,13 @@
 use super::json::JsonBody;
 use crate::api::error::ApiResult;
 use crate::api::openapi::routes::Routes;
-use crate::app_state::AppState;
-use crate::signing::verifier::VerifiedTpp;
-use crate::tpp_dialogue::{self, TppContact};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
+use xs2a_core::bank::tpp_dialogue::{self, TppContact};
+use xs2a_core::signing::verifier::VerifiedTpp;
+use xs2a_workbench::app_state::AppState;
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -24,7 +24,7 @@ struct ContactResponse {
     #[serde(flatten)]
     contact: TppContact,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    tpp_messages: Vec<crate::api::error::TppMessage>,
+    tpp_messages: Vec<xs2a_core::domain::refusal::TppMessage>,
 }
 
 async fn register(

@@ -7,7 +7,6 @@
 //! developer kit compare answers as text (`"customerNumber":…,"customerType":…`), so adding a warning
 //! must not reorder them.
 
-use crate::api::error::TppMessage;
 use axum::body::{to_bytes, Body};
 use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
@@ -15,6 +14,7 @@ use axum::response::{IntoResponse, Response};
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
+use xs2a_core::domain::refusal::TppMessage;
 
 /// Answers `value` as JSON with `status`, carrying `warnings` (see the module documentation).
 pub fn with_warnings<T: Serialize>(
@@ -158,7 +158,7 @@ fn add_headers(headers: &mut HeaderMap, warnings: &[TppMessage]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::refusal::Code;
+    use xs2a_core::domain::refusal::Code;
 
     fn warning() -> TppMessage {
         TppMessage::warning(Code::FormatError, Some("bban"), "check digit")

@@ -8,7 +8,7 @@ use crate::traffic::model::{Exchange, GateVerdict};
 use serde_json::Value;
 use time::OffsetDateTime;
 
-pub use crate::sandbox::PLATFORM_PREFIX;
+use xs2a_core::bank::mock::PLATFORM_PREFIX;
 
 /// The part of the service an exchange went to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

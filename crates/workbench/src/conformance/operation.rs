@@ -2,7 +2,8 @@
 //! `/api-sandbox/v1` prefix is the same interface as `/v1`). The rules ask "is this a payment creation",
 //! "which account does this read", "which header set applies" through it.
 
-use super::observed::{Area, PLATFORM_PREFIX};
+use super::observed::Area;
+use xs2a_core::bank::mock::PLATFORM_PREFIX;
 
 /// What an account read asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,12 +6,12 @@
 use super::observed::Selection;
 use super::About;
 use crate::flow::FlowFile;
-use crate::refusal::CoreResult;
 use crate::traffic::model::{Entry, Exchange, ExchangeSummary};
 use crate::traffic::TrafficLog;
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use time::OffsetDateTime;
+use xs2a_core::domain::refusal::CoreResult;
 
 /// The most exchanges one report grades (the newest are kept, and the report says so).
 pub const MAX_EXCHANGES: usize = 20_000;

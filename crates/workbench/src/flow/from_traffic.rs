@@ -5,10 +5,10 @@
 //! names the TPPs whose certificates signed the requests (`recorded_by`).
 
 use super::model::{Exchange, FlowFile, Request, Response, Sca, Step};
-use crate::refusal::CoreResult;
 use crate::traffic::model::{Entry, Exchange as Logged};
 use crate::traffic::TrafficLog;
 use serde_json::{json, Map, Value};
+use xs2a_core::domain::refusal::CoreResult;
 
 /// Headers a replay makes afresh (signing, transport), so a flow does not carry them.
 const NOT_CARRIED: &[&str] = &[

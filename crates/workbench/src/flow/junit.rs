@@ -4,8 +4,8 @@
 
 use super::compare::Difference;
 use super::Step;
-use crate::domain::error::count;
 use std::fmt::Write;
+use xs2a_core::domain::error::count;
 
 /// How many differences the failure message shows (the details hold them all).
 pub const SHOWN_DIFFERENCES: usize = 3;
@@ -35,7 +35,7 @@ pub type TemplateFor = fn(&str) -> Option<&'static str>;
 /// out; a path the document does not know keeps its literal segments, ids replaced by `{id}`.
 pub fn path_template(path_and_query: &str, template_for: TemplateFor) -> String {
     let path = path_and_query.split('?').next().unwrap_or_default();
-    let path = match path.strip_prefix(crate::sandbox::PLATFORM_PREFIX) {
+    let path = match path.strip_prefix(xs2a_core::bank::mock::PLATFORM_PREFIX) {
         Some(rest) => format!("/v1{rest}"),
         None => path.to_owned(),
     };

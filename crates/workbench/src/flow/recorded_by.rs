@@ -3,8 +3,8 @@
 //! own; when that is not the recording's, psu-ids, consents and the roles a request needs belong to
 //! another TPP, and the replay says so rather than leave the differences to explain themselves.
 
-use crate::signing::certificate::{decode_certificate_header, TppCertificate};
 use serde::{Deserialize, Serialize};
+use xs2a_core::signing::certificate::{decode_certificate_header, TppCertificate};
 
 /// One TPP of a recording, as its certificate names it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,9 +107,9 @@ pub fn mismatch(recorded: &[Recorder], replaying: &Recorder) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::signing::certificate::pem_blocks;
     use base64::engine::general_purpose::STANDARD;
     use base64::Engine;
+    use xs2a_core::signing::certificate::pem_blocks;
 
     const AISP: &str = include_str!("../../../../fixtures/certs/aisp/cert.pem");
     const AISP_PISP: &str = include_str!("../../../../fixtures/certs/aisp-pisp/cert.pem");

@@ -7,9 +7,9 @@
 //! PSU's own requests on the traffic log, as they are from a browser window.
 
 use crate::outbound::client::Client;
-use crate::refusal::{CoreResult, Refusal};
 use hyper::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, LOCATION};
 use serde::{Deserialize, Serialize};
+use xs2a_core::domain::refusal::{CoreResult, Refusal};
 
 /// The workbench's callback (the TPP-Redirect-URI its personas send), relative to the service.
 pub const OWN_CALLBACK: &str = "/workbench/callback";

@@ -8,10 +8,10 @@ use crate::flow::junit::TemplateFor;
 use crate::flow::model::{Exchange, Sca};
 use crate::flow::{FlowFile, Step};
 use crate::outbound::client::{self, Client};
-use crate::signing::signer::{SignOptions, SigningCredentials};
 use hyper::header::{HeaderMap, HeaderValue};
 use serde_json::Value;
 use std::time::{Duration, Instant};
+use xs2a_core::signing::signer::{SignOptions, SigningCredentials};
 
 /// How one step went.
 pub struct StepOutcome {

@@ -2,11 +2,11 @@
 //! psu-corporate-id, context, tpp-session-id; or the failure parameters), and the persona it was for, whose
 //! PSU-ID is then kept for its next calls. Capped: the oldest go first.
 
-use crate::refusal::CoreResult;
-use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use time::OffsetDateTime;
+use xs2a_core::domain::refusal::CoreResult;
+use xs2a_core::store::{Record, Store};
 
 /// How many callbacks are kept.
 pub const KEPT: usize = 200;

@@ -1,9 +1,9 @@
 //! The composer's history: every request it sent with its answer, newest first, capped so that it never
 //! grows without limit (the oldest go first).
 
-use crate::refusal::CoreResult;
-use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
+use xs2a_core::domain::refusal::CoreResult;
+use xs2a_core::store::{Record, Store};
 
 /// How many sent requests are kept.
 pub const KEPT: usize = 500;

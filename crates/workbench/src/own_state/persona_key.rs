@@ -5,9 +5,9 @@
 //! back out.
 
 use super::personas::{get, Source};
-use crate::refusal::{Code, CoreResult, Refusal};
-use crate::store::Store;
 use time::OffsetDateTime;
+use xs2a_core::domain::refusal::{Code, CoreResult, Refusal};
+use xs2a_core::store::Store;
 
 /// The archive and the name to save it under.
 pub struct CertDir {

@@ -3,15 +3,15 @@
 //! are issued in the app from the test CA (any roles, validity, organisation; deliberately expired, or from
 //! a CA the sandbox does not trust) or imported as PEM.
 
-use crate::refusal::{Code, CoreResult, Refusal};
-use crate::signing::certificate::TppCertificate;
-use crate::signing::issue::{tpp_request_defaults, CertificateAuthority};
-use crate::signing::qc_statements::Psd2Role;
-use crate::signing::signer::{pem_to_der, SigningCredentials};
-use crate::signing::trust::{ChainVerdict, TrustStore};
-use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
+use xs2a_core::domain::refusal::{Code, CoreResult, Refusal};
+use xs2a_core::signing::certificate::TppCertificate;
+use xs2a_core::signing::issue::{tpp_request_defaults, CertificateAuthority};
+use xs2a_core::signing::qc_statements::Psd2Role;
+use xs2a_core::signing::signer::{pem_to_der, SigningCredentials};
+use xs2a_core::signing::trust::{ChainVerdict, TrustStore};
+use xs2a_core::store::Store;
 
 pub use crate::stored_persona::{Source, StoredPersona};
 
@@ -88,7 +88,7 @@ fn bundled_id(dir: &str) -> String {
 /// Writes the bundled personas that are not stored yet (their psu-ids are then kept like any other's).
 pub(crate) fn ensure_bundled(store: &Store) -> CoreResult<()> {
     let table = store.table::<StoredPersona>()?;
-    for (dir, name, cert, key) in crate::test_credentials::TPP_CERTIFICATES {
+    for (dir, name, cert, key) in xs2a_core::signing::test_credentials::TPP_CERTIFICATES {
         if table.get(&bundled_id(dir))?.is_none() {
             table.insert_new(&StoredPersona {
                 id: bundled_id(dir),
@@ -411,8 +411,8 @@ mod tests {
     #[test]
     fn an_imported_key_must_belong_to_the_certificate() {
         let store = Store::temporary().unwrap();
-        let (_, _, cert, _) = crate::test_credentials::TPP_CERTIFICATES[0];
-        let (_, _, _, other_key) = crate::test_credentials::TPP_CERTIFICATES[1];
+        let (_, _, cert, _) = xs2a_core::signing::test_credentials::TPP_CERTIFICATES[0];
+        let (_, _, _, other_key) = xs2a_core::signing::test_credentials::TPP_CERTIFICATES[1];
         let refused = import(&store, "Mixed", cert, other_key).unwrap_err();
         assert_eq!(refused.path.as_deref(), Some("privateKeyPem"));
     }

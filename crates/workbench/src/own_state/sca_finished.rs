@@ -4,11 +4,11 @@
 //! PSU's window: the screen then still shows what went back, and a link onwards.
 
 use super::sca_pending::{kind, PendingKind};
-use crate::refusal::CoreResult;
-use crate::sca::authorisation::{Authorisation, Outcome};
-use crate::store::Store;
 use serde::Serialize;
 use time::OffsetDateTime;
+use xs2a_core::bank::sca::authorisation::{Authorisation, Outcome};
+use xs2a_core::domain::refusal::CoreResult;
+use xs2a_core::store::Store;
 
 /// How many the screen shows.
 pub const SHOWN: usize = 20;

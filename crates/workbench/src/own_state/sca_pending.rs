@@ -2,11 +2,11 @@
 //! has not completed, cancelled or failed it and whose 30 minutes have not run out, newest first, with the
 //! link to the bank's page the PSU would open.
 
-use crate::refusal::CoreResult;
-use crate::sca::authorisation::{Authorisation, Purpose, Step, LIFETIME};
-use crate::store::Store;
 use serde::Serialize;
 use time::OffsetDateTime;
+use xs2a_core::bank::sca::authorisation::{Authorisation, Purpose, Step, LIFETIME};
+use xs2a_core::domain::refusal::CoreResult;
+use xs2a_core::store::Store;
 
 /// What the SCA is for, as the screen groups them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]

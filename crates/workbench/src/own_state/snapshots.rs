@@ -4,11 +4,11 @@
 //! untouched by initialisation, like the logs.
 
 use crate::app_state::AppState;
-use crate::refusal::{CoreResult, Refusal};
 use crate::state_file::{self, Mode, Preview};
-use crate::store::Record;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
+use xs2a_core::domain::refusal::{CoreResult, Refusal};
+use xs2a_core::store::Record;
 
 /// The most snapshots kept (each is a whole state).
 pub const MAX_SNAPSHOTS: usize = 50;

@@ -9,11 +9,11 @@
 
 use super::point::{record_of, refusal, resolve, Point};
 use crate::app_state::AppState;
-use crate::events::EventKind;
-use crate::refusal::CoreResult;
-use crate::store::journal::cause;
 use serde::Serialize;
 use serde_json::json;
+use xs2a_core::bank::events::EventKind;
+use xs2a_core::domain::cause;
+use xs2a_core::domain::refusal::CoreResult;
 
 /// What a rewind did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]

@@ -4,8 +4,8 @@
 use super::point::{check_entry, journal, refusal};
 use super::summary::{net_of, summarise, ChangeSummary};
 use crate::app_state::AppState;
-use crate::refusal::CoreResult;
 use serde::Serialize;
+use xs2a_core::domain::refusal::CoreResult;
 
 /// The state changes of one entry.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]

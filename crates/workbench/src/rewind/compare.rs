@@ -5,9 +5,9 @@
 use super::point::{record_of, refusal, Point};
 use super::summary::{summarise, ChangeSummary, Sides};
 use crate::app_state::AppState;
-use crate::refusal::CoreResult;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use xs2a_core::domain::refusal::CoreResult;
 
 /// Two points and what differs from the first to the second.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
@@ -30,13 +30,16 @@ pub fn compare(state: &AppState, a: Point, b: Point) -> CoreResult<Comparison> {
     let held = journal.lock();
     if !journal
         .holds(&held, low)
-        .map_err(crate::refusal::Refusal::from)?
+        .map_err(xs2a_core::domain::refusal::Refusal::from)?
     {
-        return Err(refusal(crate::store::journal::Journal::pruned(&held), "a"));
+        return Err(refusal(
+            xs2a_core::store::journal::Journal::pruned(&held),
+            "a",
+        ));
     }
     let sets = journal
         .records_between(low, u64::MAX)
-        .map_err(crate::refusal::Refusal::from)?;
+        .map_err(xs2a_core::domain::refusal::Refusal::from)?;
     // Per record changed in [low, high): its bytes at low, and at high.
     let mut at_low: BTreeMap<(&'static str, Vec<u8>), Option<Vec<u8>>> = BTreeMap::new();
     let mut at_high: BTreeMap<(&'static str, Vec<u8>), Option<Vec<u8>>> = BTreeMap::new();

@@ -311,8 +311,8 @@ fn balances(record: Option<&Value>) -> std::collections::BTreeMap<String, (Decim
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::registry::{Kind, TREES};
     use serde_json::json;
+    use xs2a_core::store::registry::{Kind, TREES};
 
     #[test]
     fn every_state_tree_names_its_resource() {

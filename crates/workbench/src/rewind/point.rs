@@ -3,10 +3,10 @@
 //! why: unknown to the log, beyond the journal's reach, or the journal is off.
 
 use crate::app_state::AppState;
-use crate::refusal::{CoreResult, Refusal};
-use crate::store::journal::{Journal, JournalError};
 use crate::traffic::model::{EventEntry, Exchange};
 use serde::{Deserialize, Serialize};
+use xs2a_core::domain::refusal::{CoreResult, Refusal};
+use xs2a_core::store::journal::{Journal, JournalError};
 
 /// Before or after an entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -74,11 +74,11 @@ pub fn check_entry(
 
 /// The entry whose journal records make up `entry`'s changes: the entry itself, or for an event whose
 /// changes were recorded under another entry (a batch run a request asked for, a payment's status step
-/// within a run), that entry (`causedBy`, see `crate::events`). Returning to such an event returns to
+/// within a run), that entry (`causedBy`, see `xs2a_core::bank::events`). Returning to such an event returns to
 /// the point of the entry that made its changes, so that "before the run" undoes the run.
 fn owner_of(entry: u64, read: &Result<Exchange, EventEntry>) -> u64 {
     let caused_by = match read {
-        Err(event) => event.data[crate::events::CAUSED_BY].as_u64(),
+        Err(event) => event.data[xs2a_core::bank::events::CAUSED_BY].as_u64(),
         Ok(_) => None,
     };
     caused_by.filter(|owner| *owner != entry).unwrap_or(entry)

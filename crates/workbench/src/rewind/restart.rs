@@ -10,15 +10,15 @@
 
 use super::restart_steps::{self, NotReplayed, Planned, Replay, RunSeen, Whole};
 use crate::app_state::AppState;
-use crate::events::EventKind;
 use crate::flow::junit::TemplateFor;
 use crate::flow::Step;
 use crate::outbound::replay_run::Runner;
 use crate::own_state::personas::{self, StoredPersona};
-use crate::refusal::{CoreResult, Refusal};
-use crate::signing::signer::{pem_to_der, SigningCredentials};
 use crate::traffic::model::{Entry, EventEntry, Exchange};
 use std::time::Duration;
+use xs2a_core::bank::events::EventKind;
+use xs2a_core::domain::refusal::{CoreResult, Refusal};
+use xs2a_core::signing::signer::{pem_to_der, SigningCredentials};
 
 /// What a restart re-runs.
 pub struct Plan {
@@ -39,7 +39,7 @@ fn certificate_of(exchange: &Exchange) -> Option<Vec<u8>> {
         .headers
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case("tpp-signature-certificate"))?;
-    crate::signing::certificate::decode_certificate_header(value)
+    xs2a_core::signing::certificate::decode_certificate_header(value)
         .ok()
         .map(|d| d.der)
 }
@@ -194,7 +194,7 @@ fn signer_of(state: &AppState, der: &[u8]) -> CoreResult<Option<(String, Signing
             personas::credentials(&persona)?,
         )));
     }
-    for (_, name, certificate, key) in crate::test_credentials::TPP_CERTIFICATES {
+    for (_, name, certificate, key) in xs2a_core::signing::test_credentials::TPP_CERTIFICATES {
         if pem_to_der(certificate).is_ok_and(|d| d == der) {
             let credentials =
                 SigningCredentials::from_pem(certificate, key).map_err(Refusal::internal)?;

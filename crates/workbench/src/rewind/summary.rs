@@ -4,10 +4,10 @@
 //! counted by kind and change over all of them, so a run of 250 created transactions reads as one line.
 
 use super::diff::{BalanceMove, ChangeKind, ResourceChange};
-use crate::store::journal::ChangeSet;
-use crate::store::registry::TREES;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use xs2a_core::store::journal::ChangeSet;
+use xs2a_core::store::registry::TREES;
 
 /// The most changed records one answer lists.
 pub const MAX_RESOURCES: usize = 500;

@@ -9,9 +9,9 @@
 use super::error::FileError;
 use super::export::write;
 use super::trees::CARRIED;
-use crate::store::journal::{Journal, JournalError};
-use crate::store::Store;
 use std::collections::BTreeMap;
+use xs2a_core::store::journal::{Journal, JournalError};
+use xs2a_core::store::Store;
 
 /// The state before journal record `from` as a state file (the same bytes an export gave then).
 pub fn export_at(store: &Store, journal: &Journal, from: u64) -> Result<Vec<u8>, AtError> {
@@ -61,8 +61,8 @@ impl From<FileError> for AtError {
     }
 }
 
-impl From<crate::store::StoreError> for AtError {
-    fn from(error: crate::store::StoreError) -> Self {
+impl From<xs2a_core::store::StoreError> for AtError {
+    fn from(error: xs2a_core::store::StoreError) -> Self {
         AtError::Journal(error.into())
     }
 }

@@ -2,8 +2,8 @@
 //! (RFC 6901), and plain text. Transport-free; the workbench API maps it to a status and a `tppMessages`
 //! entry whose `path` is the pointer.
 
-use crate::refusal::{Code, Refusal};
 use std::fmt;
+use xs2a_core::domain::refusal::{Code, Refusal};
 
 /// The kinds of fault, each refused the same way wherever it is found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,8 +62,8 @@ impl fmt::Display for FileError {
     }
 }
 
-impl From<crate::store::StoreError> for FileError {
-    fn from(error: crate::store::StoreError) -> Self {
+impl From<xs2a_core::store::StoreError> for FileError {
+    fn from(error: xs2a_core::store::StoreError) -> Self {
         FileError::storage(error)
     }
 }

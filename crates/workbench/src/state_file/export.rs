@@ -5,9 +5,9 @@
 use super::error::FileError;
 use super::trees::{stored_as_json, CARRIED};
 use super::{FORMAT, VERSION};
-use crate::store::Store;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::value::RawValue;
+use xs2a_core::store::Store;
 
 /// The trees in order, each a list of records as stored.
 struct Trees(Vec<(&'static str, Vec<Box<RawValue>>)>);

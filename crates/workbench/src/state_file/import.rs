@@ -8,14 +8,14 @@ use super::error::{pointer_of, token, FaultKind, FileError};
 use super::trees::{carried, kind, Decoded, Target, CARRIED};
 use super::versions::Versions;
 use super::{FORMAT, VERSIONS};
-use crate::store::registry::Kind;
-use crate::store::{RawRecords, Store};
 use serde::de::IgnoredAny;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
+use xs2a_core::store::registry::Kind;
+use xs2a_core::store::{RawRecords, Store};
 
 /// Top-level members a state file may have besides `trees`.
 const ALLOWED: &[&str] = &["format", "version", "trees", "$schema", "description"];
@@ -268,7 +268,7 @@ impl Parsed {
 
 /// The ids the data already holds, which a merged file may point at.
 fn stored_ids(store: &Store) -> Result<HashSet<(Target, String)>, FileError> {
-    use crate::sandbox::model::{Account, Agreement, CardAccount, Customer};
+    use xs2a_core::bank::mock::model::{Account, Agreement, CardAccount, Customer};
     let mut ids = HashSet::new();
     for c in store.table::<Customer>()?.list()? {
         ids.insert((Target::Customer, c.id));
@@ -456,7 +456,7 @@ pub fn import_reporting(
     let planned = started.elapsed();
     // The directory now holds the state its user gave it: a later start must not seed over it.
     plan.writes
-        .push(crate::store::initialised::marker_write("state file")?);
+        .push(xs2a_core::store::initialised::marker_write("state file")?);
     reached(ImportStage::Committing);
     store.write_raw(&plan.cleared, plan.writes)?;
     reached(ImportStage::Committed);

@@ -4,13 +4,13 @@
 use super::import::{self, Mode, Preview};
 use super::FileError;
 use crate::app_state::AppState;
-use crate::refusal::CoreResult;
+use xs2a_core::domain::refusal::CoreResult;
 
 /// Imports `bytes` into the running service's store, then brings what the service holds in memory in
 /// line with what was imported ([`reload_memory`]).
 pub fn import(state: &AppState, bytes: &[u8], mode: Mode) -> Result<Preview, FileError> {
     let what = || serde_json::json!({"what": "import", "mode": mode});
-    crate::causes::recorded(state, what, || import_live(state, bytes, mode))
+    xs2a_core::bank::causes::recorded(state, what, || import_live(state, bytes, mode))
 }
 
 fn import_live(state: &AppState, bytes: &[u8], mode: Mode) -> Result<Preview, FileError> {
@@ -23,7 +23,7 @@ fn import_live(state: &AppState, bytes: &[u8], mode: Mode) -> Result<Preview, Fi
 /// switches, the rehearsal's profile and fault plan) in line with the store, after the store's state was
 /// replaced under it (an import, a rewind).
 pub fn reload_memory(state: &AppState) -> CoreResult<()> {
-    crate::clock_control::restore(&state.store, &state.clock)?;
+    xs2a_core::bank::clock_control::restore(&state.store, &state.clock)?;
     let stored = state
         .store
         .table::<crate::traffic::store::StoredSettings>()?

@@ -2,13 +2,13 @@
 //! it was.
 
 use super::*;
-use crate::store::Store;
 use serde_json::{json, Value};
 use time::macros::date;
+use xs2a_core::store::Store;
 
 fn seeded() -> Store {
     let store = Store::temporary().unwrap();
-    crate::sandbox::seed::initialize(&store, date!(2026 - 06 - 01)).unwrap();
+    xs2a_core::bank::mock::seed::initialize(&store, date!(2026 - 06 - 01)).unwrap();
     store
 }
 

@@ -4,9 +4,9 @@
 //! must be listed here; a test holds the list to `store::registry`.
 
 use super::error::{pointer_of, FileError};
-use crate::store::registry::{self, Kind};
-use crate::store::Record;
 use serde_json::Value;
+use xs2a_core::store::registry::{self, Kind};
+use xs2a_core::store::Record;
 
 /// What a reference points at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -82,22 +82,22 @@ fn typed<R: Record>(text: &str, at: &str) -> Result<(R, String, Vec<u8>), FileEr
 }
 
 /// A stored record as the file's JSON: as it is, unless its tree keeps a compact form (payments, account
-/// transactions and payment bookings, `crate::codec`), which is decoded and written as JSON.
+/// transactions and payment bookings, `xs2a_core::store::codec`), which is decoded and written as JSON.
 pub fn stored_as_json(tree: &str, stored: Vec<u8>) -> Result<Vec<u8>, FileError> {
     fn json_of<R: Record>(stored: &[u8]) -> Result<Vec<u8>, FileError> {
         let record = R::from_stored(stored).map_err(FileError::storage)?;
         serde_json::to_vec(&record).map_err(FileError::storage)
     }
-    if crate::codec::is_json(&stored) {
+    if xs2a_core::store::codec::is_json(&stored) {
         return Ok(stored);
     }
     match tree {
-        crate::payments::model::Payment::TREE => {
-            json_of::<crate::payments::model::Payment>(&stored)
+        xs2a_core::bank::pis::model::Payment::TREE => {
+            json_of::<xs2a_core::bank::pis::model::Payment>(&stored)
         }
         mock::Transaction::TREE => json_of::<mock::Transaction>(&stored),
-        crate::sandbox::booking_blocks::BookingBlock::TREE => {
-            json_of::<crate::sandbox::booking_blocks::BookingBlock>(&stored)
+        xs2a_core::bank::mock::booking_blocks::BookingBlock::TREE => {
+            json_of::<xs2a_core::bank::mock::booking_blocks::BookingBlock>(&stored)
         }
         _ => Err(FileError::storage(format!(
             "a record in {tree} is not JSON"
@@ -136,7 +136,7 @@ fn at(field: &str, target: Target, id: &str) -> (String, Target, String) {
     (field.to_owned(), target, id.to_owned())
 }
 
-use crate::sandbox::model as mock;
+use xs2a_core::bank::mock::model as mock;
 
 with_links!(customer, mock::Customer, |r| provides: vec![(Target::Customer, r.id.clone())], refers: vec![]);
 with_links!(account, mock::Account, |r| provides: vec![(Target::Account, r.id.clone())],
@@ -145,11 +145,11 @@ with_links!(card_account, mock::CardAccount, |r| provides: vec![(Target::CardAcc
     refers: vec![at("/customerId", Target::Customer, &r.customer_id)]);
 with_links!(transaction, mock::Transaction, |r| provides: vec![],
     refers: vec![at("/accountId", Target::Account, &r.account_id)]);
-with_links!(booking_block, crate::sandbox::booking_blocks::BookingBlock, |r| provides: vec![],
+with_links!(booking_block, xs2a_core::bank::mock::booking_blocks::BookingBlock, |r| provides: vec![],
     refers: vec![at("/accountId", Target::AnyAccount, &r.account_id)]);
 with_links!(pending, mock::PendingTransaction, |r| provides: vec![],
     refers: vec![at("/accountId", Target::Account, &r.0.account_id)]);
-with_links!(sequence, crate::sandbox::transactions::SequenceCounter, |r| provides: vec![],
+with_links!(sequence, xs2a_core::bank::mock::transactions::SequenceCounter, |r| provides: vec![],
     refers: vec![at("/accountId", Target::Account, &r.account_id)]);
 with_links!(card_transaction, mock::CardTransaction, |r| provides: vec![],
     refers: vec![at("/cardAccountId", Target::CardAccount, &r.card_account_id)]);
@@ -162,7 +162,7 @@ refers: {
     }
     refs
 });
-with_links!(consent, crate::consent::Consent, |r| provides: vec![],
+with_links!(consent, xs2a_core::bank::consent::Consent, |r| provides: vec![],
 refers: {
     let mut refs = vec![at("/customerId", Target::Customer, &r.customer_id)];
     if let Some(agreement) = &r.agreement_id {
@@ -176,9 +176,9 @@ refers: {
     }
     refs
 });
-with_links!(access_log, crate::consent::AccountAccessLog, |r| provides: vec![],
+with_links!(access_log, xs2a_core::bank::consent::AccountAccessLog, |r| provides: vec![],
     refers: vec![at("/accountId", Target::AnyAccount, &r.account_id)]);
-with_links!(payment, crate::payments::model::Payment, |r| provides: vec![],
+with_links!(payment, xs2a_core::bank::pis::model::Payment, |r| provides: vec![],
 refers: {
     let mut refs = vec![at("/debtorAccountId", Target::AnyAccount, &r.debtor_account_id)];
     // Empty until a single-SCA journey identifies the PSU.
@@ -236,31 +236,31 @@ pub const CARRIED: &[Carried] = &[
     },
     Carried {
         tree: "sca-sessions",
-        decode: plain::<crate::sca::session::TppSession>,
+        decode: plain::<xs2a_core::bank::sca::session::TppSession>,
     },
     Carried {
         tree: "sca-authorisations",
-        decode: plain::<crate::sca::authorisation::Authorisation>,
+        decode: plain::<xs2a_core::bank::sca::authorisation::Authorisation>,
     },
     Carried {
         tree: "sca-authorisations-by-tpp",
-        decode: plain::<crate::sca::retention::TppAuthorisation>,
+        decode: plain::<xs2a_core::bank::sca::retention::TppAuthorisation>,
     },
     Carried {
         tree: "sca-authorisation-counts",
-        decode: plain::<crate::sca::retention::TppAuthorisationCount>,
+        decode: plain::<xs2a_core::bank::sca::retention::TppAuthorisationCount>,
     },
     Carried {
         tree: "sca-expiry",
-        decode: plain::<crate::sca::retention::Expiry>,
+        decode: plain::<xs2a_core::bank::sca::retention::Expiry>,
     },
     Carried {
         tree: "sca-psu-links",
-        decode: plain::<crate::sca::psu::PsuLink>,
+        decode: plain::<xs2a_core::bank::sca::psu::PsuLink>,
     },
     Carried {
         tree: "sca-corporate-links",
-        decode: plain::<crate::sca::psu::CorporateLink>,
+        decode: plain::<xs2a_core::bank::sca::psu::CorporateLink>,
     },
     Carried {
         tree: "payments",
@@ -268,39 +268,39 @@ pub const CARRIED: &[Carried] = &[
     },
     Carried {
         tree: "payment-duplicates",
-        decode: plain::<crate::payments::service::DuplicateIndexEntry>,
+        decode: plain::<xs2a_core::bank::pis::service::DuplicateIndexEntry>,
     },
     Carried {
         tree: "signing-baskets",
-        decode: plain::<crate::payments::model::Basket>,
+        decode: plain::<xs2a_core::bank::pis::model::Basket>,
     },
     Carried {
         tree: "batch-runs",
-        decode: plain::<crate::batch::model::BatchRun>,
+        decode: plain::<xs2a_core::bank::batch::model::BatchRun>,
     },
     Carried {
         tree: "batch-schedule",
-        decode: plain::<crate::batch::model::ScheduleMarker>,
+        decode: plain::<xs2a_core::bank::batch::model::ScheduleMarker>,
     },
     Carried {
         tree: "settings",
-        decode: plain::<crate::payments::settings::Stored>,
+        decode: plain::<xs2a_core::bank::pis::settings::Stored>,
     },
     Carried {
         tree: "rehearsal",
-        decode: plain::<crate::rehearsal::stored::StoredRehearsal>,
+        decode: plain::<xs2a_core::bank::rehearsal::stored::StoredRehearsal>,
     },
     Carried {
         tree: "central-register",
-        decode: plain::<crate::rehearsal::register::RegisteredTpp>,
+        decode: plain::<xs2a_core::bank::rehearsal::register::RegisteredTpp>,
     },
     Carried {
         tree: "clock",
-        decode: plain::<crate::clock_control::StoredClock>,
+        decode: plain::<xs2a_core::bank::clock_control::StoredClock>,
     },
     Carried {
         tree: "tpp-contacts",
-        decode: plain::<crate::tpp_dialogue::TppContact>,
+        decode: plain::<xs2a_core::bank::tpp_dialogue::TppContact>,
     },
     Carried {
         tree: "workbench-personas",

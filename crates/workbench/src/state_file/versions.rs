@@ -46,7 +46,7 @@ impl Versions {
                     "format version {n} is unknown to this sandbox: the {kind} was written by a newer \
                      xs2a-sandbox, and this one ({}) reads {kind}s up to version {current}. Open it with an \
                      xs2a-sandbox that reads version {n}, or write it again with this one",
-                    crate::store::format::APP_VERSION
+                    xs2a_core::store::format::APP_VERSION
                 ),
             )),
             _ => Err(FileError::schema(

@@ -164,7 +164,7 @@ pub fn read(dir: &Path, location: Location) -> io::Result<Vec<u8>> {
     };
     let file = File::open(path_of(dir, location.chunk))?;
     let mut bytes = vec![0; HEADER + location.len as usize];
-    crate::platform::read_at::read_exact_at(&file, &mut bytes, location.offset)
+    xs2a_core::platform::read_at::read_exact_at(&file, &mut bytes, location.offset)
         .map_err(|_| damaged("the chunk ends early"))?;
     let len = u32::from_le_bytes(bytes[0..4].try_into().expect("4 bytes"));
     let crc = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes"));

@@ -1,4 +1,4 @@
-//! The stored form of a whole exchange: a binary record (`crate::codec`), written by the log's writer into
+//! The stored form of a whole exchange: a binary record (`xs2a_core::store::codec`), written by the log's writer into
 //! a segment ([`super::segment`]). Strings and bodies are length-prefixed bytes (no escaping, no field
 //! names), numbers are varints, and long header values (the TPP's certificate above all, the same in
 //! nearly every request) are kept once per segment in its dictionary and referred to by number. Records of
@@ -8,10 +8,10 @@
 use super::model::{Exchange, ExchangeSummary, GateStep, GateVerdict, Message, Resource, TppRef};
 use super::raw::RawMessage;
 use super::Captured;
-use crate::codec::{Reader, Writer};
 use base64::Engine;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use xs2a_core::store::codec::{Reader, Writer};
 
 /// The first byte of a first-version record (a JSON one starts with `{`).
 pub const VERSION: u8 = 1;

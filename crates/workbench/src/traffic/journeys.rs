@@ -5,9 +5,9 @@
 //! its TPP-Session-ID. The index is rebuilt from the kept entries at start-up.
 
 use super::model::{Entry, ExchangeSummary, Journey, Resource};
-use crate::events::EventKind;
 use std::collections::HashMap;
 use time::OffsetDateTime;
+use xs2a_core::bank::events::EventKind;
 
 /// What classification reads besides the summary: the bodies it takes ids and titles from.
 pub struct Bodies<'a> {

@@ -24,9 +24,6 @@ pub mod store;
 mod tests;
 mod writer;
 
-use crate::events::Events;
-use crate::refusal::{CoreResult, Refusal};
-use crate::store::{Record, Store};
 use chunks::Chunks;
 use journeys::{Bodies, Index};
 use model::{Entry, EventEntry, Exchange, ExchangeSummary, GateVerdict, Journey};
@@ -41,6 +38,9 @@ use std::time::Duration;
 use store::{StoredSettings, TrafficSettings};
 use time::OffsetDateTime;
 use tokio::sync::broadcast;
+use xs2a_core::bank::events::Events;
+use xs2a_core::domain::refusal::{CoreResult, Refusal};
+use xs2a_core::store::{Record, Store};
 
 /// How many captured entries may wait for the writer; beyond, new ones are dropped (and counted) rather
 /// than slowing requests down.
@@ -179,7 +179,7 @@ impl TrafficLog {
 
     /// The log as the change journal's timeline: entry numbers for events, and the byte cap. Holds the log
     /// weakly (the store holds the journal, and the log holds the store).
-    pub fn timeline(&self) -> std::sync::Arc<dyn crate::store::journal::cause::Timeline> {
+    pub fn timeline(&self) -> std::sync::Arc<dyn xs2a_core::domain::cause::Timeline> {
         Arc::new(LogTimeline(Arc::downgrade(&self.inner)))
     }
 
@@ -191,25 +191,28 @@ impl TrafficLog {
         let mut receiver = events.subscribe();
         let log = Arc::downgrade(&self.inner);
         // Whether to go on: false once the log is gone or the broadcast closed.
-        let handle =
-            move |received: Result<crate::events::Event, broadcast::error::RecvError>| -> bool {
-                match received {
-                    Ok(event) if event.kind.on_timeline() => {
-                        let Some(inner) = log.upgrade() else {
-                            return false;
-                        };
-                        TrafficLog { inner }.record_numbered_event(
-                            event.entry,
-                            event.at,
-                            event.kind.name(),
-                            event.data,
-                        );
-                        true
-                    }
-                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => true,
-                    Err(broadcast::error::RecvError::Closed) => false,
+        let handle = move |received: Result<
+            xs2a_core::bank::events::Event,
+            broadcast::error::RecvError,
+        >|
+              -> bool {
+            match received {
+                Ok(event) if event.kind.on_timeline() => {
+                    let Some(inner) = log.upgrade() else {
+                        return false;
+                    };
+                    TrafficLog { inner }.record_numbered_event(
+                        event.entry,
+                        event.at,
+                        event.kind.name(),
+                        event.data,
+                    );
+                    true
                 }
-            };
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => true,
+                Err(broadcast::error::RecvError::Closed) => false,
+            }
+        };
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move { while handle(receiver.recv().await) {} });
         } else {
@@ -385,7 +388,7 @@ impl TrafficLog {
 /// The log as the journal's timeline (see [`TrafficLog::timeline`]).
 struct LogTimeline(std::sync::Weak<Inner>);
 
-impl crate::store::journal::cause::Timeline for LogTimeline {
+impl xs2a_core::domain::cause::Timeline for LogTimeline {
     fn reserve(&self) -> Option<u64> {
         let inner = self.0.upgrade()?;
         let log = TrafficLog { inner };

@@ -2,9 +2,9 @@
 //! on the wire (docs/traffic-api.md): the closed sets of words as enums, and an event's data as the union
 //! of the events the timeline records. The workbench's TypeScript types are generated from them.
 
-use crate::events::EventKind;
 use serde_json::{json, Value};
 use utoipa::openapi::{RefOr, Schema};
+use xs2a_core::bank::events::EventKind;
 
 fn schema(value: Value) -> RefOr<Schema> {
     serde_json::from_value(value).expect("a valid schema")

@@ -11,9 +11,9 @@ use super::chunks::Location;
 use super::codec::{self, Dictionary};
 use super::model::{Entry, EventEntry, Exchange};
 use super::Captured;
-use crate::codec::{Reader, Writer};
-use crate::store::Record;
 use serde::{Deserialize, Serialize};
+use xs2a_core::store::codec::{Reader, Writer};
+use xs2a_core::store::Record;
 
 /// The first byte of a segment.
 pub const VERSION: u8 = 2;

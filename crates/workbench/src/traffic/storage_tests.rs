@@ -5,9 +5,9 @@ use super::model::Entry;
 use super::segment::sample_captured;
 use super::store::{StoredEntry, StoredExchange};
 use super::TrafficLog;
-use crate::events::Events;
-use crate::store::Store;
 use std::time::Duration;
+use xs2a_core::bank::events::Events;
+use xs2a_core::store::Store;
 
 fn record(log: &TrafficLog, id: u64) {
     log.record_exchange(Box::new(move || sample_captured(id, &"C".repeat(200))));
@@ -45,7 +45,7 @@ fn an_entry_stored_after_a_newer_one_still_pages_in_number_order() {
 #[test]
 fn a_log_written_by_an_earlier_version_is_carried_over_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(dir.path(), crate::migrations::active()).unwrap();
+    let store = Store::open(dir.path(), xs2a_core::bank::migrations::active()).unwrap();
     let log = TrafficLog::start(Store::temporary().unwrap(), &Events::default()).unwrap();
     // The records as the earlier version kept them: a summary and the exchange, one each per entry.
     for id in [1, 2] {
@@ -83,7 +83,7 @@ fn a_log_written_by_an_earlier_version_is_carried_over_whole() {
 fn a_lost_chunk_leaves_the_rest_of_the_log_readable() {
     let dir = tempfile::tempdir().unwrap();
     {
-        let store = Store::open(dir.path(), crate::migrations::active()).unwrap();
+        let store = Store::open(dir.path(), xs2a_core::bank::migrations::active()).unwrap();
         let log = TrafficLog::start(store.clone(), &Events::default()).unwrap();
         record(&log, log.next_id());
         store.close().unwrap();
@@ -93,7 +93,7 @@ fn a_lost_chunk_leaves_the_rest_of_the_log_readable() {
     for file in std::fs::read_dir(&chunk_dir).unwrap() {
         std::fs::write(file.unwrap().path(), b"").unwrap();
     }
-    let store = Store::open(dir.path(), crate::migrations::active()).unwrap();
+    let store = Store::open(dir.path(), xs2a_core::bank::migrations::active()).unwrap();
     let log = TrafficLog::start(store, &Events::default()).unwrap();
     assert!(log.page(None, 10, |_| true).unwrap().is_empty());
     assert!(log.get(1).unwrap().is_none());
@@ -123,7 +123,7 @@ fn a_cleared_log_keeps_nothing_of_before_and_numbering_goes_on() {
     };
     let after;
     {
-        let store = Store::open(dir.path(), crate::migrations::active()).unwrap();
+        let store = Store::open(dir.path(), xs2a_core::bank::migrations::active()).unwrap();
         let log = TrafficLog::start(store.clone(), &Events::default()).unwrap();
         let first = log.next_id();
         record(&log, first);
@@ -141,7 +141,7 @@ fn a_cleared_log_keeps_nothing_of_before_and_numbering_goes_on() {
         assert_eq!(ids(&log.page(None, 10, |_| true).unwrap()), [after]);
         store.close().unwrap();
     }
-    let store = Store::open(dir.path(), crate::migrations::active()).unwrap();
+    let store = Store::open(dir.path(), xs2a_core::bank::migrations::active()).unwrap();
     let log = TrafficLog::start(store, &Events::default()).unwrap();
     assert_eq!(ids(&log.page(None, 10, |_| true).unwrap()), [after]);
     assert!(log.next_id() > after);

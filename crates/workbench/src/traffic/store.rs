@@ -6,9 +6,9 @@ use super::chunks::Chunks;
 use super::model::{Entry, Exchange};
 use super::segment::{Item, Segment, SegmentInfo};
 use super::shelf::Shelf;
-use crate::refusal::{CoreResult, Refusal};
-use crate::store::{Record, Store, StoreError};
 use serde::{Deserialize, Serialize};
+use xs2a_core::domain::refusal::{CoreResult, Refusal};
+use xs2a_core::store::{Record, Store, StoreError};
 
 /// The key of entry `id` in the earlier trees: fixed-width hex, so keys sort as numbers.
 fn key(id: u64) -> String {

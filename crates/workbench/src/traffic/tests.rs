@@ -2,11 +2,11 @@
 
 use super::model::Entry;
 use super::TrafficLog;
-use crate::events::{EventKind, Events};
-use crate::store::Store;
 use time::OffsetDateTime;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::broadcast::Receiver;
+use xs2a_core::bank::events::{EventKind, Events};
+use xs2a_core::store::Store;
 
 /// Waits until the log stores an event of `kind`, however long its writer takes: `live` is a subscription
 /// made before the event was published, so its announcement is heard (or, when the listener fell behind,

@@ -2,7 +2,7 @@
 //! form production may compare byte for byte: each deviation is worded as a warning.
 
 use super::written::{parse_written, Written};
-use crate::refusal::truncate_text;
+use crate::domain::refusal::truncate_text;
 use crate::signing::distinguished_name::{Attribute, DistinguishedName};
 
 /// How well the CA part of a keyId names the certificate's issuer.

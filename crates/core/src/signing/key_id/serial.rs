@@ -2,7 +2,7 @@
 //! without leading zeros, or written otherwise (lower case, leading zeros: tolerated with a warning), or
 //! another number (a decimal serial is recognised and said so).
 
-use crate::refusal::truncate_text;
+use crate::domain::refusal::truncate_text;
 
 /// How well the SN part of a keyId names the certificate's serial.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,7 +6,7 @@ pub mod curl;
 pub mod raw;
 mod shell_words;
 
-use crate::clock::Clock;
+use crate::domain::clock::Clock;
 use crate::signing::verifier::{Report, RequestToVerify, Verifier};
 use http::HeaderMap;
 use time::OffsetDateTime;

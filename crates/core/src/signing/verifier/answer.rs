@@ -7,7 +7,7 @@
 //! is told how to sign.
 
 use super::run::Run;
-use crate::refusal::{Refusal, MAX_TEXT_CHARS};
+use crate::domain::refusal::{Refusal, MAX_TEXT_CHARS};
 use crate::signing::steps::Step;
 
 /// The refusal for these failures (at least one).

@@ -5,12 +5,12 @@
 
 use super::run::Run;
 use super::Verifier;
-use crate::refusal::{Code, Refusal};
+use crate::domain::refusal::{Code, Refusal};
+use crate::domain::tolerance::Tolerance;
 use crate::signing::certificate::decode_certificate_header;
 use crate::signing::http_date;
 use crate::signing::steps::Step;
 use crate::signing::trust::{CachedCertificate, ChainVerdict};
-use crate::tolerance::Tolerance;
 use std::sync::Arc;
 use time::OffsetDateTime;
 

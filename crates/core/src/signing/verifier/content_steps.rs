@@ -4,14 +4,14 @@
 use super::request_steps::Unavailable;
 use super::run::Run;
 use super::RequestToVerify;
-use crate::refusal::{Code, Refusal};
+use crate::domain::refusal::{Code, Refusal};
+use crate::domain::tolerance::Tolerance;
 use crate::signing::certificate::TppCertificate;
 use crate::signing::digest::{self, DigestProblem};
 use crate::signing::headers::{visible_ascii, HeaderSource};
 use crate::signing::signature_header::SignatureParams;
 use crate::signing::steps::{Step, SIGNING_CANDIDATES};
 use crate::signing::{rsa_sha256, signing_string};
-use crate::tolerance::Tolerance;
 
 /// The signed-header list covers what it must, and the signing string is built from it. The string is
 /// built whatever the list's verdict (when every listed header can be read: `blocked` names one that

@@ -24,9 +24,9 @@ use super::qc_statements::Psd2Role;
 /// gate's parts.
 pub use super::steps::{Step, SIGNING_CANDIDATES};
 use super::trust::{CachedCertificate, CertificateCache, TrustStore};
-use crate::clock::Clock;
-use crate::refusal::{Refusal, TppMessage};
-use crate::tolerance::Tolerated;
+use crate::domain::clock::Clock;
+use crate::domain::refusal::{Refusal, TppMessage};
+use crate::domain::tolerance::Tolerated;
 use run::Run;
 use std::borrow::Cow;
 use std::sync::{Arc, RwLock};
@@ -57,7 +57,7 @@ struct Times {
 #[derive(Debug, Clone)]
 pub struct VerifiedTpp {
     pub certificate: Arc<CachedCertificate>,
-    /// Things production refuses, accepted under the sandbox profile (`crate::tolerance`; the gate judges
+    /// Things production refuses, accepted under the sandbox profile (`crate::domain::tolerance`; the gate judges
     /// them with `rehearsal::tolerance`).
     pub tolerated: Vec<Tolerated>,
 }

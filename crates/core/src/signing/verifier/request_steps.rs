@@ -3,11 +3,11 @@
 
 use super::run::Run;
 use super::{RequestToVerify, Times, MAX_CLOCK_SKEW};
-use crate::refusal::{Code, Refusal};
+use crate::domain::refusal::{Code, Refusal};
+use crate::domain::tolerance::Tolerance;
 use crate::signing::headers::{visible_ascii, HeaderSource};
 use crate::signing::steps::Step;
 use crate::signing::{http_date, required_headers, signature_header};
-use crate::tolerance::Tolerance;
 use std::borrow::Cow;
 
 /// Why a signing header cannot be read: the steps that need it are not checked, and say so.

@@ -1,12 +1,12 @@
 //! What a check collects while its steps run: each step's verdict (when asked to explain), which steps
 //! passed and which could not be checked (for the refusal's summary), what was tolerated (things
-//! production refuses, accepted under the sandbox profile: `crate::tolerance`; the gate judges them with
+//! production refuses, accepted under the sandbox profile: `crate::domain::tolerance`; the gate judges them with
 //! `rehearsal::tolerance`) and the signing string the sandbox computed.
 
 use super::Verdict;
-use crate::refusal::{Code, Refusal};
+use crate::domain::refusal::{Code, Refusal};
+use crate::domain::tolerance::{Tolerance, Tolerated};
 use crate::signing::steps::Step;
-use crate::tolerance::{Tolerance, Tolerated};
 use std::borrow::Cow;
 
 /// Collects verdicts and warnings while the steps run.

@@ -7,7 +7,7 @@
 use super::request_steps::{self, Unavailable};
 use super::run::Run;
 use super::{content_steps, signer_steps, RequestToVerify, Times, Verifier};
-use crate::refusal::Refusal;
+use crate::domain::refusal::Refusal;
 use crate::signing::certificate::TppCertificate;
 use crate::signing::signature_header::SignatureParams;
 use crate::signing::steps::Step;

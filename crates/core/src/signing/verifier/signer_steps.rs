@@ -2,14 +2,14 @@
 //! issuer, tolerating what real clients write with a warning) and the algorithm matching the key.
 
 use super::run::Run;
-use crate::refusal::{Code, Refusal};
+use crate::domain::refusal::{Code, Refusal};
+use crate::domain::tolerance::Tolerance;
 use crate::signing::certificate::TppCertificate;
 use crate::signing::key_id::issuer::{compare_issuer, IssuerMatch};
 use crate::signing::key_id::parse_key_id;
 use crate::signing::key_id::serial::{compare_serial, SerialMatch};
 use crate::signing::signature_header::{self, SignatureParams};
 use crate::signing::steps::Step;
-use crate::tolerance::Tolerance;
 
 /// The Signature header's four parts, in any order, RFC 2047-wrapped or not.
 pub(super) fn signature_header(value: &str, run: &mut Run) -> Result<SignatureParams, Refusal> {

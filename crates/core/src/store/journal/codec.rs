@@ -2,11 +2,11 @@
 //! and after (absent for a record that did not exist / was removed). Binary, not JSON: the bytes are
 //! records in their own stored form, and escaping them as JSON strings would double their size.
 //!
-//! Layout (in `crate::codec`'s primitives): a version byte (1), the timeline position, the number of
+//! Layout (in `crate::store::codec`'s primitives): a version byte (1), the timeline position, the number of
 //! changes, then per change the tree name, the key, a presence byte (bit 0: before, bit 1: after) and the
 //! present values, each length-prefixed.
 
-use crate::codec::{DecodeError, Reader, Writer};
+use crate::store::codec::{DecodeError, Reader, Writer};
 
 /// What one commit changed: its position on the timeline and the changed records.
 #[derive(Debug, Clone, PartialEq, Eq)]

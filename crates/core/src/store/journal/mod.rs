@@ -15,7 +15,6 @@
 //! bytes every journaled write put on disk (docs/rewind.md, "What the journal costs"). It shares the traffic log's caps: records of entries the log pruned go
 //! with them ([`Journal::forget_before`]), and it keeps at most as many bytes as the log.
 
-pub mod cause;
 pub mod codec;
 mod prune;
 mod rewind;
@@ -26,7 +25,7 @@ pub use codec::{Change, ChangeSet};
 pub use rewind::{Rewound, Undo};
 
 use super::{registry, StoreError};
-use cause::{Cause, Timeline};
+use crate::domain::cause::{self, Cause, Timeline};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 

@@ -2,8 +2,8 @@
 //! undoing the records gives back the state exactly (the rewind itself recorded and undoable), positions
 //! follow the causes, pruning moves the reach, and writes the journal did not see stop a rewind.
 
-use super::cause::{self, Cause, Timeline};
 use super::*;
+use crate::domain::cause::{self, Cause, Timeline};
 use crate::store::{Record, Store};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};

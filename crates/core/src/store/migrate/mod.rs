@@ -1,6 +1,6 @@
 //! Format changes of the data directory. A [`Migration`] turns a directory of format N-1 into format N; the
 //! list of them is handed to `Store::open` by whoever opens a data directory (the app's list is
-//! `crate::migrations`: its entries read records of modules above the store), and the format a list makes
+//! `crate::bank::migrations`: its entries read records of modules above the store), and the format a list makes
 //! is its last entry's.
 //! A migration works on a copy of the data directory through [`Migrating`] (the records as stored bytes,
 //! and the files beside them); [`upgrade`] runs the list at start, all or nothing across a kill -9, and
@@ -204,7 +204,7 @@ pub(crate) fn checkpoint(step: &str) {
     }
 }
 
-/// The test-only migration (`crate::migrations::active` adds it with `XS2A_TEST_MIGRATION=1`: the kill -9
+/// The test-only migration (`crate::bank::migrations::active` adds it with `XS2A_TEST_MIGRATION=1`: the kill -9
 /// trials need a format change that the released formats do not have yet): a format change that keeps the
 /// meaning of every record, so the service works the same after it, and writes enough to be caught
 /// half-way.

@@ -41,8 +41,8 @@ const FAILS: Migration = Migration {
 fn format_1_dir() -> (tempfile::TempDir, PathBuf) {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("data");
-    let store = Store::open(&dir, crate::migrations::active()).unwrap();
-    crate::sandbox::seed::initialize(&store, date!(2026 - 06 - 01)).unwrap();
+    let store = Store::open(&dir, crate::bank::migrations::active()).unwrap();
+    crate::bank::mock::seed::initialize(&store, date!(2026 - 06 - 01)).unwrap();
     store.close().unwrap();
     drop(store);
     format::write(&dir, &FormatFile::new(1)).unwrap();
@@ -68,16 +68,16 @@ fn journal_records(dir: &Path) -> usize {
 fn a_new_directory_gets_the_format_file_of_this_version() {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("not/yet/there");
-    let store = Store::open(&dir, crate::migrations::active()).unwrap();
+    let store = Store::open(&dir, crate::bank::migrations::active()).unwrap();
     let report = store.data_format();
     assert_eq!(
         (report.version, report.migrated_from, report.migrated_now),
-        (crate::migrations::current(), None, false)
+        (crate::bank::migrations::current(), None, false)
     );
     store.close().unwrap();
     assert_eq!(
         format::read(&dir).unwrap(),
-        Some(FormatFile::new(crate::migrations::current()))
+        Some(FormatFile::new(crate::bank::migrations::current()))
     );
 }
 
@@ -199,7 +199,7 @@ fn a_newer_directory_is_refused_naming_both_versions_and_nothing_is_written() {
     )
     .unwrap();
     let before = fixture::contents(&dir);
-    let error = Store::open(&dir, crate::migrations::active())
+    let error = Store::open(&dir, crate::bank::migrations::active())
         .err()
         .expect("refused");
     let text = error.to_string();
@@ -207,7 +207,10 @@ fn a_newer_directory_is_refused_naming_both_versions_and_nothing_is_written() {
     for part in [
         "holds data format 7, written by xs2a-sandbox 9.4.0",
         &format!("this is xs2a-sandbox {APP_VERSION}"),
-        &format!("reads data formats up to {}", crate::migrations::current()),
+        &format!(
+            "reads data formats up to {}",
+            crate::bank::migrations::current()
+        ),
         "Nothing was changed",
         "--data DIR",
     ] {
@@ -258,7 +261,7 @@ fn rewrite_and_reencode_change_only_what_they_say() {
     let dir = tempfile::tempdir().unwrap();
     let migrating = Migrating::new(&db, dir.path());
     let store = Store::temporary().unwrap();
-    crate::sandbox::seed::initialize(&store, date!(2026 - 06 - 01)).unwrap();
+    crate::bank::mock::seed::initialize(&store, date!(2026 - 06 - 01)).unwrap();
     for (key, value) in store.raw_records("sandbox-customers").unwrap() {
         // The same record with its members in another order: reencode writes it in the current form.
         let value: serde_json::Value = serde_json::from_slice(&value).unwrap();
@@ -280,7 +283,7 @@ fn rewrite_and_reencode_change_only_what_they_say() {
     let count = migrating.records("sandbox-customers").unwrap().len();
     assert_eq!(
         migrating
-            .reencode::<crate::sandbox::model::Customer>()
+            .reencode::<crate::bank::mock::model::Customer>()
             .unwrap(),
         count
     );
@@ -290,7 +293,7 @@ fn rewrite_and_reencode_change_only_what_they_say() {
     );
     assert_eq!(
         migrating
-            .reencode::<crate::sandbox::model::Customer>()
+            .reencode::<crate::bank::mock::model::Customer>()
             .unwrap(),
         0,
         "already in the current form"

@@ -156,7 +156,7 @@ fn migrate(
     let migrated = Migrated {
         from,
         from_app: file.map(|f| f.app),
-        at: crate::clock::Clock::real()
+        at: crate::domain::clock::Clock::real()
             .now()
             .replace_nanosecond(0)
             .expect("0 is a valid nanosecond"),

@@ -1,22 +1,22 @@
 //! The account information gate as HTTP sees it: the [`AisAccess`] extractor reads the headers that decide
-//! access, asks the core ([`crate::ais_access`]) and answers its verdict: a refusal as is, or a 401
+//! access, asks the core ([`xs2a_core::bank::ais::access`]) and answers its verdict: a refusal as is, or a 401
 //! that starts SCA and carries the scaRedirect.
 
-pub use crate::ais_access::Endpoint as AisEndpoint;
-use crate::ais_access::{self as access, Ask, Denied};
-use crate::api::error::{ApiError, ApiResult, Code};
+use crate::api::error::{ApiError, ApiResult};
 use crate::api::sca_trigger::{header, sca_required, ScaNeed};
-use crate::app_state::AppState;
-pub use crate::consent::AccountAccessLog;
-use crate::sca::authorisation::Purpose;
-use crate::sca::psu;
-use crate::signing::verifier::VerifiedTpp;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use std::ops::Deref;
+use xs2a_core::bank::ais::access::Endpoint as AisEndpoint;
+use xs2a_core::bank::ais::access::{self as access, Ask, Denied};
+use xs2a_core::bank::sca::authorisation::Purpose;
+use xs2a_core::bank::sca::psu;
+use xs2a_core::domain::refusal::Code;
+use xs2a_core::signing::verifier::VerifiedTpp;
+use xs2a_workbench::app_state::AppState;
 
-pub use crate::ais_access::IdentifiedPsu;
+use xs2a_core::bank::ais::access::IdentifiedPsu;
 
 /// A request allowed to read account information, and on whose behalf (the core's [`access::Access`]).
 #[derive(Debug, Clone)]

@@ -6,20 +6,22 @@
 //! account outside the consent is 404 RESOURCE_UNKNOWN, and without the PSU present the 24-hour limits
 //! apply. Names and cashAccountType follow the request's x-accept-fix (see `fixes`).
 
-use super::access::{AisAccess, AisEndpoint};
+use super::access::AisAccess;
 use super::fixes::{AcceptedFixes, RequestFixes};
 use super::granted::{self, balance_views, detail_links, Holder};
 use super::views::{AccountReference, BalanceView};
-use crate::api::error::{ApiResult, TppMessage};
+use crate::api::error::ApiResult;
 use crate::api::links::Links;
 use crate::api::openapi::builder::Param;
 use crate::api::openapi::headers::{AIS, SIGNED};
 use crate::api::openapi::routes::Routes;
-use crate::app_state::AppState;
-use crate::sandbox::model::{Account, AccountStatus};
 use axum::extract::{Path, State};
 use axum::Json;
 use serde::Serialize;
+use xs2a_core::bank::ais::access::Endpoint as AisEndpoint;
+use xs2a_core::bank::mock::model::{Account, AccountStatus};
+use xs2a_core::domain::refusal::TppMessage;
+use xs2a_workbench::app_state::AppState;
 
 /// Berlin Group `accountDetails`.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]

@@ -9,23 +9,26 @@
 //! `cardaccount-switch-originalamount-and-transactionamount` is not active, `transactionAmount` and
 //! `originalAmount` are swapped, as the bank answered before the fix.
 
-use super::access::{AisAccess, AisEndpoint};
-use super::fixes::{AcceptedFixes, Fix, RequestFixes};
+use super::access::AisAccess;
+use super::fixes::{AcceptedFixes, RequestFixes};
 use super::granted::{self, balance_views, detail_links, Granted, Holder};
 use super::paging::{TransactionListing, TransactionQuery};
 use super::views::{query, AmountView, BalanceView, CardAccountReference};
-use crate::api::error::{ApiResult, TppMessage};
+use crate::api::error::ApiResult;
 use crate::api::links::Links;
 use crate::api::openapi::routes::Routes;
-use crate::app_state::AppState;
-use crate::sandbox::card_transactions::of_card_account;
-use crate::sandbox::model::{
-    format_date, AccountStatus, CardAccount, CardTransaction, CardTransactionStatus,
-};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::Json;
 use serde::Serialize;
+use xs2a_core::bank::ais::access::Endpoint as AisEndpoint;
+use xs2a_core::bank::mock::card_transactions::of_card_account;
+use xs2a_core::bank::mock::model::{
+    format_date, AccountStatus, CardAccount, CardTransaction, CardTransactionStatus,
+};
+use xs2a_core::domain::fix::Fix;
+use xs2a_core::domain::refusal::TppMessage;
+use xs2a_workbench::app_state::AppState;
 
 /// Berlin Group `cardAccountDetails`.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]

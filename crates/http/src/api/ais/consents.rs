@@ -4,25 +4,26 @@
 //! `Deprecation` header. `GET /v1/bank-offered-consents` shows what the PSU granted in this context.
 
 use super::access::{require_aisp, AisAccess};
-use crate::api::error::{ApiError, ApiResult, Code};
+use crate::api::error::{ApiError, ApiResult};
 use crate::api::links::Links;
 use crate::api::openapi::headers::{SCA, SIGNED};
 use crate::api::openapi::routes::Routes;
 use crate::api::sca_trigger::{header, sca_required, ScaNeed};
-use crate::app_state::AppState;
-use crate::consent::SCA_RENEWAL;
-use crate::domain::currency::Currency;
-use crate::sandbox::holdings;
-use crate::sandbox::model::{Account, CardAccount};
-use crate::sca::authorisation::Purpose;
-use crate::sca::psu;
-use crate::signing::verifier::VerifiedTpp;
 use axum::extract::State;
 use axum::http::request::Parts;
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
+use xs2a_core::bank::consent::SCA_RENEWAL;
+use xs2a_core::bank::mock::holdings;
+use xs2a_core::bank::mock::model::{Account, CardAccount};
+use xs2a_core::bank::sca::authorisation::Purpose;
+use xs2a_core::bank::sca::psu;
+use xs2a_core::domain::currency::Currency;
+use xs2a_core::domain::refusal::Code;
+use xs2a_core::signing::verifier::VerifiedTpp;
+use xs2a_workbench::app_state::AppState;
 
 /// Starts the consent flow for the PSU named by PSU-ID (if any), in the context PSU-Corporate-ID names.
 fn consent_flow(state: &AppState, parts: &Parts) -> ApiResult<ApiError> {
@@ -155,8 +156,8 @@ async fn current_consent(
         },
         consent_status: "valid",
         context: access.context.as_str(),
-        valid_until: crate::sandbox::model::format_date(valid_until),
-        last_action_date: crate::sandbox::model::format_date(access.consent.sca_at.date()),
+        valid_until: xs2a_core::bank::mock::model::format_date(valid_until),
+        last_action_date: xs2a_core::bank::mock::model::format_date(access.consent.sca_at.date()),
         links,
     }))
 }

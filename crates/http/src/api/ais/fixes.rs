@@ -17,15 +17,16 @@
 //!
 //! An unknown name is accepted and answered with a WARNING naming it, like other harmless deviations.
 
-use crate::api::error::{Code, TppMessage};
-use crate::app_state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
 use std::convert::Infallible;
 use time::OffsetDateTime;
+use xs2a_core::domain::refusal::Code;
+use xs2a_core::domain::refusal::TppMessage;
+use xs2a_workbench::app_state::AppState;
 
-pub use crate::domain::fix::Fix;
+use xs2a_core::domain::fix::Fix;
 
 /// The fixes in force for one request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,7 +213,10 @@ mod tests {
             text.contains("no-such-fix") && text.contains("other"),
             "{text}"
         );
-        assert_eq!(warnings[0].category, crate::api::error::Category::Warning);
+        assert_eq!(
+            warnings[0].category,
+            xs2a_core::domain::refusal::Category::Warning
+        );
     }
 
     #[test]

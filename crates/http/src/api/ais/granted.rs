@@ -3,16 +3,18 @@
 //! their answers that are the same (the holder, the links, the balances). An id outside the
 //! consent, or of the other kind, is 404 RESOURCE_UNKNOWN: the TPP learns nothing of accounts it may not see.
 
-use super::access::{AisAccess, AisEndpoint};
+use super::access::AisAccess;
 use super::fixes::AcceptedFixes;
 use super::views::BalanceView;
-use crate::api::error::{ApiError, ApiResult, Code};
+use crate::api::error::{ApiError, ApiResult};
 use crate::api::links::Links;
-use crate::app_state::AppState;
-use crate::consent::Consent;
-use crate::sandbox::customers;
-use crate::sandbox::holdings::{usage, Holding};
-use crate::sandbox::model::{Account, CardAccount};
+use xs2a_core::bank::ais::access::Endpoint as AisEndpoint;
+use xs2a_core::bank::consent::Consent;
+use xs2a_core::bank::mock::customers;
+use xs2a_core::bank::mock::holdings::{usage, Holding};
+use xs2a_core::bank::mock::model::{Account, CardAccount};
+use xs2a_core::domain::refusal::Code;
+use xs2a_workbench::app_state::AppState;
 
 /// A kind of account a consent grants: what a customer holds (`Holding`: id, holder, list order,
 /// balances), with how the AIS interface names and serves it.

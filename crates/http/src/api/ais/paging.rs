@@ -15,11 +15,12 @@
 //! served.
 
 use super::views::{date, history_limited, int32, BookingStatus};
-use crate::api::error::{ApiError, ApiResult, TppMessage};
+use crate::api::error::{ApiError, ApiResult};
 use crate::api::links::Links;
-use crate::sandbox::model::format_date;
 use serde::Deserialize;
 use time::Date;
+use xs2a_core::bank::mock::model::format_date;
+use xs2a_core::domain::refusal::TppMessage;
 
 /// Without pagination parameters a page holds 200 transactions (docs/interface.md#limits).
 pub const DEFAULT_LIMIT: usize = 200;

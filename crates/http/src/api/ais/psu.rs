@@ -7,13 +7,13 @@ use crate::api::error::ApiResult;
 use crate::api::openapi::builder::Operation;
 use crate::api::openapi::headers::{SCA, SIGNED};
 use crate::api::openapi::routes::Routes;
-use crate::app_state::AppState;
-use crate::sca::authorisation::Purpose;
-use crate::sca::{engine, psu};
 use axum::extract::State;
 use axum::http::request::Parts;
 use axum::Json;
 use serde::Serialize;
+use xs2a_core::bank::sca::authorisation::Purpose;
+use xs2a_core::bank::sca::{engine, psu};
+use xs2a_workbench::app_state::AppState;
 
 /// Who the PSU is, for this TPP.
 #[derive(Serialize, utoipa::ToSchema)]

@@ -20,25 +20,31 @@
 //! last 90 days, the transaction inside the 90 days) but do not count towards the 4 calls per 24 hours,
 //! which the bank sets for the list (docs/interface.md#strong-customer-authentication-and-tpp-sessions).
 
-use super::access::{AccountAccessLog, AisAccess, AisEndpoint};
+use super::access::AisAccess;
 use super::accounts::reference;
 use super::fixes::{AcceptedFixes, RequestFixes};
 use super::granted::{self, Granted};
 use super::paging::{TransactionListing, TransactionQuery};
 use super::views::{query, AccountReference, AmountView, BookingStatus};
-use crate::api::error::{ApiError, ApiResult, Code, TppMessage};
+use crate::api::error::{ApiError, ApiResult};
 use crate::api::links::Links;
 use crate::api::openapi::headers::{AIS, SIGNED};
 use crate::api::openapi::routes::Routes;
-use crate::app_state::AppState;
-use crate::consent::UNATTENDED_HISTORY;
-use crate::payments::settings;
-use crate::sandbox::model::{format_date, Account, AccountRef, Transaction, TransactionSource};
-use crate::sandbox::transactions::{of_account, pending_of_account};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::Json;
 use serde::Serialize;
+use xs2a_core::bank::ais::access::Endpoint as AisEndpoint;
+use xs2a_core::bank::consent::AccountAccessLog;
+use xs2a_core::bank::consent::UNATTENDED_HISTORY;
+use xs2a_core::bank::mock::model::{
+    format_date, Account, AccountRef, Transaction, TransactionSource,
+};
+use xs2a_core::bank::mock::transactions::{of_account, pending_of_account};
+use xs2a_core::bank::pis::settings;
+use xs2a_core::domain::refusal::Code;
+use xs2a_core::domain::refusal::TppMessage;
+use xs2a_workbench::app_state::AppState;
 
 /// One item of the slim list.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]

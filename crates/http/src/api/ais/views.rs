@@ -1,13 +1,15 @@
 //! The building blocks of account information bodies (Berlin Group 1.3 shapes): amounts in the form the
 //! request's fixes ask for, balances, account references, and the query values the listings share.
 
-use super::fixes::{AcceptedFixes, Fix};
-use crate::api::error::{ApiError, ApiResult, TppMessage};
-use crate::sandbox::model::{format_date, Balance, Money};
+use super::fixes::AcceptedFixes;
+use crate::api::error::{ApiError, ApiResult};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
 use serde::Serialize;
 use time::Date;
+use xs2a_core::bank::mock::model::{format_date, Balance, Money};
+use xs2a_core::domain::fix::Fix;
+use xs2a_core::domain::refusal::TppMessage;
 
 /// An amount's value: a string with the currency's minor units (`amount-as-string`, the default), or a
 /// JSON number as before that fix.
@@ -183,7 +185,7 @@ pub fn int32(name: &str, text: &str, min: i32) -> ApiResult<usize> {
 /// A `YYYY-MM-DD` query value, else 400 FORMAT_ERROR naming the parameter.
 pub fn date(name: &str, text: Option<&str>) -> ApiResult<Option<Date>> {
     text.map(|t| {
-        crate::domain::calendar_date::parse(t.trim())
+        xs2a_core::domain::calendar_date::parse(t.trim())
             .map_err(|reason| ApiError::format(name, format!("{name} {reason}.")))
     })
     .transpose()
@@ -192,7 +194,7 @@ pub fn date(name: &str, text: Option<&str>) -> ApiResult<Option<Date>> {
 /// The WARNING sent when a read without the PSU present asked for more than 90 days of history.
 pub fn history_limited(floor: Date) -> TppMessage {
     TppMessage::warning(
-        crate::api::error::Code::AccessExceeded,
+        xs2a_core::domain::refusal::Code::AccessExceeded,
         Some("dateFrom"),
         format!(
             "Without the PSU present (no PSU-IP-Address) transaction history is limited to 90 days: \
@@ -205,8 +207,8 @@ pub fn history_limited(floor: Date) -> TppMessage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::Currency;
     use rust_decimal::Decimal;
+    use xs2a_core::domain::Currency;
 
     fn nok(minor: i64) -> Money {
         Money {
@@ -240,11 +242,14 @@ mod tests {
         let missing = BookingStatus::parse(None).unwrap_err();
         assert_eq!(
             missing.refusal.code,
-            crate::api::error::Code::QueryParameterRequired
+            xs2a_core::domain::refusal::Code::QueryParameterRequired
         );
         assert_eq!(missing.refusal.path.as_deref(), Some("bookingStatus"));
         let other = BookingStatus::parse(Some("information")).unwrap_err();
-        assert_eq!(other.refusal.code, crate::api::error::Code::FormatError);
+        assert_eq!(
+            other.refusal.code,
+            xs2a_core::domain::refusal::Code::FormatError
+        );
         let all = BookingStatus::parse(Some("all")).unwrap();
         assert_eq!(all.as_str(), "all", "kept as sent, for the paging links");
         assert!(all.wants_booked() && all.wants_pending());

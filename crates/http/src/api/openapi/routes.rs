@@ -3,10 +3,10 @@
 //! declarations (`api::routes`) and cannot drift apart.
 
 use super::builder::{Document, Operation};
-use crate::app_state::AppState;
 use axum::handler::Handler;
 use axum::routing::{MethodFilter, MethodRouter};
 use axum::Router;
+use xs2a_workbench::app_state::AppState;
 
 /// Describes one operation: its tag and summary (required), then parameters, body and answers.
 type Describe = Box<dyn for<'d> FnOnce(Operation<'d>) -> Operation<'d> + Send>;

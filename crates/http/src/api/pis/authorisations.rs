@@ -9,21 +9,22 @@ use super::caller::pisp;
 use super::payments::{service_and_product, PRODUCT, SERVICE};
 use super::sca_start::{start_basket_sca, start_payment_sca, Started};
 use super::views;
-use crate::api::error::{ApiError, ApiResult, Code};
+use crate::api::error::{ApiError, ApiResult};
 use crate::api::links::Links;
 use crate::api::openapi::headers::{SCA, SET_B_P, SIGNED};
 use crate::api::openapi::routes::Routes;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::payments::service;
-use crate::payments::status::PaymentStatus;
-use crate::sca::authorisation::Authorisation;
-use crate::sca::sub_resources::{self, Resource};
 use axum::extract::State;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Serialize;
+use xs2a_core::bank::pis::service;
+use xs2a_core::bank::pis::status::PaymentStatus;
+use xs2a_core::bank::sca::authorisation::Authorisation;
+use xs2a_core::bank::sca::sub_resources::{self, Resource};
+use xs2a_core::domain::refusal::Code;
+use xs2a_workbench::app_state::AppState;
 
 /// An authorisation started: where the PSU goes (`scaRedirect`) and where to follow its status
 /// (`scaStatus`).
@@ -65,7 +66,7 @@ struct AuthorisationList {
 
 /// Berlin Group's scaStatus for an authorisation.
 pub fn sca_status(auth: &Authorisation, now: time::OffsetDateTime) -> &'static str {
-    use crate::sca::authorisation::Outcome;
+    use xs2a_core::bank::sca::authorisation::Outcome;
     match auth.outcome {
         Some(Outcome::Succeeded) => "finalised",
         Some(_) => "failed",
@@ -147,7 +148,7 @@ async fn status_on_payment(
     }
     let tpp = pisp(&parts)?;
     // A payment's status answers for its own authorisations and for those of a basket holding it.
-    let auth = crate::sca::engine::load(&state.store, &authorisation_id)
+    let auth = xs2a_core::bank::sca::engine::load(&state.store, &authorisation_id)
         .ok()
         .filter(|a| a.tpp_id == tpp.tpp_id() && a.payment_ids.contains(&id))
         .filter(|_| {
@@ -194,7 +195,7 @@ async fn status_on_basket(
     parts: Parts,
 ) -> ApiResult<Json<AuthorisationStatus>> {
     let (caller, basket) = baskets::load(&state, &parts, &id)?;
-    let auth = crate::sca::engine::load(&state.store, &authorisation_id)
+    let auth = xs2a_core::bank::sca::engine::load(&state.store, &authorisation_id)
         .ok()
         .filter(|a| a.tpp_id == caller.tpp_id && Resource::Basket(&basket.id).owns(a))
         .ok_or_else(|| no_such_authorisation("basket"))?;

@@ -10,14 +10,14 @@ use crate::api::links::Links;
 use crate::api::openapi::headers::{SET_B_P, SIGNED};
 use crate::api::openapi::routes::Routes;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::payments::model::Basket;
-use crate::payments::{baskets, service};
 use axum::extract::State;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use xs2a_core::bank::pis::model::Basket;
+use xs2a_core::bank::pis::{baskets, service};
+use xs2a_workbench::app_state::AppState;
 
 /// The bank's basket request: the payments to approve with one SCA.
 #[derive(Deserialize, utoipa::ToSchema)]

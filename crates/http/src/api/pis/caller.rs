@@ -4,11 +4,11 @@
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::sca_trigger::header;
-use crate::app_state::AppState;
-use crate::sca::{engine, psu};
-use crate::signing::qc_statements::Psd2Role;
-use crate::signing::verifier::VerifiedTpp;
 use axum::http::request::Parts;
+use xs2a_core::bank::sca::{engine, psu};
+use xs2a_core::signing::qc_statements::Psd2Role;
+use xs2a_core::signing::verifier::VerifiedTpp;
+use xs2a_workbench::app_state::AppState;
 
 /// A TPP allowed to initiate payments, and the PSU it acts for.
 pub struct PisCaller {
@@ -52,13 +52,13 @@ pub fn require_headers(parts: &Parts, names: &[&str]) -> ApiResult<()> {
 /// developer need not look them up.
 fn accept_fix_required() -> ApiError {
     ApiError::new(
-        crate::api::error::Code::HttpHeaderRequired,
+        xs2a_core::domain::refusal::Code::HttpHeaderRequired,
         Some("x-accept-fix"),
         format!(
             "The header x-accept-fix is required on payment creation and on every signing-basket call: send the \
              published fixes your client supports, comma-separated, e.g. 'x-accept-fix: amount-as-string'. \
              Published: {}. A fix is in force once named or once its day has passed.",
-            crate::domain::fix::Fix::published()
+            xs2a_core::domain::fix::Fix::published()
         ),
     )
 }
@@ -82,8 +82,8 @@ pub fn caller(state: &AppState, parts: &Parts, allow_identity: bool) -> ApiResul
             .id,
         _ => {
             return Err(ApiError::header_required("PSU-ID").with_messages([
-                crate::api::error::TppMessage::warning(
-                    crate::api::error::Code::HttpHeaderRequired,
+                xs2a_core::domain::refusal::TppMessage::warning(
+                    xs2a_core::domain::refusal::Code::HttpHeaderRequired,
                     Some("PSU-ID"),
                     "Obtain a psu-id with GET /v1/users (SCA), or name the PSU with X-PSU-IDENTITY when creating a payment.",
                 ),
@@ -113,12 +113,12 @@ fn require_corporate_id(
         return Ok(());
     };
     let now = state.clock.now();
-    if let crate::sca::session::SessionState::Valid(session) =
-        crate::sca::session::state(&state.store, tpp_id, customer_id, session_id, now)?
+    if let xs2a_core::bank::sca::session::SessionState::Valid(session) =
+        xs2a_core::bank::sca::session::state(&state.store, tpp_id, customer_id, session_id, now)?
     {
-        if session.context == crate::sca::Context::Corporate {
+        if session.context == xs2a_core::bank::sca::Context::Corporate {
             return Err(ApiError::new(
-                crate::api::error::Code::HttpHeaderRequired,
+                xs2a_core::domain::refusal::Code::HttpHeaderRequired,
                 Some("PSU-Corporate-ID"),
                 "This PSU acts in corporate context: after SCA both PSU-ID and PSU-Corporate-ID must be sent.",
             ));

@@ -5,21 +5,22 @@
 use super::caller::{creator, pisp, require_headers, REQUIRED};
 use super::sca_start::{approval, started};
 use super::views;
-use crate::api::error::{ApiError, ApiResult, Code};
+use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::openapi::builder::{Operation, Param};
 use crate::api::openapi::headers::{PAYMENT, SET_B_P, SIGNED};
 use crate::api::openapi::routes::Routes;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::payments::model::{Payment, PaymentProduct, PaymentService};
-use crate::payments::{service, validation};
 use axum::extract::{OriginalUri, State};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Serialize;
 use serde_json::{json, Value};
+use xs2a_core::bank::pis::model::{Payment, PaymentProduct, PaymentService};
+use xs2a_core::bank::pis::{service, validation};
+use xs2a_core::domain::refusal::Code;
+use xs2a_workbench::app_state::AppState;
 
 /// The service and product of the path, or 404 (PRODUCT_UNKNOWN for an unknown product). The payment
 /// routes start with a parameter, so any path of their shape reaches them (`GET /v1/accounts/x/y`); one
@@ -86,7 +87,7 @@ struct CreatedPayment {
     links: crate::api::links::Links,
     /// Warnings: what production might refuse, unknown x-accept-fix names.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    tpp_messages: Vec<crate::api::error::TppMessage>,
+    tpp_messages: Vec<xs2a_core::domain::refusal::TppMessage>,
 }
 
 async fn create(
@@ -109,7 +110,7 @@ async fn create(
     let fee = validation::fees::total(product, &payment.orders);
     // The payment and the authorisation approving it are one operation (payment_initiation.rs).
     let approval = approval(&parts, &caller.tpp, caller.customer_id.as_deref())?;
-    let (created, auth) = crate::payment_initiation::initiate(
+    let (created, auth) = xs2a_core::bank::payment_initiation::initiate(
         &state.store,
         service::CreatePayment {
             tpp_id: caller.tpp_id.clone(),
@@ -127,7 +128,7 @@ async fn create(
     )?;
     let started = started(&parts, &auth);
     state.events.publish(
-        crate::events::EventKind::PaymentStatus,
+        xs2a_core::bank::events::EventKind::PaymentStatus,
         now,
         json!({"paymentId": created.id, "transactionStatus": "RCVD"}),
     );
@@ -192,7 +193,7 @@ async fn delete(
     let now = state.clock.now();
     let cancelled = service::delete(&state.store, payment, now)?;
     state.events.publish(
-        crate::events::EventKind::PaymentStatus,
+        xs2a_core::bank::events::EventKind::PaymentStatus,
         now,
         json!({"paymentId": cancelled.id, "transactionStatus": "CANC"}),
     );

@@ -1,12 +1,12 @@
 //! The payment request bodies as the OpenAPI document describes them. The service reads these bodies
-//! with its own validation (`crate::payments::validation`, which names the JSON path of every fault), so
+//! with its own validation (`xs2a_core::bank::pis::validation`, which names the JSON path of every fault), so
 //! these types exist for the document only; the API tests check every body the service accepted against
 //! them (tests/api/openapi_check.rs), so they cannot drift from what is taken.
 #![allow(dead_code, clippy::large_enum_variant)]
 
 use super::views::{AddressBody, StructuredReferenceBody};
-use crate::payments::model::Frequency;
 use serde::Serialize;
+use xs2a_core::bank::pis::model::Frequency;
 
 /// An amount: a decimal string with at most the currency's minor units, e.g. `125.50`.
 #[derive(Serialize, utoipa::ToSchema)]

@@ -5,13 +5,13 @@
 use super::caller::PisCaller;
 use crate::api::error::ApiResult;
 use crate::api::sca_trigger::{base_url, header};
-use crate::app_state::AppState;
-use crate::payment_initiation::Approval;
-use crate::payments::model::Basket;
-use crate::sca::authorisation::{Authorisation, Purpose};
-use crate::sca::engine::StartSca;
-use crate::sca::payment_start;
 use axum::http::request::Parts;
+use xs2a_core::bank::payment_initiation::Approval;
+use xs2a_core::bank::pis::model::Basket;
+use xs2a_core::bank::sca::authorisation::{Authorisation, Purpose};
+use xs2a_core::bank::sca::engine::StartSca;
+use xs2a_core::bank::sca::payment_start;
+use xs2a_workbench::app_state::AppState;
 
 /// An authorisation just started: its id and where its PSU goes.
 pub struct Started {
@@ -24,7 +24,7 @@ pub struct Started {
 pub fn start_payment_sca(
     state: &AppState,
     parts: &Parts,
-    tpp: &crate::signing::verifier::VerifiedTpp,
+    tpp: &xs2a_core::signing::verifier::VerifiedTpp,
     customer_id: Option<&str>,
     payment_ids: Vec<String>,
     basket_id: Option<String>,
@@ -44,7 +44,7 @@ pub fn start_payment_sca(
 /// What the request presets for the PSU's approval: its session, redirect, identity, method and brand.
 pub fn approval(
     parts: &Parts,
-    tpp: &crate::signing::verifier::VerifiedTpp,
+    tpp: &xs2a_core::signing::verifier::VerifiedTpp,
     customer_id: Option<&str>,
 ) -> ApiResult<Approval> {
     super::caller::require_headers(parts, &["TPP-Session-ID", "TPP-Redirect-URI"])?;
@@ -63,7 +63,7 @@ pub fn approval(
             preset_customer_id: customer_id.map(str::to_owned),
             preset_agreement_id: None,
             preferred_method: header(parts, "x-psu-authmethod-preferred")
-                .and_then(crate::sca::authorisation::AuthMethod::parse),
+                .and_then(xs2a_core::bank::sca::authorisation::AuthMethod::parse),
             biometric_in_app: header(parts, "tpp-redirect-preferred") == Some("false"),
         },
         tpp_brand: header(parts, "tpp-brand-logging-information").map(str::to_owned),

@@ -3,12 +3,12 @@
 
 use super::sca_start::Started;
 use crate::api::links::Links;
-use crate::domain::currency::Currency;
-use crate::payments::model::Frequency;
-use crate::payments::model::{
+use serde::Serialize;
+use xs2a_core::bank::pis::model::Frequency;
+use xs2a_core::bank::pis::model::{
     Address, CreditorAccount, DebtorAccount, Money, Payment, PaymentOrder, Remittance, Schedule,
 };
-use serde::Serialize;
+use xs2a_core::domain::currency::Currency;
 
 /// `/v1/{service}/{product}/{id}`.
 pub fn payment_path(payment: &Payment) -> String {
@@ -306,7 +306,7 @@ pub struct PaymentDetails {
 pub fn details(payment: &Payment) -> PaymentDetails {
     let orders = &payment.payment.orders;
     let bulk = orders.len() > 1
-        || payment.payment.service == crate::payments::model::PaymentService::BulkPayments;
+        || payment.payment.service == xs2a_core::bank::pis::model::PaymentService::BulkPayments;
     let orders = if bulk {
         Orders::Bulk(BulkOrders {
             debtor_account: debtor_account(&orders[0].debtor_account),

@@ -3,14 +3,14 @@
 
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
-use crate::app_state::AppState;
-use crate::refusal::Refusal;
-use crate::rehearsal::plan::{Plan, Rule};
-use crate::rehearsal::presets::{self, Preset};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Deserialize;
+use xs2a_core::bank::rehearsal::plan::{Plan, Rule};
+use xs2a_core::bank::rehearsal::presets::{self, Preset};
+use xs2a_core::domain::refusal::Refusal;
+use xs2a_workbench::app_state::AppState;
 
 /// 200: the plan with each rule's counters.
 pub async fn get(State(state): State<AppState>) -> Json<Plan> {

@@ -5,11 +5,6 @@
 
 use super::request_facts::{ascii, psu_id, sent_path};
 use crate::api::error::ApiError;
-use crate::app_state::AppState;
-use crate::refusal::Code;
-use crate::rehearsal::evaluate::{Call, Decision};
-use crate::rehearsal::plan::{Effect, Interface};
-use crate::signing::verifier::VerifiedTpp;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode};
@@ -18,6 +13,11 @@ use axum::response::{IntoResponse, Response};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
+use xs2a_core::bank::rehearsal::evaluate::{Call, Decision};
+use xs2a_core::bank::rehearsal::plan::{Effect, Interface};
+use xs2a_core::domain::refusal::Code;
+use xs2a_core::signing::verifier::VerifiedTpp;
+use xs2a_workbench::app_state::AppState;
 
 /// The response header that marks an injected effect.
 pub const INJECTED: &str = "sandbox-injected";

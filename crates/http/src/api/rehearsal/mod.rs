@@ -14,18 +14,18 @@ pub mod sca_pages;
 
 use crate::api::error::ApiError;
 use crate::api::operator::{presented_token, same_token};
-use crate::app_state::AppState;
-use crate::rehearsal::Profile;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use xs2a_core::bank::rehearsal::Profile;
+use xs2a_workbench::app_state::AppState;
 
 /// Notes the request's TPP in the central register and answers what the register says of it.
 pub fn consult_register(
     state: &AppState,
-    verified: &crate::signing::verifier::VerifiedTpp,
+    verified: &xs2a_core::signing::verifier::VerifiedTpp,
     path: &str,
-) -> Result<(), crate::refusal::Refusal> {
+) -> Result<(), xs2a_core::domain::refusal::Refusal> {
     let certificate = verified.tpp();
     let organisation_id = verified.tpp_id();
     let name = certificate
@@ -33,7 +33,7 @@ pub fn consult_register(
         .as_deref()
         .or(certificate.common_name.as_deref())
         .unwrap_or_default();
-    let presented = crate::rehearsal::register::Presented {
+    let presented = xs2a_core::bank::rehearsal::register::Presented {
         organisation_id: &organisation_id,
         name,
         roles: certificate.roles(),
@@ -54,7 +54,7 @@ pub async fn hide_sandbox(State(state): State<AppState>, request: Request, next:
             .is_some_and(|t| same_token(t, &state.settings.operator_token));
         if !operator {
             // Production's answer (an unknown path), and the tolerance it is, as every other one says.
-            let tolerance = crate::rehearsal::Tolerance::MockDataApi;
+            let tolerance = xs2a_core::bank::rehearsal::Tolerance::MockDataApi;
             let path = request_facts::sent_path(&request);
             return ApiError::new(
                 tolerance.refusal_code(),
@@ -72,13 +72,13 @@ pub async fn hide_sandbox(State(state): State<AppState>, request: Request, next:
     next.run(request).await
 }
 
-/// The table of tolerances in docs/rehearsal.md, made from [`crate::rehearsal::Tolerance::ALL`] (a test
+/// The table of tolerances in docs/rehearsal.md, made from [`xs2a_core::bank::rehearsal::Tolerance::ALL`] (a test
 /// holds the page to it): tolerance / sandbox profile / production profile / the refusal.
 pub fn tolerance_table() -> String {
     let mut table = String::from(
         "| Tolerance | Sandbox profile (WARNING) | Production profile | The refusal |\n|---|---|---|---|\n",
     );
-    for tolerance in crate::rehearsal::Tolerance::ALL {
+    for tolerance in xs2a_core::bank::rehearsal::Tolerance::ALL {
         let code = tolerance.refusal_code();
         table.push_str(&format!(
             "| `{}` | {} | {} | {} {} |\n",

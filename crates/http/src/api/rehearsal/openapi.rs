@@ -5,9 +5,9 @@ use super::profile::{self, ProfileSetting};
 use super::register;
 use crate::api::openapi::builder::{Operation, Param};
 use crate::api::openapi::routes::Routes;
-use crate::rehearsal::plan::{Plan, Rule};
-use crate::rehearsal::presets::Preset;
-use crate::rehearsal::register::{RegisterChange, RegisteredTpp};
+use xs2a_core::bank::rehearsal::plan::{Plan, Rule};
+use xs2a_core::bank::rehearsal::presets::Preset;
+use xs2a_core::bank::rehearsal::register::{RegisterChange, RegisteredTpp};
 
 /// A fault rule's id, in its path.
 const RULE_ID: &[Param] = &[Param::path("id", "string", "The rule's id")];

@@ -2,11 +2,11 @@
 
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
-use crate::app_state::AppState;
-use crate::rehearsal::Profile;
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use xs2a_core::bank::rehearsal::Profile;
+use xs2a_workbench::app_state::AppState;
 
 /// The profile setting.
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]

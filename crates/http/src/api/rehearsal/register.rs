@@ -3,10 +3,10 @@
 
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
-use crate::app_state::AppState;
-use crate::rehearsal::register::{RegisterChange, RegisteredTpp};
 use axum::extract::{Path, State};
 use axum::Json;
+use xs2a_core::bank::rehearsal::register::{RegisterChange, RegisteredTpp};
+use xs2a_workbench::app_state::AppState;
 
 /// 200: every TPP seen, by organisation identifier.
 pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<RegisteredTpp>>> {

@@ -5,15 +5,15 @@
 //! creation is marked instead ([`RejectCreatedPayment`]) and stores the payment rejected in its one write.
 
 use crate::api::error::ApiError;
-use crate::app_state::AppState;
-use crate::fault_effects::resources as bank_side;
-use crate::rehearsal::plan::Effect;
-use crate::signing::verifier::VerifiedTpp;
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use xs2a_core::bank::fault_effects::resources as bank_side;
+use xs2a_core::bank::rehearsal::plan::Effect;
+use xs2a_core::signing::verifier::VerifiedTpp;
+use xs2a_workbench::app_state::AppState;
 
 /// The most of a creation's answer read to find the new resource's id.
 const MAX_CREATED_BODY: usize = 1 << 20;
@@ -123,7 +123,7 @@ async fn created_id(response: Response, field: &str) -> (Option<String>, Respons
         return (
             None,
             ApiError::new(
-                crate::refusal::Code::SystemError,
+                xs2a_core::domain::refusal::Code::SystemError,
                 None,
                 "The answer could not be read.",
             )

@@ -7,18 +7,18 @@
 use super::inject::INJECTED;
 use super::request_facts::ascii;
 use crate::api::error::ApiError;
-use crate::app_state::AppState;
-use crate::fault_effects::sca_page;
-use crate::rehearsal::evaluate::{Call, Decision};
-use crate::rehearsal::plan::{Effect, Interface};
-use crate::sca::engine;
-use crate::sca::Context;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::time::Duration;
+use xs2a_core::bank::fault_effects::sca_page;
+use xs2a_core::bank::rehearsal::evaluate::{Call, Decision};
+use xs2a_core::bank::rehearsal::plan::{Effect, Interface};
+use xs2a_core::bank::sca::engine;
+use xs2a_core::bank::sca::Context;
+use xs2a_workbench::app_state::AppState;
 
 /// The most of a page form read when a rule rewrites it (the pages' forms are a few fields).
 const MAX_FORM: usize = 64 * 1024;
@@ -115,7 +115,7 @@ fn rewrite(
     id: &str,
     effect: &Effect,
     form: Vec<(String, String)>,
-) -> crate::refusal::CoreResult<Vec<(String, String)>> {
+) -> xs2a_core::domain::refusal::CoreResult<Vec<(String, String)>> {
     let Ok(auth) = engine::load(&state.store, id) else {
         return Ok(form); // unknown: the page says so
     };

@@ -5,17 +5,17 @@ use super::{changed_answer, query};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::sandbox::accounts::{self, AccountView, CreateAccount};
-use crate::sandbox::holdings;
-use crate::sandbox::listing::{Listing, ListingQuery};
-use crate::sandbox::model::Account;
-use crate::sandbox::transactions::{self, TransactionInput, TransactionView};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
+use xs2a_core::bank::mock::accounts::{self, AccountView, CreateAccount};
+use xs2a_core::bank::mock::holdings;
+use xs2a_core::bank::mock::listing::{Listing, ListingQuery};
+use xs2a_core::bank::mock::model::Account;
+use xs2a_core::bank::mock::transactions::{self, TransactionInput, TransactionView};
+use xs2a_workbench::app_state::AppState;
 
 /// 201: the mock account, its `id` (= `resourceId`) being the `mockAccountId`, with any warnings.
 pub async fn create(

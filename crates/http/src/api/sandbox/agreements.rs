@@ -3,12 +3,12 @@
 use super::changed_answer;
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
-use crate::app_state::AppState;
-use crate::sandbox::agreements::{self, AgreementView, CreateAgreement};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
+use xs2a_core::bank::mock::agreements::{self, AgreementView, CreateAgreement};
+use xs2a_workbench::app_state::AppState;
 
 /// 200: every agreement.
 pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<AgreementView>>> {

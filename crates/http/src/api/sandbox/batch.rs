@@ -6,14 +6,14 @@
 
 use super::query;
 use crate::api::error::{ApiError, ApiResult};
-use crate::app_state::AppState;
-use crate::batch::{self, schedule, BatchRun, Trigger};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
+use xs2a_core::bank::batch::{self, schedule, BatchRun, Trigger};
+use xs2a_workbench::app_state::AppState;
 
 /// The runs listed when no limit is given.
 const DEFAULT_LIMIT: usize = 20;
@@ -75,7 +75,7 @@ pub async fn list(
 /// 201: a run performed now, as of the sandbox clock.
 pub async fn run_now(State(state): State<AppState>) -> ApiResult<(StatusCode, Json<BatchRun>)> {
     let (store, events, now) = (state.store.clone(), state.events.clone(), state.clock.now());
-    let run = tokio::task::spawn_blocking(crate::store::journal::cause::carry(move || {
+    let run = tokio::task::spawn_blocking(xs2a_core::domain::cause::carry(move || {
         batch::run_batch(&store, &events, now, Trigger::Manual)
     }))
     .await

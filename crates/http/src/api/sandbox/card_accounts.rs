@@ -6,20 +6,20 @@ use super::{changed_answer, query};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::sandbox::card_accounts::{self, CardAccountView, CreateCardAccount};
-use crate::sandbox::card_transactions::{
-    self, BookingStatus, CardTransactionInput, CardTransactionList,
-};
-use crate::sandbox::holdings;
-use crate::sandbox::listing::{Listing, ListingQuery};
-use crate::sandbox::model::CardAccount;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
+use xs2a_core::bank::mock::card_accounts::{self, CardAccountView, CreateCardAccount};
+use xs2a_core::bank::mock::card_transactions::{
+    self, BookingStatus, CardTransactionInput, CardTransactionList,
+};
+use xs2a_core::bank::mock::holdings;
+use xs2a_core::bank::mock::listing::{Listing, ListingQuery};
+use xs2a_core::bank::mock::model::CardAccount;
+use xs2a_workbench::app_state::AppState;
 
 /// 201: the mock card account, its `id` (= `resourceId`) being the `mockCardAccountId`, with any warnings.
 pub async fn create(

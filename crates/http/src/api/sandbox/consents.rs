@@ -5,13 +5,13 @@
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::consent::{self, Consent};
-use crate::sandbox::model::Account;
-use crate::sandbox::{customers, holdings};
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use xs2a_core::bank::consent::{self, Consent};
+use xs2a_core::bank::mock::model::Account;
+use xs2a_core::bank::mock::{customers, holdings};
+use xs2a_workbench::app_state::AppState;
 
 /// One consent with the customer number it belongs to.
 #[derive(Serialize, utoipa::ToSchema)]

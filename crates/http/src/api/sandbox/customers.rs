@@ -4,12 +4,12 @@ use super::{changed, changed_answer};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::sandbox::customers::{self, CreateCustomer, CustomerAnswer, CustomerView};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
+use xs2a_core::bank::mock::customers::{self, CreateCustomer, CustomerAnswer, CustomerView};
+use xs2a_workbench::app_state::AppState;
 
 /// 200: every customer with the ids of their accounts and card accounts.
 pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<CustomerView>>> {
@@ -32,12 +32,12 @@ pub async fn create(
 }
 
 /// 204: the customer (named by `customerId`, or by its customer number) is gone, with everything that
-/// hangs on it (see `crate::customer_removal`).
+/// hangs on it (see `xs2a_core::bank::customer_removal`).
 pub async fn delete(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<StatusCode> {
-    crate::customer_removal::delete(&state.store, &id, state.clock.now())?;
+    xs2a_core::bank::customer_removal::delete(&state.store, &id, state.clock.now())?;
     changed(&state, "customers");
     Ok(StatusCode::NO_CONTENT)
 }

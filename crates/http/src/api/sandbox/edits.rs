@@ -1,19 +1,19 @@
 //! Editing mock data from the workbench (`PUT /workbench/api/sandbox/customers/{customerId}`,
 //! `.../accounts/{mockAccountId}`, `.../card-accounts/{mockCardAccountId}`): the core is
-//! `crate::sandbox::edits`. Workbench-only: the bank's platform has no such operation, so `/v1/sandbox`
+//! `xs2a_core::bank::mock::edits`. Workbench-only: the bank's platform has no such operation, so `/v1/sandbox`
 //! does not offer it. Each edit tells the live views (`sandbox.changed`).
 
 use super::{changed, changed_answer};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::sandbox::customers::CustomerView;
-use crate::sandbox::edits::{self, UpdateAccount, UpdateCardAccount, UpdateCustomer};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
+use xs2a_core::bank::mock::customers::CustomerView;
+use xs2a_core::bank::mock::edits::{self, UpdateAccount, UpdateCardAccount, UpdateCustomer};
+use xs2a_workbench::app_state::AppState;
 
 /// 200: the customer as `GET /sandbox/customers` lists it, renamed.
 pub async fn customer(

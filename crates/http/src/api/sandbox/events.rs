@@ -2,10 +2,10 @@
 //! scripts and the workbench's live views; resumable with `Last-Event-ID`. A bank-side control: in shared
 //! mode it needs the operator credential.
 
-use crate::app_state::AppState;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
+use xs2a_workbench::app_state::AppState;
 
 /// 200 `text/event-stream`: every event from now on (after the given one, when resuming).
 pub async fn stream(

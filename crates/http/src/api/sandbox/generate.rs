@@ -1,15 +1,15 @@
 //! `POST /v1/sandbox/accounts/{mockAccountId}/transactions/generate` `{count, fromDate, toDate}`: books
-//! made-up transactions in bulk (`crate::sandbox::generate`); 201 `{"created": n}`.
+//! made-up transactions in bulk (`xs2a_core::bank::mock::generate`); 201 `{"created": n}`.
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::sandbox::generate;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use xs2a_core::bank::mock::generate;
+use xs2a_workbench::app_state::AppState;
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -1,14 +1,14 @@
 //! `GET /sandbox/generate/national-id`, `.../org-number` and `.../bban`: a valid number, unused in this
-//! sandbox, for a new customer or account (`crate::sandbox::identifiers`); 200 `{value}`.
+//! sandbox, for a new customer or account (`xs2a_core::bank::mock::identifiers`); 200 `{value}`.
 
 use super::query;
 use crate::api::error::ApiResult;
-use crate::app_state::AppState;
-use crate::sandbox::identifiers::{self, NationalIdRequest};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use xs2a_core::bank::mock::identifiers::{self, NationalIdRequest};
+use xs2a_workbench::app_state::AppState;
 
 /// A generated number.
 #[derive(Debug, Serialize, utoipa::ToSchema)]

@@ -3,10 +3,10 @@
 //! flows start from the beginning. TPP contact registrations are the TPPs' own and are kept.
 
 use crate::api::error::ApiResult;
-use crate::app_state::AppState;
-use crate::sandbox::seed::{self, InitSummary};
 use axum::extract::State;
 use axum::Json;
+use xs2a_core::bank::mock::seed::{self, InitSummary};
+use xs2a_workbench::app_state::AppState;
 
 /// 200 with the counts of what was created. Seeded transaction dates are relative to the clock's today.
 pub async fn initialize(State(state): State<AppState>) -> ApiResult<Json<InitSummary>> {

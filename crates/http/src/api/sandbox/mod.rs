@@ -1,7 +1,7 @@
 //! Sandbox-only endpoints under /v1/sandbox: mock customers, accounts, card accounts, transactions and
 //! agreements, and initialisation to the known state.
 //!
-//! Handlers are thin: they extract the path, query and JSON body, call `crate::sandbox`, and map the
+//! Handlers are thin: they extract the path, query and JSON body, call `xs2a_core::bank::mock`, and map the
 //! result to a status. Creations answer 201, reads and initialisation 200. Query parameters are taken
 //! as text so that a malformed value is reported by the service layer as FORMAT_ERROR naming it. The
 //! routes, each with its OpenAPI description, are declared in `openapi`.
@@ -26,15 +26,15 @@ mod tests;
 pub use openapi::{controls, mock_data, workbench};
 
 use crate::api::error::ApiError;
-use crate::app_state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
+use xs2a_workbench::app_state::AppState;
 
 /// Tells the workbench's live views that mock data changed (`sandbox.changed`, docs/workbench-api.md):
 /// `what` is customers, accounts, cardAccounts, transactions, agreements or all.
 pub(crate) fn changed(state: &AppState, what: &'static str) {
     state.events.publish(
-        crate::events::EventKind::SandboxChanged,
+        xs2a_core::bank::events::EventKind::SandboxChanged,
         state.clock.now(),
         serde_json::json!({ "what": what }),
     );
@@ -46,7 +46,7 @@ pub(crate) fn changed_answer<T: serde::Serialize>(
     state: &AppState,
     what: &'static str,
     status: axum::http::StatusCode,
-    written: &crate::sandbox::Warned<T>,
+    written: &xs2a_core::bank::mock::Warned<T>,
 ) -> axum::response::Response {
     changed(state, what);
     crate::api::warnings::with_warnings(status, &written.value, &written.warnings)

@@ -9,20 +9,20 @@ use super::{
 use crate::api::openapi::builder::Param;
 use crate::api::openapi::headers::SIGNED;
 use crate::api::openapi::routes::Routes;
-use crate::batch::model::BatchRun;
-use crate::payments::settings::PaymentSettings;
-use crate::payments::summary::PaymentSummary;
-use crate::sandbox::accounts::{AccountView, CreateAccount};
-use crate::sandbox::agreements::{AgreementView, CreateAgreement};
-use crate::sandbox::card_accounts::{CardAccountView, CreateCardAccount};
-use crate::sandbox::card_transactions::{
+use serde_json::json;
+use xs2a_core::bank::batch::model::BatchRun;
+use xs2a_core::bank::mock::accounts::{AccountView, CreateAccount};
+use xs2a_core::bank::mock::agreements::{AgreementView, CreateAgreement};
+use xs2a_core::bank::mock::card_accounts::{CardAccountView, CreateCardAccount};
+use xs2a_core::bank::mock::card_transactions::{
     CardTransactionInput, CardTransactionList, CardTransactionView,
 };
-use crate::sandbox::customers::{CreateCustomer, CustomerAnswer, CustomerView};
-use crate::sandbox::edits::{UpdateAccount, UpdateCardAccount, UpdateCustomer};
-use crate::sandbox::seed::InitSummary;
-use crate::sandbox::transactions::{TransactionInput, TransactionView};
-use serde_json::json;
+use xs2a_core::bank::mock::customers::{CreateCustomer, CustomerAnswer, CustomerView};
+use xs2a_core::bank::mock::edits::{UpdateAccount, UpdateCardAccount, UpdateCustomer};
+use xs2a_core::bank::mock::seed::InitSummary;
+use xs2a_core::bank::mock::transactions::{TransactionInput, TransactionView};
+use xs2a_core::bank::pis::settings::PaymentSettings;
+use xs2a_core::bank::pis::summary::PaymentSummary;
 
 /// The sandbox transaction listing's parameters (docs/reference/mock-data.md#endpoints).
 const LISTING: &[Param] = &[

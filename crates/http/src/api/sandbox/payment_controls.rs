@@ -5,12 +5,12 @@
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::payments::model::{ForcedOutcome, Payment};
-use crate::payments::settings::{self, PaymentSettings};
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use xs2a_core::bank::pis::model::{ForcedOutcome, Payment};
+use xs2a_core::bank::pis::settings::{self, PaymentSettings};
+use xs2a_workbench::app_state::AppState;
 
 /// `GET /v1/sandbox/settings`.
 pub async fn get_settings(State(state): State<AppState>) -> ApiResult<Json<PaymentSettings>> {

@@ -3,13 +3,13 @@
 
 use super::query;
 use crate::api::error::{ApiError, ApiResult};
-use crate::app_state::AppState;
-use crate::payments::status::PaymentStatus;
-use crate::payments::summary::{self, PaymentSummary};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::Json;
 use serde::Deserialize;
+use xs2a_core::bank::pis::status::PaymentStatus;
+use xs2a_core::bank::pis::summary::{self, PaymentSummary};
+use xs2a_workbench::app_state::AppState;
 
 const DEFAULT_LIMIT: usize = 200;
 const MAX_LIMIT: usize = 5000;

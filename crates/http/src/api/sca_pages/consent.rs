@@ -2,8 +2,8 @@
 //! granted to this TPP ticked; ticking grants, unticking revokes, and confirming ends the SCA.
 
 use super::layout::View;
-use crate::sca::engine::AccountChoice;
 use maud::{html, Markup};
+use xs2a_core::bank::sca::engine::AccountChoice;
 
 /// The page's title and content; `typed` holds the ticks sent before a refusal (else: what is granted).
 pub fn page(

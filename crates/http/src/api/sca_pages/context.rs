@@ -2,8 +2,8 @@
 //! (one radio each; a person without agreements sees only the private choice).
 
 use super::layout::View;
-use crate::sca::engine::AgreementChoice;
 use maud::{html, Markup};
+use xs2a_core::bank::sca::engine::AgreementChoice;
 
 /// The radio value for an agreement: `CORPORATE:<agreement id>`, so one radio group holds every choice.
 pub fn corporate_value(agreement_id: &str) -> String {

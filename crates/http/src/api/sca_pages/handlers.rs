@@ -6,11 +6,6 @@
 use super::i18n::step_error;
 use super::layout::{html, see_other, Frame, PageLang, View};
 use super::{confirm, consent, context, handover, identify, method, notices, payment};
-use crate::app_state::AppState;
-use crate::sandbox::{agreements, customers};
-use crate::sca::authorisation::{AuthMethod, Authorisation, Purpose, Step};
-use crate::sca::engine::{self, StepError};
-use crate::sca::Context;
 use axum::extract::{FromRequestParts, Path, RawQuery, State};
 use axum::http::header::ACCEPT_LANGUAGE;
 use axum::http::request::Parts;
@@ -18,6 +13,11 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use maud::{html as markup, Markup};
+use xs2a_core::bank::mock::{agreements, customers};
+use xs2a_core::bank::sca::authorisation::{AuthMethod, Authorisation, Purpose, Step};
+use xs2a_core::bank::sca::engine::{self, StepError};
+use xs2a_core::bank::sca::Context;
+use xs2a_workbench::app_state::AppState;
 
 /// What the PSU sent with a refused step, so the page shows it again.
 #[derive(Debug, Default)]
@@ -190,7 +190,7 @@ pub async fn consent(State(state): State<AppState>, page: PageRequest, body: Byt
 pub async fn confirm(State(state): State<AppState>, page: PageRequest) -> Response {
     let result = engine::confirm(&state.store, &page.id, state.clock.now());
     if let Ok(auth) = &result {
-        crate::after_sca::after_sca(&state, auth);
+        xs2a_core::bank::after_sca::after_sca(&state, auth);
     }
     after(
         &state,
@@ -303,7 +303,7 @@ fn step_page(
     state: &AppState,
     view: &View,
     typed: &Typed,
-) -> Result<(&'static str, Markup), crate::refusal::Refusal> {
+) -> Result<(&'static str, Markup), xs2a_core::domain::refusal::Refusal> {
     let store = &state.store;
     let auth = view.auth;
     Ok(match auth.step() {
@@ -323,7 +323,7 @@ fn step_page(
             consent::page(view, &choices, typed.accounts.as_deref())
         }
         Step::Confirm | Step::Finished if auth.purpose == Purpose::Payment => {
-            let payments = crate::sca::approval::payments(store, auth)?;
+            let payments = xs2a_core::bank::sca::approval::payments(store, auth)?;
             payment::page(view, &payments)
         }
         Step::Confirm | Step::Finished => confirm::page(view),

@@ -8,11 +8,11 @@
 //! The workbench's own callback is always redirected to: it is a page that records what came back.
 
 use super::layout::{html, see_other, with_tpp, Frame, View};
-use crate::app_state::AppState;
-use crate::own_state::sca_finished::added_parameters;
 use axum::http::StatusCode;
 use axum::response::Response;
 use maud::html as markup;
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::own_state::sca_finished::added_parameters;
 
 /// Where a finished authorisation sends the PSU: to `redirect` (303), or in the workbench's PSU window
 /// to the handover page first.

@@ -5,8 +5,8 @@
 //! set it in bold.
 
 use crate::api::layers::Language;
-use crate::sca::authorisation::{AuthMethod, Step};
-use crate::sca::engine::StepError;
+use xs2a_core::bank::sca::authorisation::{AuthMethod, Step};
+use xs2a_core::bank::sca::engine::StepError;
 
 /// Every fixed text of the pages, in one language.
 pub struct Texts {

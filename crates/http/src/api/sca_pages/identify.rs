@@ -3,10 +3,10 @@
 //! who created customers with a script finds them here — each a one-click form, so a trainer need not type.
 
 use super::layout::View;
-use crate::refusal::Refusal;
-use crate::sandbox::model::{Customer, CustomerType};
-use crate::store::Store;
 use maud::{html, Markup};
+use xs2a_core::bank::mock::model::{Customer, CustomerType};
+use xs2a_core::domain::refusal::Refusal;
+use xs2a_core::store::Store;
 
 /// Every private customer as (national identity number, name), in number order: only persons can
 /// authenticate (corporations act through them).

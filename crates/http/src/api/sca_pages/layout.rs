@@ -5,11 +5,11 @@
 
 use super::i18n::{texts, Texts};
 use crate::api::layers::Language;
-use crate::sca::authorisation::Authorisation;
 use axum::http::header::{CACHE_CONTROL, CONTENT_LANGUAGE, CONTENT_TYPE, LOCATION};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
+use xs2a_core::bank::sca::authorisation::Authorisation;
 
 /// The language of a page, and whether the PSU chose it with `?lang=` (then links and forms carry it on);
 /// also whether the page is in the workbench's PSU window (`?workbench=1`, carried on likewise), where

@@ -3,8 +3,8 @@
 
 use super::i18n::method_label;
 use super::layout::View;
-use crate::sca::authorisation::AuthMethod;
 use maud::{html, Markup};
+use xs2a_core::bank::sca::authorisation::AuthMethod;
 
 /// The page's title and content.
 pub fn page(view: &View) -> (&'static str, Markup) {

@@ -1,7 +1,7 @@
 //! The bank's authorisation site: plain HTML pages (no JavaScript needed: forms and 303 redirects) that
 //! walk the PSU through SCA in English or Norwegian bokmål — identify, method, context, consent or
 //! confirm — and send them back to the TPP. The steps themselves are the SCA engine's
-//! (`crate::sca::engine`); these pages only show and submit them.
+//! (`xs2a_core::bank::sca::engine`); these pages only show and submit them.
 
 mod confirm;
 mod consent;
@@ -19,9 +19,9 @@ pub(crate) use layout::see_other;
 
 use crate::api::openapi::builder::Param;
 use crate::api::openapi::routes::Routes;
-use crate::app_state::AppState;
 use axum::handler::Handler;
 use serde_json::json;
+use xs2a_workbench::app_state::AppState;
 
 const TAG: &str = "SCA pages";
 

@@ -4,8 +4,8 @@
 
 use super::layout::View;
 use crate::api::layers::Language;
-use crate::payments::model::{CreditorAccount, DebtorAccount, Payment, Remittance};
 use maud::{html, Markup};
+use xs2a_core::bank::pis::model::{CreditorAccount, DebtorAccount, Payment, Remittance};
 
 struct Words {
     title: &'static str,
@@ -127,7 +127,7 @@ fn rows(w: &Words, payment: &Payment) -> Vec<(&'static str, String)> {
 }
 
 /// An amount with the currency's minor units (`1 250.00` is shown as `1250.00`).
-fn money(amount: rust_decimal::Decimal, currency: crate::domain::Currency) -> String {
+fn money(amount: rust_decimal::Decimal, currency: xs2a_core::domain::Currency) -> String {
     let mut rounded = amount.round_dp(currency.minor_units());
     rounded.rescale(currency.minor_units());
     rounded.to_string()

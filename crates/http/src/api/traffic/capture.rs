@@ -5,9 +5,6 @@
 //! stream's answer is recorded without its body.
 
 use super::verdict::GateSlot;
-use crate::app_state::AppState;
-use crate::traffic::model::{ExchangeSummary, TppRef};
-use crate::traffic::raw::{HeaderBlock, RawMessage};
 use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::header::CONTENT_TYPE;
@@ -15,6 +12,9 @@ use axum::http::HeaderMap;
 use axum::middleware::Next;
 use axum::response::Response;
 use std::time::Instant;
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::traffic::model::{ExchangeSummary, TppRef};
+use xs2a_workbench::traffic::raw::{HeaderBlock, RawMessage};
 
 /// Which part of the service a path belongs to.
 fn area(path: &str) -> &'static str {
@@ -50,8 +50,9 @@ fn header<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
 /// The TPP a refused request's certificate names (a verified one comes from the gate).
 fn tpp_of_certificate(headers: &HeaderBlock) -> Option<TppRef> {
     let value = headers.text("tpp-signature-certificate")?;
-    let decoded = crate::signing::certificate::decode_certificate_header(value).ok()?;
-    let certificate = crate::signing::certificate::TppCertificate::from_der(&decoded.der).ok()?;
+    let decoded = xs2a_core::signing::certificate::decode_certificate_header(value).ok()?;
+    let certificate =
+        xs2a_core::signing::certificate::TppCertificate::from_der(&decoded.der).ok()?;
     Some(TppRef {
         organisation_id: certificate
             .organization_identifier
@@ -106,8 +107,8 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
     let kept_request_body = kept_arrived
         .or_else(|| (!request_body.is_empty()).then(|| Bytes::copy_from_slice(&request_body)));
     // The exchange is the cause of what the request writes (the change journal's, docs/rewind.md).
-    let cause = crate::store::journal::cause::Cause::Entry(id);
-    let response = crate::store::journal::cause::within(
+    let cause = xs2a_core::domain::cause::Cause::Entry(id);
+    let response = xs2a_core::domain::cause::within(
         cause,
         next.run(Request::from_parts(parts, Body::from(request_body))),
     )
@@ -138,7 +139,7 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
         let record = findings.map(super::verdict::record);
         let answer: Option<serde_json::Value> = response_body
             .as_ref()
-            .filter(|b| crate::traffic::journeys::worth_parsing(b))
+            .filter(|b| xs2a_workbench::traffic::journeys::worth_parsing(b))
             .and_then(|b| serde_json::from_slice(b).ok());
         let tpp_messages: Vec<serde_json::Value> = answer
             .as_ref()
@@ -162,7 +163,7 @@ pub async fn capture(State(state): State<AppState>, request: Request, next: Next
             verdict.likely_cause =
                 super::verdict::handler_cause(status, &tpp_messages, answer.as_ref());
         }
-        crate::traffic::Captured {
+        xs2a_workbench::traffic::Captured {
             summary: ExchangeSummary {
                 id,
                 at,

@@ -4,9 +4,9 @@
 use super::routes::{self, JourneyEntries, Page, WholeEntry};
 use crate::api::openapi::builder::Param;
 use crate::api::openapi::routes::Routes;
-use crate::traffic::model::Journey;
-use crate::traffic::store::TrafficSettings;
 use serde_json::json;
+use xs2a_workbench::traffic::model::Journey;
+use xs2a_workbench::traffic::store::TrafficSettings;
 
 /// The traffic log's routes (relative to `/workbench/api`).
 pub fn routes() -> Routes {
@@ -44,7 +44,7 @@ pub fn routes() -> Routes {
                 .summary("Clear the log")
                 .description("Removes every entry, the files that hold them and the journeys they make, on disk before it answers; the entry numbers go on (never reused). What the entries changed goes with them: the sandbox can no longer rewind to before the clear. Then `traffic.cleared` on the workbench's events.")
                 .operator()
-                .answers::<crate::traffic::TrafficCleared>(200, "What was removed")
+                .answers::<xs2a_workbench::traffic::TrafficCleared>(200, "What was removed")
                 .refusals(&[401])
         })
         .get("/traffic/stream", routes::stream, |op| {

@@ -5,10 +5,6 @@ use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::api::query::ApiQuery;
-use crate::app_state::AppState;
-use crate::traffic::model::{Entry, EventEntry, Exchange, ExchangeSummary, Journey};
-use crate::traffic::store::TrafficSettings;
-use crate::traffic::Keep;
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
@@ -18,6 +14,10 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::traffic::model::{Entry, EventEntry, Exchange, ExchangeSummary, Journey};
+use xs2a_workbench::traffic::store::TrafficSettings;
+use xs2a_workbench::traffic::Keep;
 
 const DEFAULT_LIMIT: usize = 200;
 const MAX_LIMIT: usize = 1000;
@@ -251,7 +251,14 @@ pub async fn page(
 async fn entry(
     state: &AppState,
     id: u64,
-) -> ApiResult<Option<Result<crate::traffic::model::Exchange, crate::traffic::model::EventEntry>>> {
+) -> ApiResult<
+    Option<
+        Result<
+            xs2a_workbench::traffic::model::Exchange,
+            xs2a_workbench::traffic::model::EventEntry,
+        >,
+    >,
+> {
     if let Some(found) = state.traffic.get(id)? {
         return Ok(Some(found));
     }
@@ -278,9 +285,10 @@ pub async fn one(
 pub async fn har(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<u64>,
-) -> ApiResult<Json<crate::traffic::har::Entry<crate::traffic::har::ExchangeId>>> {
+) -> ApiResult<Json<xs2a_workbench::traffic::har::Entry<xs2a_workbench::traffic::har::ExchangeId>>>
+{
     match entry(&state, id).await? {
-        Some(Ok(exchange)) => Ok(Json(crate::traffic::har::entry(
+        Some(Ok(exchange)) => Ok(Json(xs2a_workbench::traffic::har::entry(
             &exchange,
             &state.base_url(),
         ))),
@@ -398,13 +406,13 @@ pub async fn set_settings(
 /// (docs/traffic-api.md, Clearing the log); then `traffic.cleared` on the workbench's events.
 pub async fn clear(
     State(state): State<AppState>,
-) -> ApiResult<Json<crate::traffic::TrafficCleared>> {
+) -> ApiResult<Json<xs2a_workbench::traffic::TrafficCleared>> {
     let traffic = state.traffic.clone();
     let cleared = tokio::task::spawn_blocking(move || traffic.clear())
         .await
         .map_err(ApiError::internal)??;
     state.events.publish(
-        crate::events::EventKind::TrafficCleared,
+        xs2a_core::bank::events::EventKind::TrafficCleared,
         state.clock.now(),
         serde_json::to_value(cleared).map_err(ApiError::internal)?,
     );

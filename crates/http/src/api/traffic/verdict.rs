@@ -3,12 +3,12 @@
 //! said plainly. The gate leaves what it found in a [`GateSlot`] the capture put on the request (moving it,
 //! no copy); the verdict is written out from it on the log's writer thread.
 
-use crate::refusal::{Code, Refusal, TppMessage};
-use crate::signing::steps::{Step, STEPS};
-use crate::signing::verifier::{Report, Verdict, VerifiedTpp};
-use crate::traffic::model::{GateStep, GateVerdict, TppRef};
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
+use xs2a_core::domain::refusal::{Code, Refusal, TppMessage};
+use xs2a_core::signing::steps::{Step, STEPS};
+use xs2a_core::signing::verifier::{Report, Verdict, VerifiedTpp};
+use xs2a_workbench::traffic::model::{GateStep, GateVerdict, TppRef};
 
 /// Where the gate leaves its findings for the capture.
 #[derive(Clone, Default)]
@@ -30,7 +30,7 @@ pub fn findings(report: Report) -> (Result<VerifiedTpp, Refusal>, GateFindings) 
         Err(refusal) => refusal
             .more
             .iter()
-            .filter(|m| m.category == crate::refusal::Category::Warning)
+            .filter(|m| m.category == xs2a_core::domain::refusal::Category::Warning)
             .cloned()
             .collect(),
     };
@@ -52,7 +52,7 @@ pub struct GateRecord {
 }
 
 /// The rule each step checks and the header it reads (also served by `GET /workbench/api/gate`), from
-/// the steps' table in [`crate::signing::steps`].
+/// the steps' table in [`xs2a_core::signing::steps`].
 pub fn rule(step: Step) -> (&'static str, Option<&'static str>) {
     let definition = step.definition();
     (definition.checks, definition.header)

@@ -5,7 +5,6 @@
 use super::reach::WorkbenchReach;
 use crate::api::error::ApiError;
 use crate::api::operator::{presented_token, same_token};
-use crate::app_state::AppState;
 use axum::extract::{Request, State};
 use axum::http::header::{
     ACCESS_CONTROL_ALLOW_HEADERS, ACCESS_CONTROL_ALLOW_METHODS, ACCESS_CONTROL_ALLOW_ORIGIN,
@@ -14,6 +13,7 @@ use axum::http::header::{
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use xs2a_workbench::app_state::AppState;
 
 /// The desktop shell's page origins (Linux/macOS, Windows).
 const DESKTOP_ORIGINS: [&str; 2] = ["tauri://localhost", "http://tauri.localhost"];
@@ -127,7 +127,7 @@ pub async fn operator_api(State(state): State<AppState>, request: Request, next:
         || super::session_cookie::admits(request.headers(), &state.settings.operator_token);
     if !authorised {
         let mut error = ApiError::new(
-            crate::refusal::Code::Forbidden,
+            xs2a_core::domain::refusal::Code::Forbidden,
             Some("Authorization"),
             "The workbench API needs the operator credential: Authorization: Bearer <token>, the token \
              printed by `xs2a-sandbox serve` in the workbench URL.",

@@ -1,15 +1,15 @@
 //! `GET /workbench/callback`: the TPP-Redirect-URI the composer fills in. The bank's SCA pages send the
-//! PSU's browser here at the end; the redirect is recorded (`crate::own_state::callbacks`), its psu-id kept
+//! PSU's browser here at the end; the redirect is recorded (`xs2a_workbench::own_state::callbacks`), its psu-id kept
 //! in the persona it was for, announced as `sca.callback`, and the PSU sees a short page (a maud template:
 //! every value the bank sent back is escaped).
 
 use crate::api::error::ApiResult;
-use crate::app_state::AppState;
-use crate::own_state::callbacks;
 use axum::extract::{RawQuery, State};
 use axum::response::Html;
 use axum::Json;
 use maud::{html, PreEscaped, DOCTYPE};
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::own_state::callbacks;
 
 /// 200: a page saying what came back.
 pub async fn capture(
@@ -22,7 +22,7 @@ pub async fn capture(
     let callback = callbacks::from_query(id, state.clock.now(), pairs);
     callbacks::record(&state.store, &callback)?;
     state.events.publish(
-        crate::events::EventKind::ScaCallback,
+        xs2a_core::bank::events::EventKind::ScaCallback,
         callback.at,
         serde_json::to_value(&callback).unwrap_or_default(),
     );
@@ -70,8 +70,8 @@ pub async fn list(State(state): State<AppState>) -> ApiResult<Json<Vec<callbacks
 /// 200: the SCAs not finished yet, newest first (the SCA screen's list).
 pub async fn pending(
     State(state): State<AppState>,
-) -> ApiResult<Json<Vec<crate::own_state::sca_pending::PendingSca>>> {
-    Ok(Json(crate::own_state::sca_pending::pending(
+) -> ApiResult<Json<Vec<xs2a_workbench::own_state::sca_pending::PendingSca>>> {
+    Ok(Json(xs2a_workbench::own_state::sca_pending::pending(
         &state.store,
         state.clock.now(),
         &state.base_url(),
@@ -81,8 +81,8 @@ pub async fn pending(
 /// 200: the SCAs finished lately, with where each sent the PSU (the SCA screen's "Sent back").
 pub async fn finished(
     State(state): State<AppState>,
-) -> ApiResult<Json<Vec<crate::own_state::sca_finished::FinishedSca>>> {
-    Ok(Json(crate::own_state::sca_finished::finished(
+) -> ApiResult<Json<Vec<xs2a_workbench::own_state::sca_finished::FinishedSca>>> {
+    Ok(Json(xs2a_workbench::own_state::sca_finished::finished(
         &state.store,
     )?))
 }

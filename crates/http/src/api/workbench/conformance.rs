@@ -1,13 +1,10 @@
 //! `/workbench/api/conformance` (docs/conformance.md): the conformance report of one TPP over a window of
 //! the sandbox clock or one journey — as JSON (the typed report), JUnit XML or self-contained HTML — and
-//! the TPPs the traffic log has seen. Thin: the selection and the grading are `crate::conformance`.
+//! the TPPs the traffic log has seen. Thin: the selection and the grading are `xs2a_workbench::conformance`.
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::openapi::builder::{Operation, Param};
 use crate::api::openapi::routes::Routes;
-use crate::app_state::AppState;
-use crate::conformance::model::Report;
-use crate::conformance::select::{self, Ask, TppSeen};
 use axum::extract::{RawQuery, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
@@ -15,6 +12,9 @@ use axum::Json;
 use serde_json::json;
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::conformance::model::Report;
+use xs2a_workbench::conformance::select::{self, Ask, TppSeen};
 
 /// The query's parameters, checked: `tpp` (unless `journey`), `since` and `until` as RFC 3339.
 fn ask_of(query: Option<&str>) -> ApiResult<Ask> {
@@ -56,8 +56,8 @@ fn ask_of(query: Option<&str>) -> ApiResult<Ask> {
     }
     if ask.tpp.is_none() && ask.journey.is_none() {
         return Err(ApiError::query_parameter_required("tpp").with_messages([
-            crate::api::error::TppMessage::warning(
-                crate::api::error::Code::QueryParameterRequired,
+            xs2a_core::domain::refusal::TppMessage::warning(
+                xs2a_core::domain::refusal::Code::QueryParameterRequired,
                 Some("tpp"),
                 "Name the TPP by its certificate's organisation identifier (GET /workbench/api/conformance/tpps lists them), or a journey.",
             ),
@@ -85,7 +85,7 @@ async fn graded(state: &AppState, query: Option<String>) -> ApiResult<Report> {
     let now = state.clock.now();
     tokio::task::spawn_blocking(move || {
         let (selection, about) = select::from_log(&traffic, &ask)?;
-        Ok(crate::conformance::grade(&selection, about, now))
+        Ok(xs2a_workbench::conformance::grade(&selection, about, now))
     })
     .await
     .map_err(ApiError::internal)?
@@ -117,7 +117,7 @@ fn file(body: String, media: &str, name: &str) -> Response {
 async fn junit(State(state): State<AppState>, RawQuery(query): RawQuery) -> ApiResult<Response> {
     let report = graded(&state, query).await?;
     Ok(file(
-        crate::conformance::junit::report(&report),
+        xs2a_workbench::conformance::junit::report(&report),
         "application/xml; charset=utf-8",
         "conformance.junit.xml",
     ))
@@ -127,7 +127,7 @@ async fn junit(State(state): State<AppState>, RawQuery(query): RawQuery) -> ApiR
 async fn html(State(state): State<AppState>, RawQuery(query): RawQuery) -> ApiResult<Response> {
     let report = graded(&state, query).await?;
     Ok(file(
-        crate::conformance::html::report(&report),
+        xs2a_workbench::conformance::html::report(&report),
         "text/html; charset=utf-8",
         "conformance.html",
     ))

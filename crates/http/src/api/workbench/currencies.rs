@@ -2,9 +2,9 @@
 //! the UI shows an amount the sandbox lists in minor units (`-29803`) as its forms take it (`-298.03`)
 //! without a currency table of its own.
 
-use crate::domain::currency::Currency;
 use axum::Json;
 use serde::Serialize;
+use xs2a_core::domain::currency::Currency;
 
 /// One currency code and the fraction digits its amounts carry.
 #[derive(Serialize, utoipa::ToSchema)]

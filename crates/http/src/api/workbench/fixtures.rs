@@ -5,9 +5,6 @@
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::query::ApiQuery;
-use crate::app_state::AppState;
-use crate::own_state::snapshots;
-use crate::state_file::{self, Mode, Preview};
 use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
@@ -15,12 +12,15 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::own_state::snapshots;
+use xs2a_workbench::state_file::{self, Mode, Preview};
 
 /// Runs blocking store work off the async threads.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
-    tokio::task::spawn_blocking(crate::store::journal::cause::carry(work))
+    tokio::task::spawn_blocking(xs2a_core::domain::cause::carry(work))
         .await
         .map_err(ApiError::internal)?
 }
@@ -58,7 +58,8 @@ pub fn state_file_name(now: time::OffsetDateTime) -> String {
 pub async fn export(State(state): State<AppState>) -> ApiResult<Response> {
     let name = state_file_name(state.clock.now());
     let bytes = blocking(move || {
-        state_file::export(&state.store).map_err(|e| crate::refusal::Refusal::from(e).into())
+        state_file::export(&state.store)
+            .map_err(|e| xs2a_core::domain::refusal::Refusal::from(e).into())
     })
     .await?;
     Ok(attachment(bytes, &name))
@@ -106,7 +107,7 @@ pub async fn import(
         } else {
             state_file::live::import(&state, &body, mode)
         };
-        outcome.map_err(|e| crate::refusal::Refusal::from(e).into())
+        outcome.map_err(|e| xs2a_core::domain::refusal::Refusal::from(e).into())
     })
     .await?;
     if !preview {
@@ -135,7 +136,7 @@ pub async fn journey_flow(
     // Every exchange already answered is in the flow: what was handed to the log's writer is stored first
     // (a journey known from its first exchange could otherwise be exported with no step yet).
     state.traffic.settled().await;
-    let mut flow = crate::flow::from_traffic::journey(&state.traffic, &id)?
+    let mut flow = xs2a_workbench::flow::from_traffic::journey(&state.traffic, &id)?
         .ok_or_else(|| ApiError::unknown("id", "journey", &id))?;
     if let Some(file) = query.state.filter(|s| !s.trim().is_empty()) {
         flow.state = Some(file);

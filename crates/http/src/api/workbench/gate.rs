@@ -4,11 +4,11 @@
 //! service says instead of restating it.
 
 use crate::api::traffic::verdict;
-use crate::refusal::Code;
-use crate::signing::required_headers::REQUIRED;
-use crate::signing::verifier::{Step, MAX_CLOCK_SKEW, SIGNING_CANDIDATES};
 use axum::Json;
 use serde::Serialize;
+use xs2a_core::domain::refusal::Code;
+use xs2a_core::signing::required_headers::REQUIRED;
+use xs2a_core::signing::verifier::{Step, MAX_CLOCK_SKEW, SIGNING_CANDIDATES};
 
 /// One step of the gate.
 #[derive(Debug, Serialize, utoipa::ToSchema)]

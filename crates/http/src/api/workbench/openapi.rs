@@ -10,10 +10,10 @@ use super::session::{self, Session};
 use super::{callback, currencies, gate, personas, verify};
 use crate::api::openapi::builder::{Operation, Param};
 use crate::api::openapi::routes::Routes;
-use crate::own_state::callbacks::Callback;
-use crate::own_state::personas::{IssueRequest, Persona, PersonaPatch};
-use crate::own_state::snapshots::Summary;
 use serde_json::json;
+use xs2a_workbench::own_state::callbacks::Callback;
+use xs2a_workbench::own_state::personas::{IssueRequest, Persona, PersonaPatch};
+use xs2a_workbench::own_state::snapshots::Summary;
 
 /// The workbench API's own routes (relative to `/workbench/api`), each with its OpenAPI description.
 pub(super) fn routes() -> Routes {
@@ -137,12 +137,12 @@ fn session_and_persona_routes() -> Routes {
         .get("/sca/pending", callback::pending, |op| {
             api(op, "The SCAs not finished yet (the SCA screen's list)")
                 .description("Every authorisation whose PSU has not completed, cancelled or failed it and whose 30 minutes have not run out, newest first.")
-                .answers_list::<crate::own_state::sca_pending::PendingSca>(200, "Newest first")
+                .answers_list::<xs2a_workbench::own_state::sca_pending::PendingSca>(200, "Newest first")
         })
         .get("/sca/finished", callback::finished, |op| {
             api(op, "The SCAs finished lately, and where each sent the PSU")
                 .description("The last 20 authorisations that ended (completed, cancelled or failed), newest first, each with the redirect back to the TPP and the parameters the bank added to it (psu-id, psu-corporate-id, context, tpp-session-id, or system, status, code, message).")
-                .answers_list::<crate::own_state::sca_finished::FinishedSca>(200, "Newest first")
+                .answers_list::<xs2a_workbench::own_state::sca_finished::FinishedSca>(200, "Newest first")
         })
 }
 

@@ -1,11 +1,9 @@
-//! `/workbench/api/personas`: the TPP identities the composer signs with (`crate::own_state::personas`),
-//! and a persona's certificate with its key as a `--cert-dir` archive (`crate::own_state::persona_key`).
+//! `/workbench/api/personas`: the TPP identities the composer signs with (`xs2a_workbench::own_state::personas`),
+//! and a persona's certificate with its key as a `--cert-dir` archive (`xs2a_workbench::own_state::persona_key`).
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::own_state::personas::{self, IssueRequest, Persona, PersonaPatch};
 use axum::extract::State;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
@@ -13,6 +11,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::own_state::personas::{self, IssueRequest, Persona, PersonaPatch};
 
 fn view(state: &AppState, stored: &personas::StoredPersona) -> ApiResult<Persona> {
     Ok(personas::view(
@@ -24,7 +24,7 @@ fn view(state: &AppState, stored: &personas::StoredPersona) -> ApiResult<Persona
 
 fn changed(state: &AppState, id: &str) {
     state.events.publish(
-        crate::events::EventKind::PersonaChanged,
+        xs2a_core::bank::events::EventKind::PersonaChanged,
         state.clock.now(),
         json!({ "id": id }),
     );
@@ -48,7 +48,7 @@ pub async fn issue(
     let store = state.store.clone();
     // RSA key generation takes a moment: off the async threads.
     let issue = move || personas::issue(&store, request, now);
-    let stored = tokio::task::spawn_blocking(crate::store::journal::cause::carry(issue))
+    let stored = tokio::task::spawn_blocking(xs2a_core::domain::cause::carry(issue))
         .await
         .map_err(ApiError::internal)??;
     changed(&state, &stored.id);
@@ -123,7 +123,8 @@ pub async fn cert_dir(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Response> {
-    let dir = crate::own_state::persona_key::cert_dir(&state.store, &id, state.clock.now())?;
+    let dir =
+        xs2a_workbench::own_state::persona_key::cert_dir(&state.store, &id, state.clock.now())?;
     Ok((
         [
             (CONTENT_TYPE, "application/x-tar".to_owned()),

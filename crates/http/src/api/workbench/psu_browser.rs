@@ -7,11 +7,11 @@
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::openapi::routes::Routes;
-use crate::app_state::AppState;
-use crate::outbound::client::Client;
-use crate::outbound::psu_browser::{self, PageRequest, PageVisit};
 use axum::extract::State;
 use axum::Json;
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::outbound::client::Client;
+use xs2a_workbench::outbound::psu_browser::{self, PageRequest, PageVisit};
 
 /// The largest page the PSU's browser reads.
 const MAX_PAGE: usize = 4 * 1024 * 1024;

@@ -2,15 +2,12 @@
 //! before or after an entry, the state at an entry as a state file, two points compared, and the trainer's
 //! restart of a journey from one of its steps. Also the layer that makes every workbench request that
 //! writes an entry of the timeline (`state.change`), so that its changes can be shown and undone.
-//! Thin: the work is `crate::rewind`; the replay of a restart is the CLI's replay engine.
+//! Thin: the work is `xs2a_workbench::rewind`; the replay of a restart is the CLI's replay engine.
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::openapi::routes::Routes;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::rewind::restart_steps::{NotReplayed, PlannedStep};
-use crate::rewind::{self, changes::EntryChanges, compare::Comparison, Point, Position, Rewound};
 use axum::extract::{RawQuery, Request, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::{Method, StatusCode};
@@ -19,12 +16,17 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::rewind::restart_steps::{NotReplayed, PlannedStep};
+use xs2a_workbench::rewind::{
+    self, changes::EntryChanges, compare::Comparison, Point, Position, Rewound,
+};
 
 /// Runs blocking store work off the async threads, with the request's cause.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
-    tokio::task::spawn_blocking(crate::store::journal::cause::carry(work))
+    tokio::task::spawn_blocking(xs2a_core::domain::cause::carry(work))
         .await
         .map_err(ApiError::internal)?
 }
@@ -44,7 +46,7 @@ pub async fn workbench_cause(
         request.method().to_string(),
         request.uri().path().to_owned(),
     );
-    crate::causes::recorded_async(&state, next.run(request), |response| {
+    xs2a_core::bank::causes::recorded_async(&state, next.run(request), |response| {
         json!({
             "what": "workbench",
             "method": method,

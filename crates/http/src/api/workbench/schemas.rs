@@ -2,8 +2,8 @@
 //! event stream is text; these say what its `data:` lines hold, so the UI's generated types cover them),
 //! an exchange as a HAR 1.2 entry, and the state and flow files (their JSON Schemas in fixtures/schema).
 
-use crate::events::EventKind;
 use serde_json::{json, Map, Value};
+use xs2a_core::bank::events::EventKind;
 
 const STATE_FILE: &str = include_str!("../../../../../fixtures/schema/state.schema.json");
 const FLOW_FILE: &str = include_str!("../../../../../fixtures/schema/flow.schema.json");
@@ -152,7 +152,7 @@ pub fn components() -> Map<String, Value> {
         "RewindEvent",
         json!({"type": "object", "description": "{to, position, undone, changed}"}),
     );
-    // The events, from their one description (`crate::events::EventKind`).
+    // The events, from their one description (`xs2a_core::bank::events::EventKind`).
     let timeline = EventKind::TIMELINE;
     let names: Vec<&str> = timeline.iter().map(|k| k.name()).collect();
     add(

@@ -1,13 +1,13 @@
 //! `GET /workbench/api/session` (where the service runs and how) and `GET /workbench/api/events` (every
 //! event of the sandbox as Server-Sent Events, resumable with `Last-Event-ID` or `?lastEventId=`).
 
-use crate::app_state::AppState;
-use crate::clock::ClockReading;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Json;
 use serde::Serialize;
+use xs2a_core::domain::clock::ClockReading;
+use xs2a_workbench::app_state::AppState;
 
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -22,9 +22,9 @@ pub struct Session {
     callback_url: String,
     clock: ClockReading,
     /// The data directory's format, and its last migration (docs/data-directory.md).
-    data_format: crate::store::DataFormat,
+    data_format: xs2a_core::store::DataFormat,
     /// The profile the bank is played in (docs/rehearsal.md).
-    profile: crate::rehearsal::Profile,
+    profile: xs2a_core::bank::rehearsal::Profile,
 }
 
 /// 200: the session.

@@ -31,7 +31,7 @@ fn cookie_name(headers: &HeaderMap) -> String {
 /// The cookie's value for `token`: a digest, so that the cookie jar never holds the operator token.
 fn session_value(token: &str) -> String {
     let named =
-        crate::signing::digest::sha256(format!("xs2a-workbench-session\n{token}").as_bytes());
+        xs2a_core::signing::digest::sha256(format!("xs2a-workbench-session\n{token}").as_bytes());
     named.trim_start_matches("SHA-256=").to_owned()
 }
 

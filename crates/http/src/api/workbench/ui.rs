@@ -70,7 +70,7 @@ pub async fn bare(uri: axum::http::Uri) -> Redirect {
 /// `GET /workbench/`: the page; opened with the right `?token=`, it also sets the session cookie, so that
 /// another tab of this origin opens authorised (`session_cookie`).
 pub async fn index(
-    axum::extract::State(state): axum::extract::State<crate::app_state::AppState>,
+    axum::extract::State(state): axum::extract::State<xs2a_workbench::app_state::AppState>,
     headers: axum::http::HeaderMap,
     uri: axum::http::Uri,
 ) -> Response {

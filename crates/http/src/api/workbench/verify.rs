@@ -6,13 +6,13 @@
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::traffic::verdict;
-use crate::app_state::AppState;
-use crate::signing::pasted::{self, At, Overrides};
-use crate::traffic::model::{GateVerdict, Message, TppRef};
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
+use xs2a_core::signing::pasted::{self, At, Overrides};
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::traffic::model::{GateVerdict, Message, TppRef};
 
 /// The paste, and the time to check its Date against.
 #[derive(Deserialize, utoipa::ToSchema)]

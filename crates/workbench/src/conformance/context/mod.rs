@@ -5,10 +5,10 @@
 use super::model::Evidence;
 use super::observed::{json_of, Area, Item, Observed, Selection};
 use super::operation::Op;
-use crate::signing::certificate::{decode_certificate_header, TppCertificate};
 use serde_json::Value;
 use std::collections::HashMap;
 use time::OffsetDateTime;
+use xs2a_core::signing::certificate::{decode_certificate_header, TppCertificate};
 
 mod sca_endings;
 

@@ -6,10 +6,10 @@ use super::{named, Grade, Grader, Rule, Tally, UNTIMED_FLOW};
 use crate::conformance::context::{Call, Context, Elapsed};
 use crate::conformance::model::Group;
 use crate::conformance::operation::Op;
-use crate::domain::Kid;
-use crate::payments::validation::remittance::is_kid_type;
 use serde_json::Value;
 use std::collections::HashMap;
+use xs2a_core::bank::pis::validation::remittance::is_kid_type;
+use xs2a_core::domain::Kid;
 
 /// A payment's or basket's status is read at most once per this many seconds (the choice the report
 /// grades by, docs/conformance.md): statuses change when the PSU finishes SCA (a redirect tells the app)

@@ -5,7 +5,7 @@
 use super::{Grade, Grader, Rule, Tally, UNSIGNED_FLOW};
 use crate::conformance::context::Context;
 use crate::conformance::model::Group;
-use crate::signing::qc_statements::Psd2Role;
+use xs2a_core::signing::qc_statements::Psd2Role;
 
 pub static RULES: [Rule; 4] = [
     Rule {
@@ -124,7 +124,7 @@ fn trusted(ctx: &Context) -> Grade {
 /// A Date header's distance from the bank's clock when the request arrived, in seconds; None when the
 /// gate accepted a distance over 60 s (it compared with the machine's time: the sandbox clock was moved).
 pub fn skew(call: &crate::conformance::context::Call) -> Option<f64> {
-    let sent = crate::signing::http_date::parse(call.header("Date")?).ok()?;
+    let sent = xs2a_core::signing::http_date::parse(call.header("Date")?).ok()?;
     let skew = (sent - call.x.at?).as_seconds_f64();
     let accepted_far = skew.abs() > 60.0 && call.refused_at() != Some("date");
     (!accepted_far).then_some(skew)

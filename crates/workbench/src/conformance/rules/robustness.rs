@@ -124,7 +124,7 @@ fn retry_after(call: &Call) -> Option<f64> {
     if let Ok(seconds) = value.parse::<f64>() {
         return Some(seconds.max(0.0));
     }
-    let until: OffsetDateTime = crate::signing::http_date::parse(value).ok()?;
+    let until: OffsetDateTime = xs2a_core::signing::http_date::parse(value).ok()?;
     let answered = call.answered_at()?;
     Some((until - answered).as_seconds_f64().max(0.0))
 }

@@ -7,11 +7,11 @@ use super::preflight::{median, skew};
 use super::{named, Grade, Grader, Rule, Tally, UNSIGNED_FLOW};
 use crate::conformance::context::{Call, Context};
 use crate::conformance::model::Group;
-use crate::signing::key_id::issuer::{compare_issuer, IssuerMatch};
-use crate::signing::key_id::parse_key_id;
-use crate::signing::key_id::serial::{compare_serial, SerialMatch};
-use crate::signing::signature_header::{self, SignatureParams};
 use std::collections::HashMap;
+use xs2a_core::signing::key_id::issuer::{compare_issuer, IssuerMatch};
+use xs2a_core::signing::key_id::parse_key_id;
+use xs2a_core::signing::key_id::serial::{compare_serial, SerialMatch};
+use xs2a_core::signing::signature_header::{self, SignatureParams};
 
 pub static RULES: [Rule; 5] = [
     Rule {

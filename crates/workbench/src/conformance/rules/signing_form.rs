@@ -6,7 +6,7 @@ use super::signing::{each_signed, signature, signs};
 use super::{Grade, Grader, Rule, Tally, UNSIGNED_FLOW};
 use crate::conformance::context::Context;
 use crate::conformance::model::Group;
-use crate::signing::steps::SIGNING_CANDIDATES;
+use xs2a_core::signing::steps::SIGNING_CANDIDATES;
 
 pub static RULES: [Rule; 4] = [
     Rule {

@@ -11,12 +11,12 @@ mod signing;
 use super::model::{Report, Verdict};
 use super::observed::{Area, Item, Observed, Selection};
 use super::{grade, About};
-use crate::signing::headers::HeaderList;
-use crate::signing::signer::{SignOptions, SigningCredentials};
 use crate::traffic::model::{GateStep, GateVerdict};
 use serde_json::{json, Value};
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
+use xs2a_core::signing::headers::HeaderList;
+use xs2a_core::signing::signer::{SignOptions, SigningCredentials};
 
 pub const T0: OffsetDateTime = datetime!(2026-06-01 12:00 UTC);
 pub const REDIRECT: &str = "https://tpp.example/callback";

@@ -4,12 +4,12 @@
 
 use super::placeholders::{self, Filled};
 use crate::api::error::ApiResult;
-use crate::app_state::AppState;
-use crate::own_state::personas::{self, StoredPersona};
-use crate::refusal::Refusal;
-use crate::signing::signer::SignOptions;
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use serde::{Deserialize, Serialize};
+use xs2a_core::domain::refusal::Refusal;
+use xs2a_core::signing::signer::SignOptions;
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::own_state::personas::{self, StoredPersona};
 
 /// What the composer edits (docs/workbench-api.md, "Composer").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]

@@ -7,9 +7,9 @@
 
 use super::draft::{self, Draft, OmittedHeader, Resolved, SIGNING_HEADERS};
 use crate::api::error::ApiResult;
-use crate::app_state::AppState;
-use crate::own_state::personas::{self, StoredPersona};
 use serde::{Deserialize, Serialize};
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::own_state::personas::{self, StoredPersona};
 
 /// Which text to make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
@@ -160,7 +160,7 @@ pub fn script(resolved: &Resolved, base: &str, persona: &StoredPersona) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::own_state::personas::Source;
+    use xs2a_workbench::own_state::personas::Source;
 
     fn persona() -> StoredPersona {
         StoredPersona {

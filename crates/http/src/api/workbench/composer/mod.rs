@@ -11,13 +11,13 @@ pub mod send;
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use crate::app_state::AppState;
-use crate::own_state::history;
 use axum::extract::State;
 use axum::Json;
 use draft::{prepare, Draft, Prepared};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::own_state::history;
 
 /// 200: every form.
 pub async fn operations() -> Json<&'static [operations::Operation]> {

@@ -3,9 +3,9 @@
 
 use super::draft::Prepared;
 use crate::api::error::{ApiError, ApiResult};
-use crate::outbound::client::{self, Client};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
+use xs2a_workbench::outbound::client::{self, Client};
 
 /// The largest answer the composer reads whole.
 const MAX_ANSWER: usize = 16 * 1024 * 1024;
