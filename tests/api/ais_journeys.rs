@@ -136,7 +136,7 @@ async fn corporate_journey_needs_psu_corporate_id_and_lists_agreements() {
     );
     tpp.psu_id = Some(done["psuId"].as_str().unwrap().to_owned());
 
-    // SPEC.md: a corporate user without PSU-Corporate-ID is 400.
+    // docs/reference/ais-sca.md: a corporate user without PSU-Corporate-ID is 400.
     let without = tpp.get(&app, "/v1/accounts").send().await;
     without.assert_refused(400, "HTTP_HEADER_REQUIRED", Some("PSU-Corporate-ID"));
 

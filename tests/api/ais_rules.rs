@@ -313,7 +313,7 @@ async fn ais_rules_a_new_agreement_context_is_401_consent_unknown() {
     let own = done["psuCorporateId"].as_str().unwrap().to_owned();
     let mut plain = tpp.clone();
     plain.corporate_id = None;
-    // In the corporate session, no PSU-Corporate-ID is 400 (SPEC.md).
+    // In the corporate session, no PSU-Corporate-ID is 400 (docs/reference/ais-sca.md).
     plain.get(&app, "/v1/accounts").send().await.assert_refused(
         400,
         "HTTP_HEADER_REQUIRED",

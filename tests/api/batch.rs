@@ -457,7 +457,7 @@ fn all_transactions(app: &TestApp) -> Vec<xs2a_core::bank::mock::model::Transact
         .collect()
 }
 
-/// SPEC.md: "The sandbox simulates payment batch processing for all payments except periodic ones." A
+/// docs/interface.md#payments: the simulated batch runs process every payment but periodic ones. A
 /// standing order accepted for execution (ACSP) is left alone by a manual run, by the scheduled runs of
 /// 100 days (past its end date) and by the day's last run, while a payment beside it is booked.
 #[tokio::test]

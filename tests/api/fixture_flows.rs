@@ -136,7 +136,7 @@ pub(crate) async fn basket(app: &TestApp) {
             .send()
             .await,
     );
-    // SPEC.md's known issue, reproduced by default: an unapproved domestic payment cannot be read (404).
+    // The bank's known issue (docs/interface.md#known-issues-reproduced), reproduced by default: an unapproved domestic payment cannot be read (404).
     let hidden = tpp
         .get(app, &format!("{DOMESTIC}/{domestic}/status"))
         .send()

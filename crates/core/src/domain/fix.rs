@@ -1,4 +1,4 @@
-//! The published fixes of the interface (SPEC.md, Versioning: early activation with `x-accept-fix`):
+//! The published fixes of the interface (docs/reference/ais-sca.md#the-rules-each-with-a-test, x-accept-fix: early activation by naming a fix):
 //! their names and the day each became the default. `api::ais::fixes` applies them per request.
 
 use time::macros::datetime;
@@ -33,7 +33,7 @@ impl Fix {
         }
     }
 
-    /// SPEC.md, Versioning: the day the fix became the default for everyone.
+    /// The day the fix became the default for everyone (docs/reference/ais-sca.md, x-accept-fix).
     pub fn made_default(self) -> OffsetDateTime {
         match self {
             Fix::AmountAsString => datetime!(2020-08-01 0:00 UTC),

@@ -1,12 +1,12 @@
 //! The core's one refusal type: what the sandbox says when it will not do something, without any notion
-//! of transport. Every refusal carries the SPEC.md code, the JSON path, header or parameter at fault, and
+//! of transport. Every refusal carries the interface's code (docs/reference/errors.md), the JSON path, header or parameter at fault, and
 //! plain text that says what to change, and the status it is answered with (the code-to-status table,
 //! also in docs/reference/errors.md, as plain numbers); `api::error` turns it into an HTTP response with a
 //! `tppMessages` body.
 
 use serde::{Deserialize, Serialize};
 
-/// The message codes SPEC.md names (Errors > Message structure, plus REFERENCE_MIX_INVALID).
+/// The message codes of the interface (docs/reference/errors.md's table, plus REFERENCE_MIX_INVALID).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Code {
@@ -34,7 +34,7 @@ pub enum Code {
     PaymentFailed,
     ExecutionDateInvalid,
     ReferenceMixInvalid,
-    /// Berlin Group 1.3, not in SPEC.md's list: the central register's answers (docs/rehearsal.md).
+    /// Berlin Group 1.3, not among the bank's own codes: the central register's answers (docs/rehearsal.md).
     CertificateRevoked,
     CertificateBlocked,
     RoleInvalid,
@@ -76,8 +76,8 @@ impl Code {
     }
 
     /// The status a refusal with this code is answered with, as a number: the table documented in
-    /// docs/reference/errors.md. SPEC.md leaves the code-to-status mapping open; this follows Berlin Group
-    /// 1.3 where SPEC.md is silent and SPEC.md where it speaks (signatures: 400). It lives with the codes
+    /// docs/reference/errors.md. The bank leaves the code-to-status mapping open; this follows Berlin Group
+    /// 1.3 where the bank is silent and the bank where it speaks (signatures: 400, docs/interface.md#signing-every-request). It lives with the codes
     /// so that the core's tests assert a refusal's status without the HTTP layer; `api::error` answers
     /// with it.
     pub fn status(self) -> u16 {
@@ -118,7 +118,7 @@ pub enum Category {
     Warning,
 }
 
-/// SPEC.md caps `tppMessages[].text` at 512 characters.
+/// `tppMessages[].text` is capped at 512 characters (docs/interface.md#limits).
 pub const MAX_TEXT_CHARS: usize = 512;
 
 /// One entry of `tppMessages`.

@@ -28,12 +28,12 @@ pub enum DigestAlgorithm {
     Sha512,
 }
 
-/// Choices a TPP client makes; the defaults are what SPEC.md asks for.
+/// Choices a TPP client makes; the defaults are what the interface asks for (docs/interface.md#signing-every-request).
 #[derive(Debug, Clone)]
 pub struct SignOptions {
-    /// Sign `(request-target)` first (not required by SPEC.md, common in clients).
+    /// Sign `(request-target)` first (not required by the interface, common in clients).
     pub request_target: bool,
-    /// Wrap the Signature header as `=?utf-8?B?...?=` (SPEC.md rule 10).
+    /// Wrap the Signature header as `=?utf-8?B?...?=` (docs/interface.md#signing-every-request, item 6).
     pub rfc2047: bool,
     pub digest: DigestAlgorithm,
     /// Send a Digest even without a body (some clients do on GET).
@@ -109,7 +109,7 @@ impl SigningCredentials {
         STANDARD.encode(&self.cert_der)
     }
 
-    /// `SN=<serial>,CA=<issuer>` as SPEC.md writes it.
+    /// `SN=<serial>,CA=<issuer>` as the interface writes it (docs/interface.md#signing-every-request).
     pub fn key_id(&self) -> &str {
         &self.key_id
     }
@@ -167,7 +167,7 @@ impl SigningCredentials {
         let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let key_id = options.key_id.as_deref().unwrap_or(&self.key_id);
         let mut value = signature_header::format(key_id, "rsa-sha256", &name_refs, &signature);
-        // SPEC.md rule 10: a value with non-ASCII characters (e.g. an issuer named "Bærum CA") must be
+        // docs/interface.md#signing-every-request, item 6: a value with non-ASCII characters (e.g. an issuer named "Bærum CA") must be
         // RFC 2047-wrapped; header values cannot carry it raw.
         if options.rfc2047 || !value.is_ascii() {
             value = rfc2047::encode_utf8(&value);

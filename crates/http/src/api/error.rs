@@ -93,7 +93,7 @@ impl ApiError {
         )
     }
 
-    /// 413 for a body over the limit. The code stays BAD_REQUEST: SPEC.md has no code of its own for it.
+    /// 413 for a body over the limit. The code stays BAD_REQUEST: the interface has no code of its own for it (docs/reference/errors.md).
     pub fn payload_too_large(limit: usize) -> Self {
         Self::new(
             Code::BadRequest,
@@ -142,7 +142,7 @@ impl ApiError {
         .with_status(StatusCode::REQUEST_TIMEOUT)
     }
 
-    /// 415 for a body that is not JSON (SPEC.md: XML is not supported).
+    /// 415 for a body that is not JSON (docs/interface.md#where-it-answers: XML is not supported).
     pub fn unsupported_media_type(content_type: &str) -> Self {
         Self::new(
             Code::FormatError,
@@ -155,7 +155,7 @@ impl ApiError {
         .with_status(StatusCode::UNSUPPORTED_MEDIA_TYPE)
     }
 
-    /// Overrides the status (used where SPEC.md names a status the code table does not give).
+    /// Overrides the status (used where the interface names a status the code table does not give).
     pub fn with_status(mut self, status: StatusCode) -> Self {
         self.status = status;
         self

@@ -118,7 +118,7 @@ where
     Ok(())
 }
 
-/// A rustls configuration limited to TLS 1.2 and 1.3 (SPEC.md: TLS 1.2 or higher).
+/// A rustls configuration limited to TLS 1.2 and 1.3 (docs/reference/clock-and-service.md: TLS 1.2 or higher).
 pub fn tls_config(cert_pem: &str, key_pem: &str) -> Result<Arc<rustls::ServerConfig>, String> {
     let certs = rustls_pemfile::certs(&mut cert_pem.as_bytes())
         .collect::<Result<Vec<_>, _>>()

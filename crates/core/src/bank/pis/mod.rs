@@ -10,4 +10,3 @@ pub mod settings;
 pub mod status;
 pub mod summary;
 pub mod validation;
-

@@ -14,4 +14,3 @@ pub mod tolerance;
 pub use live::Rehearsal;
 pub use profile::Profile;
 pub use tolerance::Tolerance;
-

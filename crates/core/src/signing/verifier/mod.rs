@@ -5,7 +5,7 @@
 //! window ([`request_steps`]), certificate — decode, parse, chain, validity, PSD2 roles
 //! ([`certificate_step`]) —, Signature header, keyId, algorithm ([`signer_steps`]), signed-header list,
 //! Digest, RSA-SHA256 signature ([`content_steps`]); [`sequence`] runs each whose input is there,
-//! whatever failed before it, and [`answer`] makes the refusal. Every refusal is 400 (SPEC.md: missing
+//! whatever failed before it, and [`answer`] makes the refusal. Every refusal is 400 (docs/interface.md#signing-every-request: missing
 //! or failing signatures are 400). The certificate's parse and chain verdict are cached, found by the
 //! header's text, so a request costs one RSA verification.
 
@@ -32,7 +32,7 @@ use std::borrow::Cow;
 use std::sync::{Arc, RwLock};
 use time::{Duration, OffsetDateTime};
 
-/// SPEC.md: the allowed clock deviation of the Date header.
+/// The allowed clock deviation of the Date header (docs/interface.md#limits).
 pub const MAX_CLOCK_SKEW: Duration = Duration::seconds(60);
 
 /// A request as the gate sees it.
