@@ -1,4 +1,5 @@
-//! Who may read what (SPEC.md, Consent, SCA, TPP-Session-ID rules and Limits), without a transport: for
+//! Who may read what (docs/interface.md#consent, docs/interface.md#strong-customer-authentication-and-tpp-sessions,
+//! docs/interface.md#limits, docs/reference/ais-sca.md#the-rules-each-with-a-test), without a transport: for
 //! one account information request, which PSU and context it is for, which consent covers it and whether
 //! SCA is needed ([`decide`], [`identify`]); then, per account, the consent's coverage and the
 //! PSU-not-present limits ([`Access::check_account`]).
@@ -15,7 +16,7 @@ use crate::signing::verifier::VerifiedTpp;
 use crate::store::Store;
 use time::{Duration, OffsetDateTime};
 
-/// SPEC.md, Limits: calls without the PSU present, per account and TPP, per 24 hours.
+/// docs/interface.md#limits: calls without the PSU present, per account and TPP, per 24 hours.
 pub const UNATTENDED_CALLS_PER_DAY: usize = 4;
 
 /// Which endpoint an account is read through (the unattended limit counts each separately).
@@ -210,7 +211,8 @@ pub fn decide(
         None => None,
     };
 
-    // The context: a PSU-Corporate-ID names an agreement; a corporate user must send one (SPEC.md: 400).
+    // The context: a PSU-Corporate-ID names an agreement; a corporate user must send one
+    // (400, docs/reference/ais-sca.md#the-rules-each-with-a-test).
     let agreement_id = match ask.corporate_id {
         Some(corporate_id) => {
             let agreement = psu::agreement_of(store, &tpp_id, corporate_id)?.ok_or_else(|| {

@@ -8,7 +8,6 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use std::ops::Deref;
-use xs2a_core::bank::ais::access::Endpoint as AisEndpoint;
 use xs2a_core::bank::ais::access::{self as access, Ask, Denied};
 use xs2a_core::bank::sca::authorisation::Purpose;
 use xs2a_core::bank::sca::psu;
@@ -120,30 +119,4 @@ fn verified_tpp(parts: &Parts) -> ApiResult<VerifiedTpp> {
         .get::<VerifiedTpp>()
         .cloned()
         .ok_or_else(|| ApiError::internal("account information route without the signature gate"))
-}
-
-impl AisAccess {
-    /// Checks that the consent covers the account and applies the PSU-not-present rules for `endpoint`;
-    /// records the access.
-    pub fn check_account(
-        &self,
-        state: &AppState,
-        account_id: &str,
-        endpoint: AisEndpoint,
-    ) -> ApiResult<()> {
-        Ok(self
-            .0
-            .check_account(&state.store, account_id, endpoint, state.clock.now())?)
-    }
-
-    /// A list read with the PSU present is online access with SCA to every account listed.
-    pub fn record_listed<I>(&self, state: &AppState, account_ids: I) -> ApiResult<()>
-    where
-        I: IntoIterator,
-        I::Item: AsRef<str>,
-    {
-        Ok(self
-            .0
-            .record_listed(&state.store, account_ids, state.clock.now())?)
-    }
 }

@@ -2,13 +2,13 @@
 //!
 //! The list holds the accounts the PSU granted this TPP in the request's context (private, or the
 //! corporate agreement named by PSU-Corporate-ID), as Berlin Group `accountDetails` with `resourceId` =
-//! the sandbox account id. Every account-specific read goes through [`AisAccess::check_account`]: an
-//! account outside the consent is 404 RESOURCE_UNKNOWN, and without the PSU present the 24-hour limits
+//! the sandbox account id. Every account-specific read goes through the core's access rules
+//! (`xs2a_core::bank::ais::granted::consented`): an account outside the consent is 404 RESOURCE_UNKNOWN, and without the PSU present the 24-hour limits
 //! apply. Names and cashAccountType follow the request's x-accept-fix (see `fixes`).
 
 use super::access::AisAccess;
 use super::fixes::{AcceptedFixes, RequestFixes};
-use super::granted::{self, balance_views, detail_links, Holder};
+use super::granted::{balance_views, detail_links};
 use super::views::{AccountReference, BalanceView};
 use crate::api::error::ApiResult;
 use crate::api::links::Links;
@@ -19,6 +19,7 @@ use axum::extract::{Path, State};
 use axum::Json;
 use serde::Serialize;
 use xs2a_core::bank::ais::access::Endpoint as AisEndpoint;
+use xs2a_core::bank::ais::granted::{self, Holder};
 use xs2a_core::bank::mock::model::{Account, AccountStatus};
 use xs2a_core::domain::refusal::TppMessage;
 use xs2a_workbench::app_state::AppState;
@@ -44,7 +45,7 @@ pub struct AccountDetails {
 
 impl AccountDetails {
     fn new(state: &AppState, account: Account, fixes: AcceptedFixes) -> ApiResult<Self> {
-        let holder = Holder::of(state, &account)?;
+        let holder = Holder::of(&state.store, &account)?;
         Ok(AccountDetails {
             links: detail_links(&account),
             resource_id: account.id,
@@ -84,7 +85,7 @@ async fn list(
     access: AisAccess,
     RequestFixes { fixes, warnings }: RequestFixes,
 ) -> ApiResult<Json<AccountList>> {
-    let accounts = granted::listed::<Account>(&state, &access)?
+    let accounts = granted::listed::<Account>(&state.store, &state.clock, &access)?
         .into_iter()
         .map(|a| AccountDetails::new(&state, a, fixes))
         .collect::<ApiResult<_>>()?;
@@ -109,7 +110,13 @@ async fn details(
     RequestFixes { fixes, warnings }: RequestFixes,
     Path(id): Path<String>,
 ) -> ApiResult<Json<AccountBody>> {
-    let account = granted::consented::<Account>(&state, &access, &id, AisEndpoint::Details)?;
+    let account = granted::consented::<Account>(
+        &state.store,
+        &state.clock,
+        &access,
+        &id,
+        AisEndpoint::Details,
+    )?;
     Ok(Json(AccountBody {
         account: AccountDetails::new(&state, account, fixes)?,
         tpp_messages: warnings,
@@ -133,7 +140,13 @@ async fn balances(
     RequestFixes { fixes, warnings }: RequestFixes,
     Path(id): Path<String>,
 ) -> ApiResult<Json<BalancesBody>> {
-    let account = granted::consented::<Account>(&state, &access, &id, AisEndpoint::Balances)?;
+    let account = granted::consented::<Account>(
+        &state.store,
+        &state.clock,
+        &access,
+        &id,
+        AisEndpoint::Balances,
+    )?;
     Ok(Json(BalancesBody {
         account: reference(&account),
         balances: balance_views(&account, fixes),

@@ -3,16 +3,15 @@
 //! Card accounts are answered as Berlin Group `cardAccountDetails` (with the Norwegian `relatedAccount`
 //! that payments from the card name, docs/reference/payments.md#validation-duplicates-fees), balances including
 //! `interimBooked` when the card has it (documentation 2.16.0), and `cardTransactions` with booked and pending
-//! `cardTransaction` objects. Unlike account transactions, date filters and limit apply to pending card transactions
-//! too (card-account services are not affected by the known issues, docs/interface.md#known-issues-reproduced).
+//! `cardTransaction` objects (which ones a page holds is the core's, `xs2a_core::bank::ais::card_transactions`).
 //! While the x-accept-fix
 //! `cardaccount-switch-originalamount-and-transactionamount` is not active, `transactionAmount` and
 //! `originalAmount` are swapped, as the bank answered before the fix.
 
 use super::access::AisAccess;
 use super::fixes::{AcceptedFixes, RequestFixes};
-use super::granted::{self, balance_views, detail_links, Granted, Holder};
-use super::paging::{TransactionListing, TransactionQuery};
+use super::granted::{balance_views, detail_links, Served};
+use super::paging;
 use super::views::{query, AmountView, BalanceView, CardAccountReference};
 use crate::api::error::ApiResult;
 use crate::api::links::Links;
@@ -22,10 +21,10 @@ use axum::extract::{Path, Query, State};
 use axum::Json;
 use serde::Serialize;
 use xs2a_core::bank::ais::access::Endpoint as AisEndpoint;
-use xs2a_core::bank::mock::card_transactions::of_card_account;
-use xs2a_core::bank::mock::model::{
-    format_date, AccountStatus, CardAccount, CardTransaction, CardTransactionStatus,
-};
+use xs2a_core::bank::ais::card_transactions;
+use xs2a_core::bank::ais::granted::{self, Holder};
+use xs2a_core::bank::ais::listing::TransactionQuery;
+use xs2a_core::bank::mock::model::{format_date, AccountStatus, CardAccount, CardTransaction};
 use xs2a_core::domain::fix::Fix;
 use xs2a_core::domain::refusal::TppMessage;
 use xs2a_workbench::app_state::AppState;
@@ -54,7 +53,7 @@ pub struct CardAccountDetails {
 
 impl CardAccountDetails {
     fn new(state: &AppState, card: CardAccount, fixes: AcceptedFixes) -> ApiResult<Self> {
-        let holder = Holder::of(state, &card)?;
+        let holder = Holder::of(&state.store, &card)?;
         Ok(CardAccountDetails {
             links: detail_links(&card),
             resource_id: card.id,
@@ -95,7 +94,7 @@ async fn list(
     access: AisAccess,
     RequestFixes { fixes, warnings }: RequestFixes,
 ) -> ApiResult<Json<CardAccountList>> {
-    let card_accounts = granted::listed::<CardAccount>(&state, &access)?
+    let card_accounts = granted::listed::<CardAccount>(&state.store, &state.clock, &access)?
         .into_iter()
         .map(|c| CardAccountDetails::new(&state, c, fixes))
         .collect::<ApiResult<_>>()?;
@@ -120,7 +119,13 @@ async fn details(
     RequestFixes { fixes, warnings }: RequestFixes,
     Path(id): Path<String>,
 ) -> ApiResult<Json<CardAccountBody>> {
-    let card = granted::consented::<CardAccount>(&state, &access, &id, AisEndpoint::Details)?;
+    let card = granted::consented::<CardAccount>(
+        &state.store,
+        &state.clock,
+        &access,
+        &id,
+        AisEndpoint::Details,
+    )?;
     Ok(Json(CardAccountBody {
         card_account: CardAccountDetails::new(&state, card, fixes)?,
         tpp_messages: warnings,
@@ -143,7 +148,13 @@ async fn balances(
     RequestFixes { fixes, warnings }: RequestFixes,
     Path(id): Path<String>,
 ) -> ApiResult<Json<CardBalancesBody>> {
-    let card = granted::consented::<CardAccount>(&state, &access, &id, AisEndpoint::Balances)?;
+    let card = granted::consented::<CardAccount>(
+        &state.store,
+        &state.clock,
+        &access,
+        &id,
+        AisEndpoint::Balances,
+    )?;
     Ok(Json(CardBalancesBody {
         card_account: reference(&card),
         balances: balance_views(&card, fixes),
@@ -213,33 +224,27 @@ async fn transactions(
     Path(id): Path<String>,
     raw: Result<Query<TransactionQuery>, QueryRejection>,
 ) -> ApiResult<Json<CardTransactionsBody>> {
-    let mut listing = TransactionListing::parse(&query(raw)?)?;
-    let card = granted::consented::<CardAccount>(&state, &access, &id, AisEndpoint::Transactions)?;
-    warnings.extend(listing.limit_history(access.earliest_history(state.clock.now())));
-    let selected: Vec<CardTransaction> = of_card_account(&state.store, &card.id)?
-        .into_iter()
-        .filter(|t| match t.status {
-            CardTransactionStatus::Booked => listing.status.wants_booked(),
-            CardTransactionStatus::Pending => listing.status.wants_pending(),
+    let page = card_transactions::list(&state.store, &state.clock, &access, &id, &query(raw)?)?;
+    let card_path = CardAccount::path(&page.card.id);
+    let links = paging::links(
+        &page.listing,
+        &format!("{card_path}/transactions"),
+        page.selected,
+        ("cardAccount", card_path),
+    );
+    let views = |group: Option<Vec<CardTransaction>>| -> Option<Vec<CardTransactionView>> {
+        group.map(|ts| {
+            ts.iter()
+                .map(|t| CardTransactionView::new(t, fixes))
+                .collect()
         })
-        .filter(|t| listing.includes(t.listing_date()))
-        .collect();
-    let card_path = CardAccount::path(&card.id);
-    let path = format!("{card_path}/transactions");
-    let links = listing.links(&path, selected.len(), ("cardAccount", card_path));
-    let (mut booked, mut pending) = (Vec::new(), Vec::new());
-    for t in listing.page(selected) {
-        let view = CardTransactionView::new(&t, fixes);
-        match t.status {
-            CardTransactionStatus::Booked => booked.push(view),
-            CardTransactionStatus::Pending => pending.push(view),
-        }
-    }
+    };
+    warnings.extend(page.warnings);
     Ok(Json(CardTransactionsBody {
-        card_account: reference(&card),
+        card_account: reference(&page.card),
         card_transactions: CardAccountReport {
-            booked: listing.status.wants_booked().then_some(booked),
-            pending: listing.status.wants_pending().then_some(pending),
+            booked: views(page.booked),
+            pending: views(page.pending),
             links,
         },
         tpp_messages: warnings,

@@ -31,3 +31,6 @@ pub fn routes() -> Routes {
         .merge(psu::routes())
         .merge(consents::routes())
 }
+
+#[cfg(test)]
+mod tests;

@@ -6,27 +6,18 @@
 //! record under `transactionsDetails`, with the counterparty accounts, codes, ultimate parties and
 //! `additionalInformationProprietary1` (where the sandbox transaction came from).
 //!
-//! Pending transactions (made with `"status": "pending"` on the sandbox endpoint) are listed under
-//! `pending`, without a bookingDate. The bank's known issue (docs/interface.md#known-issues-reproduced) is
-//! reproduced by default: with bookingStatus
-//! `both` or `pending` every pending transaction is returned, whatever dateFrom, dateTo, limit and offset
-//! say (they page the booked ones alone), with a WARNING naming the issue; `PUT /v1/sandbox/settings
-//! {"reproducePendingTransactionsIssue": false}` turns it off, and then pending ones are filtered and paged
-//! together with the booked ones, as `all` always does. Groups follow Berlin Group: `booked` is present
-//! for booked/both/all, `pending` for pending/both/all.
-//!
-//! Without the PSU present the history is limited to 90 days: `dateFrom` is raised and a WARNING says so.
-//! The details of one transaction need the same as the list (the account read online with SCA in the
-//! last 90 days, the transaction inside the 90 days) but do not count towards the 4 calls per 24 hours,
-//! which the bank sets for the list (docs/interface.md#strong-customer-authentication-and-tpp-sessions).
+//! Pending transactions are listed under `pending`, without a bookingDate. Which transactions a page
+//! holds (the filters, the paging, the 90-day history floor without the PSU present, the bank's known
+//! issue about pending transactions) and which one the details read are the core's
+//! (`xs2a_core::bank::ais::transactions`); here the request is read and the answer written.
 
 use super::access::AisAccess;
 use super::accounts::reference;
 use super::fixes::{AcceptedFixes, RequestFixes};
-use super::granted::{self, Granted};
-use super::paging::{TransactionListing, TransactionQuery};
-use super::views::{query, AccountReference, AmountView, BookingStatus};
-use crate::api::error::{ApiError, ApiResult};
+use super::granted::Served;
+use super::paging;
+use super::views::{query, AccountReference, AmountView};
+use crate::api::error::ApiResult;
 use crate::api::links::Links;
 use crate::api::openapi::headers::{AIS, SIGNED};
 use crate::api::openapi::routes::Routes;
@@ -34,15 +25,11 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::Json;
 use serde::Serialize;
-use xs2a_core::bank::ais::access::Endpoint as AisEndpoint;
-use xs2a_core::bank::consent::AccountAccessLog;
-use xs2a_core::bank::consent::UNATTENDED_HISTORY;
+use xs2a_core::bank::ais::listing::TransactionQuery;
+use xs2a_core::bank::ais::transactions::{self, FoundTransaction};
 use xs2a_core::bank::mock::model::{
     format_date, Account, AccountRef, Transaction, TransactionSource,
 };
-use xs2a_core::bank::mock::transactions::{of_account, pending_of_account};
-use xs2a_core::bank::pis::settings;
-use xs2a_core::domain::refusal::Code;
 use xs2a_core::domain::refusal::TppMessage;
 use xs2a_workbench::app_state::AppState;
 
@@ -105,6 +92,19 @@ struct TransactionsBody {
     tpp_messages: Vec<TppMessage>,
 }
 
+/// The items of one group, `None` when bookingStatus did not ask for it.
+fn items(
+    group: Option<Vec<Transaction>>,
+    pending: bool,
+    fixes: AcceptedFixes,
+) -> Option<Vec<TransactionItem>> {
+    group.map(|ts| {
+        ts.iter()
+            .map(|t| TransactionItem::new(t, pending, fixes))
+            .collect()
+    })
+}
+
 /// 200 `{account, transactions: {booked, pending, _links}}`.
 async fn list(
     State(state): State<AppState>,
@@ -116,88 +116,24 @@ async fn list(
     Path(id): Path<String>,
     raw: Result<Query<TransactionQuery>, QueryRejection>,
 ) -> ApiResult<Json<TransactionsBody>> {
-    // The query first: a malformed request must not use up one of the unattended calls.
-    let mut listing = TransactionListing::parse(&query(raw)?)?;
-    let account = granted::consented::<Account>(&state, &access, &id, AisEndpoint::Transactions)?;
-    warnings.extend(listing.limit_history(access.earliest_history(state.clock.now())));
-    let store = &state.store;
-    let booked: Vec<Transaction> = if listing.status.wants_booked() {
-        of_account(store, &account.id)?
-    } else {
-        Vec::new()
-    };
-    let pending: Vec<Transaction> = if listing.status.wants_pending() {
-        pending_of_account(store, &account.id)?
-    } else {
-        Vec::new()
-    };
-    let path = format!("{}/transactions", Account::path(&account.id));
-    let owner = ("account", Account::path(&account.id));
-    let reproduce_issue = matches!(listing.status, BookingStatus::Pending | BookingStatus::Both)
-        && settings::in_effect(store)?.reproduce_pending_transactions_issue;
-    let (links, booked_items, pending_items) = if reproduce_issue {
-        // The known issue: the filters and paging apply to the booked transactions alone.
-        let booked: Vec<Transaction> = booked
-            .into_iter()
-            .filter(|t| listing.includes(t.booking_date))
-            .collect();
-        let links = listing.links(&path, booked.len(), owner);
-        if !pending.is_empty() {
-            warnings.push(pending_issue_warning(pending.len()));
-        }
-        let booked_items = listing
-            .page(booked)
-            .iter()
-            .map(|t| TransactionItem::new(t, false, fixes))
-            .collect();
-        let pending_items = pending
-            .iter()
-            .map(|t| TransactionItem::new(t, true, fixes))
-            .collect();
-        (links, booked_items, pending_items)
-    } else {
-        let mut selected: Vec<(Transaction, bool)> = booked
-            .into_iter()
-            .map(|t| (t, false))
-            .chain(pending.into_iter().map(|t| (t, true)))
-            .filter(|(t, _)| listing.includes(t.booking_date))
-            .collect();
-        // Stable: each group is in recording order already; booked first on the same date.
-        selected.sort_by_key(|(t, pending)| (t.booking_date, *pending));
-        let links = listing.links(&path, selected.len(), owner);
-        let (mut booked_items, mut pending_items) = (Vec::new(), Vec::new());
-        for (t, pending) in listing.page(selected) {
-            let item = TransactionItem::new(&t, pending, fixes);
-            if pending {
-                pending_items.push(item);
-            } else {
-                booked_items.push(item);
-            }
-        }
-        (links, booked_items, pending_items)
-    };
+    let page = transactions::list(&state.store, &state.clock, &access, &id, &query(raw)?)?;
+    let account_path = Account::path(&page.account.id);
+    let links = paging::links(
+        &page.listing,
+        &format!("{account_path}/transactions"),
+        page.selected,
+        ("account", account_path),
+    );
+    warnings.extend(page.warnings);
     Ok(Json(TransactionsBody {
-        account: reference(&account),
+        account: reference(&page.account),
         transactions: AccountReport {
-            booked: listing.status.wants_booked().then_some(booked_items),
-            pending: listing.status.wants_pending().then_some(pending_items),
+            booked: items(page.booked, false, fixes),
+            pending: items(page.pending, true, fixes),
             links,
         },
         tpp_messages: warnings,
     }))
-}
-
-/// The WARNING that says the bank's known issue shaped the `pending` group.
-fn pending_issue_warning(count: usize) -> TppMessage {
-    TppMessage::warning(
-        Code::BadRequest,
-        Some("bookingStatus"),
-        format!(
-            "Reproducing a known issue of the bank (docs/interface.md): with bookingStatus both or pending all {count} pending \
-             transactions are returned; dateFrom, dateTo, limit and offset do not filter them. Turn it off \
-             with PUT /v1/sandbox/settings {{\"reproducePendingTransactionsIssue\": false}}."
-        ),
-    )
 }
 
 /// Berlin Group `transactions`, the full record.
@@ -265,30 +201,6 @@ struct DetailsBody {
     tpp_messages: Vec<TppMessage>,
 }
 
-/// Without the PSU present: the account must have been read online with SCA in the last 90 days.
-fn require_recent_online_access(
-    state: &AppState,
-    access: &AisAccess,
-    account_id: &str,
-) -> ApiResult<()> {
-    let key = format!("{}/{account_id}", access.tpp.tpp_id());
-    let log = state.store.table::<AccountAccessLog>()?.get(&key)?;
-    let now = state.clock.now();
-    if log
-        .and_then(|l| l.last_online_access)
-        .is_some_and(|at| now - at <= UNATTENDED_HISTORY)
-    {
-        return Ok(());
-    }
-    Err(ApiError::new(
-        Code::ConsentExpired,
-        Some("PSU-IP-Address"),
-        "Without the PSU present (no PSU-IP-Address) transactions can be read only if the PSU accessed the \
-         account online with SCA through this TPP in the last 90 days. Read it once with the PSU present.",
-    )
-    .with_status(axum::http::StatusCode::UNAUTHORIZED))
-}
-
 /// 200 `{transactionsDetails: transactions}`.
 async fn details(
     State(state): State<AppState>,
@@ -296,35 +208,12 @@ async fn details(
     RequestFixes { fixes, warnings }: RequestFixes,
     Path((id, transaction_id)): Path<(String, String)>,
 ) -> ApiResult<Json<DetailsBody>> {
-    let account = granted::consented::<Account>(&state, &access, &id, AisEndpoint::Details)?;
-    let floor = access.earliest_history(state.clock.now());
-    if floor.is_some() {
-        require_recent_online_access(&state, &access, &account.id)?;
-    }
-    let unknown = || ApiError::unknown("transactionId", "transaction", &transaction_id);
-    let booked = of_account(&state.store, &account.id)?
-        .into_iter()
-        .map(|t| (t, false));
-    let pending = pending_of_account(&state.store, &account.id)?
-        .into_iter()
-        .map(|t| (t, true));
-    let (transaction, is_pending) = booked
-        .chain(pending)
-        .find(|(t, _)| t.id == transaction_id)
-        .ok_or_else(unknown)?;
-    if let Some(floor) = floor.filter(|f| transaction.booking_date < *f) {
-        return Err(ApiError::new(
-            Code::ResourceUnknown,
-            Some("transactionId"),
-            format!(
-                "Transaction '{transaction_id}' was booked before {}: without the PSU present history is \
-                 limited to 90 days.",
-                format_date(floor)
-            ),
-        ));
-    }
+    let FoundTransaction {
+        transaction,
+        pending,
+    } = transactions::details(&state.store, &state.clock, &access, &id, &transaction_id)?;
     Ok(Json(DetailsBody {
-        transactions_details: TransactionDetails::new(transaction, is_pending, fixes),
+        transactions_details: TransactionDetails::new(transaction, pending, fixes),
         tpp_messages: warnings,
     }))
 }

@@ -1,15 +1,13 @@
 //! The building blocks of account information bodies (Berlin Group 1.3 shapes): amounts in the form the
-//! request's fixes ask for, balances, account references, and the query values the listings share.
+//! request's fixes ask for, balances, account references, and the reading of a query string.
 
 use super::fixes::AcceptedFixes;
 use crate::api::error::{ApiError, ApiResult};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
 use serde::Serialize;
-use time::Date;
 use xs2a_core::bank::mock::model::{format_date, Balance, Money};
 use xs2a_core::domain::fix::Fix;
-use xs2a_core::domain::refusal::TppMessage;
 
 /// An amount's value: a string with the currency's minor units (`amount-as-string`, the default), or a
 /// JSON number as before that fix.
@@ -53,7 +51,7 @@ impl AmountView {
         let amount = if fixes.is_active(Fix::AmountAsString) {
             AmountValue::Text(text)
         } else {
-            // Always representable: at most 18 significant digits (SPEC.md precision).
+            // Always representable: at most 18 significant digits (docs/interface.md#limits).
             text.parse::<f64>()
                 .ok()
                 .and_then(serde_json::Number::from_f64)
@@ -117,93 +115,6 @@ pub fn query<T>(query: Result<Query<T>, QueryRejection>) -> ApiResult<T> {
     })
 }
 
-/// `bookingStatus` of the account information listings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BookingStatus {
-    Booked,
-    Pending,
-    /// `both`.
-    Both,
-    /// `all`: the same selection as `both` here (this bank has no `information` entries), but kept as
-    /// sent, so the paging links repeat it.
-    All,
-}
-
-impl BookingStatus {
-    /// Required: missing is 400 QUERY_PARAMETER_REQUIRED, another value 400 FORMAT_ERROR.
-    pub fn parse(value: Option<&str>) -> ApiResult<BookingStatus> {
-        match value.map(str::trim) {
-            None | Some("") => Err(ApiError::query_parameter_required("bookingStatus")),
-            Some("booked") => Ok(BookingStatus::Booked),
-            Some("pending") => Ok(BookingStatus::Pending),
-            Some("both") => Ok(BookingStatus::Both),
-            Some("all") => Ok(BookingStatus::All),
-            Some(other) => Err(ApiError::format(
-                "bookingStatus",
-                format!(
-                    "bookingStatus '{other}' is not supported; use booked, pending, both or all"
-                ),
-            )),
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BookingStatus::Booked => "booked",
-            BookingStatus::Pending => "pending",
-            BookingStatus::Both => "both",
-            BookingStatus::All => "all",
-        }
-    }
-
-    pub fn wants_booked(self) -> bool {
-        self != BookingStatus::Pending
-    }
-
-    pub fn wants_pending(self) -> bool {
-        self != BookingStatus::Booked
-    }
-}
-
-/// An int32 query value of at least `min`, else 400 FORMAT_ERROR naming the parameter.
-pub fn int32(name: &str, text: &str, min: i32) -> ApiResult<usize> {
-    let value: i32 = text.trim().parse().map_err(|_| {
-        ApiError::format(
-            name,
-            format!("{name} '{text}' is not a whole number (int32)"),
-        )
-    })?;
-    if value < min {
-        return Err(ApiError::format(
-            name,
-            format!("{name} is {value}, it must be at least {min}"),
-        ));
-    }
-    Ok(value as usize)
-}
-
-/// A `YYYY-MM-DD` query value, else 400 FORMAT_ERROR naming the parameter.
-pub fn date(name: &str, text: Option<&str>) -> ApiResult<Option<Date>> {
-    text.map(|t| {
-        xs2a_core::domain::calendar_date::parse(t.trim())
-            .map_err(|reason| ApiError::format(name, format!("{name} {reason}.")))
-    })
-    .transpose()
-}
-
-/// The WARNING sent when a read without the PSU present asked for more than 90 days of history.
-pub fn history_limited(floor: Date) -> TppMessage {
-    TppMessage::warning(
-        xs2a_core::domain::refusal::Code::AccessExceeded,
-        Some("dateFrom"),
-        format!(
-            "Without the PSU present (no PSU-IP-Address) transaction history is limited to 90 days: \
-             dateFrom was set to {}. Read with the PSU present for older transactions.",
-            format_date(floor)
-        ),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,36 +146,5 @@ mod tests {
             currency: Currency::NOK,
         };
         assert_eq!(amount_text(&whole), "10.00");
-    }
-
-    #[test]
-    fn booking_status_is_required_and_closed() {
-        let missing = BookingStatus::parse(None).unwrap_err();
-        assert_eq!(
-            missing.refusal.code,
-            xs2a_core::domain::refusal::Code::QueryParameterRequired
-        );
-        assert_eq!(missing.refusal.path.as_deref(), Some("bookingStatus"));
-        let other = BookingStatus::parse(Some("information")).unwrap_err();
-        assert_eq!(
-            other.refusal.code,
-            xs2a_core::domain::refusal::Code::FormatError
-        );
-        let all = BookingStatus::parse(Some("all")).unwrap();
-        assert_eq!(all.as_str(), "all", "kept as sent, for the paging links");
-        assert!(all.wants_booked() && all.wants_pending());
-    }
-
-    #[test]
-    fn limit_must_be_at_least_one() {
-        assert_eq!(
-            int32("limit", "0", 1).unwrap_err().refusal.path.as_deref(),
-            Some("limit")
-        );
-        assert_eq!(
-            int32("limit", "x", 1).unwrap_err().refusal.path.as_deref(),
-            Some("limit")
-        );
-        assert_eq!(int32("offset", "0", 0).unwrap(), 0);
     }
 }
