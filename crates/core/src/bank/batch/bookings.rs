@@ -7,35 +7,13 @@
 
 use crate::bank::mock::booking_blocks::{BlockWriter, BookingBlock};
 use crate::bank::mock::model::TransactionSource;
-use crate::bank::mock::transaction_codec::TransactionRef;
+use crate::bank::mock::transaction_codec::{TransactionFields, TransactionRef};
 use crate::bank::mock::transactions::{last_sequence, SequenceCounter};
 use crate::domain::refusal::Refusal;
-use crate::domain::Currency;
 use crate::store::codec::IdRef;
 use crate::store::{RawRecords, Record, Store};
-use rust_decimal::Decimal;
 use std::collections::HashMap;
-use time::Date;
 use uuid::Uuid;
-
-/// One booking's fields besides its account, number and id, borrowed from the ledger and the order.
-pub struct Booking<'a> {
-    /// Signed: negative debits the account.
-    pub amount: Decimal,
-    pub currency: Currency,
-    pub on: Date,
-    pub remittance: &'a str,
-    pub creditor_name: &'a str,
-    /// (IBAN, BBAN)
-    pub creditor_account: (&'a str, &'a str),
-    pub debtor_name: &'a str,
-    /// (IBAN, BBAN)
-    pub debtor_account: (&'a str, &'a str),
-    pub code: &'a str,
-    pub ultimate_debtor: &'a str,
-    pub ultimate_creditor: &'a str,
-    pub purpose_code: &'a str,
-}
 
 /// The bookings of one run so far.
 pub struct Bookings {
@@ -78,10 +56,10 @@ impl Bookings {
         })
     }
 
-    /// Numbers one transaction on `account_id` and writes it into the account's block; returns its id
+    /// Numbers one transaction (what it says: `booking`) on `account_id` and writes it into the account's block; returns its id
     /// (derived from account and sequence, as every sandbox transaction's), as a UUID: the caller makes
     /// its text only where it is needed (a debit, which its execution names).
-    pub fn record(&mut self, account_id: &str, booking: &Booking) -> Uuid {
+    pub fn record(&mut self, account_id: &str, booking: &TransactionFields) -> Uuid {
         let sequence = match self.last.get_mut(account_id) {
             Some(last) => {
                 *last += 1;
@@ -106,20 +84,8 @@ impl Bookings {
             id: IdRef::Uuid(*id.as_bytes()),
             account_id: IdRef::Text(account_id),
             sequence,
-            amount: booking.amount,
-            currency: booking.currency,
-            booking_date: booking.on,
-            value_date: booking.on,
-            remittance_information_unstructured: booking.remittance,
-            creditor_name: booking.creditor_name,
-            creditor_account: booking.creditor_account,
-            debtor_name: booking.debtor_name,
-            debtor_account: booking.debtor_account,
-            bank_transaction_code: booking.code,
-            ultimate_debtor: booking.ultimate_debtor,
-            ultimate_creditor: booking.ultimate_creditor,
-            purpose_code: booking.purpose_code,
             source: TransactionSource::Payment,
+            fields: *booking,
         });
         id
     }

@@ -15,10 +15,11 @@
 //! so a debit and its credit are always equal and money is conserved among sandbox accounts (per balance
 //! type both accounts carry; the seeded accounts all carry closingBooked, interimBooked and interimAvailable).
 
-use super::bookings::{Booking, Bookings};
+use super::bookings::Bookings;
 use crate::bank::mock::model::{
     Account, AccountRef, AccountStatus, Balance, BalanceType, CardAccount, Customer,
 };
+use crate::bank::mock::transaction_codec::TransactionFields;
 use crate::bank::pis::model::{
     CreditorAccount, DebtorAccount, Payment, PaymentOrder, PaymentProduct, Remittance,
 };
@@ -345,16 +346,17 @@ impl Ledger {
             (None, Some(r)) => (r.iban.as_str(), r.bban.as_str()),
             (None, None) => unreachable!("one or the other"),
         };
-        let mut booking = Booking {
+        let mut booking = TransactionFields {
             amount: minor(amount, scale),
             currency,
-            on,
-            remittance: &remittance,
+            booking_date: on,
+            value_date: on,
+            remittance_information_unstructured: &remittance,
             creditor_name: &order.creditor_name,
             creditor_account,
             debtor_name,
             debtor_account,
-            code: code.credit,
+            bank_transaction_code: code.credit,
             ultimate_debtor: order.ultimate_debtor.as_deref().unwrap_or(debtor_name),
             ultimate_creditor: &order.creditor_name,
             purpose_code: order.purpose_code.as_deref().unwrap_or("OTHR"),
@@ -364,7 +366,7 @@ impl Ledger {
         }
         debit.then(|| {
             booking.amount = minor(-amount, scale);
-            booking.code = code.debit;
+            booking.bank_transaction_code = code.debit;
             bookings.record(debtor_id, &booking).to_string()
         })
     }
@@ -396,16 +398,17 @@ impl Ledger {
         bookings
             .record(
                 debtor_id,
-                &Booking {
+                &TransactionFields {
                     amount: minor(-total, currency.minor_units()),
                     currency,
-                    on,
-                    remittance: &remittance,
+                    booking_date: on,
+                    value_date: on,
+                    remittance_information_unstructured: &remittance,
                     creditor_name: "Flere mottakere",
                     creditor_account: (&clearing.iban, &clearing.bban),
                     debtor_name,
                     debtor_account,
-                    code: code.debit,
+                    bank_transaction_code: code.debit,
                     ultimate_debtor: debtor_name,
                     ultimate_creditor: "Flere mottakere",
                     purpose_code: "OTHR",

@@ -39,12 +39,13 @@ impl Record for Transaction {
     }
 }
 
-/// A transaction's fields, borrowed: what the compact form is written from, so that a batch run can
-/// write its bookings without building a [`Transaction`] (and its dozen strings) for each.
-pub struct TransactionRef<'a> {
-    pub id: IdRef<'a>,
-    pub account_id: IdRef<'a>,
-    pub sequence: u64,
+/// What a transaction says besides who it is (id, account, number) and where it came from, borrowed:
+/// the one list of these fields besides [`Transaction`]'s own, under the same names. The compact form is
+/// written from it, and a batch run describes each booking with one, so that it can write its bookings
+/// without building a [`Transaction`] (and its dozen strings) for each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TransactionFields<'a> {
+    /// Signed: negative is a debit of the account.
     pub amount: Decimal,
     pub currency: Currency,
     pub booking_date: Date,
@@ -60,15 +61,11 @@ pub struct TransactionRef<'a> {
     pub ultimate_debtor: &'a str,
     pub ultimate_creditor: &'a str,
     pub purpose_code: &'a str,
-    pub source: TransactionSource,
 }
 
-impl<'a> TransactionRef<'a> {
-    pub fn of(t: &'a Transaction) -> TransactionRef<'a> {
-        TransactionRef {
-            id: IdRef::Text(&t.id),
-            account_id: IdRef::Text(&t.account_id),
-            sequence: t.sequence,
+impl<'a> TransactionFields<'a> {
+    pub fn of(t: &'a Transaction) -> TransactionFields<'a> {
+        TransactionFields {
             amount: t.amount.amount,
             currency: t.amount.currency,
             booking_date: t.booking_date,
@@ -82,7 +79,27 @@ impl<'a> TransactionRef<'a> {
             ultimate_debtor: &t.ultimate_debtor,
             ultimate_creditor: &t.ultimate_creditor,
             purpose_code: &t.purpose_code,
+        }
+    }
+}
+
+/// A whole transaction, borrowed: who it is, where it came from, and what it says.
+pub struct TransactionRef<'a> {
+    pub id: IdRef<'a>,
+    pub account_id: IdRef<'a>,
+    pub sequence: u64,
+    pub source: TransactionSource,
+    pub fields: TransactionFields<'a>,
+}
+
+impl<'a> TransactionRef<'a> {
+    pub fn of(t: &'a Transaction) -> TransactionRef<'a> {
+        TransactionRef {
+            id: IdRef::Text(&t.id),
+            account_id: IdRef::Text(&t.account_id),
+            sequence: t.sequence,
             source: t.source,
+            fields: TransactionFields::of(t),
         }
     }
 }
@@ -117,21 +134,22 @@ pub fn write_ref(w: &mut Writer, t: &TransactionRef) {
 /// The fields after the id and the account id (a booking block writes its account's id itself).
 pub fn write_after_account(w: &mut Writer, t: &TransactionRef) {
     w.u64(t.sequence);
-    w.decimal(t.amount);
-    w.currency(t.currency);
-    w.date(t.booking_date);
-    w.date(t.value_date);
-    w.str(t.remittance_information_unstructured);
-    w.str(t.creditor_name);
-    w.str(t.creditor_account.0);
-    w.str(t.creditor_account.1);
-    w.str(t.debtor_name);
-    w.str(t.debtor_account.0);
-    w.str(t.debtor_account.1);
-    w.str(t.bank_transaction_code);
-    w.str(t.ultimate_debtor);
-    w.str(t.ultimate_creditor);
-    w.str(t.purpose_code);
+    let f = &t.fields;
+    w.decimal(f.amount);
+    w.currency(f.currency);
+    w.date(f.booking_date);
+    w.date(f.value_date);
+    w.str(f.remittance_information_unstructured);
+    w.str(f.creditor_name);
+    w.str(f.creditor_account.0);
+    w.str(f.creditor_account.1);
+    w.str(f.debtor_name);
+    w.str(f.debtor_account.0);
+    w.str(f.debtor_account.1);
+    w.str(f.bank_transaction_code);
+    w.str(f.ultimate_debtor);
+    w.str(f.ultimate_creditor);
+    w.str(f.purpose_code);
     let source = SOURCES.iter().position(|s| *s == t.source).expect("listed");
     w.u8(source as u8);
 }
