@@ -8,14 +8,12 @@
 //! the history starts 90 days back: a missing or earlier `dateFrom` is raised to that floor, with a
 //! WARNING, so the listing as served (and its paging links) says exactly what was selected.
 
+use crate::bank::mock::listing::{int32, DEFAULT_LIMIT};
 use crate::bank::mock::model::format_date;
 use crate::domain::calendar_date;
 use crate::domain::refusal::{Code, CoreResult, Refusal, TppMessage};
 use serde::Deserialize;
 use time::Date;
-
-/// Without pagination parameters a page holds 200 transactions (docs/interface.md#limits).
-pub const DEFAULT_LIMIT: usize = 200;
 
 /// The listing parameters as sent: text, so that a bad value is a FORMAT_ERROR naming its parameter.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -77,23 +75,6 @@ impl BookingStatus {
     pub fn wants_pending(self) -> bool {
         self != BookingStatus::Booked
     }
-}
-
-/// An int32 query value of at least `min`, else 400 FORMAT_ERROR naming the parameter.
-fn int32(name: &str, text: &str, min: i32) -> CoreResult<usize> {
-    let value: i32 = text.trim().parse().map_err(|_| {
-        Refusal::format(
-            name,
-            format!("{name} '{text}' is not a whole number (int32)"),
-        )
-    })?;
-    if value < min {
-        return Err(Refusal::format(
-            name,
-            format!("{name} is {value}, it must be at least {min}"),
-        ));
-    }
-    Ok(value as usize)
 }
 
 /// A `YYYY-MM-DD` query value, else 400 FORMAT_ERROR naming the parameter.

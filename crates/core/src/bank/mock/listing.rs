@@ -93,8 +93,9 @@ impl Listing {
     }
 }
 
-/// An int32 query value of at least `min`.
-fn int32(name: &str, text: &str, min: i32) -> Result<usize, Refusal> {
+/// An int32 query value of at least `min`, else 400 FORMAT_ERROR naming the parameter (also the account
+/// information listings' `limit` and `offset`).
+pub(crate) fn int32(name: &str, text: &str, min: i32) -> Result<usize, Refusal> {
     let value: i32 = text.trim().parse().map_err(|_| {
         Refusal::format(
             name,

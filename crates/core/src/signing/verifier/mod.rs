@@ -63,6 +63,29 @@ pub struct VerifiedTpp {
 }
 
 impl VerifiedTpp {
+    /// A bundled TPP's certificate (`test_credentials::TPP_CERTIFICATES`, by directory name: "aisp",
+    /// "pisp", ...) as the gate verifies it, trusted and with nothing tolerated: for tests that call an
+    /// operation behind the gate without signing a request.
+    pub fn bundled(dir: &str) -> Option<VerifiedTpp> {
+        let (_, _, pem, _) = super::test_credentials::TPP_CERTIFICATES
+            .iter()
+            .find(|(name, ..)| *name == dir)?;
+        let der = super::certificate::pem_blocks(pem)
+            .ok()?
+            .into_iter()
+            .next()?;
+        Some(VerifiedTpp {
+            certificate: Arc::new(CachedCertificate {
+                certificate: Ok(TppCertificate::from_der(&der).ok()?),
+                chain: super::trust::ChainVerdict::Trusted {
+                    ca_subject: "the bundled test CA".into(),
+                },
+                issuing_ca_not_after: None,
+            }),
+            tolerated: Vec::new(),
+        })
+    }
+
     /// The WARNINGs the sandbox profile answers with.
     pub fn warnings(&self) -> Vec<TppMessage> {
         self.tolerated.iter().map(|t| t.warning.clone()).collect()

@@ -5,34 +5,16 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
 use serde_json::Value;
-use std::sync::Arc;
 use time::macros::datetime;
 use tower::ServiceExt;
 use xs2a_core::bank::consent::{self, Consent};
 use xs2a_core::bank::mock::customers;
 use xs2a_core::bank::sca::psu;
-use xs2a_core::signing::certificate::{pem_blocks, TppCertificate};
-use xs2a_core::signing::test_credentials::TPP_CERTIFICATES;
-use xs2a_core::signing::trust::{CachedCertificate, ChainVerdict};
 use xs2a_core::signing::verifier::VerifiedTpp;
 
 /// The bundled AISP's certificate, as the gate would have verified it.
 fn aisp() -> VerifiedTpp {
-    let (_, _, pem, _) = TPP_CERTIFICATES
-        .iter()
-        .find(|(dir, ..)| *dir == "aisp")
-        .expect("bundled");
-    let der = pem_blocks(pem).unwrap().remove(0);
-    VerifiedTpp {
-        certificate: Arc::new(CachedCertificate {
-            certificate: Ok(TppCertificate::from_der(&der).unwrap()),
-            chain: ChainVerdict::Trusted {
-                ca_subject: "test".into(),
-            },
-            issuing_ca_not_after: None,
-        }),
-        tolerated: Vec::new(),
-    }
+    VerifiedTpp::bundled("aisp").expect("bundled")
 }
 
 /// The seeded sandbox with Kari's first account granted to the AISP and read online with SCA today.

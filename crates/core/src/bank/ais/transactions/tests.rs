@@ -12,12 +12,8 @@ use crate::bank::mock::customers::tests::{person, person_number};
 use crate::bank::mock::model::CardAccount;
 use crate::bank::mock::transactions::TransactionInput;
 use crate::bank::sca::Context;
-use crate::signing::certificate::{pem_blocks, TppCertificate};
-use crate::signing::test_credentials::TPP_CERTIFICATES;
-use crate::signing::trust::{CachedCertificate, ChainVerdict};
 use crate::signing::verifier::VerifiedTpp;
 use serde_json::json;
-use std::sync::Arc;
 use time::macros::datetime;
 
 /// The sandbox clock of every test: the floor without the PSU present is 2025-12-15.
@@ -27,21 +23,7 @@ fn clock() -> Clock {
 
 /// The bundled AISP's certificate, as the gate would have verified it.
 fn aisp() -> VerifiedTpp {
-    let (_, _, pem, _) = TPP_CERTIFICATES
-        .iter()
-        .find(|(dir, ..)| *dir == "aisp")
-        .expect("bundled");
-    let der = pem_blocks(pem).unwrap().remove(0);
-    VerifiedTpp {
-        certificate: Arc::new(CachedCertificate {
-            certificate: Ok(TppCertificate::from_der(&der).unwrap()),
-            chain: ChainVerdict::Trusted {
-                ca_subject: "test".into(),
-            },
-            issuing_ca_not_after: None,
-        }),
-        tolerated: Vec::new(),
-    }
+    VerifiedTpp::bundled("aisp").expect("bundled")
 }
 
 struct Bank {
