@@ -8,6 +8,7 @@ use crate::bank::events::{EventKind, Events};
 use crate::bank::mock::model::{Account, Customer, CustomerType};
 use crate::bank::mock::seed;
 use crate::bank::sca::presets::ScaPresets;
+use crate::bank::sca::psu;
 use crate::bank::sca::session::TppSession;
 use crate::bank::sca::Context;
 use crate::bank::state::{BankState, Services, Settings};
