@@ -20,13 +20,7 @@ pub async fn gate(State(state): State<AppState>, request: Request, next: Next) -
     // The body was read, within the size and time limits, by `api::limits` before routing.
     let body = match to_bytes(body, usize::MAX).await {
         Ok(bytes) => bytes,
-        Err(error) => {
-            return ApiError::format(
-                "(body)",
-                format!("the request body could not be read: {error}"),
-            )
-            .into_response()
-        }
+        Err(error) => return super::json::unreadable_body(error).into_response(),
     };
     // Requests are JSON (docs/interface.md#where-it-answers). Checked for every body, not only where a handler reads
     // one.

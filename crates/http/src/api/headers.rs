@@ -21,6 +21,21 @@ fn hint_for_uuid_header(name: &str, value: &str) -> &'static str {
     }
 }
 
+/// A header's text value, trimmed, if present, readable and not empty. An unreadable value reads as absent
+/// here: the gate refused the typed headers' already ([`validate_typed_headers`]).
+pub fn text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+}
+
+/// [`text`], owned.
+pub fn owned(headers: &HeaderMap, name: &str) -> Option<String> {
+    text(headers, name).map(str::to_owned)
+}
+
 /// Checks every typed header the request carries.
 pub fn validate_typed_headers(headers: &HeaderMap) -> Result<(), ApiError> {
     let text = |name: &str| -> Result<Option<&str>, ApiError> {

@@ -24,11 +24,19 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                 .get(CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok()),
         )?;
-        let bytes = Bytes::from_request(request, state).await.map_err(|e| {
-            ApiError::format("(body)", format!("the request body could not be read: {e}"))
-        })?;
+        let bytes = Bytes::from_request(request, state)
+            .await
+            .map_err(unreadable_body)?;
         parse(&bytes).map(JsonBody)
     }
+}
+
+/// 400 FORMAT_ERROR for a body the connection failed to deliver.
+pub fn unreadable_body(error: impl std::fmt::Display) -> ApiError {
+    ApiError::format(
+        "(body)",
+        format!("the request body could not be read: {error}"),
+    )
 }
 
 /// Refuses a declared media type that is not JSON. A missing Content-Type is read as JSON.

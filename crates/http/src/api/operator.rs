@@ -9,7 +9,7 @@ use axum::http::header::AUTHORIZATION;
 use axum::http::HeaderMap;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use xs2a_core::bank::state::AccessMode;
+use xs2a_core::bank::operator_access;
 use xs2a_workbench::app_state::AppState;
 
 /// The operator credential a request carries: `Authorization: Bearer <token>`, or `?token=` where a
@@ -27,32 +27,23 @@ pub fn presented_token<'r>(headers: &'r HeaderMap, query: Option<&'r str>) -> Op
         })
 }
 
-/// Compares without stopping at the first difference, so the time taken says nothing about the token.
+/// Compares without stopping at the first difference (the core's
+/// [`same_token`](xs2a_core::bank::operator_access::same_token)).
 pub fn same_token(presented: &str, expected: &str) -> bool {
-    presented.len() == expected.len()
-        && presented
-            .bytes()
-            .zip(expected.bytes())
-            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-            == 0
+    operator_access::same_token(presented, expected)
 }
 
-/// A bank-side control: open in loopback mode, the operator's only in shared mode.
+/// A bank-side control: open in loopback mode, the operator's only in shared mode (the core's rule,
+/// [`admit_control`](operator_access::admit_control)).
 pub async fn control(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if state.settings.access == AccessMode::Loopback {
-        return next.run(request).await;
-    }
-    let operator = presented_token(request.headers(), request.uri().query())
-        .is_some_and(|t| same_token(t, &state.settings.operator_token));
-    if !operator {
-        return ApiError::forbidden(format!(
-            "{} {} is a bank-side control: this sandbox runs in shared mode, where controls need the operator \
-             credential (Authorization: Bearer <token>, the token xs2a-sandbox serve printed). The mock-data \
-             endpoints (customers, accounts, card accounts, transactions, agreements) stay open.",
-            request.method(),
-            request.uri().path()
-        ))
-        .into_response();
+    let admitted = operator_access::admit_control(
+        &state.settings,
+        presented_token(request.headers(), request.uri().query()),
+        request.method().as_str(),
+        request.uri().path(),
+    );
+    if let Err(refusal) = admitted {
+        return ApiError::from(refusal).into_response();
     }
     next.run(request).await
 }

@@ -2,7 +2,7 @@
 //! 400 FORMAT_ERROR in the usual body, not axum's plain-text rejection.
 
 use crate::api::error::ApiError;
-use axum::extract::{FromRequestParts, Path};
+use axum::extract::{FromRequestParts, OriginalUri, Path};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
@@ -23,4 +23,15 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath
                 )
             })
     }
+}
+
+/// 404 NOT_FOUND for a request whose path has the shape of a route but no endpoint (a route that starts with
+/// a parameter matches any such path); the path is named as it was sent.
+pub fn no_endpoint(parts: &Parts) -> ApiError {
+    let path = parts
+        .extensions
+        .get::<OriginalUri>()
+        .map(|uri| uri.0.path())
+        .unwrap_or_else(|| parts.uri.path());
+    ApiError::no_such_path(parts.method.as_str(), path)
 }

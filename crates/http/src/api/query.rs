@@ -24,3 +24,23 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiQuer
             })
     }
 }
+
+/// A `true`/`false` query parameter of the request (absent is false; anything else is 400 FORMAT_ERROR
+/// naming it), for a handler that reads one flag and no other parameter.
+pub fn flag(parts: &Parts, name: &str) -> Result<bool, ApiError> {
+    let query = parts.uri.query().unwrap_or("");
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
+        .map_err(|e| ApiError::format("(query)", format!("the query string is not valid: {e}")))?;
+    match pairs
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+    {
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
+        Some(other) => Err(ApiError::format(
+            name,
+            format!("{name} must be true or false; got '{other}'"),
+        )),
+    }
+}

@@ -1,8 +1,8 @@
 //! SCA without a browser, for testers' CI and the workbench: `POST /v1/sandbox/sca/{id}` takes every
 //! remaining step of an authorisation the way the PSU would on the bank's pages (same engine, so the
-//! result is the same), and `GET /v1/sandbox/sca/{id}` shows where an authorisation stands. Sandbox only,
-//! signed like every /v1 request, and only for the TPP that started the authorisation: to any other TPP
-//! it does not exist (404 SCA_NOT_FOUND).
+//! result is the same: the core's `bank::sca_automation`), and `GET /v1/sandbox/sca/{id}` shows where an
+//! authorisation stands. Sandbox only, signed like every /v1 request, and only for the TPP that started the
+//! authorisation: to any other TPP it does not exist (404 SCA_NOT_FOUND).
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json;
@@ -14,33 +14,15 @@ use axum::http::request::Parts;
 use axum::http::HeaderMap;
 use axum::Json;
 use bytes::Bytes;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use time::format_description::well_known::Rfc3339;
 use xs2a_core::bank::sca::authorisation::{
     AuthMethod, Authorisation, Outcome, Purpose, Step, LIFETIME,
 };
-use xs2a_core::bank::sca::engine::{self, StepError};
 use xs2a_core::bank::sca::Context;
+use xs2a_core::bank::sca_automation::{self, DriveRequest};
 use xs2a_core::signing::verifier::VerifiedTpp;
 use xs2a_workbench::app_state::AppState;
-
-/// What the PSU would do on the pages. Every field is optional: steps already taken or preset by the
-/// triggering request are skipped.
-#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct DriveRequest {
-    /// Needed at the identify step (else the X-PSU-IDENTITY preset is used).
-    pub national_id: Option<String>,
-    /// Default HA2, or ENGANGSKODEAPP_BIOMETRI when the TPP asked for the biometric variant.
-    pub method: Option<String>,
-    /// Default CORPORATE when agreementId is given, else PRIVATE.
-    pub context: Option<String>,
-    pub agreement_id: Option<String>,
-    /// Account and card account ids to grant; default: every account offered.
-    pub accounts: Option<Vec<String>>,
-    /// success (default), cancel or failure.
-    pub outcome: Option<String>,
-}
 
 /// How the authorisation ended and where the PSU's browser would have been sent.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
@@ -63,93 +45,6 @@ pub struct DriveResponse {
     pub message: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Wanted {
-    Success,
-    Cancel,
-    Failure,
-}
-
-/// The body's choices, checked before any step is taken so a typo changes nothing.
-struct Plan {
-    wanted: Wanted,
-    method: Option<AuthMethod>,
-    context: Option<Context>,
-}
-
-fn plan(request: &DriveRequest) -> ApiResult<Plan> {
-    let wanted = match request
-        .outcome
-        .as_deref()
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        None | Some("success") => Wanted::Success,
-        Some("cancel") => Wanted::Cancel,
-        Some("failure") => Wanted::Failure,
-        Some(other) => {
-            return Err(ApiError::format(
-                "outcome",
-                format!("outcome '{other}' is not one of success, cancel, failure"),
-            ))
-        }
-    };
-    let method = match &request.method {
-        None => None,
-        Some(text) => Some(AuthMethod::parse(text).ok_or_else(|| {
-            let known: Vec<&str> = AuthMethod::ALL.iter().map(|m| m.as_str()).collect();
-            ApiError::format(
-                "method",
-                format!("method '{text}' is not one of {}", known.join(", ")),
-            )
-        })?),
-    };
-    let context = match &request.context {
-        None => None,
-        Some(text) => Some(
-            Context::parse(&text.trim().to_ascii_uppercase()).ok_or_else(|| {
-                ApiError::format(
-                    "context",
-                    format!("context '{text}' is not PRIVATE or CORPORATE"),
-                )
-            })?,
-        ),
-    };
-    if context == Some(Context::Private) && request.agreement_id.is_some() {
-        return Err(ApiError::format(
-            "agreementId",
-            "agreementId goes with context CORPORATE; leave it out for PRIVATE",
-        ));
-    }
-    Ok(Plan {
-        wanted,
-        method,
-        context,
-    })
-}
-
-/// A refused step, naming the body field at fault.
-fn refused(error: StepError) -> ApiError {
-    let path = match &error {
-        StepError::InvalidNationalId(_) | StepError::UnknownPerson => Some("nationalId"),
-        StepError::NoAgreements | StepError::UnknownAgreement => Some("agreementId"),
-        StepError::UnknownAccount(_) => Some("accounts"),
-        _ => None,
-    };
-    let mut refusal = error.to_refusal();
-    refusal.path = path.map(str::to_owned);
-    refusal.into()
-}
-
-/// The authorisation, if the calling TPP started it; another TPP's authorisation is not found.
-fn own(state: &AppState, tpp: &VerifiedTpp, id: &str) -> ApiResult<Authorisation> {
-    let auth = engine::load(&state.store, id).map_err(refused)?;
-    if auth.tpp_id != tpp.tpp_id() {
-        return Err(refused(StepError::NotFound));
-    }
-    Ok(auth)
-}
-
 /// `POST /v1/sandbox/sca/{authorisationId}`: 200 with the outcome and the redirect.
 pub async fn drive(
     State(state): State<AppState>,
@@ -164,80 +59,8 @@ pub async fn drive(
         json::check_media_type(headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()))?;
         json::parse(&body)?
     };
-    let plan = plan(&request)?;
-    let store = &state.store;
-    let now = state.clock.now();
-    let mut auth = own(&state, &tpp, &id)?;
-    if auth.outcome.is_some() {
-        return Err(refused(StepError::AlreadyFinished));
-    }
-    auth = match plan.wanted {
-        Wanted::Cancel => engine::cancel(store, &id, now).map_err(refused)?,
-        Wanted::Failure => engine::fail(store, &id, now).map_err(refused)?,
-        Wanted::Success => {
-            while auth.outcome.is_none() {
-                auth = step(&state, &auth, &request, &plan)?;
-            }
-            xs2a_core::bank::after_sca::after_sca(&state, &auth);
-            auth
-        }
-    };
+    let auth = sca_automation::drive(&state, &tpp.tpp_id(), &id, &request)?;
     Ok(Json(response(&auth)?))
-}
-
-/// Takes the one step the authorisation is at.
-fn step(
-    state: &AppState,
-    auth: &Authorisation,
-    request: &DriveRequest,
-    plan: &Plan,
-) -> ApiResult<Authorisation> {
-    let store = &state.store;
-    let now = state.clock.now();
-    let id = auth.id.as_str();
-    let result = match auth.step() {
-        Step::Identify => {
-            let national_id = request
-                .national_id
-                .as_deref()
-                .or(auth.preset_identity.as_deref())
-                .ok_or_else(|| {
-                    ApiError::format(
-                        "nationalId",
-                        "the authorisation is at the identify step: give the PSU's nationalId (the request had no usable X-PSU-IDENTITY)",
-                    )
-                })?;
-            engine::identify(store, id, national_id, now)
-        }
-        Step::Method => {
-            let default = if auth.biometric_in_app {
-                AuthMethod::EngangskodeappBiometri
-            } else {
-                AuthMethod::Ha2
-            };
-            engine::choose_method(store, id, plan.method.unwrap_or(default), now)
-        }
-        Step::Context => {
-            let context = plan.context.unwrap_or(match request.agreement_id {
-                Some(_) => Context::Corporate,
-                None => Context::Private,
-            });
-            engine::choose_context(store, id, context, request.agreement_id.as_deref(), now)
-        }
-        Step::Consent => {
-            let ticked = match &request.accounts {
-                Some(accounts) => accounts.clone(),
-                None => engine::consent_choices(store, auth)?
-                    .into_iter()
-                    .map(|c| c.id)
-                    .collect(),
-            };
-            engine::grant(store, id, &ticked, now)
-        }
-        Step::Confirm => engine::confirm(store, id, now),
-        Step::Finished => return Ok(auth.clone()),
-    };
-    result.map_err(refused)
 }
 
 /// The redirect's query parameters, read back out of it.
@@ -323,7 +146,7 @@ pub async fn show(
     Path(id): Path<String>,
     parts: Parts,
 ) -> ApiResult<Json<AuthorisationView>> {
-    let auth = own(&state, &tpp, &id)?;
+    let auth = sca_automation::own(&state, &tpp.tpp_id(), &id)?;
     let time = |t: time::OffsetDateTime| t.format(&Rfc3339).unwrap_or_default();
     Ok(Json(AuthorisationView {
         step: auth.step(),
@@ -378,35 +201,6 @@ pub fn routes() -> Routes {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sca_automation_checks_the_body_before_any_step() {
-        let bad = DriveRequest {
-            outcome: Some("maybe".into()),
-            ..DriveRequest::default()
-        };
-        assert_eq!(
-            plan(&bad).err().unwrap().refusal.path.as_deref(),
-            Some("outcome")
-        );
-        let bad = DriveRequest {
-            method: Some("PIGEON".into()),
-            ..DriveRequest::default()
-        };
-        assert_eq!(
-            plan(&bad).err().unwrap().refusal.path.as_deref(),
-            Some("method")
-        );
-        let mixed = DriveRequest {
-            context: Some("private".into()),
-            agreement_id: Some("a".into()),
-            ..DriveRequest::default()
-        };
-        assert_eq!(
-            plan(&mixed).err().unwrap().refusal.path.as_deref(),
-            Some("agreementId")
-        );
-    }
 
     #[test]
     fn sca_automation_reads_the_parameters_back_out_of_the_redirect() {

@@ -1,14 +1,16 @@
 //! Asking for SCA (docs/interface.md#strong-customer-authentication-and-tpp-sessions): a request that needs it gets
-//! 401 with `_links.scaRedirect` to the bank's pages and a tppMessage saying why. The authorisation is started here
-//! with what the request presets (X-PSU-IDENTITY, PSU-ID, PSU-Corporate-ID, X-PSU-AuthMethod-Preferred,
-//! TPP-Redirect-Preferred).
+//! 401 with `_links.scaRedirect` to the bank's pages and a tppMessage saying why. The core starts the
+//! authorisation (`bank::sca::asking`) with what the request presets, read here once (TPP-Session-ID,
+//! TPP-Redirect-URI, X-PSU-IDENTITY, X-PSU-AuthMethod-Preferred, TPP-Redirect-Preferred).
 
+use super::headers;
 use super::links::Links;
-use crate::api::error::{ApiError, ApiResult};
+use crate::api::error::ApiError;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
-use xs2a_core::bank::sca::authorisation::{AuthMethod, Purpose};
-use xs2a_core::bank::sca::engine::{self, StartSca};
+use xs2a_core::bank::sca::asking;
+use xs2a_core::bank::sca::authorisation::Purpose;
+use xs2a_core::bank::sca::presets::ScaPresets;
 use xs2a_core::domain::refusal::Code;
 use xs2a_core::signing::verifier::VerifiedTpp;
 use xs2a_workbench::app_state::AppState;
@@ -33,14 +35,22 @@ pub fn base_url(parts: &Parts) -> String {
     format!("{scheme}://{host}")
 }
 
-/// A header's text value, if present and readable.
+/// A header's text value, if present and readable (trimmed, not empty): [`headers::text`] of the request.
 pub fn header<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
-    parts
-        .headers
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
+    headers::text(&parts.headers, name)
+}
+
+/// What the request presets for an SCA it may start, its headers read once.
+pub fn presets(parts: &Parts) -> ScaPresets {
+    let read = |name| headers::owned(&parts.headers, name);
+    ScaPresets {
+        tpp_session_id: read("tpp-session-id"),
+        redirect_uri: read("tpp-redirect-uri"),
+        psu_identity: read("x-psu-identity"),
+        preferred_method: read("x-psu-authmethod-preferred"),
+        redirect_preferred: read("tpp-redirect-preferred"),
+        tpp_brand: read("tpp-brand-logging-information"),
+    }
 }
 
 /// What to start and why.
@@ -52,67 +62,23 @@ pub struct ScaNeed {
     pub agreement_id: Option<String>,
 }
 
-/// Starts an authorisation and returns the 401 that carries its scaRedirect.
+/// Starts an authorisation and returns the 401 that carries its scaRedirect (or the refusal that
+/// prevented it: the core's [`asking::ask`]).
 pub fn sca_required(state: &AppState, parts: &Parts, tpp: &VerifiedTpp, need: ScaNeed) -> ApiError {
-    match start(state, parts, tpp, need) {
-        Ok(error) | Err(error) => error,
-    }
-}
-
-fn start(state: &AppState, parts: &Parts, tpp: &VerifiedTpp, need: ScaNeed) -> ApiResult<ApiError> {
-    // Without these the bank cannot send the PSU back (send TPP-Redirect-URI on every request:
-    // docs/interface.md#strong-customer-authentication-and-tpp-sessions).
-    let redirect_uri = header(parts, "tpp-redirect-uri").ok_or_else(|| {
-        ApiError::new(
-            Code::HttpHeaderRequired,
-            Some("TPP-Redirect-URI"),
-            format!(
-                "{} To start SCA the request needs TPP-Redirect-URI (send it on every request).",
-                need.reason
-            ),
-        )
-    })?;
-    let session_id = header(parts, "tpp-session-id").ok_or_else(|| {
-        ApiError::new(
-            Code::HttpHeaderRequired,
-            Some("TPP-Session-ID"),
-            format!("{} To start SCA the request needs TPP-Session-ID: an SCA is valid for one hour inside it.", need.reason),
-        )
-    })?;
-    let auth = engine::start(
-        &state.store,
-        StartSca {
-            tpp_id: tpp.tpp_id(),
-            tpp_name: tpp.tpp_name(),
-            tpp_session_id: session_id.to_owned(),
-            redirect_uri: redirect_uri.to_owned(),
-            purpose: need.purpose,
-            preset_identity: header(parts, "x-psu-identity").map(str::to_owned),
-            preset_customer_id: need.customer_id,
-            preset_agreement_id: need.agreement_id,
-            preferred_method: header(parts, "x-psu-authmethod-preferred")
-                .and_then(AuthMethod::parse),
-            biometric_in_app: header(parts, "tpp-redirect-preferred") == Some("false"),
-        },
-        state.clock.now(),
-    )?;
-    let href = format!("{}{}", base_url(parts), auth.page_path());
-    let exemption = match auth.session_sca_at {
-        Some(at) => format!(
-            " The PSU completed SCA in this TPP-Session-ID at {at}, less than an hour ago, so no new SCA is \
-             asked (docs/interface.md#strong-customer-authentication-and-tpp-sessions): the bank's pages \
-             skip authentication and only ask for the choices this flow needs."
-        ),
-        None => String::new(),
+    let need = asking::ScaNeed {
+        purpose: need.purpose,
+        code: need.code,
+        reason: need.reason,
+        customer_id: need.customer_id,
+        agreement_id: need.agreement_id,
     };
-    Ok(ApiError::new(
-        need.code,
-        None,
-        format!(
-            "{}{exemption} Send the PSU to the scaRedirect link.",
-            need.reason
-        ),
-    )
-    .with_status(StatusCode::UNAUTHORIZED)
-    .with_links(Links::new().get("scaRedirect", href)))
+    match asking::ask(&state.store, tpp, &presets(parts), need, state.clock.now()) {
+        Ok(asked) => {
+            let href = format!("{}{}", base_url(parts), asked.authorisation.page_path());
+            ApiError::from(asked.refusal)
+                .with_status(StatusCode::UNAUTHORIZED)
+                .with_links(Links::new().get("scaRedirect", href))
+        }
+        Err(refusal) => refusal.into(),
+    }
 }

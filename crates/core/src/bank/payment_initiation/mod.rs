@@ -3,12 +3,16 @@
 //! (a payment's creation answers with its `scaRedirect`, docs/reference/payments.md#endpoints-and-products). It sits
 //! above `payments` and `sca`.
 
-use crate::bank::pis::model::Payment;
+pub mod caller;
+pub mod creation;
+
+use crate::bank::pis::model::{Payment, PaymentProduct, PaymentService};
 use crate::bank::pis::service::{self, CreatePayment};
+use crate::bank::pis::status::PaymentStatus;
 use crate::bank::sca::authorisation::Authorisation;
 use crate::bank::sca::engine::StartSca;
 use crate::bank::sca::{payment_start, retention};
-use crate::domain::refusal::CoreResult;
+use crate::domain::refusal::{CoreResult, Refusal};
 use crate::store::Store;
 use time::OffsetDateTime;
 
@@ -52,5 +56,40 @@ pub fn initiate(
     Ok(created)
 }
 
+/// Starts another authorisation of the caller's payment `id` (`POST …/authorisations`): 409 CONFLICT unless the
+/// payment is not yet authorised (RCVD).
+pub fn authorise_again(
+    store: &Store,
+    caller: &caller::Caller,
+    (service, product): (PaymentService, PaymentProduct),
+    id: &str,
+    now: OffsetDateTime,
+) -> CoreResult<(Payment, Authorisation)> {
+    caller::pisp(&caller.tpp)?;
+    let payment = service::get(store, &caller.tpp.tpp_id(), service, product, id)?;
+    if payment.status != PaymentStatus::RCVD {
+        return Err(Refusal::conflict(
+            "paymentId",
+            format!(
+                "The payment is {} already; only a payment not yet authorised can be authorised.",
+                payment.status.as_str()
+            ),
+        ));
+    }
+    let customer_id = Some(payment.customer_id.as_str()).filter(|c| !c.is_empty());
+    let approval = caller.approval(customer_id)?;
+    let auth = payment_start::start(
+        store,
+        approval.start,
+        vec![payment.id.clone()],
+        None,
+        approval.tpp_brand,
+        now,
+    )?;
+    Ok((payment, auth))
+}
+
+#[cfg(test)]
+mod caller_tests;
 #[cfg(test)]
 mod tests;

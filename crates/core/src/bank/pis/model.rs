@@ -77,6 +77,21 @@ impl PaymentProduct {
         PaymentProduct::ALL.into_iter().find(|p| p.path() == text)
     }
 
+    /// The product a path names, or 404 PRODUCT_UNKNOWN listing the products offered
+    /// (docs/reference/payments.md#endpoints-and-products).
+    pub fn offered(text: &str) -> Result<Self, crate::domain::refusal::Refusal> {
+        Self::parse(text).ok_or_else(|| {
+            crate::domain::refusal::Refusal::new(
+                crate::domain::refusal::Code::ProductUnknown,
+                Some("payment-product"),
+                format!(
+                    "Payment product '{text}' is not offered. Products: {}.",
+                    PaymentProduct::ALL.map(|p| p.path()).join(", ")
+                ),
+            )
+        })
+    }
+
     /// Instant payments execute at authorisation, not in a batch run.
     pub fn is_instant(self) -> bool {
         self == PaymentProduct::InstantNorwegianDomesticCreditTransfersStraks

@@ -3,10 +3,12 @@
 //! SCA lasts an hour (docs/interface.md#strong-customer-authentication-and-tpp-sessions).
 
 pub mod approval;
+pub mod asking;
 pub mod authorisation;
 pub mod engine;
 mod expiry;
 pub mod payment_start;
+pub mod presets;
 pub mod psu;
 pub mod redirect_query;
 pub mod retention;

@@ -2,7 +2,7 @@
 //! sub-resources (`GET …/authorisations` lists them, `GET …/authorisations/{id}` reads one).
 
 use super::authorisation::{Authorisation, Purpose};
-use crate::domain::refusal::CoreResult;
+use crate::domain::refusal::{Code, CoreResult, Refusal};
 use crate::store::Store;
 
 /// What an authorisation was started on.
@@ -26,6 +26,16 @@ impl Resource<'_> {
             Resource::Basket(id) => auth.basket_id.as_deref() == Some(id),
         }
     }
+}
+
+/// 404 SCA_NOT_FOUND: no authorisation of that id was started on this `of` (payment or basket) by the
+/// calling TPP; another TPP's authorisation is not found either.
+pub fn no_such_authorisation(of: &str) -> Refusal {
+    Refusal::new(
+        Code::ScaNotFound,
+        Some("authorisationId"),
+        format!("No such authorisation of this {of}."),
+    )
 }
 
 /// The TPP's authorisations of `resource` still kept, in the order they were started.

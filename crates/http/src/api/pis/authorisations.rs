@@ -5,11 +5,11 @@
 //! /{paymentId}` (single, periodic and bulk payments) and `/v1/signing-baskets/{basketId}`.
 
 use super::baskets;
-use super::caller::pisp;
+use super::caller::{self, pisp};
 use super::payments::{service_and_product, PRODUCT, SERVICE};
-use super::sca_start::{start_basket_sca, start_payment_sca, Started};
+use super::sca_start::{start_basket_sca, started, Started};
 use super::views;
-use crate::api::error::{ApiError, ApiResult};
+use crate::api::error::ApiResult;
 use crate::api::links::Links;
 use crate::api::openapi::headers::{SCA, SET_B_P, SIGNED};
 use crate::api::openapi::routes::Routes;
@@ -19,10 +19,10 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Serialize;
+use xs2a_core::bank::payment_initiation;
 use xs2a_core::bank::pis::service;
-use xs2a_core::bank::pis::status::PaymentStatus;
 use xs2a_core::bank::sca::authorisation::Authorisation;
-use xs2a_core::bank::sca::sub_resources::{self, Resource};
+use xs2a_core::bank::sca::sub_resources::{self, no_such_authorisation, Resource};
 use xs2a_core::domain::refusal::Code;
 use xs2a_workbench::app_state::AppState;
 
@@ -82,39 +82,16 @@ fn listed(authorisations: Vec<Authorisation>) -> Json<AuthorisationList> {
     })
 }
 
-fn no_such_authorisation(of: &str) -> ApiError {
-    ApiError::new(
-        Code::ScaNotFound,
-        Some("authorisationId"),
-        format!("No such authorisation of this {of}."),
-    )
-}
-
 async fn start_on_payment(
     State(state): State<AppState>,
     ApiPath((service, product, id)): ApiPath<(String, String, String)>,
     parts: Parts,
 ) -> ApiResult<(StatusCode, Json<StartedAuthorisation>)> {
-    let (service, product) = service_and_product(&service, &product, &parts)?;
-    let tpp = pisp(&parts)?;
-    let payment = service::get(&state.store, &tpp.tpp_id(), service, product, &id)?;
-    if payment.status != PaymentStatus::RCVD {
-        return Err(ApiError::conflict(
-            "paymentId",
-            format!(
-                "The payment is {} already; only a payment not yet authorised can be authorised.",
-                payment.status.as_str()
-            ),
-        ));
-    }
-    let started = start_payment_sca(
-        &state,
-        &parts,
-        &tpp,
-        Some(payment.customer_id.as_str()).filter(|c| !c.is_empty()),
-        vec![payment.id.clone()],
-        None,
-    )?;
+    let found = service_and_product(&service, &product, &parts)?;
+    let caller = caller::read(&parts)?;
+    let (payment, auth) =
+        payment_initiation::authorise_again(&state.store, &caller, found, &id, state.clock.now())?;
+    let started = started(&parts, &auth);
     let path = views::payment_path(&payment);
     Ok((
         StatusCode::CREATED,
@@ -167,8 +144,8 @@ async fn start_on_basket(
     ApiPath(id): ApiPath<String>,
     parts: Parts,
 ) -> ApiResult<(StatusCode, Json<StartedAuthorisation>)> {
-    let (caller, basket) = baskets::load(&state, &parts, &id)?;
-    let started = start_basket_sca(&state, &parts, &caller, &basket)?;
+    let (caller, payer, basket) = baskets::load(&state, &parts, &id)?;
+    let started = start_basket_sca(&state, &parts, &caller, &payer, &basket)?;
     Ok((
         StatusCode::CREATED,
         Json(StartedAuthorisation::of(
@@ -183,9 +160,9 @@ async fn list_of_basket(
     ApiPath(id): ApiPath<String>,
     parts: Parts,
 ) -> ApiResult<Json<AuthorisationList>> {
-    let (caller, basket) = baskets::load(&state, &parts, &id)?;
+    let (_, payer, basket) = baskets::load(&state, &parts, &id)?;
     let started =
-        sub_resources::started_on(&state.store, &caller.tpp_id, Resource::Basket(&basket.id))?;
+        sub_resources::started_on(&state.store, &payer.tpp_id, Resource::Basket(&basket.id))?;
     Ok(listed(started))
 }
 
@@ -194,10 +171,10 @@ async fn status_on_basket(
     ApiPath((id, authorisation_id)): ApiPath<(String, String)>,
     parts: Parts,
 ) -> ApiResult<Json<AuthorisationStatus>> {
-    let (caller, basket) = baskets::load(&state, &parts, &id)?;
+    let (_, payer, basket) = baskets::load(&state, &parts, &id)?;
     let auth = xs2a_core::bank::sca::engine::load(&state.store, &authorisation_id)
         .ok()
-        .filter(|a| a.tpp_id == caller.tpp_id && Resource::Basket(&basket.id).owns(a))
+        .filter(|a| a.tpp_id == payer.tpp_id && Resource::Basket(&basket.id).owns(a))
         .ok_or_else(|| no_such_authorisation("basket"))?;
     Ok(Json(AuthorisationStatus {
         sca_status: sca_status(&auth, state.clock.now()),

@@ -2,7 +2,7 @@
 //! `GET /v1/signing-baskets/{basketId}` and `…/status`, and `DELETE`; one SCA approves every payment in
 //! the basket (its authorisation sub-resources: `authorisations.rs`).
 
-use super::caller::{caller, require_headers, REQUIRED};
+use super::caller;
 use super::sca_start::{start_basket_sca, Started};
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
@@ -15,6 +15,7 @@ use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use xs2a_core::bank::payment_initiation::caller::{Caller, Payer};
 use xs2a_core::bank::pis::model::Basket;
 use xs2a_core::bank::pis::{baskets, service};
 use xs2a_workbench::app_state::AppState;
@@ -71,17 +72,18 @@ async fn create(
     parts: Parts,
     JsonBody(body): JsonBody<CreateBasket>,
 ) -> ApiResult<(StatusCode, Json<CreatedBasket>)> {
-    require_headers(&parts, &REQUIRED)?;
-    let caller = caller(&state, &parts, false)?;
+    let caller = caller::read(&parts)?;
+    caller.require_headers()?;
     let now = state.clock.now();
+    let payer = caller.payer(&state.store, false, now)?;
     let basket = baskets::create(
         &state.store,
-        &caller.tpp_id,
-        &caller.customer_id,
+        &payer.tpp_id,
+        &payer.customer_id,
         &body.payment_ids,
         now,
     )?;
-    let started = start_basket_sca(&state, &parts, &caller, &basket)?;
+    let started = start_basket_sca(&state, &parts, &caller, &payer, &basket)?;
     let status = baskets::status(&state.store, &basket)?;
     Ok((
         StatusCode::CREATED,
@@ -93,16 +95,17 @@ async fn create(
     ))
 }
 
-/// The caller and the basket of the path (the headers every basket call needs checked first).
+/// The caller, its PSU and the basket of the path (the headers every basket call needs checked first).
 pub(super) fn load(
     state: &AppState,
     parts: &Parts,
     id: &str,
-) -> ApiResult<(super::caller::PisCaller, Basket)> {
-    require_headers(parts, &REQUIRED)?;
-    let caller = caller(state, parts, false)?;
-    let basket = service::basket(&state.store, &caller.tpp_id, id)?;
-    Ok((caller, basket))
+) -> ApiResult<(Caller, Payer, Basket)> {
+    let caller = caller::read(parts)?;
+    caller.require_headers()?;
+    let payer = caller.payer(&state.store, false, state.clock.now())?;
+    let basket = service::basket(&state.store, &payer.tpp_id, id)?;
+    Ok((caller, payer, basket))
 }
 
 async fn details(
@@ -110,7 +113,7 @@ async fn details(
     ApiPath(id): ApiPath<String>,
     parts: Parts,
 ) -> ApiResult<Json<BasketDetails>> {
-    let (_, basket) = load(&state, &parts, &id)?;
+    let (_, _, basket) = load(&state, &parts, &id)?;
     let status = baskets::status(&state.store, &basket)?;
     Ok(Json(BasketDetails {
         links: links(&basket, None),
@@ -124,7 +127,7 @@ async fn status(
     ApiPath(id): ApiPath<String>,
     parts: Parts,
 ) -> ApiResult<Json<BasketStatusBody>> {
-    let (_, basket) = load(&state, &parts, &id)?;
+    let (_, _, basket) = load(&state, &parts, &id)?;
     Ok(Json(BasketStatusBody {
         transaction_status: baskets::status(&state.store, &basket)?.as_str(),
     }))
@@ -135,7 +138,7 @@ async fn delete(
     ApiPath(id): ApiPath<String>,
     parts: Parts,
 ) -> ApiResult<StatusCode> {
-    let (_, basket) = load(&state, &parts, &id)?;
+    let (_, _, basket) = load(&state, &parts, &id)?;
     baskets::delete(&state.store, basket)?;
     Ok(StatusCode::NO_CONTENT)
 }

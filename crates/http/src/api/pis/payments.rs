@@ -2,24 +2,25 @@
 //! `GET …/{paymentId}` and `…/status` to read, `DELETE …/{paymentId}` to cancel,
 //! and the fee information of instant payments (the authorisation sub-resources: `authorisations.rs`).
 
-use super::caller::{creator, pisp, require_headers, REQUIRED};
-use super::sca_start::{approval, started};
+use super::caller::{self, pisp};
+use super::sca_start::started;
 use super::views;
-use crate::api::error::{ApiError, ApiResult};
+use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::openapi::builder::{Operation, Param};
 use crate::api::openapi::headers::{PAYMENT, SET_B_P, SIGNED};
 use crate::api::openapi::routes::Routes;
-use crate::api::path::ApiPath;
-use axum::extract::{OriginalUri, State};
+use crate::api::path::{no_endpoint, ApiPath};
+use crate::api::query::flag;
+use axum::extract::State;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Serialize;
 use serde_json::{json, Value};
+use xs2a_core::bank::payment_initiation::creation::{create_payment, PaymentRequest};
 use xs2a_core::bank::pis::model::{Payment, PaymentProduct, PaymentService};
 use xs2a_core::bank::pis::{service, validation};
-use xs2a_core::domain::refusal::Code;
 use xs2a_workbench::app_state::AppState;
 
 /// The service and product of the path, or 404 (PRODUCT_UNKNOWN for an unknown product). The payment
@@ -30,44 +31,8 @@ pub fn service_and_product(
     product: &str,
     parts: &Parts,
 ) -> ApiResult<(PaymentService, PaymentProduct)> {
-    let service = PaymentService::parse(service).ok_or_else(|| {
-        let path = parts
-            .extensions
-            .get::<OriginalUri>()
-            .map(|uri| uri.0.path().to_owned())
-            .unwrap_or_else(|| parts.uri.path().to_owned());
-        ApiError::no_such_path(parts.method.as_str(), &path)
-    })?;
-    let product = PaymentProduct::parse(product).ok_or_else(|| {
-        ApiError::new(
-            Code::ProductUnknown,
-            Some("payment-product"),
-            format!(
-                "Payment product '{product}' is not offered. Products: {}.",
-                PaymentProduct::ALL.map(|p| p.path()).join(", ")
-            ),
-        )
-    })?;
-    Ok((service, product))
-}
-
-/// `allowLogicalDuplicate` from the query string (true or false; anything else is 400).
-fn allow_duplicate(parts: &Parts) -> ApiResult<bool> {
-    let query = parts.uri.query().unwrap_or("");
-    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
-        .map_err(|e| ApiError::format("(query)", format!("the query string is not valid: {e}")))?;
-    match pairs
-        .iter()
-        .find(|(k, _)| k == "allowLogicalDuplicate")
-        .map(|(_, v)| v.as_str())
-    {
-        None | Some("false") => Ok(false),
-        Some("true") => Ok(true),
-        Some(other) => Err(ApiError::format(
-            "allowLogicalDuplicate",
-            format!("allowLogicalDuplicate must be true or false; got '{other}'"),
-        )),
-    }
+    let service = PaymentService::parse(service).ok_or_else(|| no_endpoint(parts))?;
+    Ok((service, PaymentProduct::offered(product)?))
 }
 
 /// The payment creation response (docs/interface.md#payments).
@@ -97,49 +62,33 @@ async fn create(
     JsonBody(body): JsonBody<Value>,
 ) -> ApiResult<(StatusCode, Json<CreatedPayment>)> {
     let (service, product) = service_and_product(&service, &product, &parts)?;
-    pisp(&parts)?;
-    require_headers(&parts, &REQUIRED)?;
-    let allow_logical_duplicate = allow_duplicate(&parts)?;
-    let caller = creator(&state, &parts)?;
-    let now = state.clock.now();
-    let (payment, mut warnings) = validation::validate(service, product, &body, now)?;
+    let caller = caller::read(&parts)?;
+    let request = PaymentRequest {
+        service,
+        product,
+        body: &body,
+        allow_logical_duplicate: flag(&parts, "allowLogicalDuplicate")?,
+        rejected_by_fault_plan: parts
+            .extensions
+            .get::<crate::api::rehearsal::resources::RejectCreatedPayment>()
+            .is_some(),
+    };
+    let created = create_payment(&state, &caller, request)?;
+    let mut warnings = created.warnings;
     // Unknown fix names are accepted with a WARNING, as on every call that takes x-accept-fix.
     let (_, fix_warnings) =
-        crate::api::ais::fixes::AcceptedFixes::from_request(&parts.headers, now);
+        crate::api::ais::fixes::AcceptedFixes::from_request(&parts.headers, state.clock.now());
     warnings.extend(fix_warnings);
-    let fee = validation::fees::total(product, &payment.orders);
-    // The payment and the authorisation approving it are one operation (payment_initiation.rs).
-    let approval = approval(&parts, &caller.tpp, caller.customer_id.as_deref())?;
-    let (created, auth) = xs2a_core::bank::payment_initiation::initiate(
-        &state.store,
-        service::CreatePayment {
-            tpp_id: caller.tpp_id.clone(),
-            customer_id: caller.customer_id.clone(),
-            payment,
-            allow_logical_duplicate,
-            fee,
-            rejected_by_fault_plan: parts
-                .extensions
-                .get::<crate::api::rehearsal::resources::RejectCreatedPayment>()
-                .is_some(),
-        },
-        approval,
-        now,
-    )?;
-    let started = started(&parts, &auth);
-    state.events.publish(
-        xs2a_core::bank::events::EventKind::PaymentStatus,
-        now,
-        json!({"paymentId": created.id, "transactionStatus": "RCVD"}),
-    );
+    let started = started(&parts, &created.authorisation);
+    let payment = created.payment;
     let body = CreatedPayment {
-        transaction_status: created.status.as_str(),
-        transaction_fee_indicator: created.fee.as_ref().is_some_and(|f| !f.amount.is_zero()),
-        transaction_fees: created.fee.as_ref().map(views::money),
+        transaction_status: payment.status.as_str(),
+        transaction_fee_indicator: payment.fee.as_ref().is_some_and(|f| !f.amount.is_zero()),
+        transaction_fees: payment.fee.as_ref().map(views::money),
         psu_message: "Approve the payment on the bank's page (scaRedirect).",
-        links: views::links(&created, Some(&started)),
+        links: views::links(&payment, Some(&started)),
         tpp_messages: warnings,
-        payment_id: created.id,
+        payment_id: payment.id,
     };
     Ok((StatusCode::CREATED, Json(body)))
 }

@@ -1,6 +1,6 @@
 //! `instructedAmount` and the currencies of a payment: amounts are JSON strings checked by
 //! [`Amount::parse_positive`] (precision 18, scale 5, the currency's ISO 4217 minor units, greater
-//! than zero), currencies come from SPEC.md's list, and each product narrows the instructed currency
+//! than zero), currencies come from the bank's list (docs/reference/payments.md#validation-duplicates-fees), and each product narrows the instructed currency
 //! (domestic products are NOK-only, SEPA is EUR-only, cross-border takes any listed currency).
 
 use super::fields::{at, req_obj, req_str, wrong_type, Object};
@@ -9,7 +9,7 @@ use crate::domain::refusal::Refusal;
 use crate::domain::{Amount, Currency};
 use serde_json::Value;
 
-/// A currency field from SPEC.md's list (upper case, as listed).
+/// A currency field from the bank's list (upper case, as listed; docs/reference/payments.md#validation-duplicates-fees).
 pub fn currency(object: &Object, prefix: &str, name: &str) -> Result<Currency, Refusal> {
     let path = at(prefix, name);
     let text = req_str(object, prefix, name)?;

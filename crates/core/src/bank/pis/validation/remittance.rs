@@ -1,14 +1,14 @@
 //! Remittance information: `remittanceInformationUnstructured` (1 to 140 characters),
 //! `remittanceInformationStructured` (one reference) and `remittanceInformationStructuredArray`
-//! (1 to [`MAX_STRUCTURED_ENTRIES`] references). The three are mutually exclusive (SPEC.md: a KID or
-//! OCR goes in the structured field, free text in the unstructured one).
+//! (1 to [`MAX_STRUCTURED_ENTRIES`] references). The three are mutually exclusive (a KID or OCR goes
+//! in the structured field, free text in the unstructured one: docs/interface.md#payments).
 //!
 //! KID scope: a structured reference is checked as a KID (mod 10 or mod 11, [`Kid::parse`]) when its
 //! `referenceType` is `KID` or `OCR` (any letter case), or, for the domestic products, when it has no
 //! `referenceType` at all, since a bare structured reference on a Norwegian payment is a KID.
 //! References of any other type (e.g. `SCOR`, the ISO 11649 creditor reference) are only checked
-//! for length and characters. An empty KID is 400 KID_MISSING, a wrong one 400 KID_INVALID (SPEC.md
-//! release 1.7.0: KID errors are 400).
+//! for length and characters. An empty KID is 400 KID_MISSING, a wrong one 400 KID_INVALID (since the
+//! bank's release 1.7.0 KID errors are 400: docs/reference/payments.md#validation-duplicates-fees).
 
 use super::fields::{as_object, at, get, index, opt_array, opt_str, present, wrong_type, Object};
 use super::text::{check_charset, check_text, opt_text};
@@ -18,9 +18,9 @@ use crate::domain::refusal::{Code, Refusal};
 use crate::domain::{Kid, KidError};
 use serde_json::Value;
 
-/// SPEC.md: remittanceInformationUnstructured holds 1 to 140 characters.
+/// remittanceInformationUnstructured holds 1 to 140 characters (docs/reference/payments.md#validation-duplicates-fees).
 pub const MAX_UNSTRUCTURED_CHARS: usize = 140;
-/// SPEC.md: each structured field holds 1 to 35 characters.
+/// Each structured field holds 1 to 35 characters (docs/reference/payments.md#validation-duplicates-fees).
 pub const MAX_STRUCTURED_CHARS: usize = 35;
 /// The sandbox's cap on `remittanceInformationStructuredArray` entries. Berlin Group sets none;
 /// 999 matches the most references a Norwegian OCR giro payment record can carry.

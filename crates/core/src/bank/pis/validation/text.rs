@@ -1,6 +1,6 @@
 //! Text fields: length limits counted in characters (not bytes), and the downstream-character rule.
 //!
-//! SPEC.md rule 1 of "What the service does" (and the Errors table): requests are UTF-8, but when a
+//! docs/interface.md#payments and docs/reference/errors.md: requests are UTF-8, but when a
 //! downstream system cannot process a character (for example an emoji) the service answers 400. The
 //! sandbox defines "can process" as the character set of the Norwegian clearing formats: the printable
 //! characters of ISO-8859-1 (U+0020..U+007E and U+00A0..U+00FF, so æøåÆØÅ, ü, é, ß are fine) plus
@@ -40,7 +40,7 @@ pub fn check_charset(path: &str, text: &str) -> Result<(), Refusal> {
 
 /// Checks a text value: the downstream character set, then `min..=max` characters.
 ///
-/// `min` is 0 or 1: SPEC.md says "non-empty" for remittance texts and structured references.
+/// `min` is 0 or 1: remittance texts and structured references are non-empty (docs/reference/payments.md#validation-duplicates-fees).
 pub fn check_text(path: &str, text: &str, min: usize, max: usize) -> Result<(), Refusal> {
     check_charset(path, text)?;
     let count = text.chars().count();
@@ -85,6 +85,6 @@ pub fn req_text(
     opt_text(object, prefix, name, min, max)?.ok_or_else(|| missing(object, prefix, name))
 }
 
-/// No limit: SPEC.md names none for some fields (buildingNumber, postalCode), but the character
+/// No limit: the interface names none for some fields (buildingNumber, postalCode), but the character
 /// rule still applies to them.
 pub const UNLIMITED: usize = usize::MAX;
