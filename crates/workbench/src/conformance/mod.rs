@@ -4,6 +4,7 @@
 //! selection with a stable id, the section of the bank's documentation it comes from, a verdict, the evidence and
 //! what production does. No HTTP here: the workbench API serves the report, the CLI writes it as JSON, JUnit and HTML.
 
+pub mod ask;
 pub mod context;
 pub mod html;
 pub mod junit;

@@ -203,16 +203,15 @@ fn whole(log: &TrafficLog, mut entries: Vec<Entry>) -> CoreResult<Vec<Logged>> {
     Ok(exchanges)
 }
 
-/// The flow of one journey of the traffic log, if the log knows it.
-pub fn journey(log: &TrafficLog, id: &str) -> CoreResult<Option<FlowFile>> {
-    if log.journey(id).is_none() {
-        return Ok(None);
-    }
+/// The flow of one journey of the traffic log: 404 RESOURCE_UNKNOWN at `id` when the log does not know
+/// it.
+pub fn journey(log: &TrafficLog, id: &str) -> CoreResult<FlowFile> {
+    log.known_journey(id)?;
     let wanted = id.to_owned();
     let entries = log.page(None, 10_000, |e| e.journeys().contains(&wanted))?;
     let mut flow = flow_of(&whole(log, entries)?);
     flow.description = Some(format!("journey {id}"));
-    Ok(Some(flow))
+    Ok(flow)
 }
 
 /// The flow of every exchange logged after entry `after` (`serve --record`).

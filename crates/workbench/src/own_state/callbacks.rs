@@ -50,7 +50,8 @@ impl Record for Callback {
     }
 }
 
-/// Reads a redirect's query parameters; a redirect with a psu-id is a success (SPEC.md, SCA redirects).
+/// Reads a redirect's query parameters; a redirect with a psu-id is a success
+/// (docs/reference/ais-sca.md#the-journey).
 pub fn from_query(id: String, at: OffsetDateTime, pairs: Vec<(String, String)>) -> Callback {
     let query: BTreeMap<String, String> = pairs.into_iter().collect();
     let get = |k: &str| query.get(k).cloned().filter(|v| !v.is_empty());

@@ -2,7 +2,7 @@
 //! grows without limit (the oldest go first).
 
 use serde::{Deserialize, Serialize};
-use xs2a_core::domain::refusal::CoreResult;
+use xs2a_core::domain::refusal::{CoreResult, Refusal};
 use xs2a_core::store::{Record, Store};
 
 /// How many sent requests are kept.
@@ -46,9 +46,13 @@ pub fn recent(store: &Store, limit: usize) -> CoreResult<Vec<HistoryRecord>> {
     Ok(store.table::<HistoryRecord>()?.last_n(limit)?)
 }
 
-/// One sent request.
-pub fn get(store: &Store, id: &str) -> CoreResult<Option<HistoryRecord>> {
-    Ok(store.table::<HistoryRecord>()?.get(id)?)
+/// One sent request: 404 RESOURCE_UNKNOWN at `id` when the history does not hold it (never sent, or
+/// gone with the oldest).
+pub fn get(store: &Store, id: &str) -> CoreResult<HistoryRecord> {
+    store
+        .table::<HistoryRecord>()?
+        .get(id)?
+        .ok_or_else(|| Refusal::unknown("id", "sent request", id))
 }
 
 #[cfg(test)]
@@ -64,5 +68,25 @@ mod tests {
         let all = recent(&store, KEPT + 10).unwrap();
         assert_eq!(all.len(), KEPT);
         assert_eq!(all[0].sent["n"], KEPT + 2, "newest first");
+    }
+
+    #[test]
+    fn refuses_a_request_it_does_not_hold() {
+        let store = Store::temporary().unwrap();
+        let id = record(&store, |_| serde_json::json!({ "n": 1 })).unwrap();
+        assert_eq!(get(&store, &id).unwrap().sent["n"], 1);
+        let refusal = get(&store, "h-none").unwrap_err();
+        assert_eq!(
+            (refusal.status(), refusal.code, refusal.path.as_deref()),
+            (
+                404,
+                xs2a_core::domain::refusal::Code::ResourceUnknown,
+                Some("id")
+            )
+        );
+        assert_eq!(
+            refusal.text,
+            "No sent request with id 'h-none' exists in this sandbox."
+        );
     }
 }

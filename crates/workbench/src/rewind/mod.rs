@@ -6,6 +6,7 @@
 //! restarted from one of its steps ([`restart`], what it plays again in [`restart_steps`]).
 
 pub mod apply;
+pub mod ask;
 pub mod changes;
 pub mod compare;
 pub mod diff;

@@ -7,6 +7,7 @@ pub mod at;
 pub mod error;
 pub mod export;
 pub mod import;
+mod import_mode;
 pub mod live;
 pub mod trees;
 pub mod versions;

@@ -6,6 +6,8 @@
 
 pub mod chunks;
 mod clearing;
+pub mod filters;
+mod lookup;
 pub use clearing::TrafficCleared;
 pub mod codec;
 pub mod har;

@@ -13,7 +13,7 @@ mod card_accounts;
 mod consents;
 mod customers;
 mod edits;
-mod events;
+pub(crate) mod events;
 mod generate;
 mod identifiers;
 mod initialize;

@@ -13,6 +13,8 @@ use axum::http::header::{
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use xs2a_core::domain::refusal::Refusal;
+use xs2a_workbench::access;
 use xs2a_workbench::app_state::AppState;
 
 /// The desktop shell's page origins (Linux/macOS, Windows).
@@ -27,16 +29,16 @@ fn is_loopback_host(host: &str) -> bool {
     matches!(name, "127.0.0.1" | "localhost" | "::1")
 }
 
-fn refused(text: &str) -> Response {
-    ApiError::forbidden(text).into_response()
+fn refused(refusal: Refusal) -> Response {
+    ApiError::from(refusal).into_response()
 }
 
-/// The refusal's text for a request from elsewhere: where `what` may be opened from.
-fn not_from_here(what: &str, request: &Request) -> String {
-    format!(
-        "{what} is reachable {}.",
-        WorkbenchReach::of(request).where_from()
-    )
+/// 403 for a request from elsewhere, saying where `what` may be opened from.
+fn not_from_here(what: &str, request: &Request) -> Response {
+    refused(access::not_from_here(
+        what,
+        WorkbenchReach::of(request).where_from(),
+    ))
 }
 
 /// True when the peer counts as this machine (`reach`: a loopback peer, or in a container the published
@@ -54,7 +56,7 @@ fn from_this_machine(request: &Request) -> bool {
 /// `/workbench/*`: this machine only.
 pub async fn this_machine_only(request: Request, next: Next) -> Response {
     if !from_this_machine(&request) {
-        return refused(&not_from_here("The workbench", &request));
+        return not_from_here("The workbench", &request);
     }
     next.run(request).await
 }
@@ -84,10 +86,10 @@ pub async fn preflight(request: Request, next: Next) -> Response {
         return next.run(request).await;
     }
     if !from_this_machine(&request) {
-        return refused(&not_from_here("The workbench API", &request));
+        return not_from_here("The workbench API", &request);
     }
     let Ok(Some(origin)) = allowed_origin(request.headers()) else {
-        return refused("This origin may not use the workbench API.");
+        return refused(access::foreign_origin());
     };
     let mut response = StatusCode::NO_CONTENT.into_response();
     let headers = response.headers_mut();
@@ -109,10 +111,10 @@ pub async fn preflight(request: Request, next: Next) -> Response {
 /// credential.
 pub async fn operator_api(State(state): State<AppState>, request: Request, next: Next) -> Response {
     if !from_this_machine(&request) {
-        return refused(&not_from_here("The workbench API", &request));
+        return not_from_here("The workbench API", &request);
     }
     let Ok(origin) = allowed_origin(request.headers()) else {
-        return refused("This origin may not use the workbench API.");
+        return refused(access::foreign_origin());
     };
     let with_cors = |mut response: Response| {
         if let Some(origin) = &origin {
@@ -126,13 +128,8 @@ pub async fn operator_api(State(state): State<AppState>, request: Request, next:
         .is_some_and(|t| same_token(t, &state.settings.operator_token))
         || super::session_cookie::admits(request.headers(), &state.settings.operator_token);
     if !authorised {
-        let mut error = ApiError::new(
-            xs2a_core::domain::refusal::Code::Forbidden,
-            Some("Authorization"),
-            "The workbench API needs the operator credential: Authorization: Bearer <token>, the token \
-             printed by `xs2a-sandbox serve` in the workbench URL.",
-        );
-        error.status = StatusCode::UNAUTHORIZED;
+        let error = ApiError::from(access::operator_credential_needed())
+            .with_status(StatusCode::UNAUTHORIZED);
         return with_cors(error.into_response());
     }
     with_cors(next.run(request).await)

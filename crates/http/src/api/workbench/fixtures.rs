@@ -89,16 +89,7 @@ pub async fn import(
     ApiQuery(query): ApiQuery<ImportQuery>,
     body: Bytes,
 ) -> ApiResult<Json<ImportOutcome>> {
-    let mode = match query.mode.as_deref() {
-        None | Some("replace") => Mode::Replace,
-        Some("merge") => Mode::Merge,
-        Some(other) => {
-            return Err(ApiError::format(
-                "mode",
-                format!("'{other}' is not an import mode: replace or merge"),
-            ))
-        }
-    };
+    let mode = Mode::named(query.mode.as_deref())?;
     let preview = query.preview.unwrap_or(false);
     let announce = state.clone();
     let outcome = blocking(move || {
@@ -136,8 +127,7 @@ pub async fn journey_flow(
     // Every exchange already answered is in the flow: what was handed to the log's writer is stored first
     // (a journey known from its first exchange could otherwise be exported with no step yet).
     state.traffic.settled().await;
-    let mut flow = xs2a_workbench::flow::from_traffic::journey(&state.traffic, &id)?
-        .ok_or_else(|| ApiError::unknown("id", "journey", &id))?;
+    let mut flow = xs2a_workbench::flow::from_traffic::journey(&state.traffic, &id)?;
     if let Some(file) = query.state.filter(|s| !s.trim().is_empty()) {
         flow.state = Some(file);
     }

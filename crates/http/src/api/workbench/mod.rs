@@ -16,6 +16,7 @@ mod personas;
 mod psu_browser;
 pub mod reach;
 pub mod rewind;
+mod routes;
 pub mod schemas;
 pub mod session;
 mod session_cookie;
@@ -28,19 +29,12 @@ use serde_json::json;
 
 /// The routes under `/workbench`, each with its OpenAPI description.
 pub fn routes() -> Routes {
-    let api = openapi::routes()
-        .merge(crate::api::sandbox::workbench())
-        .merge(rewind::routes())
-        .merge(psu_browser::routes())
-        .merge(crate::api::traffic::openapi::routes())
-        .merge(crate::api::rehearsal::openapi::routes())
-        .merge(conformance::routes())
-        .map_router(|router, state| {
-            router
-                .fallback(crate::api::layers::no_such_path)
-                .layer(from_fn_with_state(state.clone(), rewind::workbench_cause))
-                .layer(from_fn_with_state(state.clone(), access::operator_api))
-        });
+    let api = routes::routes().map_router(|router, state| {
+        router
+            .fallback(crate::api::layers::no_such_path)
+            .layer(from_fn_with_state(state.clone(), rewind::workbench_cause))
+            .layer(from_fn_with_state(state.clone(), access::operator_api))
+    });
     let html = || json!({"type": "string"});
     Routes::new()
         .get("/workbench", ui::bare, |op| {

@@ -6,7 +6,6 @@
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json::JsonBody;
-use crate::api::openapi::routes::Routes;
 use axum::extract::State;
 use axum::Json;
 use xs2a_workbench::app_state::AppState;
@@ -29,17 +28,4 @@ pub async fn page(
     Ok(Json(
         psu_browser::visit(&mut client, &state.base_url(), &request).await?,
     ))
-}
-
-/// The route (relative to `/workbench/api`), with its OpenAPI description.
-pub fn routes() -> Routes {
-    Routes::new().post("/sca/page", page, |op| {
-        op.tag("Workbench")
-            .summary("The PSU's browser on the bank's SCA pages: a page asked for, or one of its forms sent")
-            .description("For presentation mode, which shows the bank's pages beside the diagram: the request goes to the service's own port as the PSU's browser sends it (unsigned; a form as `application/x-www-form-urlencoded`), so it is logged as the PSU's step. The bank's redirects are followed while they stay on its pages; where the bank sends the PSU back to the TPP, `leftTo` says where, and the workbench's own callback is visited as the browser would arrive there (the callback is recorded and the persona keeps its PSU-ID); a TPP app's own redirect URI is not visited. 400 `FORMAT_ERROR` at `url`: not a page of the bank's SCA on this service.")
-            .operator()
-            .body::<PageRequest>(true)
-            .answers::<PageVisit>(200, "What the PSU's browser shows now")
-            .refusals(&[400, 401])
-    })
 }

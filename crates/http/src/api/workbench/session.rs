@@ -1,9 +1,6 @@
-//! `GET /workbench/api/session` (where the service runs and how) and `GET /workbench/api/events` (every
-//! event of the sandbox as Server-Sent Events, resumable with `Last-Event-ID` or `?lastEventId=`).
+//! `GET /workbench/api/session`: where the service runs and how.
 
-use axum::extract::{RawQuery, State};
-use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::extract::State;
 use axum::Json;
 use serde::Serialize;
 use xs2a_core::domain::clock::ClockReading;
@@ -40,16 +37,6 @@ pub async fn session(State(state): State<AppState>) -> Json<Session> {
         data_format: state.store.data_format().clone(),
         profile: state.rehearsal.profile(),
     })
-}
-
-/// 200 `text/event-stream`.
-pub async fn events(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
-) -> Response {
-    let resume = crate::api::sse::last_event_id(&headers, query.as_deref());
-    crate::api::sse::stream(&state.events, resume, |_| true)
 }
 
 /// The OpenAPI schema of `Session.mode`: one of a fixed set of words.

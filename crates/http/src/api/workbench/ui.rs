@@ -2,7 +2,7 @@
 //! runs in a browser against `xs2a-sandbox serve`. Release builds carry the files inside the binary; debug
 //! builds read them from `ui/dist` as it is now. Without a built UI the page says how to build it.
 
-use axum::extract::Path;
+use axum::extract::{Path, Request};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
@@ -37,8 +37,9 @@ fn find(path: &str) -> Option<(String, Vec<u8>)> {
     }
 }
 
-fn serve(path: &str) -> Response {
-    match find(path) {
+/// The file at `path`, or none (the page itself always answers: without a built UI, how to build it).
+fn serve(path: &str) -> Option<Response> {
+    Some(match find(path) {
         Some((mime, data)) => {
             // Hashed asset names never change their content; the page itself must be read afresh.
             let cache = if path.starts_with("assets/") {
@@ -53,9 +54,8 @@ fn serve(path: &str) -> Response {
                 .into_response()
         }
         None if path == "index.html" => (StatusCode::OK, Html(NOT_BUILT)).into_response(),
-        None => crate::api::error::ApiError::no_such_path("GET", &format!("/workbench/{path}"))
-            .into_response(),
-    }
+        None => return None,
+    })
 }
 
 /// `GET /workbench`: to the page, with the query (the token) kept. 308 Permanent Redirect, as the OpenAPI
@@ -74,7 +74,7 @@ pub async fn index(
     headers: axum::http::HeaderMap,
     uri: axum::http::Uri,
 ) -> Response {
-    let mut page = serve("index.html");
+    let mut page = serve("index.html").expect("the page always answers");
     if let Some(cookie) =
         super::session_cookie::on_opening(&headers, uri.query(), &state.settings.operator_token)
     {
@@ -84,7 +84,11 @@ pub async fn index(
     page
 }
 
-/// `GET /workbench/{file}`: an asset of the page.
-pub async fn file(Path(path): Path<String>) -> Response {
-    serve(&path)
+/// `GET /workbench/{file}`: an asset of the page; 404 NOT_FOUND, as for any path the service does not
+/// have, for a file the UI does not hold.
+pub async fn file(Path(path): Path<String>, request: Request) -> Response {
+    match serve(&path) {
+        Some(file) => file,
+        None => crate::api::layers::no_such_path(request).await,
+    }
 }

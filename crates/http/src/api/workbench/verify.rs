@@ -3,14 +3,13 @@
 //! shown as the inspector shows a logged exchange's verdict. Nothing is sent anywhere and nothing is
 //! logged: it answers "what would the bank say to this, and why".
 
-use crate::api::error::{ApiError, ApiResult};
+use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::traffic::verdict;
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
-use xs2a_core::signing::pasted::{self, At, Overrides};
 use xs2a_workbench::app_state::AppState;
 use xs2a_workbench::traffic::model::{GateVerdict, Message, TppRef};
 
@@ -67,17 +66,12 @@ pub async fn verify(
     State(state): State<AppState>,
     JsonBody(asked): JsonBody<VerifyRequest>,
 ) -> ApiResult<Json<Verified>> {
-    let at = match asked.at.as_deref().map(str::trim).filter(|a| !a.is_empty()) {
-        Some(text) => At::parse(text).map_err(|e| ApiError::format("at", e))?,
-        None => At::Clock(&state.clock),
-    };
-    let checked = pasted::check(
+    let checked = xs2a_workbench::pasted::check(
         &state.verifier,
-        asked.request.as_bytes(),
-        &Overrides::default(),
-        at,
-    )
-    .map_err(|e| ApiError::format("request", e))?;
+        &state.clock,
+        &asked.request,
+        asked.at.as_deref(),
+    )?;
     let accepted = checked.report.outcome.is_ok();
     let record = verdict::record(verdict::findings(checked.report).1);
     let request = checked.request;

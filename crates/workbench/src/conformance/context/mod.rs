@@ -48,7 +48,8 @@ impl Call<'_> {
         self.x.area == Area::Bank
     }
 
-    /// The PSU takes part in real time (SPEC.md: PSU-IP-Address is sent then, and only then).
+    /// The PSU takes part in real time: PSU-IP-Address is sent then, and only then
+    /// (docs/interface.md#strong-customer-authentication-and-tpp-sessions).
     pub fn psu_present(&self) -> bool {
         self.has("PSU-IP-Address")
     }

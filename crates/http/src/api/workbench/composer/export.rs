@@ -5,10 +5,10 @@
 //! fresh Date, valid 60 s, and a fresh X-Request-ID), and curl is called only when signing succeeded —
 //! the text stops at the first failing command and exits non-zero, so an unsigned request is never sent.
 
-use super::draft::{self, Draft, OmittedHeader, Resolved, SIGNING_HEADERS};
 use crate::api::error::ApiResult;
 use serde::{Deserialize, Serialize};
 use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::composer::draft::{self, Draft, OmittedHeader, Resolved, SIGNING_HEADERS};
 use xs2a_workbench::own_state::personas::{self, StoredPersona};
 
 /// Which text to make.
@@ -47,7 +47,7 @@ fn quote(text: &str) -> String {
 /// The draft as shell text of `format`.
 pub fn export(state: &AppState, request: &ExportRequest) -> ApiResult<ExportText> {
     let persona = personas::get(&state.store, &request.draft.persona_id)?;
-    let mut resolved = draft::resolve(state, &request.draft, &persona, "draft.")?;
+    let mut resolved = draft::resolve(&state.base_url(), &request.draft, &persona, "draft.")?;
     let (signed_afresh, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut resolved.headers)
         .into_iter()
         .partition(|(name, _)| SIGNING_HEADERS.contains(&name.to_ascii_lowercase().as_str()));

@@ -1,11 +1,9 @@
 //! The composer (the TPP side of the workbench): forms for every operation, the exact signed request
 //! before it is sent, sending it over the service's own port, the history, and copy as curl or script.
 
-pub mod draft;
 pub mod export;
 mod forms;
 pub mod operations;
-pub mod placeholders;
 pub mod send;
 
 use crate::api::error::{ApiError, ApiResult};
@@ -13,10 +11,10 @@ use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use axum::Json;
-use draft::{prepare, Draft, Prepared};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use xs2a_workbench::app_state::AppState;
+use xs2a_workbench::composer::draft::{prepare, Draft, Prepared};
 use xs2a_workbench::own_state::history;
 
 /// 200: every form.
@@ -130,10 +128,10 @@ pub async fn send(
         })
         .unwrap_or_default()
     })?;
-    history::get(&store, &id)?
-        .ok_or_else(|| ApiError::internal("the sent request was not kept"))
-        .and_then(sent_of)
-        .map(Json)
+    // Just written: not finding it is the store failing, never the caller's mistake.
+    let record = history::get(&store, &id)
+        .map_err(|e| ApiError::internal(format!("the sent request was not kept: {}", e.text)))?;
+    sent_of(record).map(Json)
 }
 
 /// One line of the history list.
@@ -177,10 +175,7 @@ pub async fn history_entry(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<Sent>> {
-    history::get(&state.store, &id)?
-        .ok_or_else(|| ApiError::unknown("id", "sent request", &id))
-        .and_then(sent_of)
-        .map(Json)
+    sent_of(history::get(&state.store, &id)?).map(Json)
 }
 
 /// 200 `{text, omitted}`: the draft as shell text that signs at every run.

@@ -1,10 +1,10 @@
 //! Sends a prepared request to the service's own port over TCP, exactly as an external TPP's would travel
 //! (so the traffic log records it the same way), and reads the whole answer (through `outbound::client`).
 
-use super::draft::Prepared;
 use crate::api::error::{ApiError, ApiResult};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
+use xs2a_workbench::composer::draft::Prepared;
 use xs2a_workbench::outbound::client::{self, Client};
 
 /// The largest answer the composer reads whole.

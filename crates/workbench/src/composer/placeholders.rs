@@ -3,7 +3,7 @@
 //! previewed, sent or exported. A placeholder the persona has no value for yet is reported as missing
 //! (with what gives it one); any other `{{…}}` is a mistake, never sent as it is written.
 
-use xs2a_workbench::own_state::personas::StoredPersona;
+use crate::own_state::personas::StoredPersona;
 
 /// A text with its placeholders filled, or the first one the persona has no value for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,7 +86,7 @@ pub fn fill(text: &str, persona: &StoredPersona, callback_url: &str) -> Result<F
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xs2a_workbench::own_state::personas::Source;
+    use crate::own_state::personas::Source;
 
     fn persona() -> StoredPersona {
         StoredPersona {

@@ -3,13 +3,12 @@
 //! TPP-Signature-Certificate, Signature) — what the preview shows and the send sends.
 
 use super::placeholders::{self, Filled};
-use crate::api::error::ApiResult;
-use axum::http::{HeaderMap, HeaderName, HeaderValue};
+use crate::app_state::AppState;
+use crate::own_state::personas::{self, StoredPersona};
+use hyper::header::{HeaderMap, HeaderName, HeaderValue};
 use serde::{Deserialize, Serialize};
-use xs2a_core::domain::refusal::Refusal;
+use xs2a_core::domain::refusal::{CoreResult, Refusal};
 use xs2a_core::signing::signer::SignOptions;
-use xs2a_workbench::app_state::AppState;
-use xs2a_workbench::own_state::personas::{self, StoredPersona};
 
 /// What the composer edits (docs/workbench-api.md, "Composer").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -106,22 +105,22 @@ fn missing(at: &str, placeholder: &str, persona: &StoredPersona) -> Refusal {
 /// Fills the draft's placeholders from the persona. A header whose placeholder the persona has no value
 /// for yet is left out (and said so in `omitted`); a path, query or body that needs one is refused, as
 /// is any `{{…}}` that is not a placeholder. `prefix` is where the draft sits in the request body
-/// (`"draft."` for an export), so refusals name the field as the client sent it.
+/// (`"draft."` for an export), so refusals name the field as the client sent it; `base_url` is the
+/// service's, for `{{callbackUrl}}`.
 pub fn resolve(
-    state: &AppState,
+    base_url: &str,
     draft: &Draft,
     persona: &StoredPersona,
     prefix: &str,
-) -> ApiResult<Resolved> {
+) -> CoreResult<Resolved> {
     let method = draft.method.trim().to_ascii_uppercase();
     if !METHODS.contains(&method.as_str()) {
         return Err(Refusal::format(
             &format!("{prefix}method"),
             format!("method must be one of {}", METHODS.join(", ")),
-        )
-        .into());
+        ));
     }
-    let callback_url = format!("{}/workbench/callback", state.base_url());
+    let callback_url = format!("{base_url}/workbench/callback");
     let must_fill = |field: &str, text: &str| -> Result<String, Refusal> {
         let at = format!("{prefix}{field}");
         match placeholders::fill(text, persona, &callback_url) {
@@ -135,8 +134,7 @@ pub fn resolve(
         return Err(Refusal::format(
             &format!("{prefix}path"),
             "path must start with / and hold no spaces, e.g. /v1/accounts",
-        )
-        .into());
+        ));
     }
     let path_and_query = match draft
         .query
@@ -169,7 +167,7 @@ pub fn resolve(
                     placeholders::how_to_get(placeholder)
                 ),
             }),
-            Err(found) => return Err(unknown(&at, found).into()),
+            Err(found) => return Err(unknown(&at, found)),
         }
     }
     let body = match &draft.body {
@@ -185,20 +183,27 @@ pub fn resolve(
     })
 }
 
-/// Makes the draft into the request the persona would send now.
-pub fn prepare(state: &AppState, draft: &Draft) -> ApiResult<Prepared> {
-    let persona = personas::get(&state.store, &draft.persona_id)?;
-    let credentials = personas::credentials(&persona)?;
-    let resolved = resolve(state, draft, &persona, "")?;
-    let mut headers = HeaderMap::new();
-    for (i, (name, value)) in resolved.headers.iter().enumerate() {
+/// The headers as they would be sent: 400 FORMAT_ERROR at `headers[i]` for a name or value HTTP cannot
+/// carry.
+fn header_map(headers: &[(String, String)]) -> CoreResult<HeaderMap> {
+    let mut map = HeaderMap::new();
+    for (i, (name, value)) in headers.iter().enumerate() {
         let at = format!("headers[{i}]");
         let name = HeaderName::from_bytes(name.as_bytes())
             .map_err(|_| Refusal::format(&at, format!("'{name}' is not a header name")))?;
         let value = HeaderValue::from_str(value)
             .map_err(|_| Refusal::format(&at, "a header value must be visible ASCII"))?;
-        headers.append(name, value);
+        map.append(name, value);
     }
+    Ok(map)
+}
+
+/// Makes the draft into the request the persona would send now.
+pub fn prepare(state: &AppState, draft: &Draft) -> CoreResult<Prepared> {
+    let persona = personas::get(&state.store, &draft.persona_id)?;
+    let credentials = personas::credentials(&persona)?;
+    let resolved = resolve(&state.base_url(), draft, &persona, "")?;
+    let mut headers = header_map(&resolved.headers)?;
     let body = resolved.body.map(String::into_bytes).unwrap_or_default();
     if !body.is_empty() && !headers.contains_key("content-type") {
         headers.insert("content-type", HeaderValue::from_static("application/json"));
@@ -241,4 +246,102 @@ pub fn prepare(state: &AppState, draft: &Draft) -> ApiResult<Prepared> {
         body,
         omitted: resolved.omitted,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::own_state::personas::Source;
+    use xs2a_core::domain::refusal::Code;
+
+    fn persona() -> StoredPersona {
+        StoredPersona {
+            id: "p1".into(),
+            name: "P".into(),
+            source: Source::Issued,
+            certificate_pem: String::new(),
+            private_key_pem: String::new(),
+            psu_id: Some("psu-1".into()),
+            psu_corporate_id: None,
+            tpp_session_id: None,
+        }
+    }
+
+    fn draft(method: &str, path: &str) -> Draft {
+        Draft {
+            persona_id: "p1".into(),
+            method: method.into(),
+            path: path.into(),
+            query: None,
+            headers: Vec::new(),
+            body: None,
+        }
+    }
+
+    /// The refusal of `draft`, as (status, code, path).
+    fn refused(draft: &Draft, prefix: &str) -> (u16, Code, Option<String>) {
+        let refusal = resolve("http://127.0.0.1:1", draft, &persona(), prefix).unwrap_err();
+        (refusal.status(), refusal.code, refusal.path)
+    }
+
+    #[test]
+    fn fills_the_draft_and_leaves_out_a_header_the_persona_cannot_fill() {
+        let mut asked = draft(" get ", "/v1/accounts");
+        asked.query = Some("?psu={{persona.psuId}}".into());
+        asked.headers = vec![
+            ("PSU-ID".into(), "{{persona.psuId}}".into()),
+            ("TPP-Session-ID".into(), "{{persona.tppSessionId}}".into()),
+            (" ".into(), "ignored".into()),
+        ];
+        let resolved = resolve("http://127.0.0.1:1", &asked, &persona(), "").unwrap();
+        assert_eq!(resolved.method, "GET");
+        assert_eq!(resolved.path_and_query, "/v1/accounts?psu=psu-1");
+        assert_eq!(
+            resolved.headers,
+            vec![("PSU-ID".to_owned(), "psu-1".to_owned())]
+        );
+        assert_eq!(resolved.omitted[0].header, "TPP-Session-ID");
+    }
+
+    #[test]
+    fn refuses_a_method_or_path_it_cannot_send() {
+        let format = |at: &str| (400, Code::FormatError, Some(at.to_owned()));
+        assert_eq!(
+            refused(&draft("TRACE", "/v1/accounts"), ""),
+            format("method")
+        );
+        assert_eq!(
+            refused(&draft("GET", "v1/accounts"), "draft."),
+            format("draft.path")
+        );
+        assert_eq!(refused(&draft("GET", "/v1/a b"), ""), format("path"));
+    }
+
+    #[test]
+    fn refuses_an_unknown_or_unfilled_placeholder_where_it_must_be_filled() {
+        let format = |at: &str| (400, Code::FormatError, Some(at.to_owned()));
+        assert_eq!(refused(&draft("GET", "/v1/{{nope}}"), ""), format("path"));
+        let mut asked = draft("POST", "/v1/payments/x");
+        asked.body = Some("{\"c\":\"{{persona.psuCorporateId}}\"}".into());
+        assert_eq!(refused(&asked, ""), format("body"));
+        let mut header = draft("GET", "/v1/accounts");
+        header.headers = vec![("X".into(), "{{persona.nope}}".into())];
+        assert_eq!(refused(&header, ""), format("headers[0]"));
+    }
+
+    #[test]
+    fn refuses_a_header_that_cannot_be_sent() {
+        let refusal = header_map(&[("bad name".to_owned(), "v".to_owned())]).unwrap_err();
+        assert_eq!(
+            (refusal.status(), refusal.code, refusal.path.as_deref()),
+            (400, Code::FormatError, Some("headers[0]"))
+        );
+        let refusal = header_map(&[
+            ("A".to_owned(), "ok".to_owned()),
+            ("B".to_owned(), "line\nbreak".to_owned()),
+        ])
+        .unwrap_err();
+        assert_eq!(refusal.path.as_deref(), Some("headers[1]"));
+        assert_eq!(refusal.text, "a header value must be visible ASCII");
+    }
 }
