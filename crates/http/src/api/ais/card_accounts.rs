@@ -13,12 +13,12 @@ use super::access::AisAccess;
 use super::fixes::{AcceptedFixes, RequestFixes};
 use super::granted::{self, balance_views, detail_links, Granted, Holder};
 use super::paging::{TransactionListing, TransactionQuery};
-use super::views::{query, AmountView, BalanceView, CardAccountReference};
+use super::views::{AmountView, BalanceView, CardAccountReference};
 use crate::api::error::ApiResult;
 use crate::api::links::Links;
 use crate::api::openapi::routes::Routes;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use crate::api::query::{ApiQuery, TextQuery};
+use axum::extract::{Path, State};
 use axum::Json;
 use serde::Serialize;
 use xs2a_core::bank::ais::access::Endpoint as AisEndpoint;
@@ -211,9 +211,9 @@ async fn transactions(
         mut warnings,
     }: RequestFixes,
     Path(id): Path<String>,
-    raw: Result<Query<TransactionQuery>, QueryRejection>,
+    ApiQuery(query): TextQuery<TransactionQuery>,
 ) -> ApiResult<Json<CardTransactionsBody>> {
-    let mut listing = TransactionListing::parse(&query(raw)?)?;
+    let mut listing = TransactionListing::parse(&query)?;
     let card = granted::consented::<CardAccount>(&state, &access, &id, AisEndpoint::Transactions)?;
     warnings.extend(listing.limit_history(access.earliest_history(state.clock.now())));
     let selected: Vec<CardTransaction> = of_card_account(&state.store, &card.id)?

@@ -25,13 +25,13 @@ use super::accounts::reference;
 use super::fixes::{AcceptedFixes, RequestFixes};
 use super::granted::{self, Granted};
 use super::paging::{TransactionListing, TransactionQuery};
-use super::views::{query, AccountReference, AmountView, BookingStatus};
+use super::views::{AccountReference, AmountView, BookingStatus};
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::links::Links;
 use crate::api::openapi::headers::{AIS, SIGNED};
 use crate::api::openapi::routes::Routes;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use crate::api::query::{ApiQuery, TextQuery};
+use axum::extract::{Path, State};
 use axum::Json;
 use serde::Serialize;
 use xs2a_core::bank::ais::access::Endpoint as AisEndpoint;
@@ -114,10 +114,10 @@ async fn list(
         mut warnings,
     }: RequestFixes,
     Path(id): Path<String>,
-    raw: Result<Query<TransactionQuery>, QueryRejection>,
+    ApiQuery(query): TextQuery<TransactionQuery>,
 ) -> ApiResult<Json<TransactionsBody>> {
     // The query first: a malformed request must not use up one of the unattended calls.
-    let mut listing = TransactionListing::parse(&query(raw)?)?;
+    let mut listing = TransactionListing::parse(&query)?;
     let account = granted::consented::<Account>(&state, &access, &id, AisEndpoint::Transactions)?;
     warnings.extend(listing.limit_history(access.earliest_history(state.clock.now())));
     let store = &state.store;

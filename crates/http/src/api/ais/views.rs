@@ -3,8 +3,6 @@
 
 use super::fixes::AcceptedFixes;
 use crate::api::error::{ApiError, ApiResult};
-use axum::extract::rejection::QueryRejection;
-use axum::extract::Query;
 use serde::Serialize;
 use time::Date;
 use xs2a_core::bank::mock::model::{format_date, Balance, Money};
@@ -104,17 +102,6 @@ pub struct AccountReference {
 pub struct CardAccountReference {
     pub masked_pan: String,
     pub currency: String,
-}
-
-/// The query of a request, taken as text: a string that cannot be split into parameters (bad
-/// percent-encoding) is 400 FORMAT_ERROR, as for the sandbox listings.
-pub fn query<T>(query: Result<Query<T>, QueryRejection>) -> ApiResult<T> {
-    query.map(|Query(q)| q).map_err(|e| {
-        ApiError::format(
-            "(query)",
-            format!("the query string could not be read: {e}"),
-        )
-    })
 }
 
 /// `bookingStatus` of the account information listings.

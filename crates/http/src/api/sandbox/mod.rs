@@ -25,9 +25,6 @@ mod tests;
 
 pub use openapi::{controls, mock_data, workbench};
 
-use crate::api::error::ApiError;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::Query;
 use xs2a_workbench::app_state::AppState;
 
 /// Tells the workbench's live views that mock data changed (`sandbox.changed`, docs/workbench-api.md):
@@ -50,14 +47,4 @@ pub(crate) fn changed_answer<T: serde::Serialize>(
 ) -> axum::response::Response {
     changed(state, what);
     crate::api::warnings::with_warnings(status, &written.value, &written.warnings)
-}
-
-/// A query string that cannot even be split into parameters (bad percent-encoding) is a FORMAT_ERROR.
-fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    query.map(|Query(q)| q).map_err(|e| {
-        ApiError::format(
-            "(query)",
-            format!("the query string could not be read: {e}"),
-        )
-    })
 }
