@@ -3,8 +3,8 @@
 //!
 //! Handlers are thin: they extract the path, query and JSON body, call `xs2a_core::bank::mock`, and map the
 //! result to a status. Creations answer 201, reads and initialisation 200. Query parameters are taken
-//! as text so that a malformed value is reported by the service layer as FORMAT_ERROR naming it. The
-//! routes, each with its OpenAPI description, are declared in `openapi`.
+//! as text (`api::query::TextQuery`), so that the core reports a malformed value as FORMAT_ERROR naming
+//! it. The routes, each with its OpenAPI description, are declared in `openapi`.
 
 mod accounts;
 mod agreements;
