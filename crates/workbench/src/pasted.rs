@@ -32,7 +32,9 @@ mod tests {
 
     fn refused(request: &str, at: Option<&str>) -> (u16, Code, Option<String>) {
         let verifier = Verifier::new(TrustStore::new());
-        let refusal = check(&verifier, &Clock::real(), request, at).unwrap_err();
+        let Err(refusal) = check(&verifier, &Clock::real(), request, at) else {
+            panic!("{request:?} was checked, not refused");
+        };
         (refusal.status(), refusal.code, refusal.path)
     }
 

@@ -24,6 +24,8 @@ pub mod sca_pages;
 pub mod sca_trigger;
 pub mod server;
 pub mod sse;
+#[cfg(test)]
+mod tests;
 pub mod tpp_dialogue;
 pub mod traffic;
 pub mod warnings;

@@ -5,7 +5,8 @@
 //! run acts on ([`due`]: never a periodic one), what it decides for each ([`decide`]) against the accounts
 //! ([`ledger`]), how it is written ([`write`]) and announced ([`announce`]), one run ([`run`]), catching up
 //! the runs missed while time moved ([`catch_up`]), the stored run records ([`model`]), and the ticker that
-//! performs the runs as simulated time passes ([`scheduler`]). Instant payments are executed at
+//! performs the runs as simulated time passes ([`scheduler`]); what the bank-side controls read and set
+//! around them ([`monitor`]). Instant payments are executed at
 //! authorisation through [`execute_now`] ([`instant`]).
 
 mod announce;
@@ -16,6 +17,7 @@ mod due;
 pub mod instant;
 pub mod ledger;
 pub mod model;
+pub mod monitor;
 pub mod run;
 pub mod schedule;
 pub mod scheduler;

@@ -11,6 +11,16 @@ use crate::domain::refusal::{CoreResult, Refusal};
 use crate::store::Store;
 use time::OffsetDateTime;
 
+/// The answer when a creation's own answer could not be read back to find the resource an effect acts on
+/// (a basket's id): SYSTEM_ERROR, since the creation went through but the TPP cannot be shown its answer.
+pub fn creation_answer_unreadable() -> Refusal {
+    Refusal::new(
+        crate::domain::refusal::Code::SystemError,
+        None,
+        "The answer could not be read.",
+    )
+}
+
 /// The PSU revokes at the bank every consent they gave this TPP (every context). Returns how many
 /// consents went; none when the PSU-ID is not one of this TPP's.
 pub fn revoke_consent(store: &Store, tpp_id: &str, psu_id: &str) -> CoreResult<usize> {
@@ -101,6 +111,16 @@ pub fn partly_reject_basket(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unreadable_creation_answer_is_a_system_error() {
+        let refusal = creation_answer_unreadable();
+        assert_eq!(
+            (refusal.status(), refusal.code.as_str()),
+            (500, "SYSTEM_ERROR")
+        );
+        assert_eq!(refusal.text, "The answer could not be read.");
+    }
 
     #[test]
     fn a_basket_of_one_is_not_partly_rejected_and_an_unknown_one_is_left_alone() {

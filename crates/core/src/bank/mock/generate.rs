@@ -24,6 +24,17 @@ const SHOPS: [(&str, &str); 8] = [
     ("Vy", "4112"),
 ];
 
+/// The range a request sent as text, `fromDate` and `toDate`: each a `YYYY-MM-DD` date, else 400
+/// FORMAT_ERROR at the one that is not (docs/workbench-api.md#sandbox-data).
+pub fn range(from_date: &str, to_date: &str) -> CoreResult<(Date, Date)> {
+    Ok((date("fromDate", from_date)?, date("toDate", to_date)?))
+}
+
+fn date(path: &str, text: &str) -> CoreResult<Date> {
+    Date::parse(text, &time::format_description::well_known::Iso8601::DATE)
+        .map_err(|_| Refusal::format(path, format!("{path} '{text}' is not a date (YYYY-MM-DD)")))
+}
+
 /// Makes and books `count` transactions on the account between `from` and `to` (both included).
 pub fn transactions(
     store: &Store,
@@ -150,5 +161,28 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(refused.path.as_deref(), Some("count"));
+    }
+
+    #[test]
+    fn the_range_is_two_dates_each_refused_by_name() {
+        assert_eq!(
+            range("2026-01-01", "2026-03-31").unwrap(),
+            (date!(2026 - 01 - 01), date!(2026 - 03 - 31))
+        );
+        for (from, to, at) in [
+            ("2026-1-1", "2026-03-31", "fromDate"),
+            ("2026-01-01", "31.03.2026", "toDate"),
+            ("", "", "fromDate"),
+        ] {
+            let refused = range(from, to).unwrap_err();
+            assert_eq!(
+                (
+                    refused.status(),
+                    refused.code.as_str(),
+                    refused.path.as_deref()
+                ),
+                (400, "FORMAT_ERROR", Some(at))
+            );
+        }
     }
 }

@@ -8,6 +8,7 @@ pub mod plan;
 pub mod presets;
 pub mod profile;
 pub mod register;
+pub mod rule_edits;
 pub mod stored;
 pub mod tolerance;
 

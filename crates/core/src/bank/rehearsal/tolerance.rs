@@ -30,6 +30,22 @@ pub fn judge_all(profile: Profile, tolerated: &[Tolerated]) -> Result<Vec<TppMes
     tolerated.iter().map(|t| judge(profile, t)).collect()
 }
 
+/// Production's answer to a TPP's call of the mock-data API (`/v1/sandbox/*`, `path` as sent): there is
+/// no such endpoint, as for an unknown path, and the text names the tolerance as every other refusal of
+/// the production profile does (docs/rehearsal.md#tolerances).
+pub fn no_mock_data_api(method: &str, path: &str) -> Refusal {
+    let tolerance = Tolerance::MockDataApi;
+    Refusal::new(
+        tolerance.refusal_code(),
+        None,
+        format!(
+            "There is no endpoint {method} {path} in production ({}: {}). The sandbox profile accepts it.",
+            tolerance.id(),
+            tolerance.production()
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,5 +75,15 @@ mod tests {
         assert_eq!(refusal.path.as_deref(), Some("TPP-Signature-Certificate"));
         assert!(refusal.text.contains("came with PEM armour."));
         assert!(refusal.text.ends_with("The sandbox profile accepts it."));
+    }
+
+    #[test]
+    fn production_has_no_mock_data_api() {
+        let refusal = no_mock_data_api("GET", "/v1/sandbox/customers");
+        assert_eq!((refusal.status(), refusal.code), (404, Code::NotFound));
+        assert_eq!(refusal.path, None);
+        assert!(refusal.text.starts_with(
+            "There is no endpoint GET /v1/sandbox/customers in production (mock-data-api: "
+        ));
     }
 }

@@ -12,12 +12,12 @@ use super::access::AisAccess;
 use super::fixes::{AcceptedFixes, RequestFixes};
 use super::granted::{balance_views, detail_links, Served};
 use super::paging;
-use super::views::{query, AmountView, BalanceView, CardAccountReference};
+use super::views::{AmountView, BalanceView, CardAccountReference};
 use crate::api::error::ApiResult;
 use crate::api::links::Links;
 use crate::api::openapi::routes::Routes;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use crate::api::query::{ApiQuery, TextQuery};
+use axum::extract::{Path, State};
 use axum::Json;
 use serde::Serialize;
 use xs2a_core::bank::ais::access::Endpoint as AisEndpoint;
@@ -222,9 +222,9 @@ async fn transactions(
         mut warnings,
     }: RequestFixes,
     Path(id): Path<String>,
-    raw: Result<Query<TransactionQuery>, QueryRejection>,
+    ApiQuery(query): TextQuery<TransactionQuery>,
 ) -> ApiResult<Json<CardTransactionsBody>> {
-    let page = card_transactions::list(&state.store, &state.clock, &access, &id, &query(raw)?)?;
+    let page = card_transactions::list(&state.store, &state.clock, &access, &id, &query)?;
     let card_path = CardAccount::path(&page.card.id);
     let links = paging::links(
         &page.listing,

@@ -16,13 +16,13 @@ use super::accounts::reference;
 use super::fixes::{AcceptedFixes, RequestFixes};
 use super::granted::Served;
 use super::paging;
-use super::views::{query, AccountReference, AmountView};
+use super::views::{AccountReference, AmountView};
 use crate::api::error::ApiResult;
 use crate::api::links::Links;
 use crate::api::openapi::headers::{AIS, SIGNED};
 use crate::api::openapi::routes::Routes;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use crate::api::query::{ApiQuery, TextQuery};
+use axum::extract::{Path, State};
 use axum::Json;
 use serde::Serialize;
 use xs2a_core::bank::ais::listing::TransactionQuery;
@@ -114,9 +114,9 @@ async fn list(
         mut warnings,
     }: RequestFixes,
     Path(id): Path<String>,
-    raw: Result<Query<TransactionQuery>, QueryRejection>,
+    ApiQuery(query): TextQuery<TransactionQuery>,
 ) -> ApiResult<Json<TransactionsBody>> {
-    let page = transactions::list(&state.store, &state.clock, &access, &id, &query(raw)?)?;
+    let page = transactions::list(&state.store, &state.clock, &access, &id, &query)?;
     let account_path = Account::path(&page.account.id);
     let links = paging::links(
         &page.listing,

@@ -1,10 +1,7 @@
 //! The building blocks of account information bodies (Berlin Group 1.3 shapes): amounts in the form the
-//! request's fixes ask for, balances, account references, and the reading of a query string.
+//! request's fixes ask for, balances, and account references.
 
 use super::fixes::AcceptedFixes;
-use crate::api::error::{ApiError, ApiResult};
-use axum::extract::rejection::QueryRejection;
-use axum::extract::Query;
 use serde::Serialize;
 use xs2a_core::bank::mock::model::{format_date, Balance, Money};
 use xs2a_core::domain::fix::Fix;
@@ -102,17 +99,6 @@ pub struct AccountReference {
 pub struct CardAccountReference {
     pub masked_pan: String,
     pub currency: String,
-}
-
-/// The query of a request, taken as text: a string that cannot be split into parameters (bad
-/// percent-encoding) is 400 FORMAT_ERROR, as for the sandbox listings.
-pub fn query<T>(query: Result<Query<T>, QueryRejection>) -> ApiResult<T> {
-    query.map(|Query(q)| q).map_err(|e| {
-        ApiError::format(
-            "(query)",
-            format!("the query string could not be read: {e}"),
-        )
-    })
 }
 
 #[cfg(test)]

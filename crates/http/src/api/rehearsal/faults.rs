@@ -9,7 +9,6 @@ use axum::Json;
 use serde::Deserialize;
 use xs2a_core::bank::rehearsal::plan::{Plan, Rule};
 use xs2a_core::bank::rehearsal::presets::{self, Preset};
-use xs2a_core::domain::refusal::Refusal;
 use xs2a_workbench::app_state::AppState;
 
 /// 200: the plan with each rule's counters.
@@ -43,16 +42,9 @@ pub async fn add_rule(
     State(state): State<AppState>,
     JsonBody(rule): JsonBody<Rule>,
 ) -> ApiResult<(StatusCode, Json<Plan>)> {
-    let (plan, ()) = state.rehearsal.update_plan(&state.store, |held| {
-        if held.rules.iter().any(|r| r.id == rule.id) {
-            return Err(Refusal::conflict(
-                "id",
-                format!("the plan already has a rule '{}'", rule.id),
-            ));
-        }
-        held.rules.push(rule);
-        Ok(())
-    })?;
+    let (plan, ()) = state
+        .rehearsal
+        .update_plan(&state.store, |held| held.add_rule(rule))?;
     Ok((StatusCode::CREATED, Json(plan)))
 }
 
@@ -69,15 +61,9 @@ pub async fn patch_rule(
     Path(id): Path<String>,
     JsonBody(patch): JsonBody<RulePatch>,
 ) -> ApiResult<Json<Plan>> {
-    let (plan, ()) = state.rehearsal.update_plan(&state.store, |held| {
-        let rule = held
-            .rules
-            .iter_mut()
-            .find(|r| r.id == id)
-            .ok_or_else(|| Refusal::unknown("id", "rule", &id))?;
-        rule.enabled = patch.enabled;
-        Ok(())
-    })?;
+    let (plan, ()) = state
+        .rehearsal
+        .update_plan(&state.store, |held| held.switch_rule(&id, patch.enabled))?;
     Ok(Json(plan))
 }
 
@@ -86,15 +72,9 @@ pub async fn delete_rule(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Plan>> {
-    let (plan, ()) = state.rehearsal.update_plan(&state.store, |held| {
-        let at = held
-            .rules
-            .iter()
-            .position(|r| r.id == id)
-            .ok_or_else(|| Refusal::unknown("id", "rule", &id))?;
-        held.rules.remove(at);
-        Ok(())
-    })?;
+    let (plan, ()) = state
+        .rehearsal
+        .update_plan(&state.store, |held| held.remove_rule(&id))?;
     Ok(Json(plan))
 }
 

@@ -13,9 +13,9 @@ use axum::response::{IntoResponse, Response};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
+use xs2a_core::bank::fault_effects::answers;
 use xs2a_core::bank::rehearsal::evaluate::{Call, Decision};
 use xs2a_core::bank::rehearsal::plan::{Effect, Interface};
-use xs2a_core::domain::refusal::Code;
 use xs2a_core::signing::verifier::VerifiedTpp;
 use xs2a_workbench::app_state::AppState;
 
@@ -60,51 +60,22 @@ pub async fn inject(State(state): State<AppState>, request: Request, next: Next)
 }
 
 async fn apply(state: &AppState, decision: &Decision, request: Request, next: Next) -> Response {
-    let injected = |text: String| {
-        format!(
-            "{text} (injected by the sandbox's fault plan, rule {})",
-            decision.rule
-        )
-    };
+    let now = state.clock.now();
+    if let Some(answer) = answers::injected_answer(&decision.rule, &decision.effect, now) {
+        let status =
+            StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let response = ApiError::from(answer.refusal)
+            .with_status(status)
+            .into_response();
+        return match answer.retry_after_seconds {
+            Some(seconds) => with_retry_after(response, seconds),
+            None => response,
+        };
+    }
     match &decision.effect {
         Effect::Latency { .. } => {
             tokio::time::sleep(Duration::from_millis(decision.delay_ms)).await;
             next.run(request).await
-        }
-        Effect::RateLimited {
-            retry_after_seconds,
-        } => with_retry_after(
-            ApiError::new(
-                Code::AccessExceeded,
-                None,
-                injected(format!(
-                    "Too many requests; try again in {retry_after_seconds} seconds."
-                )),
-            )
-            .into_response(),
-            *retry_after_seconds,
-        ),
-        Effect::ServerError => ApiError::new(
-            Code::SystemError,
-            None,
-            injected("The bank could not process the request.".into()),
-        )
-        .into_response(),
-        Effect::Maintenance { until } => {
-            let seconds = (*until - state.clock.now()).whole_seconds().max(0) as u64;
-            let ends = until
-                .format(&time::format_description::well_known::Rfc3339)
-                .unwrap_or_default();
-            with_retry_after(
-                ApiError::new(
-                    Code::SystemError,
-                    None,
-                    injected(format!("The service is down for maintenance until {ends}.")),
-                )
-                .with_status(StatusCode::SERVICE_UNAVAILABLE)
-                .into_response(),
-                seconds,
-            )
         }
         Effect::ConnectionReset => broken(),
         Effect::NoAnswer { hold_seconds } => {
@@ -117,8 +88,12 @@ async fn apply(state: &AppState, decision: &Decision, request: Request, next: Ne
         | Effect::BasketPartlyRejected { .. } => {
             super::resources::apply(state, &decision.effect, request, next).await
         }
-        // Effects of the SCA pages never fire on the bank interface (`Effect::acts_on`).
-        Effect::ScaCancelled
+        // Answered above (`answers`); effects of the SCA pages never fire on the bank interface
+        // (`Effect::acts_on`).
+        Effect::RateLimited { .. }
+        | Effect::ServerError
+        | Effect::Maintenance { .. }
+        | Effect::ScaCancelled
         | Effect::ScaExpired
         | Effect::ScaOtherAccounts
         | Effect::ScaOtherContext => next.run(request).await,

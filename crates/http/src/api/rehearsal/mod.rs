@@ -54,19 +54,12 @@ pub async fn hide_sandbox(State(state): State<AppState>, request: Request, next:
             .is_some_and(|t| same_token(t, &state.settings.operator_token));
         if !operator {
             // Production's answer (an unknown path), and the tolerance it is, as every other one says.
-            let tolerance = xs2a_core::bank::rehearsal::Tolerance::MockDataApi;
             let path = request_facts::sent_path(&request);
-            return ApiError::new(
-                tolerance.refusal_code(),
-                None,
-                format!(
-                    "There is no endpoint {} {path} in production ({}: {}). The sandbox profile accepts it.",
-                    request.method(),
-                    tolerance.id(),
-                    tolerance.production()
-                ),
-            )
-            .into_response();
+            let refusal = xs2a_core::bank::rehearsal::tolerance::no_mock_data_api(
+                request.method().as_str(),
+                &path,
+            );
+            return ApiError::from(refusal).into_response();
         }
     }
     next.run(request).await

@@ -122,12 +122,7 @@ async fn created_id(response: Response, field: &str) -> (Option<String>, Respons
     let Ok(bytes) = axum::body::to_bytes(body, MAX_CREATED_BODY).await else {
         return (
             None,
-            ApiError::new(
-                xs2a_core::domain::refusal::Code::SystemError,
-                None,
-                "The answer could not be read.",
-            )
-            .into_response(),
+            ApiError::from(bank_side::creation_answer_unreadable()).into_response(),
         );
     };
     let id = serde_json::from_slice::<serde_json::Value>(&bytes)

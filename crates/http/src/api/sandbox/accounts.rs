@@ -1,12 +1,12 @@
 //! Mock accounts and their transactions: `POST /v1/sandbox/accounts`, `GET .../{mockAccountId}`, and
 //! `GET|POST .../{mockAccountId}/transactions` (docs/reference/mock-data.md#endpoints).
 
-use super::{changed_answer, query};
+use super::changed_answer;
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use crate::api::query::{ApiQuery, TextQuery};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
@@ -63,9 +63,9 @@ pub async fn create_transactions(
 pub async fn list_transactions(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
-    raw: Result<Query<ListingQuery>, QueryRejection>,
+    ApiQuery(query): TextQuery<ListingQuery>,
 ) -> ApiResult<Json<Vec<TransactionView>>> {
-    let listing = Listing::parse(&query(raw)?)?;
+    let listing = Listing::parse(&query)?;
     Ok(Json(transactions::list(&state.store, &id, &listing)?))
 }
 

@@ -4,21 +4,15 @@
 //! every payment (`?limit=`, default 20, at most 500, since a run over many payments is large), and the
 //! next five scheduled run times after the sandbox clock's now. POST performs one run now (201, the run).
 
-use super::query;
 use crate::api::error::{ApiError, ApiResult};
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use crate::api::query::{ApiQuery, TextQuery};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
-use xs2a_core::bank::batch::{self, schedule, BatchRun, Trigger};
+use xs2a_core::bank::batch::{self, monitor, schedule, BatchRun, Trigger};
 use xs2a_workbench::app_state::AppState;
-
-/// The runs listed when no limit is given.
-const DEFAULT_LIMIT: usize = 20;
-/// A bound on one answer: a run's outcomes list every payment it processed.
-const MAX_LIMIT: usize = 500;
 
 #[derive(Deserialize)]
 pub struct RunsQuery {
@@ -51,21 +45,9 @@ mod rfc3339_list {
 /// 200: past runs (newest first) and the next five scheduled times.
 pub async fn list(
     State(state): State<AppState>,
-    raw: Result<Query<RunsQuery>, QueryRejection>,
+    ApiQuery(query): TextQuery<RunsQuery>,
 ) -> ApiResult<Json<RunsView>> {
-    let limit = match query(raw)?.limit {
-        None => DEFAULT_LIMIT,
-        Some(text) => match text.parse::<usize>() {
-            Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
-            _ => {
-                return Err(ApiError::format(
-                    "limit",
-                    format!("limit '{text}' must be a whole number from 1 to {MAX_LIMIT}"),
-                ))
-            }
-        },
-    };
-    let runs = state.store.table::<BatchRun>()?.last_n(limit)?;
+    let runs = monitor::recent_runs(&state.store, query.limit.as_deref())?;
     Ok(Json(RunsView {
         runs,
         scheduled: schedule::upcoming(state.clock.now(), 5),

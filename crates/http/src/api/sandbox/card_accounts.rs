@@ -2,12 +2,12 @@
 //! `GET .../{mockCardAccountId}`, and `GET|POST .../{mockCardAccountId}/transactions`
 //! (docs/reference/mock-data.md#endpoints).
 
-use super::{changed_answer, query};
+use super::changed_answer;
 use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use crate::api::query::{ApiQuery, TextQuery};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
@@ -76,9 +76,8 @@ pub struct CardListingQuery {
 pub async fn list_transactions(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
-    raw: Result<Query<CardListingQuery>, QueryRejection>,
+    ApiQuery(q): TextQuery<CardListingQuery>,
 ) -> ApiResult<Json<CardTransactionList>> {
-    let q = query(raw)?;
     let status = BookingStatus::parse(q.booking_status.as_deref())?;
     let listing = Listing::parse(&q.listing)?;
     Ok(Json(card_transactions::list(

@@ -1,7 +1,7 @@
 //! `POST /v1/sandbox/accounts/{mockAccountId}/transactions/generate` `{count, fromDate, toDate}`: books
 //! made-up transactions in bulk (`xs2a_core::bank::mock::generate`); 201 `{"created": n}`.
 
-use crate::api::error::{ApiError, ApiResult};
+use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
@@ -19,11 +19,6 @@ pub struct GenerateRequest {
     to_date: String,
 }
 
-fn date(path: &str, text: &str) -> ApiResult<time::Date> {
-    time::Date::parse(text, &time::format_description::well_known::Iso8601::DATE)
-        .map_err(|_| ApiError::format(path, format!("{path} '{text}' is not a date (YYYY-MM-DD)")))
-}
-
 /// How many transactions were made.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct Generated {
@@ -36,8 +31,7 @@ pub async fn account_transactions(
     ApiPath(id): ApiPath<String>,
     JsonBody(request): JsonBody<GenerateRequest>,
 ) -> ApiResult<(StatusCode, Json<Generated>)> {
-    let from = date("fromDate", &request.from_date)?;
-    let to = date("toDate", &request.to_date)?;
+    let (from, to) = generate::range(&request.from_date, &request.to_date)?;
     let made = generate::transactions(&state.store, &id, request.count, from, to)?;
     super::changed(&state, "transactions");
     Ok((

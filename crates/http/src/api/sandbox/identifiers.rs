@@ -1,10 +1,9 @@
 //! `GET /sandbox/generate/national-id`, `.../org-number` and `.../bban`: a valid number, unused in this
 //! sandbox, for a new customer or account (`xs2a_core::bank::mock::identifiers`); 200 `{value}`.
 
-use super::query;
 use crate::api::error::ApiResult;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use crate::api::query::{ApiQuery, TextQuery};
+use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use xs2a_core::bank::mock::identifiers::{self, NationalIdRequest};
@@ -27,9 +26,8 @@ pub struct BbanQuery {
 /// 200: a national identity number of the kind, birth date and sex asked for.
 pub async fn national_id(
     State(state): State<AppState>,
-    raw: Result<Query<NationalIdRequest>, QueryRejection>,
+    ApiQuery(request): TextQuery<NationalIdRequest>,
 ) -> ApiResult<Json<GeneratedValue>> {
-    let request = query(raw)?;
     let today = state.clock.now().date();
     Ok(Json(GeneratedValue {
         value: identifiers::national_id(&state.store, today, &request)?,
@@ -46,9 +44,8 @@ pub async fn org_number(State(state): State<AppState>) -> ApiResult<Json<Generat
 /// 200: a BBAN at the bank asked for (1205 by default).
 pub async fn bban(
     State(state): State<AppState>,
-    raw: Result<Query<BbanQuery>, QueryRejection>,
+    ApiQuery(q): TextQuery<BbanQuery>,
 ) -> ApiResult<Json<GeneratedValue>> {
-    let q = query(raw)?;
     Ok(Json(GeneratedValue {
         value: identifiers::bban(&state.store, q.bank_code.as_deref())?,
     }))

@@ -3,8 +3,8 @@
 //!
 //! Handlers are thin: they extract the path, query and JSON body, call `xs2a_core::bank::mock`, and map the
 //! result to a status. Creations answer 201, reads and initialisation 200. Query parameters are taken
-//! as text so that a malformed value is reported by the service layer as FORMAT_ERROR naming it. The
-//! routes, each with its OpenAPI description, are declared in `openapi`.
+//! as text (`api::query::TextQuery`), so that the core reports a malformed value as FORMAT_ERROR naming
+//! it. The routes, each with its OpenAPI description, are declared in `openapi`.
 
 mod accounts;
 mod agreements;
@@ -25,9 +25,6 @@ mod tests;
 
 pub use openapi::{controls, mock_data, workbench};
 
-use crate::api::error::ApiError;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::Query;
 use xs2a_workbench::app_state::AppState;
 
 /// Tells the workbench's live views that mock data changed (`sandbox.changed`, docs/workbench-api.md):
@@ -50,14 +47,4 @@ pub(crate) fn changed_answer<T: serde::Serialize>(
 ) -> axum::response::Response {
     changed(state, what);
     crate::api::warnings::with_warnings(status, &written.value, &written.warnings)
-}
-
-/// A query string that cannot even be split into parameters (bad percent-encoding) is a FORMAT_ERROR.
-fn query<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
-    query.map(|Query(q)| q).map_err(|e| {
-        ApiError::format(
-            "(query)",
-            format!("the query string could not be read: {e}"),
-        )
-    })
 }

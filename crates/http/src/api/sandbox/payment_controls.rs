@@ -2,13 +2,13 @@
 //! a payment's outcome (`PUT /v1/sandbox/payments/{paymentId}/forced-outcome`), the alternative to the
 //! `SANDBOX:RJCT`-style magic remittance texts for payments that carry a KID.
 
-use crate::api::error::{ApiError, ApiResult};
+use crate::api::error::ApiResult;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
-use xs2a_core::bank::pis::model::{ForcedOutcome, Payment};
+use xs2a_core::bank::batch::monitor;
 use xs2a_core::bank::pis::settings::{self, PaymentSettings};
 use xs2a_workbench::app_state::AppState;
 
@@ -48,26 +48,7 @@ pub async fn force_outcome(
     ApiPath(id): ApiPath<String>,
     JsonBody(body): JsonBody<Forcing>,
 ) -> ApiResult<Json<ForcedResult>> {
-    let forced = match body.outcome.as_deref() {
-        None => None,
-        Some("RJCT") => Some(ForcedOutcome::Rejected),
-        Some("ACCP") => Some(ForcedOutcome::LackingFunds),
-        Some("PDNG") => Some(ForcedOutcome::Pending),
-        Some("PART") => Some(ForcedOutcome::Partial),
-        Some(other) => {
-            return Err(ApiError::format(
-                "outcome",
-                format!("outcome must be RJCT, ACCP, PDNG, PART or null; got '{other}'"),
-            ))
-        }
-    };
-    let _runs = state.store.locks().runs();
-    let table = state.store.table::<Payment>()?;
-    let mut payment = table
-        .get(&id)?
-        .ok_or_else(|| ApiError::unknown("paymentId", "payment", &id))?;
-    payment.forced = forced;
-    table.insert(&payment)?;
+    let payment = monitor::force_outcome(&state.store, &id, body.outcome.as_deref())?;
     Ok(Json(ForcedResult {
         payment_id: payment.id,
         forced_outcome: body.outcome,

@@ -1,43 +1,30 @@
-//! The sandbox routes over HTTP (without the gate): status codes, bodies and error paths as a client sees them.
+//! The sandbox routes through the whole service (signed, through the gate): status codes, bodies and error
+//! paths as a client sees them.
 
-use super::workbench;
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use axum::Router;
+use crate::api::tests::harness::Service;
+use crate::app::{AppConfig, ClockStart};
+use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
 use time::macros::datetime;
-use tower::ServiceExt;
 
-fn app() -> Router {
-    let app = crate::app::App::build(crate::app::AppConfig {
-        clock: crate::app::ClockStart::FrozenAt(datetime!(2026-03-15 10:00 UTC)),
+/// The service with its clock frozen on the day these tests' seed is made for.
+fn app() -> Service {
+    Service::start_with(AppConfig {
+        clock: ClockStart::FrozenAt(datetime!(2026-03-15 10:00 UTC)),
         ..Default::default()
     })
-    .unwrap();
-    let state = app.state().clone();
-    Router::new()
-        .nest("/v1", workbench().into_router(&state))
-        .with_state(state)
 }
 
-async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-        .await
-        .unwrap();
-    let value = if bytes.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_slice(&bytes).unwrap()
+/// A signed TPP's request: the status and the JSON body (`Null` when empty).
+async fn call(app: &Service, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+    let method = Method::from_bytes(method.as_bytes()).expect("a method");
+    let request = app.tpp(method, uri);
+    let request = match body {
+        Some(body) => request.json(body),
+        None => request,
     };
-    (status, value)
+    let answer = request.send().await;
+    (answer.status, answer.json)
 }
 
 fn first_error(body: &Value) -> (&str, &str) {
@@ -48,7 +35,7 @@ fn first_error(body: &Value) -> (&str, &str) {
     )
 }
 
-async fn kari(app: &Router) -> Value {
+async fn kari(app: &Service) -> Value {
     let (_, customers) = call(app, "GET", "/v1/sandbox/customers", None).await;
     customers
         .as_array()
