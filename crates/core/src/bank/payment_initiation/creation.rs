@@ -26,6 +26,7 @@ pub struct PaymentRequest<'a> {
 }
 
 /// The payment created (RCVD), the authorisation approving it, and the warnings to answer with.
+#[derive(Debug)]
 pub struct Created {
     pub payment: Payment,
     pub authorisation: Authorisation,
