@@ -318,7 +318,7 @@ fn creating_a_payment_stores_it_with_its_authorisation_and_announces_it() {
         create_payment(&bank, &named, request(&body)),
         409,
         Code::Conflict,
-        None,
+        Some("(body)"),
     );
     let mut allowed = request(&body);
     allowed.allow_logical_duplicate = true;
