@@ -3034,7 +3034,7 @@ export interface components {
             offsetSeconds: number;
         };
         /**
-         * @description The message codes SPEC.md names (Errors > Message structure, plus REFERENCE_MIX_INVALID).
+         * @description The message codes of the interface (docs/reference/errors.md's table, plus REFERENCE_MIX_INVALID).
          * @enum {string}
          */
         Code: "SYSTEM_ERROR" | "BAD_REQUEST" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "HTTP_HEADER_REQUIRED" | "QUERY_PARAMETER_REQUIRED" | "SCA_NOT_FOUND" | "SCA_EXPIRED" | "SCA_INVALID" | "FORMAT_ERROR" | "RESOURCE_UNKNOWN" | "PSU_CREDENTIALS_INVALID" | "CONSENT_UNKNOWN" | "CONSENT_INVALID" | "CONSENT_EXPIRED" | "ACCESS_EXCEEDED" | "PRODUCT_UNKNOWN" | "PRODUCT_INVALID" | "KID_MISSING" | "KID_INVALID" | "PAYMENT_FAILED" | "EXECUTION_DATE_INVALID" | "REFERENCE_MIX_INVALID" | "CERTIFICATE_REVOKED" | "CERTIFICATE_BLOCKED" | "ROLE_INVALID";
