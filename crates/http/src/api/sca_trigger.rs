@@ -35,11 +35,6 @@ pub fn base_url(parts: &Parts) -> String {
     format!("{scheme}://{host}")
 }
 
-/// A header's text value, if present and readable (trimmed, not empty): [`headers::text`] of the request.
-pub fn header<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
-    headers::text(&parts.headers, name)
-}
-
 /// What the request presets for an SCA it may start, its headers read once.
 pub fn presets(parts: &Parts) -> ScaPresets {
     let read = |name| headers::owned(&parts.headers, name);

@@ -3,7 +3,8 @@
 //! that starts SCA and carries the scaRedirect.
 
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::sca_trigger::{header, sca_required, ScaNeed};
+use crate::api::headers;
+use crate::api::sca_trigger::{sca_required, ScaNeed};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
@@ -59,10 +60,10 @@ pub fn require_aisp(tpp: &VerifiedTpp) -> ApiResult<()> {
 
 fn ask(parts: &Parts) -> Ask<'_> {
     Ask {
-        psu_id: header(parts, "psu-id"),
-        session_id: header(parts, "tpp-session-id"),
-        corporate_id: header(parts, "psu-corporate-id"),
-        psu_present: header(parts, "psu-ip-address").is_some(),
+        psu_id: headers::text(&parts.headers, "psu-id"),
+        session_id: headers::text(&parts.headers, "tpp-session-id"),
+        corporate_id: headers::text(&parts.headers, "psu-corporate-id"),
+        psu_present: headers::text(&parts.headers, "psu-ip-address").is_some(),
     }
 }
 

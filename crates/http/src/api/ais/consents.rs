@@ -5,10 +5,11 @@
 
 use super::access::{require_aisp, AisAccess};
 use crate::api::error::{ApiError, ApiResult};
+use crate::api::headers;
 use crate::api::links::Links;
 use crate::api::openapi::headers::{SCA, SIGNED};
 use crate::api::openapi::routes::Routes;
-use crate::api::sca_trigger::{header, sca_required, ScaNeed};
+use crate::api::sca_trigger::{sca_required, ScaNeed};
 use axum::extract::State;
 use axum::http::request::Parts;
 use axum::http::HeaderValue;
@@ -34,11 +35,11 @@ fn consent_flow(state: &AppState, parts: &Parts) -> ApiResult<ApiError> {
         .ok_or_else(|| ApiError::internal("consent route without the signature gate"))?;
     require_aisp(&tpp)?;
     let tpp_id = tpp.tpp_id();
-    let customer_id = match header(parts, "psu-id") {
+    let customer_id = match headers::text(&parts.headers, "psu-id") {
         Some(psu_id) => psu::customer_of(&state.store, &tpp_id, psu_id)?,
         None => None,
     };
-    let agreement_id = match header(parts, "psu-corporate-id") {
+    let agreement_id = match headers::text(&parts.headers, "psu-corporate-id") {
         Some(id) => psu::agreement_of(&state.store, &tpp_id, id)?,
         None => None,
     };
