@@ -9,6 +9,11 @@
 //! `-- --server PATH` measures another build of the service instead of the one cargo built (the container
 //! image's static binary against the glibc one: `scripts/measure-image-throughput.sh`).
 //!
+//! `-- --prism HOST:PORT [--prism-pid PID]` also sends the same signed request, with the same connections
+//! for the same time, to a Prism mock of the service's OpenAPI document already listening there, and
+//! prints its rate (and CPU per request, given its process): the comparison
+//! `scripts/measure-against-prism.sh` runs in alternating rounds.
+//!
 //! `-- --drive HOST:PORT --requests N [--health]` only sends N requests (signed GETs, or `/health`) one
 //! after another over one connection to a server already running, and exits: what
 //! `scripts/count-instructions.sh` uses to count a running server's instructions per request under
@@ -382,6 +387,10 @@ fn main() {
         if options.no_journal { "off" } else { "on" }
     );
     let (mut server, authority, _) = start_server(data.path(), extra);
+    println!(
+        "server memory at start: VmRSS {} MB",
+        memory_field(server.id(), "VmRSS:")
+    );
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -405,6 +414,7 @@ fn main() {
     let started = Instant::now();
     let (count, mut latencies) = runtime.block_on(load(authority, request, &options));
     let wall = started.elapsed();
+    let signed_rate = count as f64 / wall.as_secs_f64();
     let cpu = cpu_time(server.id()) - cpu_before;
     let threads = ThreadUsage::read(server.id()).describe_since(&threads_before, count);
     latencies.sort();
@@ -445,24 +455,82 @@ fn main() {
         floor * 1e6
     );
     println!("{}", memory(server.id()));
+    // What stays resident once the load is over: the figure of "idle RSS" (docs/performance.md).
+    std::thread::sleep(Duration::from_secs(IDLE_SECONDS));
+    println!(
+        "server memory idle {IDLE_SECONDS} s after the load: VmRSS {} MB",
+        memory_field(server.id(), "VmRSS:")
+    );
     server.kill().unwrap();
     server.wait().unwrap();
+    if let Some(prism) = prism_target() {
+        against_prism(&runtime, &prism, &credentials, &options, signed_rate);
+    }
+}
+
+/// How long the server is left alone after the load before its idle memory is read.
+const IDLE_SECONDS: u64 = 3;
+
+/// `--prism HOST:PORT` and `--prism-pid PID`, when given.
+fn prism_target() -> Option<(String, Option<u32>)> {
+    let args: Vec<String> = std::env::args().collect();
+    let value = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1).cloned())
+    };
+    let authority = value("--prism")?;
+    Some((authority, value("--prism-pid").and_then(|p| p.parse().ok())))
+}
+
+/// The same signed GET against a Prism mock (which checks the request against the document but verifies
+/// no signature), with the same connections for the same time: its rate, its CPU per request when its
+/// process is known, and the sandbox's rate as a multiple of it.
+fn against_prism(
+    runtime: &tokio::runtime::Runtime,
+    (authority, pid): &(String, Option<u32>),
+    credentials: &SigningCredentials,
+    options: &Options,
+    sandbox_rate: f64,
+) {
+    let request = signed_request(credentials, authority);
+    let cpu_before = pid.map(cpu_time);
+    let started = Instant::now();
+    let (count, _) = runtime.block_on(load(authority.clone(), request, options));
+    let rate = count as f64 / started.elapsed().as_secs_f64();
+    let cpu = match (pid, cpu_before) {
+        (Some(pid), Some(before)) => format!(
+            ", server CPU {:.1} µs per request",
+            (cpu_time(*pid) - before).as_secs_f64() / count as f64 * 1e6
+        ),
+        _ => String::new(),
+    };
+    println!(
+        "Prism mock, the same signed GET, {} connections, {} s: {count} requests, {rate:.0}/s{cpu}",
+        options.connections, options.seconds
+    );
+    println!(
+        "the sandbox's signed rate against Prism's: {:.1} x",
+        sandbox_rate / rate
+    );
 }
 
 /// The server's resident memory now and at its peak (VmRSS, VmHWM), after the load: what an allocator
 /// keeps, and what a container's memory limit must allow.
 fn memory(pid: u32) -> String {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.trim().trim_end_matches(" kB").parse::<f64>().ok())
-            .map_or_else(|| "?".to_owned(), |kb| format!("{:.1}", kb / 1024.0))
-    };
     format!(
         "server memory after the load: VmRSS {} MB, peak VmHWM {} MB",
-        field("VmRSS:"),
-        field("VmHWM:")
+        memory_field(pid, "VmRSS:"),
+        memory_field(pid, "VmHWM:")
     )
+}
+
+/// One of /proc/PID/status's memory fields, in MB.
+fn memory_field(pid: u32, name: &str) -> String {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(name))
+        .and_then(|v| v.trim().trim_end_matches(" kB").parse::<f64>().ok())
+        .map_or_else(|| "?".to_owned(), |kb| format!("{:.1}", kb / 1024.0))
 }

@@ -14,8 +14,9 @@
 #   --tag NAME (another name for the image), --archive FILE (also write it as an OCI archive),
 #   --source URL (the source label; default: the git remote, or XS2A_IMAGE_SOURCE), --no-image (build the
 #   binary only: target/<musl triple>/<profile>/xs2a-sandbox), --features LIST (the package's features;
-#   default mimalloc, the allocator the image's binary takes: docs/performance.md, "The container image";
-#   --features "" builds with musl's own; with --binary, the features FILE was built with, for the labels)
+#   default mimalloc, the allocator the binary takes on Linux, as every build of it does by default:
+#   docs/performance.md, "The allocator"; --features "" builds with musl's own; with --binary, the
+#   features FILE was built with, for the labels)
 #
 # The image is named xs2a-sandbox:<version>-<arch> (and --tag). Needs podman, and for a build, Rust's
 # target (rustup target add x86_64-unknown-linux-musl / aarch64-unknown-linux-musl) with musl-tools or,
@@ -55,11 +56,10 @@ export CONTAINERS_CONF="${CONTAINERS_CONF:-$root/container/containers.conf}"
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
 image="xs2a-sandbox:$version-$arch"
 
-if [ "$features" = default ]; then
-  if [ -z "$binary" ]; then features=mimalloc; else features=""; fi
-fi
-feature_args=()
-[ -z "$features" ] || feature_args=(--features "$features")
+[ "$features" != default ] || features=mimalloc
+# The package's default features are mimalloc alone: the list given replaces them.
+feature_args=(--no-default-features)
+[ -z "$features" ] || feature_args+=(--features "$features")
 if [ -z "$binary" ]; then
   # The binary embeds the UI: build it when it is not there.
   if [ ! -f ui/dist/index.html ]; then

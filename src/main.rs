@@ -1,19 +1,18 @@
 //! The `xs2a-sandbox` command: serve the sandbox headless, issue test certificates, sign and verify requests.
 
+mod allocator;
+
 use clap::Parser;
 use std::process::ExitCode;
 use xs2a_sandbox::cli::{Cli, Command};
 
-/// The container image's static binary takes mimalloc instead of musl's own allocator (the feature
-/// `mimalloc`, scripts/build-image.sh): docs/performance.md, "The container image", has the figures.
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
-        Command::Serve(args) => xs2a_sandbox::cli::serve::run(args),
+        Command::Serve(args) => {
+            allocator::return_freed_memory_periodically();
+            xs2a_sandbox::cli::serve::run(args)
+        }
         Command::Cert(args) => xs2a_sandbox::cli::cert::run(args),
         Command::Sign(args) => xs2a_sandbox::cli::sign::run(args),
         Command::Verify(args) => xs2a_sandbox::cli::verify::run(args),
