@@ -4,7 +4,7 @@
 //! Why: a signed request allocates and frees on the runtime's worker threads and hands the traffic log's
 //! capture to its writer thread, which frees it. Under 64 connections glibc's malloc spent about a sixth of
 //! the server's CPU in its arenas (`_int_malloc`, `_int_free`, `malloc_consolidate`); with mimalloc the
-//! CPU per signed request is lower by about a fifth in the same runs (docs/performance.md, "The allocator").
+//! CPU per signed request is 0.896 × glibc's in the same rounds (docs/performance.md, "The signed path").
 //! The desktop app keeps glibc's allocator, whose freed heap it hands back with `malloc_trim`
 //! (src-tauri/src/memory.rs).
 
@@ -40,8 +40,8 @@ mod settings {
     /// resident instead of 24 MB, for no difference in CPU per request beyond the runs' spread.
     ///
     /// It has to run before mimalloc reads its options, which it does in a constructor of priority 101
-    /// as the process loads, before `main` (and Rust's runtime allocates before `main` too): so it is a
-    /// constructor of priority 100, which the loader runs first. An explicit
+    /// as the process loads, before `main` (set first thing in `main`, it was too late: 69 MB at start,
+    /// measured): so it is a constructor of priority 100, which the loader runs first. An explicit
     /// `MIMALLOC_ARENA_EAGER_COMMIT` in the environment is not read once this has set the option.
     extern "C" fn commit_arenas_as_used() {
         // SAFETY: sets one entry of mimalloc's option table; no pointer, no allocation.
@@ -59,9 +59,10 @@ const COLLECT_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Hands freed memory back to the system every two seconds, as the desktop app does with glibc's
 /// `malloc_trim`: after a burst of requests the pages the runtime's workers and the traffic log's writer
-/// freed would otherwise stay resident until the next allocations reused or purged them (the idle service
-/// stayed about 4 MB larger after 100,000 requests: docs/performance.md, "Memory"). What is freed under load
-/// is reused long before two seconds pass; the collection costs the service no measurable CPU (same figures).
+/// freed would otherwise stay resident until the next allocations reused or purged them (idle after
+/// 120,000 requests: 33.3 MB against 34.3 MB without it, docs/performance.md, "The signed path"). What is
+/// freed under load is reused long before two seconds pass; the collection cost no measurable CPU per
+/// request in the same rounds.
 pub fn return_freed_memory_periodically() {
     #[cfg(all(feature = "mimalloc", target_os = "linux"))]
     {
