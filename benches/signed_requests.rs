@@ -12,7 +12,7 @@
 //! `-- --prism HOST:PORT [--prism-pid PID]` also sends the same signed request, with the same connections
 //! for the same time, to a Prism mock of the service's OpenAPI document already listening there, and
 //! prints its rate (and CPU per request, given its process): the comparison
-//! `scripts/measure-against-prism.sh` runs in alternating rounds.
+//! `scripts/compare-signed-path.sh --prism` runs in alternating rounds.
 //!
 //! `-- --drive HOST:PORT --requests N [--health]` only sends N requests (signed GETs, or `/health`) one
 //! after another over one connection to a server already running, and exits: what
