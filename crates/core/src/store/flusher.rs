@@ -99,6 +99,8 @@ fn run(
     stop: Arc<AtomicBool>,
 ) {
     let (asked, signal) = &*wake;
+    // Whether this thread flushed since it last handed back what sled retired on it.
+    let mut retired_since_release = false;
     loop {
         {
             let guard = asked.lock().unwrap_or_else(|p| p.into_inner());
@@ -106,13 +108,20 @@ fn run(
                 *asked <= counters.durable.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst)
             };
             if owed(&guard) {
-                let _ = signal
+                let (_guard, waited) = signal
                     .wait_timeout_while(guard, BACKSTOP, |a| owed(a))
                     .unwrap_or_else(|p| p.into_inner());
+                // A whole backstop with nobody asking: the write buffers its flushes sealed are freed
+                // now rather than whenever this thread next flushes (see `deferred_frees`).
+                if waited.timed_out() && retired_since_release {
+                    super::release_deferred_frees();
+                    retired_since_release = false;
+                }
             }
         }
         let target = counters.written.load(Ordering::SeqCst);
         if target > counters.durable.load(Ordering::SeqCst) {
+            retired_since_release = true;
             match db.flush() {
                 Ok(_) => {
                     counters.durable.fetch_max(target, Ordering::SeqCst);

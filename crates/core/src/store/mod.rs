@@ -9,6 +9,7 @@
 //!   [`flusher`] has made its writes durable (group commit; see `api::layers::durability`).
 
 mod commit;
+mod deferred_frees;
 mod flusher;
 pub mod format;
 pub mod initialised;
@@ -20,6 +21,7 @@ mod raw;
 pub mod registry;
 mod table;
 
+pub use deferred_frees::release_deferred_frees;
 pub use migrate::upgrade::DataFormat;
 pub use migrate::Migration;
 pub use raw::RawRecords;

@@ -50,7 +50,8 @@ impl Item for xs2a_core::bank::events::Event {
     }
 }
 
-impl Item for xs2a_workbench::traffic::model::Entry {
+/// The traffic log announces its entries behind an `Arc` (one allocation shared by every listener).
+impl Item for std::sync::Arc<xs2a_workbench::traffic::model::Entry> {
     fn number(&self) -> u64 {
         self.id()
     }
@@ -58,7 +59,7 @@ impl Item for xs2a_workbench::traffic::model::Entry {
         "entry".to_owned()
     }
     fn json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| "{}".to_owned())
+        serde_json::to_string(&**self).unwrap_or_else(|_| "{}".to_owned())
     }
 }
 

@@ -82,13 +82,18 @@ enum Pending {
     Barrier(Waiter),
     /// Stores what was queued before it, then empties the log (`clearing`).
     Clear(ClearAsker),
-    Event {
-        /// The number given out already (an event the change journal recorded writes under).
-        id: Option<u64>,
-        at: OffsetDateTime,
-        event: String,
-        data: serde_json::Value,
-    },
+    /// Boxed: the queue's slots are as large as its largest kind, and all of them are allocated and
+    /// touched when the log starts (an event inline made the 16,384 slots 1.6 MB; boxed, 0.5 MB).
+    Event(Box<PendingEvent>),
+}
+
+/// An event waiting for the writer.
+struct PendingEvent {
+    /// The number given out already (an event the change journal recorded writes under).
+    id: Option<u64>,
+    at: OffsetDateTime,
+    event: String,
+    data: serde_json::Value,
 }
 
 /// What the composer tells the log about a request it is about to send (found again by X-Request-ID).
@@ -112,7 +117,9 @@ struct Inner {
     chunk_dir: std::path::PathBuf,
     /// The chunks' directory when the database is temporary: removed with the log.
     _temporary: Option<tempfile::TempDir>,
-    live: broadcast::Sender<Entry>,
+    /// Entries behind an `Arc`: the channel's 4,096 slots are allocated and touched when the log starts,
+    /// and an entry inline made them 1.7 MB (0.2 MB now); a listener only reads what it is sent.
+    live: broadcast::Sender<Arc<Entry>>,
     dropped: AtomicU64,
     composer: Mutex<HashMap<String, ComposerNote>>,
 }
@@ -273,12 +280,12 @@ impl TrafficLog {
         data: serde_json::Value,
     ) {
         if self.enabled() {
-            self.send(Pending::Event {
+            self.send(Pending::Event(Box::new(PendingEvent {
                 id,
                 at,
                 event: event.to_owned(),
                 data,
-            });
+            })));
         }
     }
 
@@ -348,7 +355,7 @@ impl TrafficLog {
     }
 
     /// Every new entry, live.
-    pub fn subscribe(&self) -> broadcast::Receiver<Entry> {
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Entry>> {
         self.inner.live.subscribe()
     }
 

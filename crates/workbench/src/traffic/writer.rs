@@ -4,11 +4,15 @@
 
 use super::reading::read_segment;
 use super::*;
+use std::sync::mpsc::RecvTimeoutError;
 
 /// The most entries the writer stores in one write.
 const BATCH: usize = 512;
 /// How long the writer lets entries gather after the first of a batch arrives.
 const GATHER: Duration = Duration::from_millis(2);
+/// How long the writer waits with nothing to store before it hands back what sled retired on its thread
+/// (`xs2a_core::store::release_deferred_frees`).
+const IDLE: Duration = Duration::from_secs(1);
 
 /// The writer: rebuilds the journey index from what is kept, then stores what arrives, in batches.
 pub(super) fn write_loop(inner: std::sync::Weak<Inner>, receiver: Receiver<Pending>) {
@@ -17,7 +21,25 @@ pub(super) fn write_loop(inner: std::sync::Weak<Inner>, receiver: Receiver<Pendi
             tracing::error!(%error, "the traffic log's journeys could not be rebuilt");
         }
     }
-    while let Ok(first) = receiver.recv() {
+    // Once it has stored something, the writer waits at most `IDLE` before releasing; after that it
+    // sleeps until the next entry, so an idle service has no thread waking up for nothing.
+    let mut stored_since_release = false;
+    loop {
+        let next = if stored_since_release {
+            receiver.recv_timeout(IDLE)
+        } else {
+            receiver.recv().map_err(|_| RecvTimeoutError::Disconnected)
+        };
+        let first = match next {
+            Ok(first) => first,
+            Err(RecvTimeoutError::Timeout) => {
+                xs2a_core::store::release_deferred_frees();
+                stored_since_release = false;
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => return,
+        };
+        stored_since_release = true;
         let mut batch = Vec::new();
         let mut waiters = Vec::new();
         let mut clears = Vec::new();
@@ -155,12 +177,13 @@ fn write_batch(inner: &Inner, batch: Vec<Pending>) -> CoreResult<()> {
                     exchange.summary = summary;
                     captured.push(exchange);
                 }
-                Pending::Event {
-                    id,
-                    at,
-                    event,
-                    data,
-                } => {
+                Pending::Event(pending) => {
+                    let PendingEvent {
+                        id,
+                        at,
+                        event,
+                        data,
+                    } = *pending;
                     let (resources, journeys) = index.classify_event(&event, at, &data);
                     let event = EventEntry {
                         id: id.unwrap_or_else(|| inner.next_id.fetch_add(1, Ordering::SeqCst)),
@@ -222,7 +245,7 @@ fn write_batch(inner: &Inner, batch: Vec<Pending>) -> CoreResult<()> {
             .collect();
         entries.sort_by_key(Entry::id);
         for entry in entries {
-            let _ = inner.live.send(entry);
+            let _ = inner.live.send(Arc::new(entry));
         }
     }
     prune(inner)

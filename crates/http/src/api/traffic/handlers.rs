@@ -103,7 +103,13 @@ pub async fn stream(
     let resume_after = crate::api::sse::last_event_id(&headers, query.as_deref());
     let live = state.traffic.subscribe();
     let backlog = match resume_after {
-        Some(last) => state.traffic.after(last, 50_000).unwrap_or_default(),
+        Some(last) => state
+            .traffic
+            .after(last, 50_000)
+            .unwrap_or_default()
+            .into_iter()
+            .map(std::sync::Arc::new)
+            .collect(),
         None => Vec::new(),
     };
     let feed = crate::api::sse::Feed {
