@@ -5,7 +5,7 @@
 //! transactional insert fetches the value it replaces): reading it once more beforehand, outside, cost a
 //! second lookup per written record (docs/rewind.md, "What the journal costs").
 
-use super::journal::{self, Change, Journal};
+use super::journal::{self, Journal, RecordWriter};
 use super::overlay::{Pending, TreeWrites, WriteBuffer};
 use super::{Store, StoreError};
 use sled::transaction::{
@@ -90,18 +90,19 @@ impl Store {
         names.push(journal::TREE);
         trees.push(journal.tree().clone());
         let state_now = &*state;
+        let record_size = plans.iter().map(TreePlan::record_size).sum();
         let outcome = trees.as_slice().transaction(|views| {
             let (journal_view, views) = views.split_last().expect("the journal's tree is last");
-            let mut changes = Vec::new();
+            let mut record = RecordWriter::with_capacity(record_size);
             for (plan, view) in plans.iter().zip(views) {
-                apply_plan(plan, view, &mut changes)?;
+                apply_plan(plan, view, &mut record)?;
             }
-            if changes.is_empty() {
+            if record.is_empty() {
                 return Ok(None);
             }
             let pos = journal.position_now(state_now);
-            let prepared = journal.prepare(state_now, pos, &changes);
-            journal_view.apply_batch(&prepared.batch)?;
+            let prepared = journal.prepare(state_now, pos, record.finish(pos));
+            journal_view.insert(&prepared.key()[..], prepared.record.clone())?;
             Ok(Some(prepared))
         });
         match outcome {
@@ -143,6 +144,30 @@ impl Store {
             Err(TransactionError::Abort(reason)) => Err(StoreError::Aborted(reason)),
             Err(TransactionError::Storage(error)) => Err(StoreError::Sled(error)),
         }
+    }
+}
+
+impl TreePlan {
+    /// About how many bytes this tree's part of the journal's record takes: each write's key and value,
+    /// with room for a "before" as large (a record rewritten keeps its size, roughly), and what the
+    /// cleared records hold. Reserved at once, so that a record of many megabytes is not grown by
+    /// copying.
+    fn record_size(&self) -> usize {
+        if !self.journaled {
+            return 0;
+        }
+        let per_change = self.name.len() + 16;
+        let writes: usize = self
+            .writes
+            .iter()
+            .map(|(key, value)| per_change + key.len() + 2 * value.as_ref().map_or(0, Vec::len))
+            .sum();
+        let cleared: usize = self
+            .cleared
+            .iter()
+            .map(|(key, value)| per_change + key.len() + value.len())
+            .sum();
+        writes + cleared
     }
 }
 
@@ -195,23 +220,19 @@ fn refuse_stored(
     Ok(())
 }
 
-/// Applies one tree's writes inside the transaction, adding to `changes` what they changed in a journaled
-/// tree. The "before" is read through the transaction (sled's insert reads it too, from the same cache).
+/// Applies one tree's writes inside the transaction, adding to the journal's `record` what they changed
+/// in a journaled tree. The "before" is read through the transaction (sled's insert reads it too, from the
+/// same cache) and written into the record straight from sled's buffer.
 fn apply_plan(
     plan: &TreePlan,
     view: &TransactionalTree,
-    changes: &mut Vec<Change>,
+    record: &mut RecordWriter,
 ) -> Result<(), ConflictableTransactionError<String>> {
     refuse_stored(plan.name, view, &plan.must_be_new)?;
     for (key, before) in &plan.cleared {
         view.remove(key.as_ref())?;
         if plan.journaled {
-            changes.push(Change {
-                tree: plan.name,
-                key: key.to_vec(),
-                before: Some(before.to_vec()),
-                after: None,
-            });
+            record.push(plan.name, key, Some(before), None);
         }
     }
     for (key, value) in &plan.writes {
@@ -220,12 +241,7 @@ fn apply_plan(
             if before.as_deref() == value.as_deref() {
                 continue;
             }
-            changes.push(Change {
-                tree: plan.name,
-                key: key.clone(),
-                before: before.map(|b| b.to_vec()),
-                after: value.clone(),
-            });
+            record.push(plan.name, key, before.as_deref(), value.as_deref());
         }
         match value {
             Some(value) => view.insert(key.as_slice(), value.as_slice())?,

@@ -368,18 +368,21 @@ impl<R: Record> Table<R> {
     where
         R: Send,
     {
-        let raw: Vec<Vec<u8>> = if self.touched() {
+        // Stored values are kept as sled hands them out (a shared buffer, not copied): a run reads 100 000
+        // payments, and a copy of each was 100 000 allocations before any decoding.
+        let raw: Vec<sled::IVec> = if self.touched() {
             self.merged("")?
                 .into_iter()
                 .map(|(_, v)| v)
                 .filter(|v| keep(v))
+                .map(sled::IVec::from)
                 .collect()
         } else {
             let mut raw = Vec::new();
             for value in self.tree.iter().values() {
                 let value = value?;
                 if keep(&value) {
-                    raw.push(value.to_vec());
+                    raw.push(value);
                 }
             }
             raw

@@ -30,7 +30,7 @@ pub struct Change {
 const VERSION: u8 = 1;
 
 /// The stored bytes of a record's changes at `pos` (the seq is its key, not repeated inside).
-pub fn encode(pos: u64, changes: &[Change]) -> Vec<u8> {
+pub fn encode(pos: u64, changes: &[Change]) -> sled::IVec {
     let size: usize = changes
         .iter()
         .map(|c| {
@@ -41,22 +41,72 @@ pub fn encode(pos: u64, changes: &[Change]) -> Vec<u8> {
                 + 16
         })
         .sum();
-    let mut w = Writer::new(VERSION, size + 12);
-    w.u64(pos);
-    w.u64(changes.len() as u64);
+    let mut record = RecordWriter::with_capacity(size);
     for change in changes {
-        w.str(change.tree);
-        w.bytes(&change.key);
-        let presence = u8::from(change.before.is_some()) | (u8::from(change.after.is_some()) << 1);
-        w.u8(presence);
-        if let Some(before) = &change.before {
+        record.push(
+            change.tree,
+            &change.key,
+            change.before.as_deref(),
+            change.after.as_deref(),
+        );
+    }
+    record.finish(pos)
+}
+
+/// Room kept before a record's changes for its header: the version byte and two numbers of at most ten
+/// bytes each (the position and the number of changes, known only once every change is written).
+const HEADER_ROOM: usize = 1 + 10 + 10;
+
+/// One record written change by change, as a commit applies them: the bytes [`encode`] gives, without
+/// first copying every change's key and values into a [`Change`] of its own. A batch run's record holds
+/// every payment it settled before and after and every booking block it wrote (about 80 MB for 100 000
+/// payments), so each copy of it and each of its 200 000 small allocations showed in the run's time.
+pub struct RecordWriter {
+    /// [`HEADER_ROOM`] bytes, then the changes.
+    bytes: Vec<u8>,
+    changes: u64,
+}
+
+impl RecordWriter {
+    /// A record with room for about `size` bytes of changes.
+    pub fn with_capacity(size: usize) -> RecordWriter {
+        let mut bytes = Vec::with_capacity(HEADER_ROOM + size);
+        bytes.resize(HEADER_ROOM, 0);
+        RecordWriter { bytes, changes: 0 }
+    }
+
+    /// Adds one record's change: its tree, key and bytes before and after (None: absent).
+    pub fn push(&mut self, tree: &str, key: &[u8], before: Option<&[u8]>, after: Option<&[u8]>) {
+        let mut w = Writer::continuing(std::mem::take(&mut self.bytes));
+        w.str(tree);
+        w.bytes(key);
+        w.u8(u8::from(before.is_some()) | (u8::from(after.is_some()) << 1));
+        if let Some(before) = before {
             w.bytes(before);
         }
-        if let Some(after) = &change.after {
+        if let Some(after) = after {
             w.bytes(after);
         }
+        self.bytes = w.finish();
+        self.changes += 1;
     }
-    w.finish()
+
+    /// True when no change was added.
+    pub fn is_empty(&self) -> bool {
+        self.changes == 0
+    }
+
+    /// The stored record at `pos`: the header written into the room left for it, just before the changes,
+    /// and the whole copied once, into the value sled keeps.
+    pub fn finish(mut self, pos: u64) -> sled::IVec {
+        let mut header = Writer::new(VERSION, HEADER_ROOM);
+        header.u64(pos);
+        header.u64(self.changes);
+        let header = header.finish();
+        let start = HEADER_ROOM - header.len();
+        self.bytes[start..HEADER_ROOM].copy_from_slice(&header);
+        sled::IVec::from(&self.bytes[start..])
+    }
 }
 
 /// The timeline position of a stored record, read from its header alone (the index is built from it).
@@ -147,6 +197,38 @@ mod tests {
     }
 
     #[test]
+    fn a_record_keeps_the_bytes_stored_journals_hold() {
+        let changes = [
+            Change {
+                tree: "payments",
+                key: b"p-1".to_vec(),
+                before: None,
+                after: Some(b"A".to_vec()),
+            },
+            Change {
+                tree: "settings",
+                key: vec![0, 255],
+                before: Some(b"xy".to_vec()),
+                after: None,
+            },
+        ];
+        let mut expected = vec![1, 0xac, 0x02, 2];
+        expected.extend_from_slice(b"\x08payments\x03p-1\x02\x01A");
+        expected.extend_from_slice(b"\x08settings\x02\x00\xff\x01\x02xy");
+        assert_eq!(&encode(300, &changes)[..], &expected[..]);
+        let mut many = RecordWriter::with_capacity(0);
+        for _ in 0..200 {
+            many.push("settings", b"k", None, None);
+        }
+        let many = many.finish(u64::MAX);
+        assert_eq!(
+            many[..14],
+            [1, 255, 255, 255, 255, 255, 255, 255, 255, 255, 1, 0xc8, 1, 8]
+        );
+        assert_eq!(decode(1, &many).unwrap().changes.len(), 200);
+    }
+
+    #[test]
     fn damaged_records_are_refused_with_a_reason() {
         let bytes = encode(
             4,
@@ -160,10 +242,10 @@ mod tests {
         assert!(decode(1, &bytes[..bytes.len() - 1])
             .unwrap_err()
             .contains("runs past"));
-        let mut longer = bytes.clone();
+        let mut longer = bytes.to_vec();
         longer.push(0);
         assert!(decode(1, &longer).unwrap_err().contains("after its last"));
-        let mut other = bytes.clone();
+        let mut other = bytes.to_vec();
         other[0] = 2;
         assert!(decode(1, &other).unwrap_err().contains("version 2"));
         let unknown = encode(

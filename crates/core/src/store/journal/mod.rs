@@ -21,7 +21,7 @@ mod rewind;
 #[cfg(test)]
 mod tests;
 
-pub use codec::{Change, ChangeSet};
+pub use codec::{Change, ChangeSet, RecordWriter};
 pub use rewind::{Rewound, Undo};
 
 use super::{registry, StoreError};
@@ -243,12 +243,12 @@ impl Journal {
         position_of(given.max(state.last_entry)) + 1
     }
 
-    /// The record of a commit: its number and the write to add to the commit (the record). Applied to
-    /// `state` (the in-memory index) by [`Journal::committed`] once the commit succeeded.
-    pub(crate) fn prepare(&self, state: &State, pos: u64, changes: &[Change]) -> Prepared {
+    /// The record of a commit (`record`, from [`codec::encode`] or a [`RecordWriter`]): its number and
+    /// the write to add to the commit. Applied to `state` (the in-memory index) by [`Journal::committed`]
+    /// once the commit succeeded.
+    pub(crate) fn prepare(&self, state: &State, pos: u64, record: sled::IVec) -> Prepared {
         let seq = state.next_seq;
-        let bytes = codec::encode(pos, changes);
-        let size = bytes.len() as u64;
+        let size = record.len() as u64;
         let span = match state.index.get(&pos) {
             Some(span) => Span {
                 last: seq,
@@ -261,14 +261,12 @@ impl Journal {
                 bytes: size,
             },
         };
-        let mut batch = sled::Batch::default();
-        batch.insert(&key(b'r', seq)[..], bytes);
         Prepared {
             seq,
             pos,
             span,
             size,
-            batch,
+            record,
         }
     }
 
@@ -390,5 +388,12 @@ pub(crate) struct Prepared {
     pos: u64,
     span: Span,
     size: u64,
-    pub batch: sled::Batch,
+    pub record: sled::IVec,
+}
+
+impl Prepared {
+    /// The record's key in the journal's tree.
+    pub fn key(&self) -> [u8; 9] {
+        key(b'r', self.seq)
+    }
 }

@@ -106,7 +106,7 @@ impl Store {
             return Ok(rewound);
         }
         let pos = journal.position_now(&state);
-        let mut prepared = journal.prepare(&state, pos, &changes);
+        let prepared = journal.prepare(&state, pos, super::codec::encode(pos, &changes));
         let mut names = Vec::with_capacity(by_tree.len() + 1);
         let mut trees = Vec::with_capacity(by_tree.len() + 1);
         let mut batches = Vec::with_capacity(by_tree.len() + 1);
@@ -117,7 +117,9 @@ impl Store {
         }
         names.push(super::TREE);
         trees.push(journal.tree().clone());
-        batches.push(std::mem::take(&mut prepared.batch));
+        let mut record = sled::Batch::default();
+        record.insert(&prepared.key()[..], prepared.record.clone());
+        batches.push(record);
         let checks = vec![Default::default(); names.len()];
         self.apply_batches(&names, &trees, &batches, &checks)?;
         journal.committed(&mut state, prepared);
