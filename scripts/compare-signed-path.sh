@@ -77,6 +77,10 @@ openssl_verify_us() { # one RSA-2048 verification by `openssl speed`, in µs
 }
 
 run() { # run BINARY [EXTRA...]: one line of figures
+  # The binary read whole into the page cache first: the kernel maps the code pages around each fault
+  # only from pages already cached, so a binary just built (all cached) would otherwise show several MB
+  # more resident code (RssFile) than one partly evicted. Every binary is measured in the same state.
+  cat "$1" >/dev/null
   "$bench" --bench --server "$@" --seconds "$seconds" 2>/dev/null |
     awk '/^raw RSA-2048 verify/ { verify = $(NF - 2) }
          /^GET .*signed/ { gsub("/s", "", $NF); rate = $NF }

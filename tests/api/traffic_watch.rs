@@ -5,13 +5,14 @@
 use crate::helpers::{workbench_api as call, TestApp};
 use reqwest::Method;
 use serde_json::Value;
+use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::broadcast::Receiver;
 use xs2a_workbench::traffic::model::{Entry, ExchangeSummary};
 
 /// Listens to the log from the moment it is made.
 pub struct TrafficWatch {
-    live: Receiver<Entry>,
+    live: Receiver<Arc<Entry>>,
 }
 
 impl TestApp {
@@ -44,8 +45,8 @@ impl TrafficWatch {
         wanted: impl Fn(&ExchangeSummary) -> bool,
     ) -> ExchangeSummary {
         loop {
-            match self.live.recv().await {
-                Ok(Entry::Exchange(summary)) if wanted(&summary) => return summary,
+            match self.live.recv().await.as_deref() {
+                Ok(Entry::Exchange(summary)) if wanted(summary) => return summary.clone(),
                 Ok(_) => {}
                 // Announcements were missed (the listener fell behind): what was announced is stored,
                 // so the stored log has it.
