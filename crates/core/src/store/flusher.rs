@@ -102,22 +102,24 @@ fn run(
     // Whether this thread flushed since it last handed back what sled retired on it.
     let mut retired_since_release = false;
     loop {
-        {
+        let quiet = {
             let guard = asked.lock().unwrap_or_else(|p| p.into_inner());
             let owed = |asked: &u64| {
                 *asked <= counters.durable.load(Ordering::SeqCst) && !stop.load(Ordering::SeqCst)
             };
-            if owed(&guard) {
-                let (_guard, waited) = signal
+            owed(&guard)
+                && signal
                     .wait_timeout_while(guard, BACKSTOP, |a| owed(a))
-                    .unwrap_or_else(|p| p.into_inner());
-                // A whole backstop with nobody asking: the write buffers its flushes sealed are freed
-                // now rather than whenever this thread next flushes (see `deferred_frees`).
-                if waited.timed_out() && retired_since_release {
-                    super::release_deferred_frees();
-                    retired_since_release = false;
-                }
-            }
+                    .unwrap_or_else(|p| p.into_inner())
+                    .1
+                    .timed_out()
+        };
+        // A whole backstop with nobody asking: the write buffers its flushes sealed are freed now rather
+        // than whenever this thread next flushes (see `deferred_frees`). Outside the lock, so that a
+        // request asking for durability meanwhile is never held up by it.
+        if quiet && retired_since_release {
+            super::release_deferred_frees();
+            retired_since_release = false;
         }
         let target = counters.written.load(Ordering::SeqCst);
         if target > counters.durable.load(Ordering::SeqCst) {
