@@ -6,9 +6,9 @@
 
 use super::json::JsonBody;
 use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::Json;
 use crate::api::openapi::routes::Routes;
 use axum::extract::State;
-use axum::Json;
 use serde::Deserialize;
 use time::OffsetDateTime;
 use xs2a_core::bank::clock_control::{self, ClockChange};

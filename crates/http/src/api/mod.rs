@@ -126,18 +126,20 @@ pub fn routes() -> Routes {
 /// `GET /health`: unsigned readiness probe for scripts and CI (not part of the bank's interface). It also
 /// tells the sandbox clock's time, so that a client (`replay`) can sign with it when the clock was moved or
 /// frozen (the gate's Date window follows the sandbox clock).
-async fn health(axum::extract::State(state): axum::extract::State<AppState>) -> axum::Json<Health> {
+async fn health(
+    axum::extract::State(state): axum::extract::State<AppState>,
+) -> crate::api::json::Json<Health> {
     let now = state
         .clock
         .now()
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default();
-    axum::Json(Health { status: "UP", now })
+    crate::api::json::Json(Health { status: "UP", now })
 }
 
 /// `GET /openapi.json`: the OpenAPI 3.1 document of the whole service (unsigned, like /health).
-async fn openapi_document() -> axum::Json<&'static serde_json::Value> {
-    axum::Json(openapi::document())
+async fn openapi_document() -> crate::api::json::Json<&'static serde_json::Value> {
+    crate::api::json::Json(openapi::document())
 }
 
 /// What the areas add to the described operations once all are in: the mock-data and control paths

@@ -6,13 +6,13 @@
 
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json;
+use crate::api::json::Json;
 use crate::api::openapi::routes::Routes;
 use crate::api::sca_trigger::base_url;
 use axum::extract::{Extension, Path, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
-use axum::Json;
 use bytes::Bytes;
 use serde::Serialize;
 use time::format_description::well_known::Rfc3339;

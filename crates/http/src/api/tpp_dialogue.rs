@@ -3,10 +3,11 @@
 
 use super::json::JsonBody;
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::openapi::routes::Routes;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::{Extension, Json};
+use axum::Extension;
 use serde::{Deserialize, Serialize};
 use xs2a_core::bank::tpp_dialogue::{self, TppContact};
 use xs2a_core::signing::verifier::VerifiedTpp;

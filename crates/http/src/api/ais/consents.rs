@@ -6,6 +6,7 @@
 use super::access::{require_aisp, AisAccess};
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::headers;
+use crate::api::json::Json;
 use crate::api::links::Links;
 use crate::api::openapi::headers::{SCA, SIGNED};
 use crate::api::openapi::routes::Routes;
@@ -14,7 +15,6 @@ use axum::extract::State;
 use axum::http::request::Parts;
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use serde::Serialize;
 use xs2a_core::bank::consent::SCA_RENEWAL;
 use xs2a_core::bank::mock::holdings;

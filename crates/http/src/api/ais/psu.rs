@@ -4,12 +4,12 @@
 
 use super::access::identified_psu;
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::openapi::builder::Operation;
 use crate::api::openapi::headers::{SCA, SIGNED};
 use crate::api::openapi::routes::Routes;
 use axum::extract::State;
 use axum::http::request::Parts;
-use axum::Json;
 use serde::Serialize;
 use xs2a_core::bank::sca::authorisation::Purpose;
 use xs2a_core::bank::sca::{engine, psu};

@@ -5,6 +5,7 @@
 use super::caller;
 use super::sca_start::{start_basket_sca, Started};
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use crate::api::links::Links;
 use crate::api::openapi::headers::{SET_B_P, SIGNED};
@@ -13,7 +14,6 @@ use crate::api::path::ApiPath;
 use axum::extract::State;
 use axum::http::request::Parts;
 use axum::http::StatusCode;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use xs2a_core::bank::payment_initiation::caller::{Caller, Payer};
 use xs2a_core::bank::pis::model::Basket;

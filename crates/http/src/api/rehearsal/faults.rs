@@ -2,10 +2,10 @@
 //! clear it, add a rule (a preset, say), switch one on or off, remove one.
 
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::Json;
 use serde::Deserialize;
 use xs2a_core::bank::rehearsal::plan::{Plan, Rule};
 use xs2a_core::bank::rehearsal::presets::{self, Preset};

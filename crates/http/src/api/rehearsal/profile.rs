@@ -1,9 +1,9 @@
 //! `GET|PUT /workbench/api/profile`: which profile the bank is played in.
 
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use axum::extract::State;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use xs2a_core::bank::rehearsal::Profile;
 use xs2a_workbench::app_state::AppState;

@@ -2,11 +2,11 @@
 
 use super::changed_answer;
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::Json;
 use xs2a_core::bank::mock::agreements::{self, AgreementView, CreateAgreement};
 use xs2a_workbench::app_state::AppState;
 

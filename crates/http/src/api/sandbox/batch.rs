@@ -5,10 +5,10 @@
 //! next five scheduled run times after the sandbox clock's now. POST performs one run now (201, the run).
 
 use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::Json;
 use crate::api::query::{ApiQuery, TextQuery};
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use xs2a_core::bank::batch::{self, monitor, schedule, BatchRun, Trigger};

@@ -4,13 +4,13 @@
 
 use super::changed_answer;
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::api::query::{ApiQuery, TextQuery};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::Json;
 use serde::Deserialize;
 use xs2a_core::bank::mock::card_accounts::{self, CardAccountView, CreateCardAccount};
 use xs2a_core::bank::mock::card_transactions::{

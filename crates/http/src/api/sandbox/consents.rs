@@ -3,10 +3,10 @@
 //! account that stays visible to account information.
 
 use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use xs2a_core::bank::consent::{self, Consent};
 use xs2a_core::bank::mock::model::Account;

@@ -2,12 +2,12 @@
 
 use super::{changed, changed_answer};
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::Json;
 use xs2a_core::bank::mock::customers::{self, CreateCustomer, CustomerAnswer, CustomerView};
 use xs2a_workbench::app_state::AppState;
 

@@ -2,11 +2,11 @@
 //! made-up transactions in bulk (`xs2a_core::bank::mock::generate`); 201 `{"created": n}`.
 
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use xs2a_core::bank::mock::generate;
 use xs2a_workbench::app_state::AppState;

@@ -2,9 +2,9 @@
 //! sandbox, for a new customer or account (`xs2a_core::bank::mock::identifiers`); 200 `{value}`.
 
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::query::{ApiQuery, TextQuery};
 use axum::extract::State;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use xs2a_core::bank::mock::identifiers::{self, NationalIdRequest};
 use xs2a_workbench::app_state::AppState;

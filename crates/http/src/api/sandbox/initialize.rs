@@ -3,8 +3,8 @@
 //! flows start from the beginning. TPP contact registrations are the TPPs' own and are kept.
 
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use axum::extract::State;
-use axum::Json;
 use xs2a_core::bank::mock::seed::{self, InitSummary};
 use xs2a_workbench::app_state::AppState;
 

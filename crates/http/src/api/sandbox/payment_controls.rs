@@ -3,10 +3,10 @@
 //! `SANDBOX:RJCT`-style magic remittance texts for payments that carry a KID.
 
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use xs2a_core::bank::batch::monitor;
 use xs2a_core::bank::pis::settings::{self, PaymentSettings};

@@ -2,9 +2,9 @@
 //! at most 5000) — the batch monitor's list. A bank-side control (a read across TPPs).
 
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::query::{ApiQuery, TextQuery};
 use axum::extract::State;
-use axum::Json;
 use serde::Deserialize;
 use xs2a_core::bank::batch::monitor;
 use xs2a_core::bank::pis::summary::PaymentSummary;

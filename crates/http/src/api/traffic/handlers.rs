@@ -2,13 +2,13 @@
 //! filters, one entry whole, its HAR form, the live stream (resumable), journeys, and the log's caps.
 
 use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::api::query::ApiQuery;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
-use axum::Json;
 use serde::Serialize;
 use xs2a_workbench::app_state::AppState;
 use xs2a_workbench::traffic::filters::Filters;

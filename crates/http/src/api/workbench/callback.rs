@@ -4,9 +4,9 @@
 //! every value the bank sent back is escaped).
 
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use axum::extract::{RawQuery, State};
 use axum::response::Html;
-use axum::Json;
 use maud::{html, PreEscaped, DOCTYPE};
 use xs2a_workbench::app_state::AppState;
 use xs2a_workbench::own_state::callbacks;

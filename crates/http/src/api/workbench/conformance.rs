@@ -3,10 +3,10 @@
 //! the TPPs the traffic log has seen. Thin: the selection and the grading are `xs2a_workbench::conformance`.
 
 use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::Json;
 use axum::extract::{RawQuery, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use xs2a_workbench::app_state::AppState;
 use xs2a_workbench::conformance::model::Report;
 use xs2a_workbench::conformance::select::{self, Ask, TppSeen};

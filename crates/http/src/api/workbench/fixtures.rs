@@ -4,12 +4,12 @@
 //! run off the async threads (a large state takes a second).
 
 use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::Json;
 use crate::api::query::ApiQuery;
 use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use xs2a_workbench::app_state::AppState;

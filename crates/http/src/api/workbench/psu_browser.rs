@@ -5,9 +5,9 @@
 //! PSU's own.
 
 use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use axum::extract::State;
-use axum::Json;
 use xs2a_workbench::app_state::AppState;
 use xs2a_workbench::outbound::client::Client;
 use xs2a_workbench::outbound::psu_browser::{self, PageRequest, PageVisit};

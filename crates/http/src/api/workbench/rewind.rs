@@ -5,6 +5,7 @@
 //! Thin: the work is `xs2a_workbench::rewind`; the replay of a restart is the CLI's replay engine.
 
 use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::{RawQuery, Request, State};
@@ -12,7 +13,6 @@ use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use xs2a_workbench::app_state::AppState;

@@ -1,7 +1,7 @@
 //! `GET /workbench/api/session`: where the service runs and how.
 
+use crate::api::json::Json;
 use axum::extract::State;
-use axum::Json;
 use serde::Serialize;
 use xs2a_core::domain::clock::ClockReading;
 use xs2a_workbench::app_state::AppState;

@@ -4,10 +4,10 @@
 //! logged: it answers "what would the bank say to this, and why".
 
 use crate::api::error::ApiResult;
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use crate::api::traffic::verdict;
 use axum::extract::State;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use xs2a_workbench::app_state::AppState;

@@ -7,10 +7,10 @@ pub mod operations;
 pub mod send;
 
 use crate::api::error::{ApiError, ApiResult};
+use crate::api::json::Json;
 use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
-use axum::Json;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use xs2a_workbench::app_state::AppState;
