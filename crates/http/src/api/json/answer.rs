@@ -4,7 +4,7 @@
 //! key, every escaped run of a string) is a call into the `bytes` crate's `put_slice`, which the
 //! README's build (no LTO: docs/performance.md, "The signed path") cannot inline across crates. A
 //! `Vec<u8>` writer's `write_all` is inlined into the serialiser here, and the buffer starts at a size
-//! that holds most answers without growing.
+//! that most answers fill with at most two doublings.
 
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderValue, StatusCode};
@@ -24,38 +24,45 @@ const FIRST_CAPACITY: usize = 1024;
 impl<T: Serialize> IntoResponse for Json<T> {
     fn into_response(self) -> Response {
         let mut body = Vec::with_capacity(FIRST_CAPACITY);
-        match serde_json::to_writer(&mut body, &self.0) {
-            Ok(()) => (
-                [(CONTENT_TYPE, HeaderValue::from_static("application/json"))],
-                Bytes::from(body),
-            )
-                .into_response(),
-            // As axum::Json answers it: only a value whose Serialize fails (a map with non-string
-            // keys), which no answer type of the sandbox has.
-            Err(error) => (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                [(
-                    CONTENT_TYPE,
-                    HeaderValue::from_static("text/plain; charset=utf-8"),
-                )],
-                error.to_string(),
-            )
-                .into_response(),
-        }
+        let written = serde_json::to_writer(&mut body, &self.0);
+        respond(body, written)
+    }
+}
+
+/// The response around the serialised bytes: once, not in every `Json<T>`'s copy of the code.
+fn respond(body: Vec<u8>, written: serde_json::Result<()>) -> Response {
+    match written {
+        Ok(()) => (
+            [(CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+            Bytes::from(body),
+        )
+            .into_response(),
+        // As axum::Json answers it: only a value whose Serialize fails (a map with non-string keys),
+        // which no answer type of the sandbox has.
+        Err(error) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            [(
+                CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            )],
+            error.to_string(),
+        )
+            .into_response(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::HeaderMap;
     use http_body_util::BodyExt;
     use std::collections::BTreeMap;
 
-    async fn parts(response: Response) -> (StatusCode, Option<HeaderValue>, Bytes) {
+    async fn parts(response: Response) -> (StatusCode, HeaderMap, Bytes) {
         let status = response.status();
-        let content_type = response.headers().get(CONTENT_TYPE).cloned();
+        let headers = response.headers().clone();
         let body = response.into_body().collect().await.unwrap().to_bytes();
-        (status, content_type, body)
+        (status, headers, body)
     }
 
     #[tokio::test]
