@@ -25,7 +25,7 @@ if [ "${1:-}" = --ship ]; then
   shift
   export CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1
   # What ships is built one binary at a time: built with the desktop, the headless binary carries the
-  # dependency features the desktop's crates turn on (0.5 MB more: docs/performance.md, "Sizes"). Each
+  # dependency features the desktop's crates turn on (0.5 MB more: docs/desktop.md, "Sizes"). Each
   # binary is LTO-linked once either way; the dependencies whose features differ are compiled twice, a
   # cost of the release workflow only.
   cargo build --release --locked -p xs2a-sandbox --bin xs2a-sandbox "$@"

@@ -29,7 +29,7 @@ release="$target/release"
 
 if [ "$build" -eq 1 ]; then
   [ -f ui/dist/index.html ] || (cd ui && npm ci --no-audit --no-fund && npm run build)
-  # Both shipped binaries in one build: their dependencies' features are unified once.
+  # Both shipped binaries, each in a cargo invocation of its own (build-release.sh says why).
   bash scripts/build-release.sh --ship
 fi
 for binary in xs2a-desktop xs2a-sandbox; do

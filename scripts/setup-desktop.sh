@@ -45,7 +45,7 @@ step "UI (npm ci, npm run build)"
 (cd ui && npm ci --no-audit --no-fund && npm run build)
 
 step "release build"
-# Both shipped binaries in one invocation, as scripts/package-desktop.sh and CI build them.
+# Both binaries in one invocation, as CI builds them (what ships is built one at a time: build-release.sh --ship).
 bash scripts/build-release.sh
 app="${CARGO_TARGET_DIR:-$PWD/target}/release/xs2a-desktop"
 echo "built $app"
