@@ -2,8 +2,7 @@
 //! clear it, add a rule (a preset, say), switch one on or off, remove one.
 
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
-use crate::api::json::JsonBody;
+use crate::api::json::{Json, JsonBody};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::Deserialize;

@@ -1,8 +1,7 @@
 //! `GET|PUT /workbench/api/profile`: which profile the bank is played in.
 
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
-use crate::api::json::JsonBody;
+use crate::api::json::{Json, JsonBody};
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use xs2a_core::bank::rehearsal::Profile;

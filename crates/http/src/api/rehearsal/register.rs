@@ -2,8 +2,7 @@
 //! (unregistered, a role withdrawn, the certificate revoked at the NCA).
 
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
-use crate::api::json::JsonBody;
+use crate::api::json::{Json, JsonBody};
 use axum::extract::{Path, State};
 use xs2a_core::bank::rehearsal::register::{RegisterChange, RegisteredTpp};
 use xs2a_workbench::app_state::AppState;

@@ -4,8 +4,7 @@
 
 use super::changed_answer;
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
-use crate::api::json::JsonBody;
+use crate::api::json::{Json, JsonBody};
 use crate::api::path::ApiPath;
 use crate::api::query::{ApiQuery, TextQuery};
 use axum::extract::State;

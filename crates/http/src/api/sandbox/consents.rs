@@ -3,8 +3,7 @@
 //! account that stays visible to account information.
 
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::Json;
-use crate::api::json::JsonBody;
+use crate::api::json::{Json, JsonBody};
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};

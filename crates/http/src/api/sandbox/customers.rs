@@ -2,8 +2,7 @@
 
 use super::{changed, changed_answer};
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
-use crate::api::json::JsonBody;
+use crate::api::json::{Json, JsonBody};
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use axum::http::StatusCode;

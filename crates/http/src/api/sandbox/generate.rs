@@ -2,8 +2,7 @@
 //! made-up transactions in bulk (`xs2a_core::bank::mock::generate`); 201 `{"created": n}`.
 
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
-use crate::api::json::JsonBody;
+use crate::api::json::{Json, JsonBody};
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -3,8 +3,7 @@
 //! `SANDBOX:RJCT`-style magic remittance texts for payments that carry a KID.
 
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
-use crate::api::json::JsonBody;
+use crate::api::json::{Json, JsonBody};
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};

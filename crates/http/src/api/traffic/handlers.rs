@@ -2,8 +2,7 @@
 //! filters, one entry whole, its HAR form, the live stream (resumable), journeys, and the log's caps.
 
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::Json;
-use crate::api::json::JsonBody;
+use crate::api::json::{Json, JsonBody};
 use crate::api::path::ApiPath;
 use crate::api::query::ApiQuery;
 use axum::extract::{RawQuery, State};

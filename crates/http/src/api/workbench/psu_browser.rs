@@ -5,8 +5,7 @@
 //! PSU's own.
 
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::Json;
-use crate::api::json::JsonBody;
+use crate::api::json::{Json, JsonBody};
 use axum::extract::State;
 use xs2a_workbench::app_state::AppState;
 use xs2a_workbench::outbound::client::Client;

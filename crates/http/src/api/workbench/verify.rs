@@ -4,8 +4,7 @@
 //! logged: it answers "what would the bank say to this, and why".
 
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
-use crate::api::json::JsonBody;
+use crate::api::json::{Json, JsonBody};
 use crate::api::traffic::verdict;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
