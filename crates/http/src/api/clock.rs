@@ -5,8 +5,8 @@
 //! refused, is the core's (`clock_control::ClockChange::asked`).
 
 use super::json::JsonBody;
+use crate::api::answer::Json;
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::Json;
 use crate::api::openapi::routes::Routes;
 use axum::extract::State;
 use serde::Deserialize;

@@ -216,7 +216,7 @@ impl IntoResponse for ApiError {
                 .as_ref()
                 .map(|l| serde_json::to_value(l).expect("links serialise")),
         };
-        (self.status, crate::api::json::Json(body)).into_response()
+        (self.status, crate::api::answer::Json(body)).into_response()
     }
 }
 

@@ -9,10 +9,7 @@ use axum::http::header::CONTENT_TYPE;
 use bytes::Bytes;
 use serde::de::DeserializeOwned;
 
-mod answer;
 mod strict;
-
-pub use answer::Json;
 
 /// A JSON request body of type `T`.
 pub struct JsonBody<T>(pub T);

@@ -2,6 +2,7 @@
 //! passes through. Handlers stay thin: extract, call the service, map.
 
 pub mod ais;
+pub mod answer;
 pub mod clock;
 pub mod connection;
 pub mod error;
@@ -128,18 +129,18 @@ pub fn routes() -> Routes {
 /// frozen (the gate's Date window follows the sandbox clock).
 async fn health(
     axum::extract::State(state): axum::extract::State<AppState>,
-) -> crate::api::json::Json<Health> {
+) -> crate::api::answer::Json<Health> {
     let now = state
         .clock
         .now()
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_default();
-    crate::api::json::Json(Health { status: "UP", now })
+    crate::api::answer::Json(Health { status: "UP", now })
 }
 
 /// `GET /openapi.json`: the OpenAPI 3.1 document of the whole service (unsigned, like /health).
-async fn openapi_document() -> crate::api::json::Json<&'static serde_json::Value> {
-    crate::api::json::Json(openapi::document())
+async fn openapi_document() -> crate::api::answer::Json<&'static serde_json::Value> {
+    crate::api::answer::Json(openapi::document())
 }
 
 /// What the areas add to the described operations once all are in: the mock-data and control paths

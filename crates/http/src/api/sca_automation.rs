@@ -4,9 +4,9 @@
 //! authorisation stands. Sandbox only, signed like every /v1 request, and only for the TPP that started the
 //! authorisation: to any other TPP it does not exist (404 SCA_NOT_FOUND).
 
+use crate::api::answer::Json;
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::json;
-use crate::api::json::Json;
 use crate::api::openapi::routes::Routes;
 use crate::api::sca_trigger::base_url;
 use axum::extract::{Extension, Path, State};

@@ -2,8 +2,8 @@
 //! contact e-mail address (the TPP is whoever signed the request).
 
 use super::json::JsonBody;
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
 use crate::api::openapi::routes::Routes;
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -4,9 +4,9 @@
 //! `Deprecation` header. `GET /v1/bank-offered-consents` shows what the PSU granted in this context.
 
 use super::access::{require_aisp, AisAccess};
+use crate::api::answer::Json;
 use crate::api::error::{ApiError, ApiResult};
 use crate::api::headers;
-use crate::api::json::Json;
 use crate::api::links::Links;
 use crate::api::openapi::headers::{SCA, SIGNED};
 use crate::api::openapi::routes::Routes;

@@ -3,8 +3,8 @@
 //! psu-corporate-id to send as PSU-Corporate-ID.
 
 use super::access::identified_psu;
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
 use crate::api::openapi::builder::Operation;
 use crate::api::openapi::headers::{SCA, SIGNED};
 use crate::api::openapi::routes::Routes;

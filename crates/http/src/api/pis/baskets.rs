@@ -4,8 +4,9 @@
 
 use super::caller;
 use super::sca_start::{start_basket_sca, Started};
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::links::Links;
 use crate::api::openapi::headers::{SET_B_P, SIGNED};
 use crate::api::openapi::routes::Routes;

@@ -5,8 +5,9 @@
 use super::caller::{self, pisp};
 use super::sca_start::started;
 use super::views;
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::openapi::builder::{Operation, Param};
 use crate::api::openapi::headers::{PAYMENT, SET_B_P, SIGNED};
 use crate::api::openapi::routes::Routes;

@@ -1,8 +1,9 @@
 //! `/workbench/api/faults`: the fault plan (docs/rehearsal.md) — read it with its counters, replace or
 //! clear it, add a rule (a preset, say), switch one on or off, remove one.
 
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::Deserialize;

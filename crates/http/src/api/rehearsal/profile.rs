@@ -1,7 +1,8 @@
 //! `GET|PUT /workbench/api/profile`: which profile the bank is played in.
 
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use xs2a_core::bank::rehearsal::Profile;

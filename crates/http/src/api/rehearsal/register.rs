@@ -1,8 +1,9 @@
 //! `/workbench/api/register`: the simulated central register — every TPP seen, and the operator's changes
 //! (unregistered, a role withdrawn, the certificate revoked at the NCA).
 
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use axum::extract::{Path, State};
 use xs2a_core::bank::rehearsal::register::{RegisterChange, RegisteredTpp};
 use xs2a_workbench::app_state::AppState;

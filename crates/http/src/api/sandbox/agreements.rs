@@ -1,8 +1,9 @@
 //! `GET` and `POST /v1/sandbox/agreements`: corporate agreements.
 
 use super::changed_answer;
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;

@@ -4,8 +4,8 @@
 //! every payment (`?limit=`, default 20, at most 500, since a run over many payments is large), and the
 //! next five scheduled run times after the sandbox clock's now. POST performs one run now (201, the run).
 
+use crate::api::answer::Json;
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::Json;
 use crate::api::query::{ApiQuery, TextQuery};
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -3,8 +3,9 @@
 //! (docs/reference/mock-data.md#endpoints).
 
 use super::changed_answer;
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::api::query::{ApiQuery, TextQuery};
 use axum::extract::State;

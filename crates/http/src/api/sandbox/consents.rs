@@ -2,8 +2,9 @@
 //! at the bank (the TPP is not told, docs/interface.md#consent), and the bank removing payment permission on an
 //! account that stays visible to account information.
 
+use crate::api::answer::Json;
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};

@@ -1,8 +1,9 @@
 //! `GET` and `POST /v1/sandbox/customers`, and `DELETE /v1/sandbox/customers/{customerId}`.
 
 use super::{changed, changed_answer};
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use axum::http::StatusCode;

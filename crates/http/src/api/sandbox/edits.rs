@@ -4,8 +4,9 @@
 //! does not offer it. Each edit tells the live views (`sandbox.changed`).
 
 use super::{changed, changed_answer};
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use axum::http::StatusCode;

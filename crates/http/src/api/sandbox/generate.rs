@@ -1,8 +1,9 @@
 //! `POST /v1/sandbox/accounts/{mockAccountId}/transactions/generate` `{count, fromDate, toDate}`: books
 //! made-up transactions in bulk (`xs2a_core::bank::mock::generate`); 201 `{"created": n}`.
 
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use axum::http::StatusCode;

@@ -1,8 +1,8 @@
 //! `GET /sandbox/generate/national-id`, `.../org-number` and `.../bban`: a valid number, unused in this
 //! sandbox, for a new customer or account (`xs2a_core::bank::mock::identifiers`); 200 `{value}`.
 
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
 use crate::api::query::{ApiQuery, TextQuery};
 use axum::extract::State;
 use serde::{Deserialize, Serialize};

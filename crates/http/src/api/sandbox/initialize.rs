@@ -2,8 +2,8 @@
 //! data is seeded afresh, and every consent, TPP session, authorisation and access count is removed, so
 //! flows start from the beginning. TPP contact registrations are the TPPs' own and are kept.
 
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
 use axum::extract::State;
 use xs2a_core::bank::mock::seed::{self, InitSummary};
 use xs2a_workbench::app_state::AppState;

@@ -2,8 +2,9 @@
 //! a payment's outcome (`PUT /v1/sandbox/payments/{paymentId}/forced-outcome`), the alternative to the
 //! `SANDBOX:RJCT`-style magic remittance texts for payments that carry a KID.
 
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};

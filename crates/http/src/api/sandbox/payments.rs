@@ -1,8 +1,8 @@
 //! `GET /v1/sandbox/payments`: every TPP's payments, newest first (`?status=ACTC`, `?limit=`, default 200,
 //! at most 5000) — the batch monitor's list. A bank-side control (a read across TPPs).
 
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
 use crate::api::query::{ApiQuery, TextQuery};
 use axum::extract::State;
 use serde::Deserialize;

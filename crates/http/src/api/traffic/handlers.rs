@@ -1,8 +1,9 @@
 //! `/workbench/api/traffic` and `/workbench/api/journeys` (docs/traffic-api.md): pages of the timeline with
 //! filters, one entry whole, its HAR form, the live stream (resumable), journeys, and the log's caps.
 
+use crate::api::answer::Json;
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use crate::api::query::ApiQuery;
 use axum::extract::{RawQuery, State};

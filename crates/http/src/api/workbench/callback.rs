@@ -3,8 +3,8 @@
 //! in the persona it was for, announced as `sca.callback`, and the PSU sees a short page (a maud template:
 //! every value the bank sent back is escaped).
 
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::Json;
 use axum::extract::{RawQuery, State};
 use axum::response::Html;
 use maud::{html, PreEscaped, DOCTYPE};

@@ -2,8 +2,8 @@
 //! the sandbox clock or one journey — as JSON (the typed report), JUnit XML or self-contained HTML — and
 //! the TPPs the traffic log has seen. Thin: the selection and the grading are `xs2a_workbench::conformance`.
 
+use crate::api::answer::Json;
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::Json;
 use axum::extract::{RawQuery, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};

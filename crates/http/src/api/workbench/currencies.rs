@@ -2,7 +2,7 @@
 //! the UI shows an amount the sandbox lists in minor units (`-29803`) as its forms take it (`-298.03`)
 //! without a currency table of its own.
 
-use crate::api::json::Json;
+use crate::api::answer::Json;
 use serde::Serialize;
 use xs2a_core::domain::currency::Currency;
 

@@ -3,8 +3,8 @@
 //! Thin: the work is `state_file`, `flow::from_traffic` and `own_state::snapshots`; imports and exports
 //! run off the async threads (a large state takes a second).
 
+use crate::api::answer::Json;
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::Json;
 use crate::api::query::ApiQuery;
 use axum::extract::{Path, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};

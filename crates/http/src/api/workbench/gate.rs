@@ -3,7 +3,7 @@
 //! headers a signed request must carry and may sign — so the inspector explains a verdict from what the
 //! service says instead of restating it.
 
-use crate::api::json::Json;
+use crate::api::answer::Json;
 use crate::api::traffic::verdict;
 use serde::Serialize;
 use xs2a_core::domain::refusal::Code;

@@ -1,8 +1,9 @@
 //! `/workbench/api/personas`: the TPP identities the composer signs with (`xs2a_workbench::own_state::personas`),
 //! and a persona's certificate with its key as a `--cert-dir` archive (`xs2a_workbench::own_state::persona_key`).
 
+use crate::api::answer::Json;
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};

@@ -4,8 +4,9 @@
 //! `outbound::psu_browser`, which sends to the service's own port, so the PSU's steps are logged as the
 //! PSU's own.
 
+use crate::api::answer::Json;
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use axum::extract::State;
 use xs2a_workbench::app_state::AppState;
 use xs2a_workbench::outbound::client::Client;

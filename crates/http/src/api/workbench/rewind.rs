@@ -4,8 +4,9 @@
 //! writes an entry of the timeline (`state.change`), so that its changes can be shown and undone.
 //! Thin: the work is `xs2a_workbench::rewind`; the replay of a restart is the CLI's replay engine.
 
+use crate::api::answer::Json;
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::{RawQuery, Request, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};

@@ -1,6 +1,6 @@
 //! `GET /workbench/api/session`: where the service runs and how.
 
-use crate::api::json::Json;
+use crate::api::answer::Json;
 use axum::extract::State;
 use serde::Serialize;
 use xs2a_core::domain::clock::ClockReading;

@@ -3,8 +3,9 @@
 //! shown as the inspector shows a logged exchange's verdict. Nothing is sent anywhere and nothing is
 //! logged: it answers "what would the bank say to this, and why".
 
+use crate::api::answer::Json;
 use crate::api::error::ApiResult;
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::traffic::verdict;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};

@@ -6,8 +6,9 @@ mod forms;
 pub mod operations;
 pub mod send;
 
+use crate::api::answer::Json;
 use crate::api::error::{ApiError, ApiResult};
-use crate::api::json::{Json, JsonBody};
+use crate::api::json::JsonBody;
 use crate::api::path::ApiPath;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
