@@ -1,11 +1,9 @@
-//! Cross-cutting layers: durability before acknowledgement, panics as 500 SYSTEM_ERROR, Content-Language,
-//! the charset in Content-Type,
-//! and the JSON 404/405 answers for paths and methods the service does not have.
+//! Cross-cutting layers: durability before acknowledgement, panics as 500 SYSTEM_ERROR, the languages
+//! answers are written in, and the JSON 404/405 answers for paths and methods the service does not have.
 
 use crate::api::error::ApiError;
 use axum::extract::{MatchedPath, OriginalUri, Request, State};
-use axum::http::header::{ACCEPT_CHARSET, ACCEPT_LANGUAGE, CONTENT_LANGUAGE, CONTENT_TYPE};
-use axum::http::{HeaderValue, Method, StatusCode};
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use xs2a_core::bank::pis::model::PaymentService;
@@ -87,45 +85,6 @@ impl Language {
         }
         best.1
     }
-}
-
-/// Sets Content-Language on responses that lack it. API texts exist in English only, so JSON answers say
-/// `en` whatever was asked; pages that speak Norwegian set their own header.
-pub async fn content_language(request: Request, next: Next) -> Response {
-    let asked = request.headers().get(ACCEPT_LANGUAGE).cloned();
-    let mut response = next.run(request).await;
-    if !response.headers().contains_key(CONTENT_LANGUAGE) {
-        let language = Language::negotiate(
-            asked.as_ref().and_then(|v| v.to_str().ok()),
-            &[Language::English],
-        );
-        response
-            .headers_mut()
-            .insert(CONTENT_LANGUAGE, HeaderValue::from_static(language.tag()));
-    }
-    response
-}
-
-/// Names the charset in a JSON answer's Content-Type when the request asked with Accept-Charset
-/// (docs/reference/errors.md: a JSON answer's Content-Type names its charset). Answers are always UTF-8
-/// (docs/interface.md#where-it-answers), whatever was asked.
-pub async fn content_charset(request: Request, next: Next) -> Response {
-    let asked = request.headers().contains_key(ACCEPT_CHARSET);
-    let mut response = next.run(request).await;
-    if asked {
-        let is_bare_json = response
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with("application/json") && !v.contains("charset"));
-        if is_bare_json {
-            response.headers_mut().insert(
-                CONTENT_TYPE,
-                HeaderValue::from_static("application/json; charset=utf-8"),
-            );
-        }
-    }
-    response
 }
 
 /// The path as the client sent it: inside `nest("/v1", ..)` the request's URI has lost its prefix.

@@ -64,7 +64,7 @@ pub fn apply(router: Router, limits: Limits) -> Router {
 /// request is routed, so that nothing behind it (the gate, a handler, a bank page's form) can be held
 /// by a slow or endless body. A refusal (408, 413, 431, 400) still goes through the router's outer
 /// layers, so that the traffic log records it like any other answer: the request travels on with no
-/// body and the refusal in a [`TransportRefusal`], which [`answer_refused`] (just inside the capture)
+/// body and the refusal in a [`TransportRefusal`], which [`take_refusal`] (just inside the capture)
 /// answers with.
 async fn enforce(limits: Limits, request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
@@ -188,7 +188,7 @@ pub fn preview(bytes: &[u8]) -> String {
     }
 }
 
-/// The transport's refusal of a request, carried to [`answer_refused`] through the capture, with when
+/// The transport's refusal of a request, carried to [`take_refusal`] through the capture, with when
 /// the request began and the body bytes that arrived (for the traffic log).
 #[derive(Clone)]
 pub struct TransportRefusal(Arc<Refused>);
@@ -228,24 +228,16 @@ async fn refused_after(
     next.run(Request::from_parts(parts, Body::empty())).await
 }
 
-/// The layer just inside the capture: a request the transport refused is answered with that refusal and
-/// goes no further (not to the gate, not to a handler).
-pub async fn answer_refused(request: Request, next: Next) -> Response {
-    let refusal = request
-        .extensions()
-        .get::<TransportRefusal>()
-        .and_then(|refusal| {
-            refusal
-                .0
-                .answer
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .take()
-        });
-    match refusal {
-        Some(answer) => answer,
-        None => next.run(request).await,
-    }
+/// The answer to a request the transport refused, taken once: such a request is answered with that
+/// refusal just inside the capture (`api::framing`) and goes no further (not to the gate, not to a handler).
+pub fn take_refusal(request: &Request) -> Option<Response> {
+    let refusal = request.extensions().get::<TransportRefusal>()?;
+    refusal
+        .0
+        .answer
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take()
 }
 
 /// The answer, with the connection closed after it: the rest of the body is not read.

@@ -6,6 +6,7 @@ pub mod answer;
 pub mod clock;
 pub mod connection;
 pub mod error;
+pub mod framing;
 pub mod gate;
 pub mod headers;
 pub mod json;
@@ -58,10 +59,7 @@ pub fn router(state: AppState) -> Router {
         .layer(CatchPanicLayer::custom(layers::panic_response))
         .layer(CompressionLayer::new().gzip(true))
         .layer(from_fn_with_state(state.clone(), traffic::capture::capture))
-        .layer(from_fn(limits::answer_refused))
-        .layer(from_fn(layers::content_charset))
-        .layer(from_fn(layers::content_language))
-        .layer(from_fn(workbench::access::preflight))
+        .layer(from_fn(framing::framing))
         .layer(from_fn_with_state(state.clone(), layers::durability))
         .layer(from_fn_with_state(state, response_signing::sign_responses))
         .service(routes);

@@ -79,17 +79,18 @@ fn allowed_origin(headers: &HeaderMap) -> Result<Option<HeaderValue>, ()> {
     }
 }
 
-/// Answers a CORS preflight for the workbench API before routing (the API's routes take no OPTIONS):
-/// 204 with the methods and headers the UI uses, for exactly an allowed origin from this machine.
-pub async fn preflight(request: Request, next: Next) -> Response {
+/// The answer to a CORS preflight for the workbench API, given before routing (the API's routes take no
+/// OPTIONS): 204 with the methods and headers the UI uses, for exactly an allowed origin from this
+/// machine. None for any other request.
+pub fn preflight_answer(request: &Request) -> Option<Response> {
     if request.method() != Method::OPTIONS || !request.uri().path().starts_with("/workbench/api/") {
-        return next.run(request).await;
+        return None;
     }
-    if !from_this_machine(&request) {
-        return not_from_here("The workbench API", &request);
+    if !from_this_machine(request) {
+        return Some(not_from_here("The workbench API", request));
     }
     let Ok(Some(origin)) = allowed_origin(request.headers()) else {
-        return refused(access::foreign_origin());
+        return Some(refused(access::foreign_origin()));
     };
     let mut response = StatusCode::NO_CONTENT.into_response();
     let headers = response.headers_mut();
@@ -104,7 +105,7 @@ pub async fn preflight(request: Request, next: Next) -> Response {
         HeaderValue::from_static("authorization, content-type, last-event-id"),
     );
     headers.insert(ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("600"));
-    response
+    Some(response)
 }
 
 /// `/workbench/api/*`: this machine, an allowed origin (CORS answered for exactly it) and the operator
