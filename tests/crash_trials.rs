@@ -306,6 +306,13 @@ fn signed(
         .body(body.to_vec())
 }
 
+/// The store of a stopped server (or of a store just closed here), waiting out the moment its lock can
+/// outlive it: the other trial in this process starts servers meanwhile (`Store::open_once_released`).
+fn open_stopped(dir: &Path) -> Store {
+    Store::open_once_released(dir, xs2a_core::bank::migrations::active(), 500)
+        .expect("the store opens after a clean stop")
+}
+
 /// What the store holds, read in-process with the server stopped.
 struct Snapshot {
     payments: Vec<Payment>,
@@ -315,8 +322,7 @@ struct Snapshot {
 }
 
 fn snapshot(dir: &Path) -> Snapshot {
-    let store = Store::open(dir, xs2a_core::bank::migrations::active())
-        .expect("the store opens after a clean stop");
+    let store = open_stopped(dir);
     let snapshot = Snapshot {
         payments: store.table::<Payment>().unwrap().list().unwrap(),
         // Seeded transactions one by one, payment bookings in one block per run and account.
@@ -345,8 +351,7 @@ fn snapshot(dir: &Path) -> Snapshot {
 
 /// The ids of the payments some stored authorisation approves.
 fn approvable(dir: &Path) -> BTreeSet<String> {
-    let store = Store::open(dir, xs2a_core::bank::migrations::active())
-        .expect("the store opens after a clean stop");
+    let store = open_stopped(dir);
     let ids = store
         .table::<xs2a_core::bank::sca::authorisation::Authorisation>()
         .unwrap()
@@ -745,8 +750,7 @@ const OPERATOR: &str = "crash-trials-operator";
 
 /// The whole state of the store in `dir` as a state file, read in-process with the server stopped.
 fn state_file(dir: &Path) -> Vec<u8> {
-    let store = Store::open(dir, xs2a_core::bank::migrations::active())
-        .expect("the store opens after a clean stop");
+    let store = open_stopped(dir);
     let bytes = xs2a_workbench::state_file::export::export(&store).unwrap();
     store.close().unwrap();
     bytes
@@ -754,8 +758,7 @@ fn state_file(dir: &Path) -> Vec<u8> {
 
 /// The state file of the state before timeline entry `entry`, from the change journal of `dir`.
 fn state_file_before(dir: &Path, entry: u64) -> Vec<u8> {
-    let store = Store::open(dir, xs2a_core::bank::migrations::active())
-        .expect("the store opens after a clean stop");
+    let store = open_stopped(dir);
     let journal = store.journal().expect("the journal is on");
     let from = journal.before(entry).expect("within the journal's reach");
     let bytes = xs2a_workbench::state_file::at::export_at(&store, journal, from).unwrap();

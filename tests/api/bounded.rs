@@ -158,7 +158,7 @@ async fn unanswered_401s_leave_the_data_directory_small_and_memory_bounded() {
     server.kill().unwrap();
     server.wait().unwrap();
     let size = disk_usage(&data);
-    let stored = Store::open(&data, xs2a_core::bank::migrations::active())
+    let stored = Store::open_once_released(&data, xs2a_core::bank::migrations::active(), 500)
         .unwrap()
         .table::<Authorisation>()
         .unwrap()

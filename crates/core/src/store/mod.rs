@@ -119,6 +119,28 @@ impl Store {
         Store::open_with(dir, migrations, CACHE_BYTES)
     }
 
+    /// [`Store::open`] for a directory whose holder has just let it go (a server stopped and waited for, a
+    /// store closed and dropped): its lock can outlive the holder by a moment, because a process forked at
+    /// that moment (any `Command` in the same program) holds a copy of every open file until its exec, and
+    /// sled's own threads let go of theirs after the last handle. So Locked is tried again, `tries` times
+    /// at most, 10 ms apart; anything else is answered at once.
+    pub fn open_once_released(
+        dir: &Path,
+        migrations: &[Migration],
+        tries: u32,
+    ) -> Result<Store, StoreError> {
+        let mut tried = 1;
+        loop {
+            match Store::open(dir, migrations) {
+                Err(StoreError::Locked(_)) if tried < tries => {
+                    tried += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                other => return other,
+            }
+        }
+    }
+
     /// [`Store::open`] with a page cache of at most `cache_bytes`.
     pub fn open_with(
         dir: &Path,

@@ -64,6 +64,25 @@ async fn a_second_open_of_a_held_directory_says_it_is_locked() {
     ));
 }
 
+#[test]
+fn open_once_released_waits_out_a_holder_that_lets_go_and_not_one_that_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = Store::open(dir.path(), &[]).unwrap();
+    assert!(matches!(
+        Store::open_once_released(dir.path(), &[], 3),
+        Err(StoreError::Locked(_))
+    ));
+    let holder = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        first.close().unwrap();
+        drop(first);
+    });
+    // 1,000 tries are 10 s of waiting at least: far beyond the holder's 50 ms on any machine.
+    let second = Store::open_once_released(dir.path(), &[], 1_000);
+    holder.join().unwrap();
+    assert!(second.is_ok(), "{:?}", second.err());
+}
+
 #[tokio::test]
 async fn insert_new_refuses_an_existing_key() {
     let store = Store::temporary().unwrap();
